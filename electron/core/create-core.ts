@@ -1,0 +1,120 @@
+/**
+ * The one composition root. Builds every service in dependency order from a data folder and a few ports
+ * (what differs by environment or is slow), and disposes them in reverse. Hosts (Electron, web, CLI, tests) call
+ * this and then only talk to the returned Core through envelopes and events.
+ */
+import fs from 'node:fs';
+import type { AppInfo, DbCheck, EventMessage } from '../../shared/contract';
+import type { Result } from '../../shared/errors';
+import { openDatabase, type OpenedDatabase } from './db/open-database';
+import { createEventBus } from './event-bus';
+import type { Embedder } from './embedding/embedder.port';
+import type { LlmPort } from './llm/llm.port';
+import { systemClock, type Clock } from './ports/clock.port';
+import { silentLogger, type Logger } from './ports/logger.port';
+import { derivePaths, type Paths } from './ports/paths.port';
+import { createDispatcher, type Handlers } from './rpc/dispatcher';
+import { createSettingsService } from './settings/settings.service';
+import { createThreadService } from './threads/thread.service';
+
+export interface CoreOptions {
+  dataDir: string;
+  host: AppInfo['host'];
+  version?: string;
+  llm?: LlmPort;
+  embedder?: Embedder | null;
+  clock?: Clock;
+  logger?: Logger;
+  paths?: Partial<Paths>;
+  /** Validate every handler's output against the contract (on in tests and development). */
+  checkOutputs?: boolean;
+}
+
+export interface Core {
+  readonly paths: Paths;
+  /** Runs one operation. Never throws: failures come back as `{ok:false,error}`. */
+  call(name: string, input: unknown): Promise<Result<unknown>>;
+  subscribe(listener: (message: EventMessage) => void): () => void;
+  dispose(): Promise<void>;
+}
+
+export function createCore(options: CoreOptions): Core {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const paths = derivePaths(options.dataDir, options.paths);
+  const disposers: Array<() => void | Promise<void>> = [];
+
+  fs.mkdirSync(paths.dataDir, { recursive: true });
+  const db: OpenedDatabase = openDatabase(paths.dbFile, {
+    migrationsDir: paths.migrationsDir,
+    backupsDir: paths.backupsDir,
+    ...(paths.vecExtensionPath ? { vecExtensionPath: paths.vecExtensionPath } : {}),
+    now: () => clock.now(),
+  });
+  disposers.push(() => db.close());
+  if (db.appliedMigrations.length > 0) logger.info('database migrated', { applied: db.appliedMigrations, backup: db.preMigrationBackup });
+
+  const events = createEventBus(logger);
+  const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger });
+  const threads = createThreadService({ sqlite: db.sqlite, orm: db.orm, clock, events });
+
+  const handlers: Handlers = {
+    'app.info': () => ({
+      name: 'Mnemo',
+      version: options.version ?? '0.0.0',
+      dataDir: paths.dataDir,
+      schemaVersion: db.schemaVersion,
+      host: options.host,
+    }),
+    'db.check': () => checkDatabase(db),
+    'settings.get': () => settings.get(),
+    'settings.update': ({ patch }) => settings.update(patch),
+    'thread.create': (input) => threads.create(input),
+    'thread.list': (input) => ({ threads: threads.list(input) }),
+    'thread.get': ({ threadId }) => threads.get(threadId),
+    'thread.rename': ({ threadId, title }) => threads.rename(threadId, title),
+    'thread.delete': ({ threadId }) => {
+      threads.delete(threadId);
+      return { ok: true as const };
+    },
+  };
+  const dispatcher = createDispatcher(handlers, logger, { checkOutputs: options.checkOutputs ?? false });
+
+  let disposed = false;
+  return {
+    paths,
+    call: (name, input) =>
+      disposed
+        ? Promise.resolve({ ok: false, error: { code: 'SHUTTING_DOWN', message: 'Mnemo is shutting down; the request was not run.' } })
+        : dispatcher.call(name, input),
+    subscribe: (listener) => events.subscribe(listener),
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      for (const dispose of disposers.reverse()) {
+        try {
+          await dispose();
+        } catch (e) {
+          logger.error('dispose step failed', { error: (e as Error).message });
+        }
+      }
+    },
+  };
+}
+
+const SYNCHRONOUS = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
+
+function checkDatabase(db: OpenedDatabase): DbCheck {
+  const s = db.sqlite;
+  const integrity = (s.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
+  return {
+    path: db.path,
+    integrity,
+    journalMode: String(s.pragma('journal_mode', { simple: true })),
+    synchronous: SYNCHRONOUS[Number(s.pragma('synchronous', { simple: true }))] ?? 'OFF',
+    foreignKeys: Number(s.pragma('foreign_keys', { simple: true })) === 1,
+    secureDelete: Number(s.pragma('secure_delete', { simple: true })) === 1,
+    schemaVersion: db.schemaVersion,
+    sizeBytes: fs.statSync(db.path).size,
+  };
+}

@@ -1,0 +1,266 @@
+/**
+ * The one way to open Mnemo's database, used by the app, the CLI, the web host and the tests:
+ * pragmas -> sqlite-vec -> migrations (verified backup first; foreign keys off outside the migration transaction,
+ * checked after) -> quick_check.
+ *
+ * Invariant: a file that cannot be read as a healthy Mnemo database is never replaced, rewritten or migrated.
+ * Opening it fails with DB_CORRUPT and a message that says what to do; the file stays exactly as it was.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
+import * as sqliteVec from 'sqlite-vec';
+import { MnemoError } from '../../../shared/errors';
+import { repoRoot } from '../version';
+import * as schema from './schema';
+
+export type Sqlite = Database.Database;
+export type Orm = BetterSQLite3Database<typeof schema>;
+
+export interface OpenedDatabase {
+  sqlite: Sqlite;
+  orm: Orm;
+  path: string;
+  /** Tag of the newest applied migration, e.g. "0001_search_indexes". */
+  schemaVersion: string;
+  /** Migrations applied by this open (empty when the file was up to date). */
+  appliedMigrations: string[];
+  /** The verified copy taken before migrating, if any. */
+  preMigrationBackup: string | null;
+  close(): void;
+}
+
+export interface OpenDatabaseOptions {
+  migrationsDir: string;
+  /** Where pre-migration backups go; default: "<db dir>/backups". */
+  backupsDir?: string;
+  /** sqlite-vec's loadable extension; default: the npm package's own (the packaged app passes the asar.unpacked path). */
+  vecExtensionPath?: string;
+  /** Clock for backup names (tests pass a fixed one). */
+  now?: () => number;
+}
+
+const MIGRATIONS_TABLE = '__drizzle_migrations';
+
+export function openDatabase(file: string, options: OpenDatabaseOptions): OpenedDatabase {
+  const absolute = path.resolve(file);
+  fs.mkdirSync(path.dirname(absolute), { recursive: true });
+  const existedBefore = fs.existsSync(absolute) && fs.statSync(absolute).size > 0;
+
+  // A damaged file must be caught before anything writes into it, even a pragma that rewrites the header.
+  if (existedBefore) preflight(absolute);
+
+  let sqlite: Sqlite;
+  try {
+    sqlite = new Database(absolute, { fileMustExist: false });
+  } catch (e) {
+    throw unreadable(absolute, e);
+  }
+  try {
+    applyPragmas(sqlite, absolute);
+    loadVec(sqlite, options.vecExtensionPath);
+    const migrations = readMigrations(options.migrationsDir);
+    const { applied, backup } = migrate(sqlite, absolute, migrations, {
+      backupsDir: options.backupsDir ?? path.join(path.dirname(absolute), 'backups'),
+      now: options.now ?? Date.now,
+      hasUserData: existedBefore,
+    });
+    if (applied.length > 0) quickCheck(sqlite, absolute);
+    const orm = drizzle(sqlite, { schema });
+    return {
+      sqlite,
+      orm,
+      path: absolute,
+      schemaVersion: currentSchemaVersion(sqlite, options.migrationsDir),
+      appliedMigrations: applied,
+      preMigrationBackup: backup,
+      close: () => closeDatabase(sqlite),
+    };
+  } catch (e) {
+    if (sqlite.open) sqlite.close();
+    throw e;
+  }
+}
+
+function applyPragmas(sqlite: Sqlite, file: string): void {
+  try {
+    sqlite.pragma('journal_mode = WAL');
+    // better-sqlite3 defaults WAL to synchronous=NORMAL, which can lose the last commits on power loss.
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    // Deleted content is overwritten with zeros, so a purged memory does not linger in free pages.
+    sqlite.pragma('secure_delete = ON');
+    sqlite.pragma('temp_store = MEMORY');
+  } catch (e) {
+    throw unreadable(file, e);
+  }
+}
+
+function loadVec(sqlite: Sqlite, extensionPath: string | undefined): void {
+  if (extensionPath) sqlite.loadExtension(extensionPath);
+  else sqliteVec.load(sqlite);
+}
+
+function preflight(file: string): void {
+  let readonly: Sqlite;
+  try {
+    readonly = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (e) {
+    throw unreadable(file, e);
+  }
+  try {
+    quickCheck(readonly, file);
+  } finally {
+    readonly.close();
+  }
+}
+
+function quickCheck(sqlite: Sqlite, file: string): void {
+  let rows: Array<{ quick_check: string }>;
+  try {
+    rows = sqlite.pragma('quick_check') as Array<{ quick_check: string }>;
+  } catch (e) {
+    throw unreadable(file, e);
+  }
+  const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+  if (problems.length > 0) {
+    throw new MnemoError('DB_CORRUPT', corruptMessage(file, `integrity check failed: ${problems.slice(0, 3).join('; ')}`), {
+      details: { file, problems: problems.slice(0, 10) },
+    });
+  }
+}
+
+type Migration = MigrationMeta & { tag: string };
+
+function readMigrations(dir: string): Migration[] {
+  try {
+    const tags = readJournal(dir).map((e) => e.tag);
+    return readMigrationFiles({ migrationsFolder: dir }).map((m, i) => ({ ...m, tag: tags[i] ?? String(m.folderMillis) }));
+  } catch (e) {
+    throw new MnemoError('DB_MIGRATION_FAILED', `Mnemo's migration files are missing from ${dir}. Reinstall Mnemo.`, { cause: e });
+  }
+}
+
+function appliedMillis(sqlite: Sqlite): number | null {
+  const exists = sqlite.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name=?`).get(MIGRATIONS_TABLE);
+  if (!exists) return null;
+  const row = sqlite.prepare(`SELECT created_at AS at FROM ${MIGRATIONS_TABLE} ORDER BY created_at DESC LIMIT 1`).get() as
+    | { at: number | string }
+    | undefined;
+  return row ? Number(row.at) : null;
+}
+
+function migrate(
+  sqlite: Sqlite,
+  file: string,
+  migrations: Migration[],
+  opts: { backupsDir: string; now: () => number; hasUserData: boolean },
+): { applied: string[]; backup: string | null } {
+  const last = appliedMillis(sqlite);
+  const pending = migrations.filter((m) => last === null || m.folderMillis > last);
+  if (pending.length === 0) return { applied: [], backup: null };
+
+  const newest = migrations[migrations.length - 1];
+  if (last !== null && newest && last > newest.folderMillis) {
+    throw new MnemoError(
+      'DB_MIGRATION_FAILED',
+      `The database at ${file} was written by a newer version of Mnemo. Update Mnemo, or restore an older backup.`,
+    );
+  }
+
+  // Nothing to lose in a brand-new file; anything else gets a verified copy before its schema changes.
+  const backup = opts.hasUserData ? verifiedBackup(sqlite, file, path.join(opts.backupsDir, `pre-migration-${opts.now()}.sqlite`)) : null;
+
+  // PRAGMA foreign_keys is a no-op inside a transaction, so it is switched off here, outside, and the whole
+  // batch is checked with foreign_key_check before commit: a table rebuild cannot silently cascade-delete rows.
+  sqlite.pragma('foreign_keys = OFF');
+  const tags: string[] = [];
+  try {
+    sqlite.exec(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
+    const record = sqlite.prepare(`INSERT INTO ${MIGRATIONS_TABLE} (hash, created_at) VALUES (?, ?)`);
+    const run = sqlite.transaction(() => {
+      for (const m of pending) {
+        for (const statement of m.sql) {
+          if (statement.trim()) sqlite.exec(statement);
+        }
+        record.run(m.hash, m.folderMillis);
+        tags.push(m.tag);
+      }
+      const violations = sqlite.pragma('foreign_key_check') as unknown[];
+      if (violations.length > 0) {
+        throw new MnemoError('DB_MIGRATION_FAILED', `A migration would break ${violations.length} references between rows; nothing was changed.`);
+      }
+    });
+    run();
+  } catch (e) {
+    sqlite.pragma('foreign_keys = ON');
+    if (e instanceof MnemoError) throw e;
+    throw new MnemoError(
+      'DB_MIGRATION_FAILED',
+      `Updating the database at ${file} failed and was rolled back; your data is unchanged${backup ? ` (a copy is at ${backup})` : ''}. ` +
+        `Please report this with the message: ${(e as Error).message}`,
+      { cause: e, details: backup ? { backup } : {} },
+    );
+  }
+  sqlite.pragma('foreign_keys = ON');
+  return { applied: tags, backup };
+}
+
+/** Copies the live database with SQLite's online backup and proves the copy is sound before returning its path. */
+export function verifiedBackup(sqlite: Sqlite, file: string, target: string): string {
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  // VACUUM INTO writes a consistent, compact snapshot (WAL contents included) in one statement.
+  sqlite.prepare('VACUUM INTO ?').run(target);
+  const copy = new Database(target, { readonly: true, fileMustExist: true });
+  try {
+    const result = copy.pragma('integrity_check', { simple: true });
+    if (result !== 'ok') {
+      throw new MnemoError('DB_MIGRATION_FAILED', `The safety copy of ${file} at ${target} did not verify (${String(result)}); nothing was changed.`);
+    }
+  } finally {
+    copy.close();
+  }
+  return target;
+}
+
+function currentSchemaVersion(sqlite: Sqlite, migrationsDir: string): string {
+  const last = appliedMillis(sqlite);
+  return readJournal(migrationsDir).find((e) => e.when === last)?.tag ?? 'unknown';
+}
+
+function readJournal(migrationsDir: string): Array<{ when: number; tag: string }> {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ when: number; tag: string }>;
+  };
+  return journal.entries;
+}
+
+function closeDatabase(sqlite: Sqlite): void {
+  if (!sqlite.open) return;
+  try {
+    // Folds the WAL back into the main file so nothing (deleted text included) is left in it after a clean close.
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    sqlite.close();
+  }
+}
+
+function unreadable(file: string, e: unknown): MnemoError {
+  const reason = (e as { code?: string }).code ?? (e as Error).message;
+  return new MnemoError('DB_CORRUPT', corruptMessage(file, String(reason)), { cause: e, details: { file } });
+}
+
+function corruptMessage(file: string, reason: string): string {
+  return (
+    `Mnemo cannot read its database at ${file} (${reason}). It has not changed or replaced the file. ` +
+    `Restore a backup with "mnemo db restore FILE", or move the file elsewhere to start with an empty one.`
+  );
+}
+
+/** The default location of drizzle/ when running from the source tree (tests, CLI, web host). */
+export function sourceMigrationsDir(): string {
+  return path.join(repoRoot(), 'drizzle');
+}

@@ -1,0 +1,226 @@
+/**
+ * The relational schema of the whole product, as drizzle tables. drizzle-kit generates drizzle/*.sql from this file;
+ * the FTS5 and vec0 virtual tables live in custom migrations beside them (drizzle cannot describe them).
+ *
+ * Conventions: integer ids; times are integer milliseconds since the epoch (UTC); booleans are 0/1 integers.
+ * Status and kind columns carry CHECK constraints so a bug cannot write a value the product does not know.
+ */
+import { sql } from 'drizzle-orm';
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+
+export const threads = sqliteTable(
+  'threads',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    title: text('title').notNull().default(''),
+    /** 'auto' when generated from the first exchange, 'user' once the user renamed it; null until either. */
+    titleSource: text('title_source'),
+    incognito: integer('incognito', { mode: 'boolean' }).notNull().default(false),
+    /** The chat model last used in this thread (a per-thread override of the setting). */
+    model: text('model'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    lastActivityAt: integer('last_activity_at').notNull(),
+  },
+  (t) => [
+    index('threads_last_activity_idx').on(t.lastActivityAt),
+    check('threads_title_source_chk', sql`${t.titleSource} IS NULL OR ${t.titleSource} IN ('auto','user')`),
+  ],
+);
+
+export const messages = sqliteTable(
+  'messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    threadId: integer('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    content: text('content').notNull(),
+    /** Reasoning text of thinking models: shown folded, never fed to summaries or extraction. */
+    thinking: text('thinking').notNull().default(''),
+    /** complete | streaming | stopped (by the user) | error | truncated (done_reason "length"). */
+    status: text('status').notNull().default('complete'),
+    errorCode: text('error_code'),
+    model: text('model'),
+    promptTokens: integer('prompt_tokens'),
+    completionTokens: integer('completion_tokens'),
+    /** Our own estimate, kept so prompt assembly never re-counts old messages. */
+    estimatedTokens: integer('estimated_tokens').notNull().default(0),
+    totalDurationMs: integer('total_duration_ms'),
+    loadDurationMs: integer('load_duration_ms'),
+    evalDurationMs: integer('eval_duration_ms'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('messages_thread_idx').on(t.threadId, t.id),
+    check('messages_role_chk', sql`${t.role} IN ('user','assistant','system')`),
+    check('messages_status_chk', sql`${t.status} IN ('complete','streaming','stopped','error','truncated')`),
+  ],
+);
+
+export const threadSummaries = sqliteTable('thread_summaries', {
+  threadId: integer('thread_id')
+    .primaryKey()
+    .references(() => threads.id, { onDelete: 'cascade' }),
+  content: text('content').notNull(),
+  /** The summary covers messages with id in [fromMessageId, toMessageId] of its thread. */
+  fromMessageId: integer('from_message_id'),
+  toMessageId: integer('to_message_id'),
+  coveredCount: integer('covered_count').notNull().default(0),
+  /** Messages after toMessageId not yet folded in because the background model failed; shown as a marker. */
+  pendingCount: integer('pending_count').notNull().default(0),
+  editedByUser: integer('edited_by_user', { mode: 'boolean' }).notNull().default(false),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export const memories = sqliteTable(
+  'memories',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    content: text('content').notNull(),
+    /** Hash of the normalized content: exact-duplicate detection and "rejected before" lookups. */
+    contentHash: text('content_hash').notNull(),
+    category: text('category').notNull(),
+    importance: real('importance').notNull().default(0.5),
+    confidence: real('confidence').notNull().default(1),
+    pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
+    /** active | archived | trashed | superseded | review (waiting in the inbox) | rejected (remembered so it is not proposed again). */
+    status: text('status').notNull().default('active'),
+    sourceThreadId: integer('source_thread_id').references(() => threads.id, { onDelete: 'set null' }),
+    sourceMessageId: integer('source_message_id').references(() => messages.id, { onDelete: 'set null' }),
+    /** A short quote of the user's words that justified the memory. */
+    evidence: text('evidence'),
+    validFrom: integer('valid_from'),
+    expiresAt: integer('expires_at'),
+    supersededBy: integer('superseded_by').references((): AnySQLiteColumn => memories.id, { onDelete: 'set null' }),
+    accessCount: integer('access_count').notNull().default(0),
+    lastUsedAt: integer('last_used_at'),
+    /** The model that made this memory's vector; null while it has none (keyword search still finds it). */
+    embeddingModel: text('embedding_model'),
+    trashedAt: integer('trashed_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('memories_status_idx').on(t.status, t.category),
+    index('memories_hash_idx').on(t.contentHash),
+    index('memories_created_idx').on(t.createdAt),
+    index('memories_source_thread_idx').on(t.sourceThreadId),
+    index('memories_source_message_idx').on(t.sourceMessageId),
+    index('memories_superseded_idx').on(t.supersededBy),
+    check('memories_category_chk', sql`${t.category} IN ('knowledge','preference','project','skill')`),
+    check('memories_status_chk', sql`${t.status} IN ('active','archived','trashed','superseded','review','rejected')`),
+    check('memories_importance_chk', sql`${t.importance} >= 0 AND ${t.importance} <= 1`),
+    check('memories_confidence_chk', sql`${t.confidence} >= 0 AND ${t.confidence} <= 1`),
+  ],
+);
+
+export const memoryVersions = sqliteTable(
+  'memory_versions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    memoryId: integer('memory_id')
+      .notNull()
+      .references(() => memories.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    content: text('content').notNull(),
+    category: text('category').notNull(),
+    importance: real('importance').notNull(),
+    pinned: integer('pinned', { mode: 'boolean' }).notNull(),
+    status: text('status').notNull(),
+    expiresAt: integer('expires_at'),
+    /** user | extraction | maintenance | import */
+    origin: text('origin').notNull(),
+    /** Why the change happened, e.g. 'created', 'edited', 'merged', 'superseded', 'decayed', 'reverted'. */
+    reason: text('reason').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('memory_versions_memory_version_uq').on(t.memoryId, t.version),
+    check('memory_versions_origin_chk', sql`${t.origin} IN ('user','extraction','maintenance','import')`),
+  ],
+);
+
+export const messageMemories = sqliteTable(
+  'message_memories',
+  {
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    memoryId: integer('memory_id')
+      .notNull()
+      .references(() => memories.id, { onDelete: 'cascade' }),
+    score: real('score').notNull(),
+    /** pinned | semantic | keyword | recency */
+    reason: text('reason').notNull(),
+    rank: integer('rank').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.messageId, t.memoryId] }),
+    index('message_memories_memory_idx').on(t.memoryId),
+    check('message_memories_reason_chk', sql`${t.reason} IN ('pinned','semantic','keyword','recency')`),
+  ],
+);
+
+export const extractionJobs = sqliteTable(
+  'extraction_jobs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** extract | summarize | title | reembed */
+    kind: text('kind').notNull(),
+    /** e.g. "extract:<assistant message id>:v1": a crash can neither lose nor double a job. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    threadId: integer('thread_id').references(() => threads.id, { onDelete: 'cascade' }),
+    messageId: integer('message_id').references(() => messages.id, { onDelete: 'cascade' }),
+    payload: text('payload').notNull().default('{}'),
+    /** queued | running | done | dead | cancelled */
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    runAfter: integer('run_after').notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: integer('lease_expires_at'),
+    /** Incremented at every claim; a write is accepted only with the token of the current claim. */
+    fencingToken: integer('fencing_token').notNull().default(0),
+    lastErrorCode: text('last_error_code'),
+    lastErrorMessage: text('last_error_message'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('extraction_jobs_idempotency_uq').on(t.idempotencyKey),
+    index('extraction_jobs_ready_idx').on(t.status, t.runAfter),
+    index('extraction_jobs_thread_idx').on(t.threadId),
+    index('extraction_jobs_message_idx').on(t.messageId),
+    check('extraction_jobs_kind_chk', sql`${t.kind} IN ('extract','summarize','title','reembed')`),
+    check('extraction_jobs_status_chk', sql`${t.status} IN ('queued','running','done','dead','cancelled')`),
+  ],
+);
+
+export const events = sqliteTable(
+  'events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** learned | updated | merged | superseded | expired | deleted | restored | purged | thread_summarized | extraction_failed | ... */
+    kind: text('kind').notNull(),
+    memoryId: integer('memory_id').references(() => memories.id, { onDelete: 'set null' }),
+    threadId: integer('thread_id').references(() => threads.id, { onDelete: 'set null' }),
+    messageId: integer('message_id').references(() => messages.id, { onDelete: 'set null' }),
+    category: text('category'),
+    /** Small JSON facts (ids, counts, version numbers). Never the user's text: a purge must leave no trace here. */
+    data: text('data').notNull().default('{}'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('events_created_idx').on(t.createdAt), index('events_memory_idx').on(t.memoryId), index('events_kind_idx').on(t.kind, t.createdAt)],
+);
+
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  /** JSON-encoded value, validated against the settings schema in shared/ on read and write. */
+  value: text('value').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

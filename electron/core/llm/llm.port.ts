@@ -1,0 +1,83 @@
+/**
+ * The LLM port: what the core needs from a local model server. The Ollama adapter implements it;
+ * tests point that same adapter at a fake Ollama server on loopback (fakes only at the process edge).
+ *
+ * Failures are thrown as MnemoError with one of: OLLAMA_UNREACHABLE (details.host), MODEL_NOT_FOUND (details.model),
+ * MODEL_LOAD_TIMEOUT, LLM_STREAM_ERROR, LLM_HTTP_ERROR (details.status), ABORTED.
+ * A reply cut by the context length is NOT an error: it resolves with doneReason 'length'.
+ */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatChunk {
+  /** Answer text added by this chunk (thinking removed). */
+  content: string;
+  /** Reasoning text added by this chunk (from the `thinking` field or from `<think>` blocks). */
+  thinking: string;
+}
+
+export interface ChatResult {
+  content: string;
+  thinking: string;
+  /** 'stop', 'length', or whatever Ollama reported; 'aborted' when the caller's signal stopped it. */
+  doneReason: string;
+  model: string;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  totalDurationMs: number | null;
+  loadDurationMs: number | null;
+  evalDurationMs: number | null;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** A JSON schema (Ollama structured outputs) or 'json'. */
+  format?: Record<string, unknown> | 'json';
+  options?: { num_ctx?: number; temperature?: number; seed?: number };
+  /** Stops the request; the promise then rejects with ABORTED unless partial output was streamed (see onChunk). */
+  signal?: AbortSignal;
+  onChunk?: (chunk: ChatChunk) => void;
+  /** Time allowed until the first chunk arrives (model load included). Default 120 s. -> MODEL_LOAD_TIMEOUT */
+  firstChunkTimeoutMs?: number;
+  /** Time allowed between two chunks once streaming. Default 60 s. -> LLM_STREAM_ERROR */
+  idleTimeoutMs?: number;
+}
+
+export interface ModelInfo {
+  name: string;
+  sizeBytes: number;
+  family: string | null;
+  parameterSize: string | null;
+  modifiedAt: string | null;
+}
+
+export interface ModelDetails {
+  name: string;
+  /** From model_info "<arch>.context_length"; null when Ollama does not say. */
+  contextLength: number | null;
+  /** Ollama's capabilities list, e.g. ['completion', 'tools', 'thinking', 'embedding']. */
+  capabilities: string[];
+}
+
+export interface PullProgress {
+  status: string;
+  completedBytes: number | null;
+  totalBytes: number | null;
+  /** 0..100 when known. */
+  percent: number | null;
+}
+
+export interface LlmPort {
+  /** The base URL this port talks to, e.g. http://127.0.0.1:11434 (shown to the user in errors). */
+  readonly host: string;
+  version(signal?: AbortSignal): Promise<string>;
+  listModels(signal?: AbortSignal): Promise<ModelInfo[]>;
+  showModel(name: string, signal?: AbortSignal): Promise<ModelDetails>;
+  /** Streams when onChunk is given; always resolves with the whole reply. */
+  chat(request: ChatRequest): Promise<ChatResult>;
+  pull(name: string, onProgress: (p: PullProgress) => void, signal?: AbortSignal): Promise<void>;
+  embed(model: string, input: string[], signal?: AbortSignal): Promise<number[][]>;
+}

@@ -1,0 +1,59 @@
+/**
+ * Settings live one key per row (JSON values) so a future version can add keys without a migration. Reads fill in
+ * defaults and drop unknown or invalid stored values (logged) rather than failing the whole app.
+ */
+import { Settings } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import type { Sqlite } from '../db/open-database';
+import type { EventBus } from '../event-bus';
+import type { Clock } from '../ports/clock.port';
+import type { Logger } from '../ports/logger.port';
+
+export interface SettingsService {
+  get(): Settings;
+  update(patch: Partial<Settings>): Settings;
+}
+
+export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; logger: Logger }): SettingsService {
+  const { sqlite, clock, events, logger } = deps;
+  const selectAll = sqlite.prepare('SELECT key, value FROM settings');
+  const upsert = sqlite.prepare(
+    'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+  );
+  const shape = Settings.shape;
+
+  function get(): Settings {
+    const stored: Record<string, unknown> = {};
+    for (const row of selectAll.all() as Array<{ key: string; value: string }>) {
+      if (!(row.key in shape)) continue;
+      try {
+        const value = JSON.parse(row.value) as unknown;
+        const field = shape[row.key as keyof typeof shape];
+        if (field.safeParse(value).success) stored[row.key] = value;
+        else logger.warn('ignoring an invalid stored setting', { key: row.key });
+      } catch {
+        logger.warn('ignoring an unreadable stored setting', { key: row.key });
+      }
+    }
+    return Settings.parse(stored);
+  }
+
+  function update(patch: Partial<Settings>): Settings {
+    const parsed = Settings.safeParse({ ...get(), ...patch });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = ['patch', ...(issue?.path ?? []).map(String)].join('.');
+      throw new MnemoError('INVALID_INPUT', `Invalid setting at "${path}": ${issue?.message ?? 'invalid value'}.`, { path });
+    }
+    const next = parsed.data;
+    const keys = Object.keys(patch) as Array<keyof Settings>;
+    const now = clock.now();
+    sqlite.transaction(() => {
+      for (const key of keys) upsert.run(key, JSON.stringify(next[key]), now);
+    })();
+    events.emit('settings.changed', { keys });
+    return next;
+  }
+
+  return { get, update };
+}

@@ -1,0 +1,83 @@
+/**
+ * Threads: create, list by last activity, rename, delete. Deleting takes the messages, the summary and the pending
+ * jobs with it in one transaction (foreign keys cascade), and removes the messages' full-text entries.
+ */
+import { desc, eq, lt, sql } from 'drizzle-orm';
+import type { Thread } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import type { Orm, Sqlite } from '../db/open-database';
+import { messages, threads } from '../db/schema';
+import type { EventBus } from '../event-bus';
+import type { Clock } from '../ports/clock.port';
+
+export interface ThreadService {
+  create(input: { title?: string | undefined; incognito: boolean }): Thread;
+  list(input: { limit: number; beforeActivityAt?: number | undefined }): Thread[];
+  get(threadId: number): Thread;
+  rename(threadId: number, title: string): Thread;
+  delete(threadId: number): void;
+}
+
+export function createThreadService(deps: { sqlite: Sqlite; orm: Orm; clock: Clock; events: EventBus }): ThreadService {
+  const { sqlite, orm, clock, events } = deps;
+  const messageCount = sql<number>`(SELECT count(*) FROM ${messages} WHERE ${messages.threadId} = ${threads.id})`;
+  const columns = {
+    id: threads.id,
+    title: threads.title,
+    incognito: threads.incognito,
+    model: threads.model,
+    createdAt: threads.createdAt,
+    lastActivityAt: threads.lastActivityAt,
+    messageCount,
+  };
+  const deleteMessageFts = sqlite.prepare('DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE thread_id = ?)');
+
+  function get(threadId: number): Thread {
+    const row = orm.select(columns).from(threads).where(eq(threads.id, threadId)).get();
+    if (!row) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
+    return row;
+  }
+
+  return {
+    create({ title, incognito }) {
+      const now = clock.now();
+      const inserted = orm
+        .insert(threads)
+        .values({ title: title ?? '', titleSource: title ? 'user' : null, incognito, createdAt: now, updatedAt: now, lastActivityAt: now })
+        .returning({ id: threads.id })
+        .get();
+      const thread = get(inserted.id);
+      events.emit('thread.created', { thread });
+      return thread;
+    },
+    list({ limit, beforeActivityAt }) {
+      return orm
+        .select(columns)
+        .from(threads)
+        .where(beforeActivityAt === undefined ? undefined : lt(threads.lastActivityAt, beforeActivityAt))
+        .orderBy(desc(threads.lastActivityAt), desc(threads.id))
+        .limit(limit)
+        .all();
+    },
+    get,
+    rename(threadId, title) {
+      const changed = orm
+        .update(threads)
+        .set({ title, titleSource: 'user', updatedAt: clock.now() })
+        .where(eq(threads.id, threadId))
+        .run();
+      if (changed.changes === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
+      const thread = get(threadId);
+      events.emit('thread.updated', { thread });
+      return thread;
+    },
+    delete(threadId) {
+      const removed = sqlite.transaction(() => {
+        deleteMessageFts.run(threadId);
+        return orm.delete(threads).where(eq(threads.id, threadId)).run().changes;
+      })();
+      if (removed === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
+      events.emit('thread.deleted', { threadId });
+    },
+  };
+}

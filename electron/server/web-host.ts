@@ -1,0 +1,244 @@
+/**
+ * The web host: the same contract as the Electron IPC adapter, over HTTP and a WebSocket, so the real renderer runs
+ * in a plain browser against the real core.
+ *
+ * Security invariants (the renderer is untrusted, and so is every other local process and web page):
+ * - binds 127.0.0.1 only;
+ * - every /rpc request and /events socket carries the per-start token (Authorization: Bearer, or for browser
+ *   sockets, which cannot set headers, the subprotocol "mnemo.bearer.<token>") -> else 401;
+ * - the Origin must be this host's own origin and the Host header must name loopback (DNS rebinding) -> else 403;
+ * - request bodies are size-limited and validated against the contract by the core's dispatcher.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { MnemoError, type ErrorCode } from '../../shared/errors';
+import { contentSecurityPolicy } from '../../shared/security';
+import type { Core } from '../core/create-core';
+import type { Logger } from '../core/ports/logger.port';
+import { silentLogger } from '../core/ports/logger.port';
+
+export interface WebHostOptions {
+  core: Core;
+  /** 0 picks any free port. */
+  port?: number;
+  /** The built renderer (index.html + assets). */
+  staticDir: string;
+  /** Fixed token for tests; a random one per start otherwise. */
+  token?: string;
+  logger?: Logger;
+}
+
+export interface WebHost {
+  url: string;
+  /** The URL to open in a browser, token included (in the fragment, so it never reaches logs or Referer headers). */
+  appUrl: string;
+  token: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export const TOKEN_SUBPROTOCOL_PREFIX = 'mnemo.bearer.';
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const { core } = options;
+  const logger = options.logger ?? silentLogger;
+  const token = options.token ?? crypto.randomBytes(32).toString('hex');
+  const staticDir = path.resolve(options.staticDir);
+  let origin = '';
+  let port = 0;
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      logger.error('web host request failed', { error: (e as Error).message });
+      if (!res.headersSent) sendJson(res, 500, envelope('INTERNAL', 'The web host failed to answer.'));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', origin);
+    if (url.pathname.startsWith('/rpc/')) {
+      const denied = checkAccess(req, { requireOrigin: true });
+      if (denied) return sendJson(res, denied.status, envelope(denied.code, denied.message));
+      if (req.method !== 'POST') return sendJson(res, 405, envelope('INVALID_INPUT', 'Use POST for /rpc calls.'));
+      const name = decodeURIComponent(url.pathname.slice('/rpc/'.length));
+      let body: unknown;
+      try {
+        body = await readJson(req);
+      } catch (e) {
+        const error = e instanceof MnemoError ? e : new MnemoError('INVALID_INPUT', 'The request body is not valid JSON.');
+        return sendJson(res, 400, { ok: false, error: error.toInfo() });
+      }
+      const result = await core.call(name, body);
+      return sendJson(res, 200, result);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed');
+    if (!hostIsLoopback(req)) return sendText(res, 403, 'Forbidden host');
+    return serveStatic(url.pathname, res);
+  }
+
+  function checkAccess(req: http.IncomingMessage, opts: { requireOrigin: boolean }): { status: number; code: ErrorCode; message: string } | null {
+    if (!hostIsLoopback(req)) return { status: 403, code: 'FORBIDDEN', message: 'Requests must be addressed to 127.0.0.1 or localhost.' };
+    const presented = presentedToken(req);
+    if (!presented || !safeEqual(presented, token)) {
+      return { status: 401, code: 'UNAUTHORIZED', message: 'Missing or wrong token: open the URL that "npm run web" printed.' };
+    }
+    const reqOrigin = req.headers.origin;
+    if (opts.requireOrigin && reqOrigin !== origin && reqOrigin !== origin.replace('127.0.0.1', 'localhost')) {
+      return { status: 403, code: 'FORBIDDEN', message: 'Cross-origin requests are refused.' };
+    }
+    return null;
+  }
+
+  function hostIsLoopback(req: http.IncomingMessage): boolean {
+    const h = req.headers.host ?? '';
+    return h === `127.0.0.1:${port}` || h === `localhost:${port}`;
+  }
+
+  function serveStatic(pathname: string, res: http.ServerResponse): void {
+    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const file = path.resolve(staticDir, relative);
+    // Path traversal: never serve anything outside the built renderer.
+    if (file !== staticDir && !file.startsWith(staticDir + path.sep)) return sendText(res, 404, 'Not found');
+    let target = file;
+    if (!fs.existsSync(target) || fs.statSync(target).isDirectory()) {
+      if (path.extname(relative)) return sendText(res, 404, 'Not found');
+      target = path.join(staticDir, 'index.html'); // client-side routes
+    }
+    if (!fs.existsSync(target)) {
+      return sendText(res, 503, 'The renderer is not built. Run "npm run build:renderer" (npm run web does it for you).');
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[path.extname(target)] ?? 'application/octet-stream',
+      'content-security-policy': contentSecurityPolicy([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'cache-control': target.endsWith('index.html') ? 'no-store' : 'max-age=3600',
+    });
+    fs.createReadStream(target).pipe(res);
+  }
+
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 * 1024,
+    handleProtocols: (protocols) => (protocols.has('mnemo') ? 'mnemo' : false),
+  });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', origin);
+    const denied = url.pathname === '/events' ? checkAccess(req, { requireOrigin: true }) : { status: 404, message: 'Not found' };
+    if (denied) {
+      socket.end(`HTTP/1.1 ${denied.status} ${denied.status === 401 ? 'Unauthorized' : denied.status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => sockets.emit('connection', ws, req));
+  });
+  const unsubscribe = core.subscribe((message) => {
+    const data = JSON.stringify(message);
+    for (const ws of sockets.clients) if (ws.readyState === ws.OPEN) ws.send(data);
+  });
+  sockets.on('connection', (ws: WebSocket) => {
+    // The socket only carries events from the core; anything a client sends is ignored.
+    ws.on('message', () => undefined);
+    ws.on('error', () => ws.terminate());
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: origin,
+    appUrl: `${origin}/#token=${token}`,
+    token,
+    port,
+    async close() {
+      unsubscribe();
+      for (const ws of sockets.clients) ws.terminate();
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function presentedToken(req: http.IncomingMessage): string | null {
+  const auth = req.headers.authorization;
+  if (auth?.startsWith('Bearer ')) return auth.slice('Bearer '.length).trim();
+  const protocols = req.headers['sec-websocket-protocol'];
+  if (typeof protocols === 'string') {
+    const entry = protocols
+      .split(',')
+      .map((p) => p.trim())
+      .find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX));
+    if (entry) return entry.slice(TOKEN_SUBPROTOCOL_PREFIX.length);
+  }
+  return null;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+function readJson(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        // Stop buffering but drain the rest, so the client still receives the typed error.
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new MnemoError('INVALID_INPUT', `The request body is larger than ${MAX_BODY_BYTES} bytes.`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve({});
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new MnemoError('INVALID_INPUT', 'The request body is not valid JSON.'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function envelope(code: ErrorCode, message: string) {
+  return { ok: false as const, error: { code, message } };
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const data = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.end(data);
+}
+
+function sendText(res: http.ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(text);
+}

@@ -1,0 +1,53 @@
+// Lint: TypeScript rules plus the layer rules that make a wrong-layer import fail the build
+// (see docs/ARCHITECTURE.md "Layers"). test/unit/layers.test.ts proves each rule fires.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'worker_threads', 'stream'];
+const restrict = (patterns, message) => ({
+  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }],
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'drizzle/**', '.tmp-*/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: restrict([...nodeBuiltins, 'electron', 'electron/**', 'react', '**/electron/**', '**/renderer/**', 'better-sqlite3', 'ws'], 'shared/ runs in every process: plain TypeScript and zod only.'),
+  },
+  {
+    files: ['electron/core/**/*.ts'],
+    rules: restrict(['electron', 'electron/**', 'react', 'react-dom', '**/main/**', '**/preload/**', '**/server/**', '**/cli/**', '**/renderer/**'], 'electron/core is plain Node: it never imports Electron, a host, or the renderer.'),
+  },
+  {
+    files: ['electron/server/**/*.ts', 'electron/cli/**/*.ts'],
+    rules: restrict(['electron', 'electron/**', '**/main/**', '**/preload/**', '**/renderer/**', 'react'], 'Hosts other than Electron never import Electron, another host, or the renderer.'),
+  },
+  {
+    files: ['electron/preload/**/*.ts'],
+    rules: restrict([...nodeBuiltins, '**/core/**', '**/main/**', '**/server/**', '**/cli/**', '**/renderer/**', 'better-sqlite3'], 'The preload exposes the contract only: it imports electron and shared/, nothing else.'),
+  },
+  {
+    files: ['electron/main/**/*.ts'],
+    rules: restrict(['**/server/**', '**/cli/**', '**/renderer/**', 'react'], 'The Electron host uses the core and shared/, never another host or the renderer.'),
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: restrict([...nodeBuiltins, 'electron', 'electron/**', '**/electron/**', 'better-sqlite3', 'ws', 'drizzle-orm', 'drizzle-orm/**'], 'The renderer is an untrusted web page: it talks to Mnemo only through its rpc client.'),
+  },
+  {
+    files: ['renderer/vite.config.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);

@@ -1,0 +1,51 @@
+/**
+ * The one contract between the core and every host and client. Add an operation here (in its domain file) and the
+ * IPC handlers, the preload allow-list, the web routes and the renderer client pick it up; nothing is listed twice.
+ */
+import type { z } from 'zod';
+import type { Result } from '../errors';
+import { appOperations } from './app.contract';
+import type { OperationSpec } from './define';
+import { settingsEvents, settingsOperations } from './settings.contract';
+import { threadEvents, threadOperations } from './thread.contract';
+
+export const operations = {
+  ...appOperations,
+  ...settingsOperations,
+  ...threadOperations,
+} satisfies Record<string, OperationSpec>;
+
+export const events = {
+  ...settingsEvents,
+  ...threadEvents,
+} satisfies Record<string, z.ZodType>;
+
+export type OperationName = keyof typeof operations;
+export type EventName = keyof typeof events;
+
+/** What a caller may send (defaults not yet applied). */
+export type OpInput<N extends OperationName> = z.input<(typeof operations)[N]['input']>;
+/** What a handler receives (validated, defaults applied). */
+export type OpParsedInput<N extends OperationName> = z.output<(typeof operations)[N]['input']>;
+export type OpOutput<N extends OperationName> = z.output<(typeof operations)[N]['output']>;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export type EventMessage = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
+
+export const operationNames = Object.keys(operations) as OperationName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isOperationName(name: string): name is OperationName {
+  return Object.prototype.hasOwnProperty.call(operations, name);
+}
+
+/** A transport moves envelopes; it never throws for a failed operation. */
+export interface Transport {
+  invoke(name: string, input: unknown): Promise<Result<unknown>>;
+  subscribe(listener: (message: EventMessage) => void): () => void;
+}
+
+export * from './app.contract';
+export * from './define';
+export * from './settings.contract';
+export * from './thread.contract';

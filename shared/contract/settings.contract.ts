@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { Empty, operation } from './define';
+
+const share = z.number().min(0).max(1);
+
+/** Every user setting with its default. Stored per key in the settings table; unknown keys are refused. */
+export const Settings = z.object({
+  ollamaHost: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:11434'),
+  chatModel: z.string().max(200).default('llama3.2'),
+  backgroundModel: z.string().max(200).default('llama3.2'),
+  embeddingProvider: z.enum(['onnx', 'ollama']).default('onnx'),
+  embeddingModel: z.string().max(200).default('Xenova/multilingual-e5-small'),
+  memoryMode: z.enum(['auto', 'ask', 'off']).default('auto'),
+  retrieval: z
+    .object({
+      similarityWeight: share.default(0.6),
+      importanceWeight: share.default(0.25),
+      recencyWeight: share.default(0.15),
+      recencyHalfLifeDays: z.number().positive().max(3650).default(30),
+      minSimilarity: share.default(0.3),
+      limit: z.number().int().min(1).max(100).default(12),
+    })
+    .prefault({}),
+  summary: z
+    .object({
+      minNewMessages: z.number().int().min(2).max(1000).default(10),
+      minNewTokens: z.number().int().min(100).max(100_000).default(3000),
+    })
+    .prefault({}),
+  budget: z
+    .object({
+      system: share.default(0.15),
+      memories: share.default(0.15),
+      conversation: share.default(0.5),
+      reply: share.default(0.2),
+    })
+    .prefault({})
+    .refine((b) => b.system + b.memories + b.conversation + b.reply <= 1.0001, 'The context shares must add up to at most 1.'),
+  nearDuplicateSimilarity: z.number().min(0.5).max(1).default(0.9),
+  trashRetentionDays: z.number().int().min(1).max(3650).default(30),
+  activeMemoryCap: z.number().int().min(100).max(1_000_000).default(10_000),
+  language: z.enum(['en', 'zh-CN']).default('en'),
+  theme: z.enum(['light', 'dark', 'system']).default('system'),
+});
+export type Settings = z.output<typeof Settings>;
+
+export const settingsOperations = {
+  'settings.get': operation('All settings, defaults filled in.', Empty, Settings),
+  'settings.update': operation(
+    'Changes some settings; the result is the whole, validated set.',
+    z.object({ patch: Settings.partial().strict() }).strict(),
+    Settings,
+  ),
+};
+
+export const settingsEvents = {
+  'settings.changed': z.object({ keys: z.array(z.string()) }),
+};

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { Id, Ok, Timestamp, operation } from './define';
+
+export const Thread = z.object({
+  id: Id,
+  title: z.string(),
+  incognito: z.boolean(),
+  model: z.string().nullable(),
+  createdAt: Timestamp,
+  lastActivityAt: Timestamp,
+  messageCount: z.number().int().nonnegative(),
+});
+export type Thread = z.output<typeof Thread>;
+
+const Title = z.string().trim().min(1, 'A title cannot be empty.').max(200);
+
+export const threadOperations = {
+  'thread.create': operation(
+    'Starts a thread. Incognito threads are never read into or written to long-term memory.',
+    z.object({ title: Title.optional(), incognito: z.boolean().default(false) }).strict(),
+    Thread,
+  ),
+  'thread.list': operation(
+    'Threads by last activity, newest first.',
+    z.object({ limit: z.number().int().min(1).max(1000).default(200), beforeActivityAt: Timestamp.optional() }).strict(),
+    z.object({ threads: z.array(Thread) }),
+  ),
+  'thread.get': operation('One thread.', z.object({ threadId: Id }).strict(), Thread),
+  'thread.rename': operation('Renames a thread; an automatic title never overwrites it afterwards.', z.object({ threadId: Id, title: Title }).strict(), Thread),
+  'thread.delete': operation(
+    'Deletes a thread with its messages, summary and pending jobs, in one transaction.',
+    z.object({ threadId: Id }).strict(),
+    Ok,
+  ),
+};
+
+export const threadEvents = {
+  'thread.created': z.object({ thread: Thread }),
+  'thread.updated': z.object({ thread: Thread }),
+  'thread.deleted': z.object({ threadId: Id }),
+};

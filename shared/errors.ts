@@ -1,0 +1,64 @@
+/**
+ * Error codes that cross the boundary between the core and its hosts.
+ * Every failure a user can hit maps to one code and a message that says what happened and what to do.
+ */
+export const ERROR_CODES = [
+  'INVALID_INPUT',
+  'UNKNOWN_OPERATION',
+  'NOT_FOUND',
+  'CONFLICT',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'DB_CORRUPT',
+  'DB_READ_ONLY',
+  'DB_MIGRATION_FAILED',
+  'OLLAMA_UNREACHABLE',
+  'MODEL_NOT_FOUND',
+  'MODEL_LOAD_TIMEOUT',
+  'LLM_STREAM_ERROR',
+  'LLM_HTTP_ERROR',
+  'LLM_BAD_OUTPUT',
+  'EMBEDDER_UNAVAILABLE',
+  'ABORTED',
+  'SHUTTING_DOWN',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorInfo {
+  code: ErrorCode;
+  message: string;
+  /** For INVALID_INPUT: the path of the offending field, e.g. "threadId" or "items.2.content". */
+  path?: string;
+  /** Machine-readable details safe to show (never the user's text). */
+  details?: Record<string, unknown>;
+}
+
+/** The one error type the core throws internally; hosts turn it into an envelope, never rethrow it across. */
+export class MnemoError extends Error {
+  readonly code: ErrorCode;
+  readonly path: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, opts: { path?: string; details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'MnemoError';
+    this.code = code;
+    this.path = opts.path;
+    this.details = opts.details;
+  }
+
+  toInfo(): ErrorInfo {
+    const info: ErrorInfo = { code: this.code, message: this.message };
+    if (this.path !== undefined) info.path = this.path;
+    if (this.details !== undefined) info.details = this.details;
+    return info;
+  }
+}
+
+export function isMnemoError(e: unknown): e is MnemoError {
+  return e instanceof MnemoError;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { AppShellPage } from './pages/app-shell.page';
+import { launchBrowser } from './support/browser';
+import { ROOT, startMnemo, type RunningApp } from './support/processes';
+
+describe('browser mode: npm run web', () => {
+  let app: RunningApp;
+  let browser: { browser: BrowserContext; close(): Promise<void> };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-'));
+
+  beforeAll(async () => {
+    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir]);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints one line with the URL, token included', () => {
+    const lines = app.output().split('\n').filter((l) => l.includes('http://'));
+    expect(lines).toHaveLength(1);
+    expect(app.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{64}$/);
+  });
+
+  it('loads the app shell with the token, makes no request outside loopback, and starts a thread', async () => {
+    const page = await browser.browser.newPage();
+    const foreign: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(app.baseUrl) && !r.url().startsWith(app.baseUrl.replace('http', 'ws'))) foreign.push(r.url());
+    });
+    const shell = new AppShellPage(page);
+    await shell.open(app.url);
+    await expect.poll(() => shell.heading.isVisible()).toBe(true);
+    await expect.poll(() => shell.statusBar.textContent()).toMatch(/Connected.*Database: \d{4}_/);
+    await shell.startThread();
+    await expect.poll(() => shell.threadList.count()).toBe(1);
+    await page.screenshot({ path: path.join(ROOT, 'docs', 'screenshots', 'app-shell.png') });
+    expect(foreign).toEqual([]);
+    await page.close();
+  });
+
+  it('without the token the page explains what to open, and the API refuses it', async () => {
+    const page = await browser.browser.newPage();
+    const shell = new AppShellPage(page);
+    await shell.open(app.baseUrl + '/');
+    await expect.poll(() => shell.alert.textContent()).toMatch(/npm run web/);
+    const status = await page.evaluate(async () => (await fetch('/rpc/thread.list', { method: 'POST', body: '{}' })).status);
+    expect(status).toBe(401);
+    const socket = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const ws = new WebSocket(location.origin.replace('http', 'ws') + '/events', ['mnemo']);
+          ws.onopen = () => resolve('open');
+          ws.onerror = () => resolve('refused');
+        }),
+    );
+    expect(socket).toBe('refused');
+    await page.close();
+  });
+});
+
+describe('npm start without an Electron binary', () => {
+  it('says so in one line and starts the browser mode', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-start-'));
+    // The download is skipped so the test does not depend on how this network refuses it; the fallback is the same.
+    const app = await startMnemo('start', ['--port', '0', '--data-dir', dataDir], { MNEMO_SKIP_ELECTRON_DOWNLOAD: '1' });
+    try {
+      const notice = app.output().split('\n').filter((l) => l.includes('Electron'));
+      expect(notice).toEqual([expect.stringMatching(/^Electron's binary is not available \(.+\); starting the browser mode instead\.$/)]);
+      const res = await fetch(`${app.baseUrl}/rpc/app.info`, { method: 'POST', body: '{}', headers: { authorization: `Bearer ${app.token}`, origin: app.baseUrl } });
+      expect(await res.json()).toMatchObject({ ok: true, value: { host: 'web', dataDir } });
+    } finally {
+      await app.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

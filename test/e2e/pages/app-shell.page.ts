@@ -1,0 +1,26 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** The app shell as a user sees it: header, thread sidebar, chat area, status bar. */
+export class AppShellPage {
+  readonly heading: Locator;
+  readonly newThreadButton: Locator;
+  readonly threadList: Locator;
+  readonly statusBar: Locator;
+  readonly alert: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { level: 1, name: 'Mnemo' });
+    this.newThreadButton = page.getByRole('button', { name: /new thread/i });
+    this.threadList = page.getByRole('navigation', { name: 'Threads' }).getByRole('listitem');
+    this.statusBar = page.getByRole('status');
+    this.alert = page.getByRole('alert');
+  }
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url);
+  }
+
+  async startThread(): Promise<void> {
+    await this.newThreadButton.click();
+  }
+}

@@ -1,0 +1,185 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { MnemoError } from '../../shared/errors';
+import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-database';
+import { useTempDirs } from '../support/temp-dir';
+
+const migrationsDir = sourceMigrationsDir();
+const journal = JSON.parse(fs.readFileSync(path.join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
+  entries: Array<{ tag: string; when: number }>;
+};
+const latestTag = journal.entries[journal.entries.length - 1]!.tag;
+
+/** A copy of drizzle/ holding only the first `count` migrations: the schema an older Mnemo shipped. */
+function migrationsUpTo(dir: string, count: number): string {
+  const target = path.join(dir, `migrations-${count}`);
+  fs.mkdirSync(path.join(target, 'meta'), { recursive: true });
+  const entries = journal.entries.slice(0, count);
+  for (const e of entries) fs.copyFileSync(path.join(migrationsDir, `${e.tag}.sql`), path.join(target, `${e.tag}.sql`));
+  fs.writeFileSync(path.join(target, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries }));
+  return target;
+}
+
+function expectCode(fn: () => unknown, code: string): MnemoError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(MnemoError);
+    expect((e as MnemoError).code).toBe(code);
+    return e as MnemoError;
+  }
+  throw new Error(`expected ${code}`);
+}
+
+describe('openDatabase', () => {
+  const tempDir = useTempDirs();
+
+  it('creates the whole schema in an empty file and sets the safety pragmas', () => {
+    const dir = tempDir();
+    const db = openDatabase(path.join(dir, 'mnemo.db'), { migrationsDir });
+    try {
+      expect(db.appliedMigrations).toEqual(journal.entries.map((e) => e.tag));
+      expect(db.schemaVersion).toBe(latestTag);
+      expect(db.preMigrationBackup).toBeNull();
+      expect(db.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.sqlite.pragma('synchronous', { simple: true })).toBe(2); // FULL
+      expect(db.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.sqlite.pragma('secure_delete', { simple: true })).toBe(1);
+      expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
+      const names = (db.sqlite.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as Array<{ name: string }>).map((r) => r.name);
+      for (const table of ['threads', 'messages', 'thread_summaries', 'memories', 'memory_versions', 'memory_vectors', 'memories_fts', 'messages_fts', 'message_memories', 'extraction_jobs', 'events', 'settings']) {
+        expect(names).toContain(table);
+      }
+      expect(db.sqlite.prepare('SELECT vec_version() AS v').get()).toMatchObject({ v: expect.stringMatching(/^v0\./) });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reopening an up-to-date file applies nothing and takes no backup', () => {
+    const file = path.join(tempDir(), 'mnemo.db');
+    openDatabase(file, { migrationsDir }).close();
+    const again = openDatabase(file, { migrationsDir });
+    expect(again.appliedMigrations).toEqual([]);
+    expect(again.preMigrationBackup).toBeNull();
+    again.close();
+  });
+
+  it('migrates a populated older database, keeps every row, and leaves a verified backup first', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'mnemo.db');
+    const old = openDatabase(file, { migrationsDir: migrationsUpTo(dir, 1), now: () => 1 });
+    const insertThread = old.sqlite.prepare('INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES (?, 1, 1, 1)');
+    const insertMessage = old.sqlite.prepare("INSERT INTO messages (thread_id, role, content, created_at, updated_at) VALUES (?, 'user', ?, 1, 1)");
+    const insertMemory = old.sqlite.prepare("INSERT INTO memories (content, content_hash, category, created_at, updated_at) VALUES (?, ?, 'preference', 1, 1)");
+    old.sqlite.transaction(() => {
+      for (let t = 0; t < 5; t++) {
+        const threadId = Number(insertThread.run(`thread ${t}`).lastInsertRowid);
+        for (let m = 0; m < 20; m++) insertMessage.run(threadId, `message ${t}/${m} 你好`);
+      }
+      for (let i = 0; i < 50; i++) insertMemory.run(`memory ${i}`, `h${i}`);
+    })();
+    old.close();
+
+    const db = openDatabase(file, { migrationsDir, now: () => 42 });
+    try {
+      expect(db.appliedMigrations).toEqual(journal.entries.slice(1).map((e) => e.tag));
+      const count = (table: string) => (db.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      expect(count('threads')).toBe(5);
+      expect(count('messages')).toBe(100);
+      expect(count('memories')).toBe(50);
+      expect(db.preMigrationBackup).toBe(path.join(dir, 'backups', 'pre-migration-42.sqlite'));
+      const copy = new Database(db.preMigrationBackup!, { readonly: true });
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect((copy.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n).toBe(100);
+      copy.close();
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a failing migration leaves the database exactly as it was', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'mnemo.db');
+    openDatabase(file, { migrationsDir }).close();
+    const seeded = new Database(file);
+    seeded.prepare('INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES (?, 1, 1, 1)').run('keep me');
+    seeded.pragma('wal_checkpoint(TRUNCATE)');
+    seeded.close();
+    const schemaBefore = new Database(file, { readonly: true }).prepare('SELECT sql FROM sqlite_master ORDER BY name').all();
+
+    const broken = migrationsUpTo(dir, journal.entries.length);
+    const brokenJournal = JSON.parse(fs.readFileSync(path.join(broken, 'meta', '_journal.json'), 'utf8'));
+    brokenJournal.entries.push({ idx: 99, version: '6', when: Date.now() + 1000, tag: '9999_broken', breakpoints: true });
+    fs.writeFileSync(path.join(broken, 'meta', '_journal.json'), JSON.stringify(brokenJournal));
+    fs.writeFileSync(
+      path.join(broken, '9999_broken.sql'),
+      'ALTER TABLE threads ADD COLUMN doomed text;\n--> statement-breakpoint\nDELETE FROM threads;\n--> statement-breakpoint\nTHIS IS NOT SQL;',
+    );
+
+    const error = expectCode(() => openDatabase(file, { migrationsDir: broken }), 'DB_MIGRATION_FAILED');
+    expect(error.message).toMatch(/rolled back; your data is unchanged/);
+
+    const after = new Database(file, { readonly: true });
+    expect(after.prepare('SELECT sql FROM sqlite_master ORDER BY name').all()).toEqual(schemaBefore);
+    expect(after.prepare('SELECT title FROM threads').all()).toEqual([{ title: 'keep me' }]);
+    after.close();
+    // ...and the good migrations still open it normally.
+    openDatabase(file, { migrationsDir }).close();
+  });
+
+  it('a migration that would orphan rows is refused by foreign_key_check, not cascaded away', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'mnemo.db');
+    openDatabase(file, { migrationsDir }).close();
+    const seeded = new Database(file);
+    const threadId = seeded.prepare('INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES (?, 1, 1, 1)').run('t').lastInsertRowid;
+    seeded.prepare("INSERT INTO messages (thread_id, role, content, created_at, updated_at) VALUES (?, 'user', 'hi', 1, 1)").run(threadId);
+    seeded.close();
+
+    const broken = migrationsUpTo(dir, journal.entries.length);
+    const j = JSON.parse(fs.readFileSync(path.join(broken, 'meta', '_journal.json'), 'utf8'));
+    j.entries.push({ idx: 98, version: '6', when: Date.now() + 1000, tag: '9998_orphans', breakpoints: true });
+    fs.writeFileSync(path.join(broken, 'meta', '_journal.json'), JSON.stringify(j));
+    // With foreign keys on, this would cascade-delete the message; with them off it must be caught by the check.
+    fs.writeFileSync(path.join(broken, '9998_orphans.sql'), 'DELETE FROM threads;');
+
+    expectCode(() => openDatabase(file, { migrationsDir: broken }), 'DB_MIGRATION_FAILED');
+    const after = new Database(file, { readonly: true });
+    expect((after.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n).toBe(1);
+    expect((after.prepare('SELECT count(*) AS n FROM threads').get() as { n: number }).n).toBe(1);
+    after.close();
+  });
+
+  it('refuses a file that is not a database, and never replaces or changes it', () => {
+    const file = path.join(tempDir(), 'mnemo.db');
+    const garbage = Buffer.from('this is not an SQLite database, it is the only copy of something precious'.repeat(100));
+    fs.writeFileSync(file, garbage);
+    const error = expectCode(() => openDatabase(file, { migrationsDir }), 'DB_CORRUPT');
+    expect(error.message).toContain(file);
+    expect(error.message).toMatch(/has not changed or replaced the file/);
+    expect(fs.readFileSync(file).equals(garbage)).toBe(true);
+  });
+
+  it('refuses a database whose pages are damaged, leaving the bytes as they were', () => {
+    const file = path.join(tempDir(), 'mnemo.db');
+    const db = openDatabase(file, { migrationsDir });
+    const insert = db.sqlite.prepare("INSERT INTO messages (thread_id, role, content, created_at, updated_at) VALUES (?, 'user', ?, 1, 1)");
+    const threadId = db.sqlite.prepare("INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES ('t', 1, 1, 1)").run().lastInsertRowid;
+    db.sqlite.transaction(() => {
+      for (let i = 0; i < 2000; i++) insert.run(threadId, `message number ${i} with some padding text to fill pages`);
+    })();
+    db.close();
+    // Overwrite the middle of the file (b-tree pages) with garbage, keeping the header intact.
+    const bytes = fs.readFileSync(file);
+    const pageSize = bytes.readUInt16BE(16);
+    for (let p = 3; p < bytes.length / pageSize - 1; p += 2) bytes.fill(0xa5, p * pageSize + 8, p * pageSize + pageSize - 8);
+    fs.writeFileSync(file, bytes);
+
+    expectCode(() => openDatabase(file, { migrationsDir }), 'DB_CORRUPT');
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    expect(fs.existsSync(path.join(path.dirname(file), 'backups'))).toBe(false);
+  });
+});

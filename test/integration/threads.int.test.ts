@@ -1,0 +1,81 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { unwrap } from '../../shared/client';
+import type { EventMessage } from '../../shared/contract';
+import type { Core } from '../../electron/core/create-core';
+import { createTestCore } from '../support/test-core';
+import { useTempDirs } from '../support/temp-dir';
+
+const cores: Core[] = [];
+afterEach(async () => {
+  for (const c of cores.splice(0)) await c.dispose();
+});
+
+describe('threads and settings through the core', () => {
+  const tempDir = useTempDirs();
+  let now = 1_000;
+  const clock = { now: () => (now += 1_000) };
+
+  function core() {
+    const made = createTestCore(path.join(tempDir(), 'data'), { clock });
+    cores.push(made.core);
+    return made;
+  }
+
+  it('creates, lists by last activity, renames and deletes threads, emitting events', async () => {
+    const { core: c, client } = core();
+    const seen: EventMessage[] = [];
+    c.subscribe((m) => seen.push(m));
+    const a = unwrap(await client.call('thread.create', { title: 'Alpha' }));
+    const b = unwrap(await client.call('thread.create', { incognito: true }));
+    expect(b).toMatchObject({ title: '', incognito: true, messageCount: 0 });
+    expect(unwrap(await client.call('thread.list', {})).threads.map((t) => t.id)).toEqual([b.id, a.id]);
+    expect(unwrap(await client.call('thread.rename', { threadId: b.id, title: '  计划  ' })).title).toBe('计划');
+    unwrap(await client.call('thread.delete', { threadId: a.id }));
+    expect(unwrap(await client.call('thread.list', {})).threads.map((t) => t.id)).toEqual([b.id]);
+    expect(await client.call('thread.get', { threadId: a.id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await client.call('thread.delete', { threadId: a.id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(seen.map((m) => m.event)).toEqual(['thread.created', 'thread.created', 'thread.updated', 'thread.deleted']);
+  });
+
+  it('deleting a thread removes its messages, summary and jobs in one go', async () => {
+    const { core: c, client } = core();
+    const t = unwrap(await client.call('thread.create', {}));
+    const db = new Database(c.paths.dbFile);
+    const msg = db.prepare("INSERT INTO messages (thread_id, role, content, created_at, updated_at) VALUES (?, 'user', 'x', 1, 1)").run(t.id).lastInsertRowid;
+    db.prepare('INSERT INTO messages_fts (rowid, body) VALUES (?, ?)').run(msg, 'x');
+    db.prepare("INSERT INTO thread_summaries (thread_id, content, updated_at) VALUES (?, 's', 1)").run(t.id);
+    db.prepare("INSERT INTO extraction_jobs (kind, idempotency_key, thread_id, message_id, run_after, created_at, updated_at) VALUES ('extract', 'k', ?, ?, 1, 1, 1)").run(t.id, msg);
+    unwrap(await client.call('thread.delete', { threadId: t.id }));
+    for (const table of ['messages', 'thread_summaries', 'extraction_jobs']) {
+      expect((db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n, table).toBe(0);
+    }
+    expect(db.prepare("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'x'").all()).toEqual([]);
+    db.close();
+  });
+
+  it('settings: defaults, validated partial updates, persisted across restarts', async () => {
+    const dir = path.join(tempDir(), 'data');
+    const first = createTestCore(dir, { clock });
+    const defaults = unwrap(await first.client.call('settings.get', {}));
+    expect(defaults).toMatchObject({ ollamaHost: 'http://127.0.0.1:11434', memoryMode: 'auto', budget: { system: 0.15, memories: 0.15, conversation: 0.5, reply: 0.2 } });
+    const updated = unwrap(await first.client.call('settings.update', { patch: { memoryMode: 'ask', language: 'zh-CN' } }));
+    expect(updated).toMatchObject({ memoryMode: 'ask', language: 'zh-CN' });
+    expect(await first.client.call('settings.update', { patch: { ollamaHost: 'file:///etc/passwd' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await first.client.call('settings.update', { patch: { budget: { system: 0.6, memories: 0.6, conversation: 0.5, reply: 0.2 } } })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', path: 'patch.budget' },
+    });
+    await first.core.dispose();
+    const second = createTestCore(dir, { clock });
+    cores.push(second.core);
+    expect(unwrap(await second.client.call('settings.get', {}))).toMatchObject({ memoryMode: 'ask', language: 'zh-CN' });
+  });
+
+  it('refuses work after dispose with a clear envelope', async () => {
+    const { core: c, client } = core();
+    await c.dispose();
+    expect(await client.call('app.info', {})).toMatchObject({ ok: false, error: { code: 'SHUTTING_DOWN' } });
+  });
+});

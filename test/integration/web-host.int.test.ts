@@ -1,0 +1,143 @@
+import path from 'node:path';
+import fc from 'fast-check';
+import WebSocket from 'ws';
+import { afterEach, describe, expect, it } from 'vitest';
+import { operationNames } from '../../shared/contract';
+import { unwrap } from '../../shared/client';
+import { createTestCore } from '../support/test-core';
+import { useTempDirs } from '../support/temp-dir';
+import { startTestWebHost } from '../support/web-host';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(tempDir: () => string) {
+  const dir = tempDir();
+  const { core, client: local } = createTestCore(path.join(dir, 'data'));
+  const { host, client: remote, transport } = await startTestWebHost(core, path.join(dir, 'static'));
+  cleanups.push(() => core.dispose(), () => host.close(), () => transport.close());
+  return { core, host, local, remote };
+}
+
+function post(url: string, body: string, headers: Record<string, string>) {
+  return fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+function openSocket(url: string, protocols: string[], headers: Record<string, string>): Promise<{ opened: true; ws: WebSocket } | { opened: false; status: number }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, protocols, { headers });
+    ws.once('open', () => resolve({ opened: true, ws }));
+    ws.once('unexpected-response', (_req, res) => resolve({ opened: false, status: res.statusCode ?? 0 }));
+    ws.once('error', () => resolve({ opened: false, status: 0 }));
+  });
+}
+
+describe('web host', () => {
+  const tempDir = useTempDirs();
+
+  it('binds 127.0.0.1 only', async () => {
+    const { host } = await setup(tempDir);
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(host.appUrl).toBe(`${host.url}/#token=${host.token}`);
+    expect(host.token).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses /rpc without the token (401), with a wrong token (401), from another origin or host (403)', async () => {
+    const { host } = await setup(tempDir);
+    const url = `${host.url}/rpc/app.info`;
+    const good = { authorization: `Bearer ${host.token}`, origin: host.url };
+    expect((await post(url, '{}', good)).status).toBe(200);
+    const noToken = await post(url, '{}', { origin: host.url });
+    expect(noToken.status).toBe(401);
+    expect(await noToken.json()).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
+    expect((await post(url, '{}', { ...good, authorization: `Bearer ${'0'.repeat(64)}` })).status).toBe(401);
+    expect((await post(url, '{}', { ...good, authorization: host.token })).status).toBe(401);
+    expect((await post(url, '{}', { ...good, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await post(url, '{}', { authorization: good.authorization })).status).toBe(403); // no Origin at all
+    // A DNS-rebinding page reaches us with its own Host header.
+    const rebinding = await new Promise<number>((resolve) => {
+      void import('node:http').then(({ request }) => {
+        const req = request(url, { method: 'POST', headers: { ...good, host: `evil.example:${host.port}` } }, (res) => resolve(res.statusCode ?? 0));
+        req.end('{}');
+      });
+    });
+    expect(rebinding).toBe(403);
+  });
+
+  it('refuses the /events socket without the token or from another origin, and streams events with it', async () => {
+    const { host, remote } = await setup(tempDir);
+    const wsUrl = host.url.replace('http', 'ws') + '/events';
+    expect(await openSocket(wsUrl, ['mnemo'], { origin: host.url })).toEqual({ opened: false, status: 401 });
+    expect(await openSocket(wsUrl, ['mnemo', 'mnemo.bearer.wrong'], { origin: host.url })).toEqual({ opened: false, status: 401 });
+    expect(await openSocket(wsUrl, ['mnemo', `mnemo.bearer.${host.token}`], { origin: 'http://evil.example' })).toEqual({ opened: false, status: 403 });
+
+    const ok = await openSocket(wsUrl, ['mnemo', `mnemo.bearer.${host.token}`], { origin: host.url });
+    expect(ok.opened).toBe(true);
+    if (!ok.opened) return;
+    cleanups.push(() => ok.ws.terminate());
+    const received = new Promise<unknown>((resolve) => ok.ws.once('message', (data) => resolve(JSON.parse(String(data)))));
+    const created = unwrap(await remote.call('thread.create', { title: 'over the wire' }));
+    expect(await received).toEqual({ event: 'thread.created', payload: { thread: created } });
+  });
+
+  it('gives the same results over the web transport as in-process', async () => {
+    const { local, remote } = await setup(tempDir);
+    unwrap(await local.call('thread.create', { title: 'first' }));
+    unwrap(await remote.call('thread.create', { title: '第二个对话', incognito: true }));
+    const calls = [
+      ['app.info', {}],
+      ['thread.list', {}],
+      ['thread.get', { threadId: 2 }],
+      ['thread.get', { threadId: 999 }],
+      ['thread.rename', { threadId: 1, title: '' }],
+      ['settings.get', {}],
+      ['settings.update', { patch: { budget: { system: 0.5, memories: 0.5, conversation: 0.5, reply: 0.2 } } }],
+      ['nope.nothing', {}],
+    ] as const;
+    for (const [name, input] of calls) {
+      const a = await (local.call as (n: string, i: unknown) => Promise<unknown>)(name, input);
+      const b = await (remote.call as (n: string, i: unknown) => Promise<unknown>)(name, input);
+      expect(b, name).toEqual(a);
+    }
+  });
+
+  it('answers bad JSON and oversized bodies with a typed error, and does not serve files outside the renderer', async () => {
+    const { host } = await setup(tempDir);
+    const headers = { authorization: `Bearer ${host.token}`, origin: host.url };
+    const bad = await post(`${host.url}/rpc/thread.list`, '{"limit":', headers);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const huge = await post(`${host.url}/rpc/thread.list`, JSON.stringify({ x: 'a'.repeat(5 * 1024 * 1024) }), headers);
+    expect(huge.status).toBe(400);
+    expect(await huge.json()).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringMatching(/larger than/) } });
+    for (const p of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json']) {
+      const res = await fetch(host.url + p);
+      expect(await res.text()).not.toContain('"name": "mnemo"');
+    }
+    const index = await fetch(host.url + '/');
+    expect(index.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(index.headers.get('content-security-policy')).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)/);
+  });
+
+  it('survives any payload: every answer is an envelope and the host keeps serving (property)', async () => {
+    const { host } = await setup(tempDir);
+    const headers = { authorization: `Bearer ${host.token}`, origin: host.url };
+    const name = fc.oneof(fc.constantFrom(...operationNames), fc.string({ maxLength: 30 }));
+    await fc.assert(
+      fc.asyncProperty(name, fc.jsonValue({ maxDepth: 4 }), async (op, payload) => {
+        const res = await post(`${host.url}/rpc/${encodeURIComponent(op)}`, JSON.stringify(payload) ?? 'null', headers);
+        expect([200, 400]).toContain(res.status);
+        const body = (await res.json()) as { ok: boolean; error?: { code: string; message: string } };
+        expect(typeof body.ok).toBe('boolean');
+        if (!body.ok) {
+          expect(body.error?.code).toMatch(/^[A-Z_]+$/);
+          expect(body.error?.code).not.toBe('INTERNAL');
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect((await post(`${host.url}/rpc/app.info`, '{}', headers)).status).toBe(200);
+  });
+});

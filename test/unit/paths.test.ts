@@ -1,0 +1,20 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { derivePaths, resolveDataDir } from '../../electron/core/ports/paths.port';
+
+describe('resolveDataDir', () => {
+  it('prefers --data-dir, then MNEMO_DATA_DIR, then the platform folder', () => {
+    expect(resolveDataDir('/x/flag', { MNEMO_DATA_DIR: '/x/env' })).toBe('/x/flag');
+    expect(resolveDataDir(undefined, { MNEMO_DATA_DIR: '/x/env' })).toBe('/x/env');
+    expect(resolveDataDir(undefined, { XDG_DATA_HOME: '/x/xdg' }, 'linux')).toBe(path.join('/x/xdg', 'mnemo'));
+    expect(resolveDataDir(undefined, {}, 'darwin')).toMatch(/Library\/Application Support\/Mnemo$/);
+  });
+
+  it('derives every file from the data folder, models from MNEMO_MODELS_DIR when set', () => {
+    const p = derivePaths('/data', {}, { MNEMO_MODELS_DIR: '/models' });
+    expect(p.dbFile).toBe(path.join('/data', 'mnemo.db'));
+    expect(p.backupsDir).toBe(path.join('/data', 'backups'));
+    expect(p.modelsDir).toBe('/models');
+    expect(derivePaths('/data', {}, {}).modelsDir).toBe(path.join('/data', 'models'));
+  });
+});

@@ -1,0 +1,160 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  CALIBRATION_RATIO_MAX,
+  CALIBRATION_RATIO_MIN,
+  createTokenCalibrator,
+  estimateTokens,
+} from '../../electron/core/text/token-estimate';
+
+// Han (BMP and extension B), kana and Hangul syllables, as whole code points.
+const cjkChar = fc
+  .oneof(
+    fc.integer({ min: 0x4e00, max: 0x9fff }),
+    fc.integer({ min: 0x20000, max: 0x2a6df }),
+    fc.integer({ min: 0x3041, max: 0x30ff }),
+    fc.integer({ min: 0xac00, max: 0xd7a3 }),
+  )
+  .map((c) => String.fromCodePoint(c));
+
+// Everything the estimator distinguishes, including lone surrogates that split pairs across a concatenation.
+const mixedText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 60 }),
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 60 }),
+  fc
+    .array(fc.constantFrom('the', 'quick', ' ', '  ', '\n', '咖啡', '123', '...', ',', 'é', 'Привет', '😀', '\t'), {
+      maxLength: 30,
+    })
+    .map((parts) => parts.join('')),
+);
+
+describe('estimateTokens', () => {
+  it('is 0 for the empty string', () => {
+    expect(estimateTokens('')).toBe(0);
+  });
+
+  it('counts an English sentence at about one token a word', () => {
+    const n = estimateTokens('the quick brown fox jumps over the lazy dog');
+    expect(n).toBeGreaterThanOrEqual(9);
+    expect(n).toBeLessThanOrEqual(12);
+  });
+
+  it('counts Chinese at about one token a character', () => {
+    expect(estimateTokens('我喜欢喝咖啡和茶')).toBe(8);
+  });
+
+  it('charges long words more than short ones and digits by group', () => {
+    expect(estimateTokens('a')).toBe(1);
+    expect(estimateTokens('internationalization')).toBe(5);
+    expect(estimateTokens('12')).toBe(1);
+    expect(estimateTokens('123456')).toBe(3);
+  });
+
+  it('lets a single space between words ride along', () => {
+    expect(estimateTokens('cat dog')).toBe(estimateTokens('cat') + estimateTokens('dog'));
+    expect(estimateTokens('cat\n\ndog')).toBeGreaterThan(estimateTokens('cat dog'));
+  });
+
+  it('counts surrogate pairs as astral characters, not as two unknowns', () => {
+    expect(estimateTokens('😀😀')).toBe(3);
+  });
+
+  it('estimates N CJK characters within [0.5N, 2N]', () => {
+    fc.assert(
+      fc.property(fc.array(cjkChar, { minLength: 1, maxLength: 200 }), (chars) => {
+        const n = estimateTokens(chars.join(''));
+        expect(n).toBeGreaterThanOrEqual(0.5 * chars.length);
+        expect(n).toBeLessThanOrEqual(2 * chars.length);
+      }),
+    );
+  });
+
+  it('is positive for any non-empty text except a single space', () => {
+    fc.assert(
+      fc.property(mixedText, (text) => {
+        fc.pre(text !== '' && text !== ' ');
+        expect(estimateTokens(text)).toBeGreaterThan(0);
+      }),
+    );
+  });
+
+  it('lies within [max, sum + 1] of its parts under concatenation', () => {
+    fc.assert(
+      fc.property(mixedText, mixedText, (a, b) => {
+        const ea = estimateTokens(a);
+        const eb = estimateTokens(b);
+        const eab = estimateTokens(a + b);
+        expect(eab).toBeGreaterThanOrEqual(Math.max(ea, eb));
+        expect(eab).toBeLessThanOrEqual(ea + eb + 1);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('createTokenCalibrator', () => {
+  it('starts at 1 and passes estimates through', () => {
+    const c = createTokenCalibrator();
+    expect(c.ratio).toBe(1);
+    expect(c.calibrated(100)).toBe(100);
+  });
+
+  it('converges towards a consistent ratio', () => {
+    const c = createTokenCalibrator();
+    for (let i = 0; i < 50; i++) c.observe(1000, 1300);
+    expect(c.ratio).toBeCloseTo(1.3, 3);
+    expect(c.calibrated(100)).toBe(130);
+  });
+
+  it('moves only a step on one extreme sample', () => {
+    const c = createTokenCalibrator();
+    expect(c.observe(1000, 3900)).toBe(true);
+    expect(c.ratio).toBeCloseTo(2 ** 0.2, 6);
+  });
+
+  it('ignores implausible samples such as prompt-cache hits and tiny prompts', () => {
+    const c = createTokenCalibrator({ initialRatio: 1.2 });
+    expect(c.observe(1000, 40)).toBe(false);
+    expect(c.observe(1000, 5000)).toBe(false);
+    expect(c.observe(10, 15)).toBe(false);
+    expect(c.observe(1000, 0)).toBe(false);
+    expect(c.observe(Number.NaN, 100)).toBe(false);
+    expect(c.ratio).toBe(1.2);
+  });
+
+  it('restores a persisted ratio, clamped to the bounds', () => {
+    expect(createTokenCalibrator({ initialRatio: 1.37 }).ratio).toBe(1.37);
+    expect(createTokenCalibrator({ initialRatio: 10 }).ratio).toBe(CALIBRATION_RATIO_MAX);
+    expect(createTokenCalibrator({ initialRatio: 0 }).ratio).toBe(CALIBRATION_RATIO_MIN);
+    expect(createTokenCalibrator({ initialRatio: Number.NaN }).ratio).toBe(1);
+  });
+
+  it('stays within bounds for any observation sequence', () => {
+    const num = fc.oneof(fc.double(), fc.integer({ min: 0, max: 100_000 }));
+    fc.assert(
+      fc.property(
+        fc.option(fc.double(), { nil: undefined }),
+        fc.option(fc.double(), { nil: undefined }),
+        fc.array(fc.tuple(num, num), { maxLength: 100 }),
+        (initialRatio, smoothing, observations) => {
+          const c = createTokenCalibrator({ initialRatio, smoothing });
+          for (const [estimated, actual] of observations) {
+            c.observe(estimated, actual);
+            expect(c.ratio).toBeGreaterThanOrEqual(CALIBRATION_RATIO_MIN);
+            expect(c.ratio).toBeLessThanOrEqual(CALIBRATION_RATIO_MAX);
+          }
+        },
+      ),
+    );
+  });
+
+  it('never returns a negative or non-integer budget', () => {
+    fc.assert(
+      fc.property(fc.double(), (estimate) => {
+        const out = createTokenCalibrator({ initialRatio: 1.7 }).calibrated(estimate);
+        expect(Number.isInteger(out)).toBe(true);
+        expect(out).toBeGreaterThanOrEqual(0);
+      }),
+    );
+  });
+});
