@@ -3,8 +3,8 @@
  * `--json` prints the operation's value as JSON instead.
  */
 import type { Client } from '../../shared/client';
-import type { DbCheck } from '../../shared/contract';
 import type { ErrorInfo } from '../../shared/errors';
+import { dbCommands } from './commands/db.commands';
 
 export type CliOutput = { ok: true; value: unknown; text: string } | { ok: false; error: ErrorInfo };
 
@@ -14,30 +14,7 @@ export interface CliCommand {
   run(ctx: { client: Client; args: string[]; flags: Record<string, string> }): Promise<CliOutput>;
 }
 
-export const commands: CliCommand[] = [
-  {
-    words: ['db', 'check'],
-    synopsis: 'db check                 integrity, journal mode, synchronous, foreign keys, schema version',
-    async run({ client }) {
-      const r = await client.call('db.check', {});
-      if (!r.ok) return r;
-      return { ok: true, value: r.value, text: formatDbCheck(r.value) };
-    },
-  },
-];
-
-function formatDbCheck(c: DbCheck): string {
-  return [
-    `database       ${c.path}`,
-    `integrity      ${c.integrity}`,
-    `journal mode   ${c.journalMode}`,
-    `synchronous    ${c.synchronous}`,
-    `foreign keys   ${c.foreignKeys ? 'on' : 'off'}`,
-    `secure delete  ${c.secureDelete ? 'on' : 'off'}`,
-    `schema         ${c.schemaVersion}`,
-    `size           ${c.sizeBytes} bytes`,
-  ].join('\n');
-}
+export const commands: CliCommand[] = [...dbCommands];
 
 export function findCommand(words: string[]): { command: CliCommand; args: string[] } | null {
   let best: CliCommand | null = null;

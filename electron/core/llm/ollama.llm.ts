@@ -1,0 +1,428 @@
+/**
+ * The LLM port over Ollama's HTTP API, through the `ollama` npm client.
+ *
+ * Every call builds its own client around a fetch bound to that call's AbortSignal. Two reasons: the client's
+ * abort() aborts *all* of its streams, so one shared client would let stopping one reply stop the others; and the
+ * client's non-streaming calls (version, list, show, embed) take no signal at all, so the fetch carries it instead.
+ * The same fetch wrapper tells us whether Ollama answered at all (unreachable vs. broken stream) and rejects
+ * malformed NDJSON lines, which the client would otherwise skip silently, losing part of a reply.
+ */
+import { Ollama, type ChatResponse } from 'ollama';
+import { MnemoError } from '../../../shared/errors';
+import type { ChatChunk, ChatResult, LlmPort, ModelDetails, ModelInfo, PullProgress } from './llm.port';
+import { ThinkSplitter } from './think-splitter';
+
+export interface OllamaLlmLogger {
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface OllamaLlmOptions {
+  /** Ollama's base URL, e.g. http://127.0.0.1:11434; "host:port" and ":port" forms are accepted as OLLAMA_HOST is. */
+  host: string;
+  fetch?: typeof fetch;
+  logger?: OllamaLlmLogger;
+  /** Time allowed for version / listModels / showModel to answer. Default 15 s. -> OLLAMA_UNREACHABLE */
+  metadataTimeoutMs?: number;
+}
+
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+const DEFAULT_FIRST_CHUNK_TIMEOUT_MS = 120_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+const DEFAULT_METADATA_TIMEOUT_MS = 15_000;
+
+/** Network failures that mean "nothing is answering at that address". */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+type Timeout = 'first-chunk' | 'idle' | 'metadata' | null;
+
+/** Per-call state the fetch wrapper and the error mapping share. */
+interface Call {
+  client: Ollama;
+  /** Set once Ollama sent response headers: failures after that are a broken reply, not an unreachable server. */
+  responded: boolean;
+  status: number | null;
+  timedOut: Timeout;
+  /** Aborts this call only. */
+  controller: AbortController;
+  callerSignal: AbortSignal | undefined;
+}
+
+export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
+  const host = normalizeHost(options.host);
+  const baseFetch = options.fetch ?? globalThis.fetch;
+  const logger = options.logger;
+  const metadataTimeoutMs = options.metadataTimeoutMs ?? DEFAULT_METADATA_TIMEOUT_MS;
+
+  function openCall(callerSignal: AbortSignal | undefined): Call {
+    const controller = new AbortController();
+    const signal = callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal;
+    const boundFetch: typeof fetch = async (input, init) => {
+      const response = await baseFetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+      call.responded = true;
+      call.status = response.status;
+      return isNdjson(response) ? withStrictNdjson(response) : response;
+    };
+    const call: Call = {
+      client: new Ollama({ host, fetch: boundFetch }),
+      responded: false,
+      status: null,
+      timedOut: null,
+      controller,
+      callerSignal,
+    };
+    return call;
+  }
+
+  function startTimer(call: Call, kind: Exclude<Timeout, null>, ms: number): ReturnType<typeof setTimeout> {
+    return setTimeout(() => {
+      call.timedOut = kind;
+      call.controller.abort();
+    }, ms);
+  }
+
+  function fail(call: Call, err: unknown, context: { op: string; model?: string; timeoutMs?: number }): MnemoError {
+    const mapped = toMnemoError(err, call, host, context);
+    if (mapped.code !== 'ABORTED') {
+      logger?.warn(`ollama ${context.op} failed`, { code: mapped.code, host, model: context.model, cause: describe(err) });
+    }
+    return mapped;
+  }
+
+  /** A request/response call with the caller's signal and, for metadata, a time budget. */
+  async function unary<T>(
+    op: string,
+    signal: AbortSignal | undefined,
+    timeoutMs: number | null,
+    run: (client: Ollama) => Promise<T>,
+    model?: string,
+  ): Promise<T> {
+    if (signal?.aborted) throw aborted();
+    const call = openCall(signal);
+    const timer = timeoutMs === null ? undefined : startTimer(call, 'metadata', timeoutMs);
+    try {
+      return await run(call.client);
+    } catch (err) {
+      throw fail(call, err, { op, model, ...(timeoutMs === null ? {} : { timeoutMs }) });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    host,
+
+    async version(signal) {
+      const res = await unary('version', signal, metadataTimeoutMs, (c) => c.version());
+      return String(res.version);
+    },
+
+    async listModels(signal) {
+      const res = await unary('listModels', signal, metadataTimeoutMs, (c) => c.list());
+      return (res.models ?? []).map(
+        (m): ModelInfo => ({
+          name: m.name,
+          sizeBytes: typeof m.size === 'number' ? m.size : 0,
+          family: m.details?.family || null,
+          parameterSize: m.details?.parameter_size || null,
+          modifiedAt: m.modified_at ? String(m.modified_at) : null,
+        }),
+      );
+    },
+
+    async showModel(name, signal) {
+      const res = await unary('showModel', signal, metadataTimeoutMs, (c) => c.show({ model: name }), name);
+      // Typed as a Map by the client, but it is the plain JSON object Ollama sent.
+      const info = (res.model_info ?? {}) as unknown as Record<string, unknown>;
+      const contextKey = Object.keys(info).find((k) => k.endsWith('.context_length') && typeof info[k] === 'number');
+      return {
+        name,
+        contextLength: contextKey === undefined ? null : (info[contextKey] as number),
+        capabilities: Array.isArray(res.capabilities) ? res.capabilities.filter((c) => typeof c === 'string') : [],
+      } satisfies ModelDetails;
+    },
+
+    async embed(model, input, signal) {
+      if (input.length === 0) return [];
+      const res = await unary('embed', signal, null, (c) => c.embed({ model, input }), model);
+      if (!Array.isArray(res.embeddings) || res.embeddings.length !== input.length) {
+        throw new MnemoError('LLM_HTTP_ERROR', `Ollama returned ${res.embeddings?.length ?? 0} embeddings for ${input.length} texts.`, {
+          details: { status: 200, model },
+        });
+      }
+      return res.embeddings;
+    },
+
+    async pull(name, onProgress, signal) {
+      if (signal?.aborted) throw aborted();
+      const call = openCall(signal);
+      try {
+        const stream = await call.client.pull({ model: name, stream: true });
+        for await (const p of stream) {
+          const total = typeof p.total === 'number' && p.total > 0 ? p.total : null;
+          const completed = typeof p.completed === 'number' ? p.completed : null;
+          const progress: PullProgress = {
+            status: p.status,
+            completedBytes: completed,
+            totalBytes: total,
+            percent: total !== null && completed !== null ? Math.min(100, Math.floor((completed / total) * 100)) : null,
+          };
+          onProgress(progress);
+        }
+      } catch (err) {
+        throw fail(call, err, { op: 'pull', model: name });
+      } finally {
+        // Releases the connection if the stream ended early; a no-op for the caller once we are done.
+        call.controller.abort();
+      }
+    },
+
+    async chat(request) {
+      if (request.signal?.aborted) throw aborted();
+      const firstChunkTimeoutMs = request.firstChunkTimeoutMs ?? DEFAULT_FIRST_CHUNK_TIMEOUT_MS;
+      const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+      const call = openCall(request.signal);
+      const splitter = new ThinkSplitter();
+      let content = '';
+      let thinking = '';
+      let last: ChatResponse | undefined;
+
+      const emit = (chunk: ChatChunk) => {
+        if (!chunk.content && !chunk.thinking) return;
+        content += chunk.content;
+        thinking += chunk.thinking;
+        if (!request.onChunk) return;
+        try {
+          request.onChunk(chunk);
+        } catch (error) {
+          throw new CallerCallbackError(error);
+        }
+      };
+
+      let timer = startTimer(call, 'first-chunk', firstChunkTimeoutMs);
+      try {
+        // Always streamed, even without onChunk: the time budgets are per chunk, and a long reply must not
+        // count as a slow model load.
+        const stream = await call.client.chat({
+          model: request.model,
+          messages: request.messages,
+          stream: true,
+          ...(request.format === undefined ? {} : { format: request.format }),
+          ...(request.options === undefined ? {} : { options: request.options }),
+        });
+        for await (const part of stream) {
+          clearTimeout(timer);
+          timer = startTimer(call, 'idle', idleTimeoutMs);
+          const split = splitter.push(part.message?.content ?? '');
+          emit({ content: split.content, thinking: (part.message?.thinking ?? '') + split.thinking });
+          if (part.done) last = part;
+        }
+        emit(splitter.flush());
+      } catch (err) {
+        // The caller's own bug, not Ollama's: give it back unchanged.
+        if (err instanceof CallerCallbackError) throw err.error;
+        // A caller that was shown part of the reply keeps it; one that was shown nothing just sees ABORTED.
+        if (request.signal?.aborted && request.onChunk && (content || thinking)) {
+          return result(request.model, content, thinking, 'aborted', undefined);
+        }
+        throw fail(call, err, {
+          op: 'chat',
+          model: request.model,
+          timeoutMs: call.timedOut === 'idle' ? idleTimeoutMs : firstChunkTimeoutMs,
+        });
+      } finally {
+        clearTimeout(timer);
+        call.controller.abort();
+      }
+      return result(request.model, content, thinking, last?.done_reason || 'stop', last);
+    },
+  };
+}
+
+function result(model: string, content: string, thinking: string, doneReason: string, last: ChatResponse | undefined): ChatResult {
+  return {
+    content,
+    thinking,
+    doneReason,
+    model: last?.model || model,
+    promptTokens: numberOrNull(last?.prompt_eval_count),
+    completionTokens: numberOrNull(last?.eval_count),
+    totalDurationMs: nsToMs(last?.total_duration),
+    loadDurationMs: nsToMs(last?.load_duration),
+    evalDurationMs: nsToMs(last?.eval_duration),
+  };
+}
+
+function toMnemoError(
+  err: unknown,
+  call: Call,
+  host: string,
+  { op, model, timeoutMs }: { op: string; model?: string; timeoutMs?: number },
+): MnemoError {
+  if (err instanceof MnemoError) return err;
+  if (call.callerSignal?.aborted) return aborted(err);
+  const seconds = timeoutMs === undefined ? '' : `${Math.round(timeoutMs / 100) / 10} s`;
+  if (call.timedOut === 'first-chunk') {
+    return new MnemoError(
+      'MODEL_LOAD_TIMEOUT',
+      `Model "${model}" did not start answering within ${seconds}. It may still be loading: try again, or choose a smaller model.`,
+      { details: { model, timeoutMs }, cause: err },
+    );
+  }
+  if (call.timedOut === 'idle') {
+    return new MnemoError('LLM_STREAM_ERROR', `Ollama stopped sending the reply for ${seconds}.`, {
+      details: { model, timeoutMs },
+      cause: err,
+    });
+  }
+  if (call.timedOut === 'metadata') {
+    return new MnemoError('OLLAMA_UNREACHABLE', `Ollama at ${host} did not answer within ${seconds}. Is it running and responsive?`, {
+      details: { host },
+      cause: err,
+    });
+  }
+
+  const status = httpStatusOf(err);
+  const message = err instanceof Error ? err.message : String(err);
+  if (status === 404 || /model ['"].*['"] not found/i.test(message)) {
+    const name = model ?? 'that model';
+    return new MnemoError('MODEL_NOT_FOUND', `Model "${name}" is not installed in Ollama. Install it with "ollama pull ${name}".`, {
+      details: { model },
+      cause: err,
+    });
+  }
+  if (status !== null) {
+    return new MnemoError('LLM_HTTP_ERROR', `Ollama answered ${op} with HTTP ${status}: ${message}`, {
+      details: { status },
+      cause: err,
+    });
+  }
+  if (!call.responded && (hasCode(err, UNREACHABLE_CODES) || isFetchFailure(err))) {
+    return new MnemoError('OLLAMA_UNREACHABLE', `Cannot reach Ollama at ${host}. Start it with "ollama serve" or set OLLAMA_HOST.`, {
+      details: { host },
+      cause: err,
+    });
+  }
+  if (call.responded && (op === 'chat' || op === 'pull')) {
+    // Anything after the headers of a stream: an {"error"} line, a malformed line, a dropped connection,
+    // or a stream that ended without its final line.
+    return new MnemoError('LLM_STREAM_ERROR', `The reply from Ollama broke off: ${message}`, { details: { model }, cause: err });
+  }
+  return new MnemoError('LLM_HTTP_ERROR', `Ollama sent a response to ${op} that could not be read: ${message}`, {
+    details: { status: call.status },
+    cause: err,
+  });
+}
+
+function aborted(cause?: unknown): MnemoError {
+  return new MnemoError('ABORTED', 'The request to Ollama was cancelled.', cause === undefined ? {} : { cause });
+}
+
+/** The `ollama` client throws a ResponseError carrying the HTTP status for non-2xx answers. */
+function httpStatusOf(err: unknown): number | null {
+  const status = (err as { status_code?: unknown } | null)?.status_code;
+  return typeof status === 'number' ? status : null;
+}
+
+/** Looks through `cause` chains and AggregateError members (several addresses tried) for a system error code. */
+function hasCode(err: unknown, codes: ReadonlySet<string>, depth = 0): boolean {
+  if (err === null || typeof err !== 'object' || depth > 5) return false;
+  const { code, cause, errors } = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string' && codes.has(code)) return true;
+  if (Array.isArray(errors) && errors.some((e) => hasCode(e, codes, depth + 1))) return true;
+  return hasCode(cause, codes, depth + 1);
+}
+
+/** undici (Node's fetch) rejects a request that never got an answer with TypeError("fetch failed"). */
+function isFetchFailure(err: unknown): boolean {
+  return err instanceof TypeError && err.message === 'fetch failed';
+}
+
+function isNdjson(response: Response): boolean {
+  return response.ok && response.body !== null && (response.headers.get('content-type') ?? '').includes('application/x-ndjson');
+}
+
+class CallerCallbackError extends Error {
+  constructor(readonly error: unknown) {
+    super('onChunk threw');
+  }
+}
+
+class MalformedStreamLineError extends Error {
+  constructor(line: string) {
+    super(`malformed line in the stream: ${line.length > 80 ? `${line.slice(0, 80)}…` : line}`);
+    this.name = 'MalformedStreamLineError';
+  }
+}
+
+/** Passes the body through unchanged but fails the stream at the first complete line that is not JSON. */
+function withStrictNdjson(response: Response): Response {
+  const decoder = new TextDecoder();
+  let partial = '';
+  const check = (lines: string[], controller: TransformStreamDefaultController<Uint8Array>): boolean => {
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      try {
+        JSON.parse(line);
+      } catch {
+        controller.error(new MalformedStreamLineError(line));
+        return false;
+      }
+    }
+    return true;
+  };
+  const validate = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      const lines = (partial + decoder.decode(chunk, { stream: true })).split('\n');
+      partial = lines.pop() ?? '';
+      if (check(lines, controller)) controller.enqueue(chunk);
+    },
+    flush(controller) {
+      check([partial + decoder.decode()], controller);
+    },
+  });
+  return new Response(response.body!.pipeThrough(validate), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/** Accepts what OLLAMA_HOST accepts: "http://h:p", "h:p", "h" (port 11434), ":p" (127.0.0.1). */
+export function normalizeHost(host: string): string {
+  const trimmed = host.trim();
+  if (trimmed === '') return DEFAULT_OLLAMA_HOST;
+  const withScheme = trimmed.startsWith(':')
+    ? `http://127.0.0.1${trimmed}`
+    : trimmed.includes('://')
+      ? trimmed
+      : `http://${trimmed}`;
+  const url = new URL(withScheme);
+  if (url.port === '' && !trimmed.includes('://')) url.port = '11434';
+  return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
+}
+
+function numberOrNull(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function nsToMs(ns: unknown): number | null {
+  const n = numberOrNull(ns);
+  return n === null ? null : n / 1_000_000;
+}
+
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? ` (${err.cause.message})` : '';
+  return `${err.name}: ${err.message}${cause}`;
+}

@@ -1,0 +1,526 @@
+/**
+ * A fake Ollama server for tests: speaks Ollama's real HTTP protocol on 127.0.0.1 so the real adapter (and the
+ * real `ollama` client inside it) run unchanged against it. It fakes the model, never the wire.
+ *
+ * Wire format follows ollama/ollama server/routes.go: streaming endpoints answer `application/x-ndjson`, one JSON
+ * object per line, the last with `done: true` (chat/generate) or `{"status":"success"}` (pull); errors before the
+ * first line are an HTTP status with `{"error":"..."}`, errors after it are one `{"error":"..."}` line and the end
+ * of the body. Durations are nanoseconds.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface FakeModel {
+  /** Full name with tag, e.g. "llama3.2:latest". A name without a tag gets ":latest", as in Ollama. */
+  name: string;
+  family?: string;
+  parameterSize?: string;
+  sizeBytes?: number;
+  /** Defaults to ['completion']. */
+  capabilities?: string[];
+  /** Overrides the server-wide contextLength for this model. */
+  contextLength?: number;
+}
+
+export interface FakeReply {
+  /** Answer text; split into word-sized chunks unless `chunks` is given. */
+  content?: string;
+  /** Exact answer chunks, in order (then `content` is ignored). */
+  chunks?: string[];
+  /** Sent as `message.thinking` chunks before the answer. */
+  thinking?: string;
+  /** done_reason of the last line. Default 'stop'. */
+  doneReason?: string;
+  /** prompt_eval_count. Default: a word count of the request's messages. */
+  promptTokens?: number;
+  /** eval_count. Default: the number of chunks sent. */
+  evalTokens?: number;
+  /** Pause before every chunk after the first. */
+  delayMsPerChunk?: number;
+}
+
+export interface FakeInferenceRequest {
+  path: '/api/chat' | '/api/generate';
+  model: string;
+  /** For /api/generate: one user message holding `prompt` (and one system message when `system` is set). */
+  messages: { role: string; content: string }[];
+  body: Record<string, unknown>;
+}
+
+export type FakeReplySource = FakeReply | ((request: FakeInferenceRequest) => FakeReply);
+
+export type FakeFault = (
+  | { kind: 'slow-first-token'; delayMs: number }
+  | { kind: 'error-mid-stream'; afterChunks?: number; message?: string }
+  | { kind: 'model-not-found' }
+  | { kind: 'http-500'; message?: string }
+  | { kind: 'malformed-line'; afterChunks?: number }
+  | { kind: 'drop-connection'; afterChunks?: number }
+  | { kind: 'length-cut'; afterChunks?: number }
+) & {
+  /** Keep the fault for every matching request until setFault(null). Default: the next matching request only. */
+  sticky?: boolean;
+  /**
+   * Which endpoints it hits. Default: ['/api/chat', '/api/generate']. '/api/pull' takes the streaming faults too;
+   * '/api/show' and '/api/embed' take model-not-found, http-500, slow-first-token and drop-connection.
+   */
+  paths?: string[];
+};
+
+export interface FakeRequestRecord {
+  method: string;
+  path: string;
+  /** Parsed JSON body, or undefined for bodiless requests. */
+  body: unknown;
+}
+
+export interface FakeOllamaOptions {
+  models?: FakeModel[];
+  /** Reported as "<family>.context_length" by /api/show. Default 4096. */
+  contextLength?: number;
+  /** Length of /api/embed vectors. Default 16. */
+  embedDim?: number;
+  /** Reported by /api/version. */
+  version?: string;
+}
+
+export interface FakeOllama {
+  /** e.g. http://127.0.0.1:40123 (the same across stop()/restart()). */
+  readonly url: string;
+  readonly port: number;
+  /** Every request received, in arrival order (live array). */
+  readonly requests: FakeRequestRecord[];
+  /** Shuts down for good: closes the listener and every open connection. */
+  close(): Promise<void>;
+  /** Simulates "Ollama not running": closes the listener and open connections, keeps all config. */
+  stop(): Promise<void>;
+  /** Listens again on the same port after stop(). */
+  restart(): Promise<void>;
+  setModels(models: FakeModel[]): void;
+  /** Queues replies; each chat/generate request takes the next one, then falls back to the default reply. */
+  script(...replies: FakeReplySource[]): void;
+  /** Replaces the fallback reply (null restores the default echo: "You said: <last user message>"). */
+  setDefaultReply(reply: FakeReplySource | null): void;
+  setFault(fault: FakeFault | null): void;
+  /** Resolves when the next request (on `path`, if given) arrives, so tests can act mid-request without sleeping. */
+  nextRequest(path?: string): Promise<FakeRequestRecord>;
+}
+
+type ModelEntry = Required<Omit<FakeModel, 'contextLength'>> & Pick<FakeModel, 'contextLength'>;
+
+const INFERENCE_PATHS = ['/api/chat', '/api/generate'];
+const DEFAULT_MODELS: FakeModel[] = [
+  { name: 'llama3.2:latest', family: 'llama', parameterSize: '3.2B', capabilities: ['completion', 'tools'] },
+  { name: 'qwen3:4b', family: 'qwen3', parameterSize: '4.0B', capabilities: ['completion', 'tools', 'thinking'] },
+  { name: 'nomic-embed-text:latest', family: 'nomic-bert', parameterSize: '137M', capabilities: ['embedding'] },
+];
+const MS = 1_000_000;
+
+export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<FakeOllama> {
+  let models = (options.models ?? DEFAULT_MODELS).map(normalizeModel);
+  const contextLength = options.contextLength ?? 4096;
+  const embedDim = options.embedDim ?? 16;
+  const version = options.version ?? '0.12.6';
+  const requests: FakeRequestRecord[] = [];
+  const queue: FakeReplySource[] = [];
+  let defaultReply: FakeReplySource | null = null;
+  let fault: FakeFault | null = null;
+  let waiters: { path: string | undefined; resolve: (r: FakeRequestRecord) => void }[] = [];
+
+  function record(entry: FakeRequestRecord): void {
+    requests.push(entry);
+    const ready = waiters.filter((w) => w.path === undefined || w.path === entry.path);
+    waiters = waiters.filter((w) => !ready.includes(w));
+    for (const w of ready) w.resolve(entry);
+  }
+
+  const findModel = (name: unknown) =>
+    typeof name === 'string' ? models.find((m) => m.name === withTag(name)) : undefined;
+
+  function takeFault(path: string): FakeFault | null {
+    if (!fault || !(fault.paths ?? INFERENCE_PATHS).includes(path)) return null;
+    const taken = fault;
+    if (!taken.sticky) fault = null;
+    return taken;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const raw = await readBody(req);
+    let body: Record<string, unknown> = {};
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        record({ method: req.method ?? '', path, body: raw });
+        return sendJson(res, 400, { error: 'invalid character in request body' });
+      }
+    }
+    record({ method: req.method ?? '', path, body: raw.length > 0 ? body : undefined });
+    const route = `${req.method} ${path}`;
+
+    if (route === 'GET /' || route === 'HEAD /') {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      return void res.end(req.method === 'HEAD' ? undefined : 'Ollama is running');
+    }
+    if (route === 'GET /api/version') return sendJson(res, 200, { version });
+    if (route === 'GET /api/tags') return sendJson(res, 200, { models: models.map(tagEntry) });
+
+    const currentFault = req.method === 'POST' ? takeFault(path) : null;
+    if (currentFault?.kind === 'model-not-found') return sendNotFound(res, String(body.model ?? body.name ?? ''));
+    if (currentFault?.kind === 'http-500') {
+      return sendJson(res, 500, { error: currentFault.message ?? 'llama runner process has terminated: exit status 2' });
+    }
+    if (route === 'POST /api/show' || route === 'POST /api/embed') {
+      // Single-object answers: a slow model or a crash shows up before the one response.
+      if (currentFault?.kind === 'slow-first-token' && !(await pause(res, currentFault.delayMs))) return;
+      if (currentFault?.kind === 'drop-connection') return void res.destroy();
+    }
+
+    if (route === 'POST /api/show') {
+      const model = findModel(body.model ?? body.name);
+      if (!model) return sendJson(res, 404, { error: `model '${String(body.model ?? body.name)}' not found` });
+      return sendJson(res, 200, showEntry(model, contextLength));
+    }
+    if (route === 'POST /api/embed') {
+      const model = findModel(body.model);
+      if (!model) return sendNotFound(res, String(body.model));
+      const input = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input : [];
+      if (!input.every((s): s is string => typeof s === 'string')) return sendJson(res, 400, { error: 'invalid input type' });
+      return sendJson(res, 200, {
+        model: body.model,
+        embeddings: input.map((text) => embedText(text, embedDim)),
+        total_duration: 5 * MS,
+        load_duration: 1 * MS,
+        prompt_eval_count: input.reduce((n, text) => n + countWords(text), 0),
+      });
+    }
+    if (route === 'POST /api/pull') {
+      const name = withTag(String(body.model ?? body.name ?? ''));
+      const install = () => {
+        if (!findModel(name)) models = [...models, normalizeModel({ name })];
+      };
+      if (body.stream === false) {
+        install();
+        return sendJson(res, 200, { status: 'success' });
+      }
+      if (await streamLines(res, pullLines(name), { fault: currentFault, delayMsPerLine: 0 })) install();
+      return;
+    }
+    if (route === 'POST /api/chat' || route === 'POST /api/generate') {
+      const model = findModel(body.model);
+      if (!model) return sendNotFound(res, String(body.model));
+      const request = toInferenceRequest(path as FakeInferenceRequest['path'], body);
+      const source = queue.shift() ?? defaultReply ?? echoReply;
+      const reply = typeof source === 'function' ? source(request) : source;
+      return sendInference(res, request, reply, currentFault);
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain' });
+    res.end('404 page not found');
+  }
+
+  let server: Server | null = null;
+  let port = 0;
+
+  async function listen(): Promise<void> {
+    const s = createServer((req, res) => {
+      handle(req, res).catch((err: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, { error: `fake-ollama: ${String(err)}` });
+        else res.destroy();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => {
+        s.off('error', reject);
+        resolve();
+      });
+    });
+    port = (s.address() as AddressInfo).port;
+    server = s;
+  }
+
+  async function shutdown(): Promise<void> {
+    const s = server;
+    if (!s) return;
+    server = null;
+    const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+    // Streams in progress would keep close() waiting; an Ollama that goes away drops them too.
+    s.closeAllConnections();
+    await closed;
+  }
+
+  await listen();
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    port,
+    requests,
+    close: shutdown,
+    stop: shutdown,
+    restart: async () => {
+      if (!server) await listen();
+    },
+    setModels: (next) => {
+      models = next.map(normalizeModel);
+    },
+    script: (...replies) => {
+      queue.push(...replies);
+    },
+    setDefaultReply: (reply) => {
+      defaultReply = reply;
+    },
+    setFault: (next) => {
+      fault = next;
+    },
+    nextRequest: (path) => new Promise((resolve) => waiters.push({ path, resolve })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Replies
+
+function echoReply(request: FakeInferenceRequest): FakeReply {
+  const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
+  return { content: `You said: ${lastUser?.content ?? ''}` };
+}
+
+function toInferenceRequest(path: FakeInferenceRequest['path'], body: Record<string, unknown>): FakeInferenceRequest {
+  const model = String(body.model);
+  if (path === '/api/chat') {
+    const messages = Array.isArray(body.messages) ? (body.messages as { role: string; content: string }[]) : [];
+    return { path, model, messages, body };
+  }
+  const messages = [];
+  if (typeof body.system === 'string') messages.push({ role: 'system', content: body.system });
+  messages.push({ role: 'user', content: typeof body.prompt === 'string' ? body.prompt : '' });
+  return { path, model, messages, body };
+}
+
+async function sendInference(
+  res: ServerResponse,
+  request: FakeInferenceRequest,
+  reply: FakeReply,
+  fault: FakeFault | null,
+): Promise<void> {
+  const isChat = request.path === '/api/chat';
+  const thinkingChunks = wordChunks(reply.thinking ?? '');
+  let contentChunks = reply.chunks ?? wordChunks(reply.content ?? '');
+  let doneReason = reply.doneReason ?? 'stop';
+  if (fault?.kind === 'length-cut') {
+    contentChunks = contentChunks.slice(0, fault.afterChunks ?? Math.ceil(contentChunks.length / 2));
+    doneReason = 'length';
+  }
+  const created = () => new Date().toISOString();
+  const piece = (content: string, thinking: string) =>
+    isChat
+      ? { model: request.model, created_at: created(), message: { role: 'assistant', content, ...(thinking ? { thinking } : {}) }, done: false }
+      : { model: request.model, created_at: created(), response: content, ...(thinking ? { thinking } : {}), done: false };
+  const pieces = [...thinkingChunks.map((t) => piece('', t)), ...contentChunks.map((c) => piece(c, ''))];
+  const evalCount = reply.evalTokens ?? pieces.length;
+  const stats = {
+    done: true,
+    done_reason: doneReason,
+    total_duration: (250 + evalCount * 20) * MS,
+    load_duration: 200 * MS,
+    prompt_eval_count: reply.promptTokens ?? request.messages.reduce((n, m) => n + countWords(m.content), 0),
+    prompt_eval_duration: 30 * MS,
+    eval_count: evalCount,
+    eval_duration: evalCount * 20 * MS,
+  };
+  const last = isChat
+    ? { model: request.model, created_at: created(), message: { role: 'assistant', content: '' }, ...stats }
+    : { model: request.model, created_at: created(), response: '', ...stats };
+
+  if (request.body.stream === false) {
+    // Ollama's non-streaming path collects the whole reply first, so faults show up as a failed request.
+    if (fault?.kind === 'slow-first-token' && !(await pause(res, fault.delayMs))) return;
+    if (fault?.kind === 'drop-connection') return void res.destroy();
+    if (fault?.kind === 'error-mid-stream') return sendJson(res, 500, { error: fault.message ?? 'an error was encountered while running the model' });
+    if (fault?.kind === 'malformed-line') {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+      return void res.end('{"model":');
+    }
+    const content = contentChunks.join('');
+    const thinking = reply.thinking ?? '';
+    const whole = isChat
+      ? { ...last, message: { role: 'assistant', content, ...(thinking ? { thinking } : {}) } }
+      : { ...last, response: content, ...(thinking ? { thinking } : {}) };
+    return sendJson(res, 200, whole);
+  }
+  await streamLines(res, [...pieces, last], { fault, delayMsPerLine: reply.delayMsPerChunk ?? 0 });
+}
+
+/**
+ * Writes NDJSON lines, applying a streaming fault; stops quietly when the client goes away.
+ * Resolves true when every line went out.
+ */
+async function streamLines(
+  res: ServerResponse,
+  lines: object[],
+  { fault, delayMsPerLine }: { fault: FakeFault | null; delayMsPerLine: number },
+): Promise<boolean> {
+  // Like Ollama (gin's c.Stream), headers go out with the first line, so a slow first token also delays them.
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/x-ndjson');
+  if (fault?.kind === 'slow-first-token' && !(await pause(res, fault.delayMs))) return false;
+  const breaking =
+    fault?.kind === 'error-mid-stream' || fault?.kind === 'malformed-line' || fault?.kind === 'drop-connection' ? fault : null;
+  const breakAt = breaking ? Math.min(breaking.afterChunks ?? 2, lines.length - 1) : -1;
+  for (const [i, line] of lines.entries()) {
+    if (i === breakAt && breaking) {
+      if (breaking.kind === 'error-mid-stream') {
+        res.end(`${JSON.stringify({ error: breaking.message ?? 'an error was encountered while running the model' })}\n`);
+        return false;
+      }
+      if (breaking.kind === 'malformed-line') res.write('{"model":"broken","message":{"role":"assis\n');
+      if (breaking.kind === 'drop-connection') {
+        // end() on the socket, not the response: what was written is delivered, then the connection closes with
+        // the chunked body unfinished, which is what a crashed or killed server looks like to the client.
+        if (i === 0) res.flushHeaders();
+        res.socket?.end();
+        return false;
+      }
+    }
+    if (i > 0 && delayMsPerLine > 0 && !(await pause(res, delayMsPerLine))) return false;
+    if (res.destroyed) return false;
+    res.write(`${JSON.stringify(line)}\n`);
+  }
+  res.end();
+  return true;
+}
+
+/** Waits, unless the client disconnects first (then returns false so the writer stops). */
+async function pause(res: ServerResponse, ms: number): Promise<boolean> {
+  if (res.destroyed) return false;
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  res.once('close', onClose);
+  try {
+    await sleep(ms, undefined, { signal: gone.signal });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+function pullLines(name: string): object[] {
+  const layers = [
+    { digest: `sha256:${sha256Hex(`${name}#model`)}`, total: 2_019_377_376 },
+    { digest: `sha256:${sha256Hex(`${name}#template`)}`, total: 1_429 },
+  ];
+  const lines: object[] = [{ status: 'pulling manifest' }];
+  for (const { digest, total } of layers) {
+    const status = `pulling ${digest.slice(7, 19)}`;
+    lines.push({ status, digest, total });
+    for (const part of [1, 2, 3, 4]) lines.push({ status, digest, total, completed: Math.floor((total * part) / 4) });
+  }
+  lines.push({ status: 'verifying sha256 digest' }, { status: 'writing manifest' }, { status: 'success' });
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Model metadata
+
+function normalizeModel(model: FakeModel): ModelEntry {
+  return {
+    name: withTag(model.name),
+    family: model.family ?? 'llama',
+    parameterSize: model.parameterSize ?? '3.2B',
+    sizeBytes: model.sizeBytes ?? 2_019_393_189,
+    capabilities: model.capabilities ?? ['completion'],
+    ...(model.contextLength === undefined ? {} : { contextLength: model.contextLength }),
+  };
+}
+
+function withTag(name: string): string {
+  const lastSegment = name.slice(name.lastIndexOf('/') + 1);
+  return lastSegment.includes(':') ? name : `${name}:latest`;
+}
+
+function details(model: ModelEntry) {
+  return {
+    parent_model: '',
+    format: 'gguf',
+    family: model.family,
+    families: [model.family],
+    parameter_size: model.parameterSize,
+    quantization_level: 'Q4_K_M',
+  };
+}
+
+function tagEntry(model: ModelEntry) {
+  return {
+    name: model.name,
+    model: model.name,
+    modified_at: '2025-01-01T00:00:00Z',
+    size: model.sizeBytes,
+    digest: sha256Hex(model.name),
+    details: details(model),
+  };
+}
+
+function showEntry(model: ModelEntry, contextLength: number) {
+  return {
+    license: '',
+    modelfile: `# Modelfile generated by "ollama show"\nFROM ${model.name}\n`,
+    parameters: 'stop                           "<|eot_id|>"',
+    template: '{{ .Prompt }}',
+    details: details(model),
+    model_info: {
+      'general.architecture': model.family,
+      'general.parameter_count': 3_212_749_888,
+      [`${model.family}.context_length`]: model.contextLength ?? contextLength,
+      [`${model.family}.embedding_length`]: 3072,
+    },
+    capabilities: model.capabilities,
+    modified_at: '2025-01-01T00:00:00Z',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small helpers
+
+/** Deterministic unit vector from a hash of the text: equal texts embed equally, different texts almost never do. */
+function embedText(text: string, dim: number): number[] {
+  const values: number[] = [];
+  for (let block = 0; values.length < dim; block++) {
+    const bytes = createHash('sha256').update(`${block}:${text}`).digest();
+    for (let i = 0; i + 1 < bytes.length && values.length < dim; i += 2) values.push(bytes.readUInt16BE(i) / 32767.5 - 1);
+  }
+  const norm = Math.sqrt(values.reduce((sum, v) => sum + v * v, 0)) || 1;
+  return values.map((v) => v / norm);
+}
+
+/** Word-sized pieces that keep their spaces, so joining them gives the text back. */
+function wordChunks(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
+}
+
+function countWords(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+function sendNotFound(res: ServerResponse, model: string): void {
+  sendJson(res, 404, { error: `model "${model}" not found, try pulling it first` });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
