@@ -7,7 +7,15 @@ import fs from 'node:fs';
 import type { AppInfo, DbCheck, EventMessage } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
 import { openDatabase, type OpenedDatabase } from './db/open-database';
+import { createChatService } from './chat/chat.service';
+import { noMemories, type MemoryRetrievalPort } from './chat/memory-retrieval.port';
+import { createMessagesRepo } from './chat/messages.repo';
+import { createSummaryJob, createTitleJob, loadSummary, updateSummaryByUser } from './chat/summary.job';
 import { createEventBus } from './event-bus';
+import { JobQueue } from './jobs/job-queue';
+import { createLlmProvider } from './llm/llm-provider';
+import { createModelsService } from './models/models.service';
+import { createTokenCalibrator } from './text/token-estimate';
 import type { Embedder } from './embedding/embedder.port';
 import type { LlmPort } from './llm/llm.port';
 import { systemClock, type Clock } from './ports/clock.port';
@@ -21,8 +29,13 @@ export interface CoreOptions {
   dataDir: string;
   host: AppInfo['host'];
   version?: string;
-  llm?: LlmPort;
+  /** Builds the LLM port for a host (tests point the real Ollama adapter at a fake server). Default: Ollama. */
+  llm?: (host: string) => LlmPort;
   embedder?: Embedder | null;
+  /** Start the background queue (default true). The CLI's `queue run` and some tests drive it themselves. */
+  startQueue?: boolean;
+  /** Environment for OLLAMA_HOST and friends (default process.env). */
+  env?: NodeJS.ProcessEnv;
   clock?: Clock;
   logger?: Logger;
   paths?: Partial<Paths>;
@@ -35,6 +48,8 @@ export interface Core {
   /** Runs one operation. Never throws: failures come back as `{ok:false,error}`. */
   call(name: string, input: unknown): Promise<Result<unknown>>;
   subscribe(listener: (message: EventMessage) => void): () => void;
+  /** The background queue, for hosts that drive it (CLI `queue run`) and for tests (`waitForIdle`). */
+  readonly queue: JobQueue;
   dispose(): Promise<void>;
 }
 
@@ -57,6 +72,56 @@ export function createCore(options: CoreOptions): Core {
   const events = createEventBus(logger);
   const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger });
   const threads = createThreadService({ sqlite: db.sqlite, orm: db.orm, clock, events });
+  const messages = createMessagesRepo(db.sqlite);
+  const interrupted = messages.recoverInterrupted(clock.now());
+  if (interrupted > 0) logger.info('marked replies interrupted by a previous exit as stopped', { count: interrupted });
+
+  const llm = createLlmProvider({ settings: () => settings.get(), logger, ...(options.env ? { env: options.env } : {}), ...(options.llm ? { override: options.llm } : {}) });
+  const queue = new JobQueue({
+    sqlite: db.sqlite,
+    clock,
+    logger,
+    onChange: (state) => events.emit('queue.changed', state),
+    onDead: (job, code) => events.emit('job.failed', { jobId: job.id, kind: job.kind, code, final: true }),
+    probe: async () => {
+      await llm.get().version();
+      return true;
+    },
+  });
+  const memory: { port: MemoryRetrievalPort } = { port: noMemories };
+  const jobDeps = { sqlite: db.sqlite, clock, events, llm: () => llm.get(), settings: () => settings.get() };
+  queue.register(createSummaryJob(jobDeps));
+  queue.register(
+    createTitleJob({
+      ...jobDeps,
+      onTitled: (threadId) => {
+        try {
+          events.emit('thread.updated', { thread: threads.get(threadId) });
+        } catch {}
+      },
+    }),
+  );
+  const chat = createChatService({
+    sqlite: db.sqlite,
+    clock,
+    events,
+    logger,
+    messages,
+    threads,
+    queue,
+    calibrator: createTokenCalibrator(),
+    llm: () => llm.get(),
+    settings: () => settings.get(),
+    memory: () => memory.port,
+    contextWindow: (model) => llm.contextWindow(model),
+  });
+  const models = createModelsService({ llm, settings: () => settings.get(), events, logger });
+  if (options.startQueue ?? true) queue.start();
+  disposers.push(async () => {
+    chat.stopAll();
+    models.cancelAll();
+    await queue.stop();
+  });
 
   const handlers: Handlers = {
     'app.info': () => ({
@@ -74,9 +139,35 @@ export function createCore(options: CoreOptions): Core {
     'thread.get': ({ threadId }) => threads.get(threadId),
     'thread.rename': ({ threadId, title }) => threads.rename(threadId, title),
     'thread.delete': ({ threadId }) => {
+      chat.stop(threadId);
       threads.delete(threadId);
+      queue.abortIfGone();
       return { ok: true as const };
     },
+    'chat.send': (input) => chat.send(input),
+    'chat.stop': ({ threadId }) => ({ stopped: chat.stop(threadId) }),
+    'thread.messages': ({ threadId, beforeId, limit }) => {
+      threads.get(threadId);
+      return messages.page(threadId, beforeId, limit);
+    },
+    'thread.search': ({ query, limit }) => ({ hits: messages.search(query, limit) }),
+    'summary.get': ({ threadId }) => {
+      threads.get(threadId);
+      return loadSummary(db.sqlite, threadId);
+    },
+    'summary.update': ({ threadId, content }) => {
+      threads.get(threadId);
+      const summary = updateSummaryByUser(db.sqlite, clock, threadId, content);
+      events.emit('summary.updated', { summary });
+      return summary;
+    },
+    'models.list': () => models.overview(),
+    'models.show': ({ name }) => models.show(name),
+    'models.pull': ({ name }) => models.pull(name),
+    'queue.status': () => queue.state(),
+    'queue.list': ({ status, limit }) => ({ jobs: queue.list({ limit, ...(status ? { status } : {}) }) }),
+    'queue.retry': ({ jobId }) => queue.retry(jobId),
+    'queue.cancel': ({ jobId }) => queue.cancel(jobId),
   };
   const dispatcher = createDispatcher(handlers, logger, { checkOutputs: options.checkOutputs ?? false });
 
@@ -88,6 +179,7 @@ export function createCore(options: CoreOptions): Core {
         ? Promise.resolve({ ok: false, error: { code: 'SHUTTING_DOWN', message: 'Mnemo is shutting down; the request was not run.' } })
         : dispatcher.call(name, input),
     subscribe: (listener) => events.subscribe(listener),
+    queue,
     async dispose() {
       if (disposed) return;
       disposed = true;

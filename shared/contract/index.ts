@@ -5,7 +5,10 @@
 import type { z } from 'zod';
 import type { Result } from '../errors';
 import { appOperations } from './app.contract';
+import { chatEvents, chatOperations } from './chat.contract';
 import type { OperationSpec } from './define';
+import { modelsEvents, modelsOperations } from './models.contract';
+import { queueEvents, queueOperations } from './queue.contract';
 import { settingsEvents, settingsOperations } from './settings.contract';
 import { threadEvents, threadOperations } from './thread.contract';
 
@@ -13,11 +16,17 @@ export const operations = {
   ...appOperations,
   ...settingsOperations,
   ...threadOperations,
+  ...chatOperations,
+  ...modelsOperations,
+  ...queueOperations,
 } satisfies Record<string, OperationSpec>;
 
 export const events = {
   ...settingsEvents,
   ...threadEvents,
+  ...chatEvents,
+  ...modelsEvents,
+  ...queueEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type OperationName = keyof typeof operations;
@@ -46,6 +55,9 @@ export interface Transport {
 }
 
 export * from './app.contract';
+export * from './chat.contract';
+export * from './models.contract';
+export * from './queue.contract';
 export * from './define';
 export * from './settings.contract';
 export * from './thread.contract';

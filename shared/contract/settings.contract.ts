@@ -5,7 +5,8 @@ const share = z.number().min(0).max(1);
 
 /** Every user setting with its default. Stored per key in the settings table; unknown keys are refused. */
 export const Settings = z.object({
-  ollamaHost: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:11434'),
+  /** Empty: use the OLLAMA_HOST environment variable, else http://127.0.0.1:11434. */
+  ollamaHost: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
   chatModel: z.string().max(200).default('llama3.2'),
   backgroundModel: z.string().max(200).default('llama3.2'),
   embeddingProvider: z.enum(['onnx', 'ollama']).default('onnx'),

@@ -59,7 +59,7 @@ describe('threads and settings through the core', () => {
     const dir = path.join(tempDir(), 'data');
     const first = createTestCore(dir, { clock });
     const defaults = unwrap(await first.client.call('settings.get', {}));
-    expect(defaults).toMatchObject({ ollamaHost: 'http://127.0.0.1:11434', memoryMode: 'auto', budget: { system: 0.15, memories: 0.15, conversation: 0.5, reply: 0.2 } });
+    expect(defaults).toMatchObject({ ollamaHost: '', memoryMode: 'auto', budget: { system: 0.15, memories: 0.15, conversation: 0.5, reply: 0.2 } });
     const updated = unwrap(await first.client.call('settings.update', { patch: { memoryMode: 'ask', language: 'zh-CN' } }));
     expect(updated).toMatchObject({ memoryMode: 'ask', language: 'zh-CN' });
     expect(await first.client.call('settings.update', { patch: { ollamaHost: 'file:///etc/passwd' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });

@@ -1,0 +1,215 @@
+/**
+ * One chat exchange, as a straight line: store the user message -> assemble the prompt under the budget (system,
+ * memories, summary + recent messages) -> stream the reply from the LLM port (message.delta events, partial text
+ * saved as it arrives) -> ONE transaction: the final reply, which memories it used, and the background jobs it
+ * triggers (extraction, summary, title) -> events.
+ *
+ * Invariants: a reply stopped by the user or cut by an error keeps what was streamed, marked as such; incognito
+ * threads never read from or write to long-term memory; thinking is stored apart and never fed back to the model.
+ */
+import type { Message, Settings } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import type { Sqlite } from '../db/open-database';
+import type { EventBus } from '../event-bus';
+import type { JobQueue } from '../jobs/job-queue';
+import type { ChatResult, LlmPort } from '../llm/llm.port';
+import type { Clock } from '../ports/clock.port';
+import type { Logger } from '../ports/logger.port';
+import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
+import type { ThreadService } from '../threads/thread.service';
+import { computeBudget, fitToTokens, planConversation, type HistoryMessage } from './context-budget';
+import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.port';
+import type { MessagesRepo } from './messages.repo';
+import { loadSummary, summaryIsDue } from './summary.job';
+
+export const EXTRACTOR_VERSION = 'v1';
+
+export interface ChatServiceDeps {
+  sqlite: Sqlite;
+  clock: Clock;
+  events: EventBus;
+  logger: Logger;
+  messages: MessagesRepo;
+  threads: ThreadService;
+  queue: JobQueue;
+  calibrator: TokenCalibrator;
+  llm: () => LlmPort;
+  settings: () => Settings;
+  memory: () => MemoryRetrievalPort;
+  contextWindow: (model: string) => Promise<number | null>;
+}
+
+export interface SendResult {
+  threadId: number;
+  userMessage: Message;
+  assistantMessage: Message;
+  memoriesUsed: RetrievedMemory[];
+}
+
+export function systemPrompt(now: number): string {
+  return [
+    'You are Mnemo, a helpful personal assistant running locally on the user’s own computer.',
+    'Answer in the language the user writes in. Be accurate and concise; say so when you are unsure.',
+    `Today is ${new Date(now).toISOString().slice(0, 10)}.`,
+  ].join('\n');
+}
+
+const PARTIAL_SAVE_INTERVAL_MS = 750;
+
+export function createChatService(deps: ChatServiceDeps) {
+  const { sqlite, clock, events, logger, messages, threads, queue, calibrator } = deps;
+  const active = new Map<number, AbortController>();
+
+  async function send(input: { threadId?: number | undefined; text: string; model?: string | undefined; incognito?: boolean | undefined }): Promise<SendResult> {
+    const thread = input.threadId ? threads.get(input.threadId) : threads.create({ incognito: input.incognito ?? false });
+    if (active.has(thread.id)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish.');
+    const controller = new AbortController();
+    active.set(thread.id, controller);
+    try {
+      return await exchange(thread.id, thread.incognito, input, controller);
+    } finally {
+      active.delete(thread.id);
+    }
+  }
+
+  async function exchange(
+    threadId: number,
+    incognito: boolean,
+    input: { text: string; model?: string | undefined },
+    controller: AbortController,
+  ): Promise<SendResult> {
+    const settings = deps.settings();
+    const model = input.model ?? settings.chatModel;
+    const userTokens = estimateTokens(input.text);
+    const userMessage = messages.insert({ threadId, role: 'user', content: input.text, status: 'complete', model: null, estimatedTokens: userTokens, now: clock.now() });
+    events.emit('message.created', { message: userMessage });
+
+    const assistant = messages.insert({ threadId, role: 'assistant', content: '', status: 'streaming', model, estimatedTokens: 0, now: clock.now() });
+    events.emit('message.created', { message: assistant });
+
+    let content = '';
+    let thinking = '';
+    let memoriesUsed: RetrievedMemory[] = [];
+    let result: ChatResult | null = null;
+    let failure: MnemoError | null = null;
+    let promptEstimate = 0;
+    try {
+      const budget = computeBudget(await deps.contextWindow(model), settings.budget);
+      const system = fitToTokens(systemPrompt(clock.now()), budget.system, estimateTokens);
+      let memoryText = '';
+      if (!incognito && settings.memoryMode !== 'off') {
+        const retrieved = await deps.memory().retrieveForPrompt({ query: input.text, threadId, tokenBudget: budget.memories, estimateTokens });
+        memoriesUsed = retrieved.items;
+        memoryText = retrieved.text;
+      }
+      const summary = loadSummary(sqlite, threadId);
+      const afterId = summary?.toMessageId ?? 0;
+      const history = (function* (): Generator<HistoryMessage> {
+        for (const r of messages.newestFirst(threadId, afterId, userMessage.id)) {
+          yield { id: r.id, role: r.role as 'user' | 'assistant', content: r.content, estimatedTokens: r.estimated_tokens };
+        }
+      })();
+      const plan = planConversation({
+        budgetTokens: budget.conversation,
+        ratio: calibrator.ratio,
+        summary: summary?.content ?? null,
+        summaryTokens: summary ? estimateTokens(summary.content) : 0,
+        history,
+        userMessage: { content: input.text, estimatedTokens: userTokens },
+      });
+      const systemContent = memoryText ? `${system}\n\n${memoryText}` : system;
+      const prompt = [{ role: 'system' as const, content: systemContent }, ...plan.messages];
+      promptEstimate = prompt.reduce((n, m) => n + estimateTokens(m.content) + 4, 0);
+
+      let lastSave = clock.now();
+      result = await deps.llm().chat({
+        model,
+        messages: prompt,
+        options: { num_ctx: budget.contextWindow },
+        signal: controller.signal,
+        onChunk: (chunk) => {
+          content += chunk.content;
+          thinking += chunk.thinking;
+          events.emit('message.delta', { threadId, messageId: assistant.id, content: chunk.content, thinking: chunk.thinking });
+          if (clock.now() - lastSave >= PARTIAL_SAVE_INTERVAL_MS) {
+            lastSave = clock.now();
+            messages.savePartial(assistant.id, content, thinking, lastSave);
+          }
+        },
+      });
+    } catch (e) {
+      failure = e instanceof MnemoError ? e : new MnemoError('INTERNAL', 'The reply failed unexpectedly.', { cause: e });
+      if (!(e instanceof MnemoError)) logger.error('chat failed unexpectedly', { thread: threadId, error: (e as Error).message });
+    }
+
+    if (result && promptEstimate > 0 && result.promptTokens) calibrator.observe(promptEstimate, result.promptTokens);
+    const stopped = result?.doneReason === 'aborted' || failure?.code === 'ABORTED';
+    const finalContent = (result?.content ?? content).trim();
+    const status: Message['status'] = stopped ? 'stopped' : failure ? 'error' : result?.doneReason === 'length' ? 'truncated' : 'complete';
+
+    const finished = sqlite.transaction(() => {
+      const message = messages.finish(
+        assistant.id,
+        threadId,
+        {
+          content: finalContent,
+          thinking: result?.thinking ?? thinking,
+          status,
+          errorCode: stopped ? null : (failure?.code ?? null),
+          estimatedTokens: estimateTokens(finalContent),
+          promptTokens: result?.promptTokens ?? null,
+          completionTokens: result?.completionTokens ?? null,
+          totalDurationMs: result?.totalDurationMs ?? null,
+          loadDurationMs: result?.loadDurationMs ?? null,
+          evalDurationMs: result?.evalDurationMs ?? null,
+        },
+        clock.now(),
+      );
+      if (status === 'error') return message;
+      if (memoriesUsed.length > 0) deps.memory().recordUse(message.id, memoriesUsed);
+      enqueueFollowUps(threadId, incognito, userMessage, message);
+      return message;
+    })();
+    events.emit('message.completed', { message: finished, memoriesUsed });
+
+    if (failure && failure.code !== 'ABORTED') throw failure;
+    return { threadId, userMessage, assistantMessage: finished, memoriesUsed };
+  }
+
+  /** Inside the reply's transaction: a crash can neither lose these jobs nor run them for a reply that was not stored. */
+  function enqueueFollowUps(threadId: number, incognito: boolean, user: Message, reply: Message): void {
+    const settings = deps.settings();
+    if (!incognito && settings.memoryMode !== 'off' && reply.content) {
+      queue.enqueue({
+        kind: 'extract',
+        idempotencyKey: `extract:${reply.id}:${EXTRACTOR_VERSION}`,
+        threadId,
+        messageId: reply.id,
+        payload: { userMessageId: user.id, assistantMessageId: reply.id },
+      });
+    }
+    const thread = sqlite.prepare('SELECT title_source FROM threads WHERE id = ?').get(threadId) as { title_source: string | null };
+    if (thread.title_source === null && reply.content) {
+      queue.enqueue({ kind: 'title', idempotencyKey: `title:${threadId}`, threadId, payload: { userMessageId: user.id, assistantMessageId: reply.id } });
+    }
+    if (summaryIsDue(sqlite, threadId, settings.summary)) {
+      queue.enqueue({ kind: 'summarize', idempotencyKey: `summarize:${threadId}:${reply.id}`, threadId, payload: { upToMessageId: reply.id } });
+    }
+  }
+
+  return {
+    send,
+    stop(threadId: number): boolean {
+      const c = active.get(threadId);
+      if (!c) return false;
+      c.abort();
+      return true;
+    },
+    stopAll(): void {
+      for (const c of active.values()) c.abort();
+    },
+    hasActive: () => active.size > 0,
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;

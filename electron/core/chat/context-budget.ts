@@ -1,0 +1,119 @@
+/**
+ * Prompt assembly under a token budget, as pure functions.
+ *
+ * The context window is split into shares (settings.budget): system prompt, long-term memories, conversation
+ * (summary + recent messages), and a reserve for the reply. Within the conversation share the new user message comes
+ * first (it is never dropped), then the thread summary, then earlier messages newest first until the share is used.
+ * Token counts are estimates scaled by a calibration ratio learned from the counts Ollama reports.
+ */
+import type { ChatMessage } from '../llm/llm.port';
+
+export interface BudgetShares {
+  system: number;
+  memories: number;
+  conversation: number;
+  reply: number;
+}
+
+export interface Budget {
+  contextWindow: number;
+  system: number;
+  memories: number;
+  conversation: number;
+  reply: number;
+}
+
+/** Per-message overhead of chat templates (role markers, separators), in tokens. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+export const DEFAULT_CONTEXT_WINDOW = 8192;
+
+export function computeBudget(contextWindow: number | null, shares: BudgetShares): Budget {
+  const total = contextWindow && contextWindow > 0 ? contextWindow : DEFAULT_CONTEXT_WINDOW;
+  return {
+    contextWindow: total,
+    system: Math.floor(total * shares.system),
+    memories: Math.floor(total * shares.memories),
+    conversation: Math.floor(total * shares.conversation),
+    reply: Math.floor(total * shares.reply),
+  };
+}
+
+export interface HistoryMessage {
+  id: number;
+  role: 'user' | 'assistant';
+  content: string;
+  /** Uncalibrated estimate stored with the message (never re-counted). */
+  estimatedTokens: number;
+}
+
+export interface ConversationInput {
+  budgetTokens: number;
+  /** Calibration ratio applied to stored estimates. */
+  ratio: number;
+  summary: string | null;
+  summaryTokens: number;
+  /** Newest first; the caller may stop supplying once `wantsMore` says no. */
+  history: Iterable<HistoryMessage>;
+  userMessage: { content: string; estimatedTokens: number };
+}
+
+export interface ConversationPlan {
+  /** Oldest first, ready to follow the system message. */
+  messages: ChatMessage[];
+  includedIds: number[];
+  usedTokens: number;
+  summaryIncluded: boolean;
+  /** True when an older message did not fit (the summary, if any, stands in for it). */
+  truncated: boolean;
+}
+
+export function cost(estimatedTokens: number, ratio: number): number {
+  return Math.ceil(estimatedTokens * ratio) + MESSAGE_OVERHEAD_TOKENS;
+}
+
+export function planConversation(input: ConversationInput): ConversationPlan {
+  let used = cost(input.userMessage.estimatedTokens, input.ratio);
+  const picked: HistoryMessage[] = [];
+  let summaryIncluded = false;
+  if (input.summary && input.summary.trim()) {
+    const summaryCost = cost(input.summaryTokens, input.ratio);
+    if (used + summaryCost <= input.budgetTokens) {
+      used += summaryCost;
+      summaryIncluded = true;
+    }
+  }
+  let truncated = false;
+  for (const m of input.history) {
+    const c = cost(m.estimatedTokens, input.ratio);
+    if (used + c > input.budgetTokens) {
+      truncated = true;
+      break;
+    }
+    used += c;
+    picked.push(m);
+  }
+  picked.reverse();
+  const messages: ChatMessage[] = [];
+  if (summaryIncluded) {
+    messages.push({ role: 'system', content: `Summary of the earlier part of this conversation:\n${input.summary!.trim()}` });
+  }
+  for (const m of picked) messages.push({ role: m.role, content: m.content });
+  messages.push({ role: 'user', content: input.userMessage.content });
+  return { messages, includedIds: picked.map((m) => m.id), usedTokens: used, summaryIncluded, truncated };
+}
+
+/** Cuts text to roughly `maxTokens` (by the given estimator), on a line or word boundary when possible. */
+export function fitToTokens(text: string, maxTokens: number, estimate: (s: string) => number): string {
+  if (maxTokens <= 0) return '';
+  if (estimate(text) <= maxTokens) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (estimate(text.slice(0, mid)) <= maxTokens) lo = mid;
+    else hi = mid - 1;
+  }
+  const cut = text.slice(0, lo);
+  const boundary = Math.max(cut.lastIndexOf('\n'), cut.lastIndexOf(' '));
+  return (boundary > lo * 0.8 ? cut.slice(0, boundary) : cut).trimEnd();
+}

@@ -1,0 +1,23 @@
+/**
+ * What chat needs from long-term memory: memories for the prompt (within a token budget, formatted as data) and a
+ * record of which ones an answer used. Until the memory store is wired in, `noMemories` answers with nothing.
+ */
+export interface RetrievedMemory {
+  memoryId: number;
+  score: number;
+  reason: 'pinned' | 'semantic' | 'keyword' | 'recency';
+}
+
+export interface MemoryRetrievalPort {
+  retrieveForPrompt(input: { query: string; threadId: number; tokenBudget: number; estimateTokens: (text: string) => number }): Promise<{
+    items: RetrievedMemory[];
+    text: string;
+  }>;
+  /** Runs inside the transaction that stores the answer. */
+  recordUse(messageId: number, items: RetrievedMemory[]): void;
+}
+
+export const noMemories: MemoryRetrievalPort = {
+  retrieveForPrompt: () => Promise.resolve({ items: [], text: '' }),
+  recordUse: () => undefined,
+};

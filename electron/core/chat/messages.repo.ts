@@ -1,0 +1,156 @@
+/**
+ * Message rows and their full-text entries. Every write that changes searchable text updates messages_fts in the
+ * same call so the two never disagree (callers wrap multi-step writes in a transaction).
+ */
+import type { Message } from '../../../shared/contract';
+import type { Sqlite } from '../db/open-database';
+import { toFtsDocument, toFtsQuery } from '../text/fts-text';
+
+interface Row {
+  id: number;
+  thread_id: number;
+  role: Message['role'];
+  content: string;
+  thinking: string;
+  status: Message['status'];
+  error_code: string | null;
+  model: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  estimated_tokens: number;
+  total_duration_ms: number | null;
+  load_duration_ms: number | null;
+  eval_duration_ms: number | null;
+  created_at: number;
+}
+
+export function toMessage(r: Row): Message {
+  return {
+    id: r.id,
+    threadId: r.thread_id,
+    role: r.role,
+    content: r.content,
+    thinking: r.thinking,
+    status: r.status,
+    errorCode: r.error_code,
+    model: r.model,
+    promptTokens: r.prompt_tokens,
+    completionTokens: r.completion_tokens,
+    totalDurationMs: r.total_duration_ms,
+    loadDurationMs: r.load_duration_ms,
+    evalDurationMs: r.eval_duration_ms,
+    createdAt: r.created_at,
+  };
+}
+
+export interface FinishedReply {
+  content: string;
+  thinking: string;
+  status: Message['status'];
+  errorCode: string | null;
+  estimatedTokens: number;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  totalDurationMs: number | null;
+  loadDurationMs: number | null;
+  evalDurationMs: number | null;
+}
+
+export function createMessagesRepo(sqlite: Sqlite) {
+  const insert = sqlite.prepare(
+    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, created_at, updated_at)
+     VALUES (?, ?, ?, '', ?, ?, ?, ?, ?)`,
+  );
+  const byId = sqlite.prepare('SELECT * FROM messages WHERE id = ?');
+  const ftsInsert = sqlite.prepare('INSERT INTO messages_fts (rowid, body) VALUES (?, ?)');
+  const ftsDelete = sqlite.prepare('DELETE FROM messages_fts WHERE rowid = ?');
+  const partial = sqlite.prepare('UPDATE messages SET content = ?, thinking = ?, updated_at = ? WHERE id = ?');
+  const finish = sqlite.prepare(
+    `UPDATE messages SET content = ?, thinking = ?, status = ?, error_code = ?, estimated_tokens = ?, prompt_tokens = ?, completion_tokens = ?,
+     total_duration_ms = ?, load_duration_ms = ?, eval_duration_ms = ?, updated_at = ? WHERE id = ?`,
+  );
+  const touchThread = sqlite.prepare('UPDATE threads SET last_activity_at = ?, updated_at = ? WHERE id = ?');
+
+  return {
+    insert(m: { threadId: number; role: Message['role']; content: string; status: Message['status']; model: string | null; estimatedTokens: number; now: number }): Message {
+      const id = Number(insert.run(m.threadId, m.role, m.content, m.status, m.model, m.estimatedTokens, m.now, m.now).lastInsertRowid);
+      if (m.content) ftsInsert.run(BigInt(id), toFtsDocument(m.content));
+      touchThread.run(m.now, m.now, m.threadId);
+      return this.get(id)!;
+    },
+    get(id: number): Message | null {
+      const r = byId.get(id) as Row | undefined;
+      return r ? toMessage(r) : null;
+    },
+    savePartial(id: number, content: string, thinking: string, now: number): void {
+      partial.run(content, thinking, now, id);
+    },
+    finish(id: number, threadId: number, reply: FinishedReply, now: number): Message {
+      finish.run(
+        reply.content,
+        reply.thinking,
+        reply.status,
+        reply.errorCode,
+        reply.estimatedTokens,
+        reply.promptTokens,
+        reply.completionTokens,
+        reply.totalDurationMs,
+        reply.loadDurationMs,
+        reply.evalDurationMs,
+        now,
+        id,
+      );
+      ftsDelete.run(BigInt(id));
+      if (reply.content) ftsInsert.run(BigInt(id), toFtsDocument(reply.content));
+      touchThread.run(now, now, threadId);
+      return this.get(id)!;
+    },
+    /** Newest first, older than `beforeId`, after `afterId`, in pages: prompt assembly never loads a whole long thread. */
+    *newestFirst(threadId: number, afterId: number, beforeId: number, pageSize = 64): Generator<Row> {
+      const page = sqlite.prepare(
+        `SELECT * FROM messages WHERE thread_id = ? AND id > ? AND id < ? AND status != 'error' AND role != 'system' AND content != ''
+         ORDER BY id DESC LIMIT ?`,
+      );
+      let cursor = beforeId;
+      for (;;) {
+        const rows = page.all(threadId, afterId, cursor, pageSize) as Row[];
+        for (const r of rows) yield r;
+        if (rows.length < pageSize) return;
+        cursor = rows[rows.length - 1]!.id;
+      }
+    },
+    page(threadId: number, beforeId: number | undefined, limit: number): { messages: Message[]; hasMore: boolean } {
+      const rows = sqlite
+        .prepare(`SELECT * FROM messages WHERE thread_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
+        .all(threadId, beforeId ?? Number.MAX_SAFE_INTEGER, limit + 1) as Row[];
+      const hasMore = rows.length > limit;
+      return { messages: rows.slice(0, limit).reverse().map(toMessage), hasMore };
+    },
+    /** FTS5 BM25 over every message; ranked in an inner query so SQLite can stop early, joined afterwards. */
+    search(query: string, limit: number): Array<{ threadId: number; threadTitle: string; message: Message }> {
+      const match = toFtsQuery(query);
+      if (!match) return [];
+      const rows = sqlite
+        .prepare(
+          `SELECT m.*, t.title AS thread_title FROM (SELECT rowid AS id, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?) hit
+           JOIN messages m ON m.id = hit.id JOIN threads t ON t.id = m.thread_id ORDER BY hit.rank`,
+        )
+        .all(match, limit) as Array<Row & { thread_title: string }>;
+      return rows.map((r) => ({ threadId: r.thread_id, threadTitle: r.thread_title, message: toMessage(r) }));
+    },
+    /** Replies left 'streaming' by a process that died mid-reply: keep their text, mark them stopped. */
+    recoverInterrupted(now: number): number {
+      const rows = sqlite.prepare(`SELECT id, content FROM messages WHERE status = 'streaming'`).all() as Array<{ id: number; content: string }>;
+      sqlite.transaction(() => {
+        for (const r of rows) {
+          sqlite.prepare(`UPDATE messages SET status = 'stopped', error_code = 'INTERRUPTED', updated_at = ? WHERE id = ?`).run(now, r.id);
+          ftsDelete.run(BigInt(r.id));
+          if (r.content) ftsInsert.run(BigInt(r.id), toFtsDocument(r.content));
+        }
+      })();
+      return rows.length;
+    },
+  };
+}
+
+export type MessagesRepo = ReturnType<typeof createMessagesRepo>;

@@ -1,0 +1,455 @@
+/**
+ * The durable background queue (thread summaries, titles, memory extraction, re-embedding), processed strictly one
+ * job at a time.
+ *
+ * Invariants:
+ * - A job is a row in extraction_jobs; enqueue is a plain INSERT usable inside the caller's transaction, with an
+ *   idempotency key (a crash between two writes can neither lose nor double a job).
+ * - A claim increments the job's fencing token. A handler runs its slow part (LLM, embedder) outside any transaction
+ *   and returns a commit function; the queue runs that commit and marks the job done in ONE transaction, and only if
+ *   the row is still running with the same token. A cancelled, deleted (thread/message cascade) or re-claimed job
+ *   therefore writes nothing.
+ * - Rows left 'running' by a dead process are re-queued at start (this process owns the database file).
+ * - Failures: OLLAMA_UNREACHABLE / MODEL_NOT_FOUND pause the whole queue (no attempt is burned) and a probe resumes it;
+ *   other retryable errors back off exponentially with jitter; after maxAttempts the job is dead-lettered with its
+ *   error code. Only codes and ids are logged, never the user's text.
+ */
+import { MnemoError, type ErrorCode } from '../../../shared/errors';
+import type { Sqlite } from '../db/open-database';
+import type { Clock } from '../ports/clock.port';
+import type { Logger } from '../ports/logger.port';
+
+export type JobKind = 'extract' | 'summarize' | 'title' | 'reembed';
+export type JobStatus = 'queued' | 'running' | 'done' | 'dead' | 'cancelled';
+
+export interface JobRow {
+  id: number;
+  kind: JobKind;
+  idempotencyKey: string;
+  threadId: number | null;
+  messageId: number | null;
+  payload: Record<string, unknown>;
+  status: JobStatus;
+  attempts: number;
+  maxAttempts: number;
+  runAfter: number;
+  fencingToken: number;
+  lastErrorCode: string | null;
+  createdAt: number;
+}
+
+export interface JobContext {
+  job: JobRow;
+  signal: AbortSignal;
+}
+
+export interface JobHandler {
+  kind: JobKind;
+  /** The slow part, outside any transaction. Resolves to the write to apply atomically with "done" (or null). */
+  run(ctx: JobContext): Promise<(() => void) | null>;
+  /** Called inside a transaction when an attempt failed (e.g. to mark a summary as behind). */
+  onFailure?(job: JobRow, error: MnemoError, final: boolean): void;
+}
+
+export interface QueueState {
+  queued: number;
+  running: { id: number; kind: JobKind } | null;
+  dead: number;
+  paused: { code: ErrorCode; message: string } | null;
+}
+
+export interface EnqueueInput {
+  kind: JobKind;
+  idempotencyKey: string;
+  threadId?: number | null;
+  messageId?: number | null;
+  payload?: Record<string, unknown>;
+  runAfter?: number;
+  maxAttempts?: number;
+}
+
+export interface JobQueueOptions {
+  sqlite: Sqlite;
+  clock: Clock;
+  logger: Logger;
+  /** Called when the queue state changes (for the `queue.changed` event). */
+  onChange?: (state: QueueState) => void;
+  /** Called when a job is dead-lettered. */
+  onDead?: (job: JobRow, code: string) => void;
+  /** Checks whether the LLM is back; resolves true when it is. */
+  probe?: () => Promise<boolean>;
+  leaseMs?: number;
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  probeIntervalMs?: number;
+  random?: () => number;
+}
+
+const PAUSING_CODES = new Set<string>(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND']);
+const PERMANENT_CODES = new Set<string>(['INVALID_INPUT', 'NOT_FOUND', 'UNKNOWN_OPERATION']);
+
+export class JobQueue {
+  private readonly handlers = new Map<JobKind, JobHandler>();
+  private readonly sqlite: Sqlite;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly leaseMs: number;
+  private readonly baseBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly probeIntervalMs: number;
+  private readonly random: () => number;
+  private readonly owner = `worker-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private running: { job: JobRow; controller: AbortController } | null = null;
+  private paused: QueueState['paused'] = null;
+  private started = false;
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private wake: (() => void) | null = null;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly options: JobQueueOptions) {
+    this.sqlite = options.sqlite;
+    this.clock = options.clock;
+    this.logger = options.logger;
+    this.leaseMs = options.leaseMs ?? 10 * 60_000;
+    this.baseBackoffMs = options.baseBackoffMs ?? 5_000;
+    this.maxBackoffMs = options.maxBackoffMs ?? 30 * 60_000;
+    this.probeIntervalMs = options.probeIntervalMs ?? 15_000;
+    this.random = options.random ?? Math.random;
+  }
+
+  register(handler: JobHandler): void {
+    this.handlers.set(handler.kind, handler);
+  }
+
+  /** Inserts a job unless one with the same idempotency key exists. Safe inside a caller's transaction. Returns the job id. */
+  enqueue(input: EnqueueInput): number {
+    const now = this.clock.now();
+    this.sqlite
+      .prepare(
+        `INSERT INTO extraction_jobs (kind, idempotency_key, thread_id, message_id, payload, status, attempts, max_attempts, run_after, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?) ON CONFLICT(idempotency_key) DO NOTHING`,
+      )
+      .run(
+        input.kind,
+        input.idempotencyKey,
+        input.threadId ?? null,
+        input.messageId ?? null,
+        JSON.stringify(input.payload ?? {}),
+        input.maxAttempts ?? 5,
+        input.runAfter ?? now,
+        now,
+        now,
+      );
+    const row = this.sqlite.prepare('SELECT id FROM extraction_jobs WHERE idempotency_key = ?').get(input.idempotencyKey) as { id: number };
+    queueMicrotask(() => this.poke());
+    return row.id;
+  }
+
+  /** Re-queues jobs a dead process left running, then processes jobs in the background until stop(). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const recovered = this.sqlite
+      .prepare(`UPDATE extraction_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE status = 'running'`)
+      .run(this.clock.now()).changes;
+    if (recovered > 0) this.logger.info('re-queued jobs left running by a previous process', { count: recovered });
+    this.loop = this.runLoop();
+  }
+
+  /** Stops taking jobs; the running one is aborted and its lease released (it will run again next start). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.running?.controller.abort();
+    this.poke();
+    await this.loop;
+    this.flushIdleWaiters();
+  }
+
+  /** Wakes the worker (new job, clock moved, probe wanted). */
+  poke(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.wake?.();
+  }
+
+  state(): QueueState {
+    const counts = this.sqlite
+      .prepare(`SELECT sum(status = 'queued') AS queued, sum(status = 'dead') AS dead FROM extraction_jobs`)
+      .get() as { queued: number | null; dead: number | null };
+    return {
+      queued: counts.queued ?? 0,
+      running: this.running ? { id: this.running.job.id, kind: this.running.job.kind } : null,
+      dead: counts.dead ?? 0,
+      paused: this.paused,
+    };
+  }
+
+  list(filter: { status?: JobStatus[]; limit: number }): JobRow[] {
+    const statuses = filter.status ?? ['queued', 'running', 'dead'];
+    const rows = this.sqlite
+      .prepare(`SELECT * FROM extraction_jobs WHERE status IN (${statuses.map(() => '?').join(',')}) ORDER BY id DESC LIMIT ?`)
+      .all(...statuses, filter.limit) as RawJob[];
+    return rows.map(toJob);
+  }
+
+  get(id: number): JobRow | null {
+    const row = this.sqlite.prepare('SELECT * FROM extraction_jobs WHERE id = ?').get(id) as RawJob | undefined;
+    return row ? toJob(row) : null;
+  }
+
+  /** A dead or cancelled job back to the queue with fresh attempts. */
+  retry(id: number): JobRow {
+    const changed = this.sqlite
+      .prepare(
+        `UPDATE extraction_jobs SET status = 'queued', attempts = 0, run_after = ?, last_error_code = NULL, last_error_message = NULL, updated_at = ?
+         WHERE id = ? AND status IN ('dead', 'cancelled')`,
+      )
+      .run(this.clock.now(), this.clock.now(), id).changes;
+    const job = this.get(id);
+    if (!job) throw new MnemoError('NOT_FOUND', `Job ${id} does not exist.`);
+    if (changed === 0 && job.status !== 'queued') throw new MnemoError('CONFLICT', `Job ${id} is ${job.status}; only dead or cancelled jobs can be retried.`);
+    this.emitChange();
+    this.poke();
+    return job;
+  }
+
+  /** Cancels a queued or running job; a running one is aborted and its late result is discarded by the fencing check. */
+  cancel(id: number): JobRow {
+    const changed = this.sqlite
+      .prepare(`UPDATE extraction_jobs SET status = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`)
+      .run(this.clock.now(), this.clock.now(), id).changes;
+    if (this.running?.job.id === id) this.running.controller.abort();
+    const job = this.get(id);
+    if (!job) throw new MnemoError('NOT_FOUND', `Job ${id} does not exist.`);
+    if (changed > 0) this.emitChange();
+    return job;
+  }
+
+  /** Aborts the running job when its thread or message went away (the cascade already removed the rows). */
+  abortIfGone(): void {
+    if (!this.running) return;
+    const still = this.sqlite.prepare('SELECT 1 FROM extraction_jobs WHERE id = ?').get(this.running.job.id);
+    if (!still) this.running.controller.abort();
+  }
+
+  /** Resolves when no job is running and none is due now (jobs waiting for a retry time or a pause do not count). */
+  waitForIdle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private isIdle(): boolean {
+    if (this.running) return false;
+    if (this.paused || this.stopping || !this.started) return true;
+    return this.nextDue() === null;
+  }
+
+  private nextDue(): RawJob | null {
+    const kinds = [...this.handlers.keys()];
+    if (kinds.length === 0) return null;
+    return (
+      (this.sqlite
+        .prepare(`SELECT * FROM extraction_jobs WHERE status = 'queued' AND run_after <= ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY run_after, id LIMIT 1`)
+        .get(this.clock.now(), ...kinds) as RawJob | undefined) ?? null
+    );
+  }
+
+  private nextWakeAt(): number | null {
+    const kinds = [...this.handlers.keys()];
+    if (kinds.length === 0) return null;
+    const row = this.sqlite
+      .prepare(`SELECT min(run_after) AS at FROM extraction_jobs WHERE status = 'queued' AND kind IN (${kinds.map(() => '?').join(',')})`)
+      .get(...kinds) as { at: number | null };
+    return row.at;
+  }
+
+  private async runLoop(): Promise<void> {
+    while (!this.stopping) {
+      if (this.paused) {
+        await this.sleep(this.probeIntervalMs);
+        if (this.stopping) break;
+        if (await this.probeOk()) {
+          this.logger.info('queue resumed', { reason: this.paused?.code });
+          this.paused = null;
+          this.emitChange();
+        }
+        continue;
+      }
+      const job = this.claim();
+      if (!job) {
+        this.flushIdleWaiters();
+        const at = this.nextWakeAt();
+        await this.sleep(at === null ? null : Math.max(0, at - this.clock.now()));
+        continue;
+      }
+      await this.process(job);
+    }
+  }
+
+  private async probeOk(): Promise<boolean> {
+    if (!this.options.probe) return true;
+    try {
+      return await this.options.probe();
+    } catch {
+      return false;
+    }
+  }
+
+  private claim(): JobRow | null {
+    const now = this.clock.now();
+    const claimed = this.sqlite.transaction(() => {
+      const next = this.nextDue();
+      if (!next) return null;
+      this.sqlite
+        .prepare(
+          `UPDATE extraction_jobs SET status = 'running', attempts = attempts + 1, fencing_token = fencing_token + 1,
+           lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?`,
+        )
+        .run(this.owner, now + this.leaseMs, now, next.id);
+      return this.sqlite.prepare('SELECT * FROM extraction_jobs WHERE id = ?').get(next.id) as RawJob;
+    })();
+    return claimed ? toJob(claimed) : null;
+  }
+
+  private async process(job: JobRow): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    if (!handler) return;
+    const controller = new AbortController();
+    this.running = { job, controller };
+    this.emitChange();
+    const heartbeat = setInterval(() => this.renewLease(job), Math.max(1_000, Math.floor(this.leaseMs / 3)));
+    try {
+      const commit = await handler.run({ job, signal: controller.signal });
+      const applied = this.sqlite.transaction(() => {
+        if (!this.holdsLease(job)) return false;
+        commit?.();
+        this.sqlite
+          .prepare(`UPDATE extraction_jobs SET status = 'done', finished_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, last_error_code = NULL, last_error_message = NULL WHERE id = ?`)
+          .run(this.clock.now(), this.clock.now(), job.id);
+        return true;
+      })();
+      if (!applied) this.logger.info('discarded the result of a job that was cancelled or re-claimed', { job: job.id, kind: job.kind });
+    } catch (e) {
+      this.fail(job, handler, toMnemoError(e, controller.signal));
+    } finally {
+      clearInterval(heartbeat);
+      this.running = null;
+      this.emitChange();
+    }
+  }
+
+  private fail(job: JobRow, handler: JobHandler, error: MnemoError): void {
+    const now = this.clock.now();
+    if (error.code === 'ABORTED' && this.stopping) {
+      // Shutting down: release the lease and give the attempt back; the job runs again at next start.
+      this.sqlite
+        .prepare(`UPDATE extraction_jobs SET status = 'queued', attempts = max(0, attempts - 1), lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
+        .run(now, job.id, job.fencingToken);
+      return;
+    }
+    if (PAUSING_CODES.has(error.code)) {
+      this.sqlite
+        .prepare(`UPDATE extraction_jobs SET status = 'queued', attempts = max(0, attempts - 1), last_error_code = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
+        .run(error.code, now, job.id, job.fencingToken);
+      this.paused = { code: error.code, message: error.message };
+      this.logger.warn('queue paused', { code: error.code });
+      return;
+    }
+    const final = PERMANENT_CODES.has(error.code) || job.attempts >= job.maxAttempts;
+    const delay = Math.min(this.maxBackoffMs, this.baseBackoffMs * 2 ** Math.max(0, job.attempts - 1)) * (0.5 + this.random());
+    const written = this.sqlite.transaction(() => {
+      const changed = this.sqlite
+        .prepare(
+          `UPDATE extraction_jobs SET status = ?, run_after = ?, last_error_code = ?, last_error_message = ?, lease_owner = NULL, lease_expires_at = NULL,
+           finished_at = ?, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`,
+        )
+        .run(final ? 'dead' : 'queued', final ? job.runAfter : now + Math.round(delay), error.code, safeErrorMessage(error), final ? now : null, now, job.id, job.fencingToken).changes;
+      if (changed > 0) handler.onFailure?.(job, error, final);
+      return changed > 0;
+    })();
+    this.logger.warn(final ? 'job dead-lettered' : 'job failed, will retry', { job: job.id, kind: job.kind, code: error.code, attempt: job.attempts });
+    if (written && final) this.options.onDead?.(job, error.code);
+  }
+
+  private holdsLease(job: JobRow): boolean {
+    return !!this.sqlite.prepare(`SELECT 1 FROM extraction_jobs WHERE id = ? AND status = 'running' AND fencing_token = ?`).get(job.id, job.fencingToken);
+  }
+
+  private renewLease(job: JobRow): void {
+    this.sqlite
+      .prepare(`UPDATE extraction_jobs SET lease_expires_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
+      .run(this.clock.now() + this.leaseMs, job.id, job.fencingToken);
+  }
+
+  private sleep(ms: number | null): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.wake = null;
+        resolve();
+      };
+      if (ms !== null) this.timer = setTimeout(() => this.wake?.(), Math.min(ms, 2_147_000_000));
+    });
+  }
+
+  private flushIdleWaiters(): void {
+    if (!this.isIdle()) return;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private emitChange(): void {
+    this.options.onChange?.(this.state());
+  }
+}
+
+interface RawJob {
+  id: number;
+  kind: JobKind;
+  idempotency_key: string;
+  thread_id: number | null;
+  message_id: number | null;
+  payload: string;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_after: number;
+  fencing_token: number;
+  last_error_code: string | null;
+  created_at: number;
+}
+
+function toJob(r: RawJob): JobRow {
+  let payload: Record<string, unknown> = {};
+  try {
+    payload = JSON.parse(r.payload) as Record<string, unknown>;
+  } catch {}
+  return {
+    id: r.id,
+    kind: r.kind,
+    idempotencyKey: r.idempotency_key,
+    threadId: r.thread_id,
+    messageId: r.message_id,
+    payload,
+    status: r.status,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    runAfter: r.run_after,
+    fencingToken: r.fencing_token,
+    lastErrorCode: r.last_error_code,
+    createdAt: r.created_at,
+  };
+}
+
+function toMnemoError(e: unknown, signal: AbortSignal): MnemoError {
+  if (e instanceof MnemoError) return e;
+  if (signal.aborted) return new MnemoError('ABORTED', 'The job was stopped.');
+  return new MnemoError('INTERNAL', 'The job failed unexpectedly.', { cause: e });
+}
+
+/** Error messages may quote model output; keep only our own generic text for storage. */
+function safeErrorMessage(e: MnemoError): string {
+  return e.code === 'INTERNAL' ? 'The job failed unexpectedly.' : e.message.slice(0, 300);
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { Id, Timestamp, operation } from './define';
+
+export const MessageStatus = z.enum(['complete', 'streaming', 'stopped', 'error', 'truncated']);
+
+export const Message = z.object({
+  id: Id,
+  threadId: Id,
+  role: z.enum(['user', 'assistant', 'system']),
+  content: z.string(),
+  /** Reasoning of thinking models, shown folded; never fed to summaries or extraction. */
+  thinking: z.string(),
+  status: MessageStatus,
+  errorCode: z.string().nullable(),
+  model: z.string().nullable(),
+  promptTokens: z.number().int().nullable(),
+  completionTokens: z.number().int().nullable(),
+  totalDurationMs: z.number().nullable(),
+  loadDurationMs: z.number().nullable(),
+  evalDurationMs: z.number().nullable(),
+  createdAt: Timestamp,
+});
+export type Message = z.output<typeof Message>;
+
+export const MemoryUse = z.object({
+  memoryId: Id,
+  score: z.number(),
+  reason: z.enum(['pinned', 'semantic', 'keyword', 'recency']),
+});
+
+export const ThreadSummary = z.object({
+  threadId: Id,
+  content: z.string(),
+  fromMessageId: z.number().int().nullable(),
+  toMessageId: z.number().int().nullable(),
+  coveredCount: z.number().int().nonnegative(),
+  /** Messages not yet folded in because the background model failed (shown as a marker; retried by the queue). */
+  pendingCount: z.number().int().nonnegative(),
+  editedByUser: z.boolean(),
+  updatedAt: Timestamp,
+});
+export type ThreadSummary = z.output<typeof ThreadSummary>;
+
+const ModelName = z.string().trim().min(1).max(200);
+
+export const chatOperations = {
+  'chat.send': operation(
+    'Sends a user message and streams the reply (message.delta events); resolves when the reply and its writes are done.',
+    z
+      .object({
+        threadId: Id.optional(),
+        text: z.string().trim().min(1, 'A message cannot be empty.').max(100_000),
+        model: ModelName.optional(),
+        /** Only for a new thread (no threadId). */
+        incognito: z.boolean().optional(),
+      })
+      .strict(),
+    z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),
+  ),
+  'chat.stop': operation(
+    "Stops the thread's streaming reply; what was streamed is kept, marked stopped.",
+    z.object({ threadId: Id }).strict(),
+    z.object({ stopped: z.boolean() }),
+  ),
+  'thread.messages': operation(
+    'Messages of a thread, oldest first; page backwards with beforeId.',
+    z.object({ threadId: Id, beforeId: Id.optional(), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
+    z.object({ messages: z.array(Message), hasMore: z.boolean() }),
+  ),
+  'thread.search': operation(
+    'Full-text search over all messages (Chinese and English).',
+    z.object({ query: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(200).default(50) }).strict(),
+    z.object({ hits: z.array(z.object({ threadId: Id, threadTitle: z.string(), message: Message })) }),
+  ),
+  'summary.get': operation('The thread summary, or null before the first one.', z.object({ threadId: Id }).strict(), ThreadSummary.nullable()),
+  'summary.update': operation(
+    'Replaces the summary text with the user’s edit; later summaries build on it.',
+    z.object({ threadId: Id, content: z.string().max(50_000) }).strict(),
+    ThreadSummary,
+  ),
+};
+
+export const chatEvents = {
+  'message.created': z.object({ message: Message }),
+  'message.delta': z.object({ threadId: Id, messageId: Id, content: z.string(), thinking: z.string() }),
+  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse) }),
+  'summary.updated': z.object({ summary: ThreadSummary }),
+};

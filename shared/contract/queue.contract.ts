@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { Empty, Id, Timestamp, operation } from './define';
+
+export const JobKind = z.enum(['extract', 'summarize', 'title', 'reembed']);
+
+export const QueueState = z.object({
+  queued: z.number().int().nonnegative(),
+  running: z.object({ id: Id, kind: JobKind }).nullable(),
+  dead: z.number().int().nonnegative(),
+  /** Set while Ollama is unreachable or the model is missing: the queue waits and probes instead of failing jobs. */
+  paused: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+
+export const Job = z.object({
+  id: Id,
+  kind: JobKind,
+  threadId: z.number().int().nullable(),
+  messageId: z.number().int().nullable(),
+  status: z.enum(['queued', 'running', 'done', 'dead', 'cancelled']),
+  attempts: z.number().int(),
+  maxAttempts: z.number().int(),
+  runAfter: Timestamp,
+  lastErrorCode: z.string().nullable(),
+  createdAt: Timestamp,
+});
+
+export const queueOperations = {
+  'queue.status': operation('Queue length, the running job, dead-lettered jobs, and whether it is paused.', Empty, QueueState),
+  'queue.list': operation(
+    'Jobs by status, newest first.',
+    z.object({ status: z.array(Job.shape.status).optional(), limit: z.number().int().min(1).max(500).default(50) }).strict(),
+    z.object({ jobs: z.array(Job) }),
+  ),
+  'queue.retry': operation('Puts a dead or cancelled job back in the queue.', z.object({ jobId: Id }).strict(), Job),
+  'queue.cancel': operation('Cancels a queued or running job; a late result writes nothing.', z.object({ jobId: Id }).strict(), Job),
+};
+
+export const queueEvents = {
+  'queue.changed': QueueState,
+  'job.failed': z.object({ jobId: Id, kind: JobKind, code: z.string(), final: z.boolean() }),
+};

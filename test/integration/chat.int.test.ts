@@ -1,0 +1,189 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { unwrap } from '../../shared/client';
+import type { EventMessage } from '../../shared/contract';
+import { createChatHarness } from '../support/chat-harness';
+import { useTempDirs } from '../support/temp-dir';
+
+const harnesses: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const h of harnesses.splice(0)) await h.close();
+});
+
+async function harness(tempDir: () => string, opts: Parameters<typeof createChatHarness>[1] = {}) {
+  const h = await createChatHarness(tempDir(), opts);
+  harnesses.push(h);
+  return h;
+}
+
+describe('chat through the core against a fake Ollama', () => {
+  const tempDir = useTempDirs();
+
+  it('streams a reply, stores both messages with tokens and timings, and enqueues follow-up jobs', async () => {
+    const { core, client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    fake.script({ content: 'Hello there, nice to meet you!', promptTokens: 42, evalTokens: 7 });
+    const deltas: string[] = [];
+    core.subscribe((m: EventMessage) => {
+      if (m.event === 'message.delta') deltas.push(m.payload.content);
+    });
+    const r = unwrap(await client.call('chat.send', { text: 'Hi! I am Ana and I like hiking in the Alps.' }));
+    expect(r.assistantMessage).toMatchObject({ role: 'assistant', status: 'complete', content: 'Hello there, nice to meet you!', promptTokens: 42, completionTokens: 7, model: 'llama3.2' });
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe('Hello there, nice to meet you!');
+    expect(r.assistantMessage.totalDurationMs).not.toBeNull();
+    const page = unwrap(await client.call('thread.messages', { threadId: r.threadId }));
+    expect(page.messages.map((m) => [m.role, m.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'complete'],
+    ]);
+    const jobs = unwrap(await client.call('queue.list', { status: ['queued'] })).jobs.map((j) => j.kind).sort();
+    expect(jobs).toEqual(['extract', 'title']);
+    // The prompt carried the context window as num_ctx and a system message first.
+    const request = fake.requests.find((q) => q.path === '/api/chat')!.body as { options: { num_ctx: number }; messages: Array<{ role: string }> };
+    expect(request.options.num_ctx).toBe(4096);
+    expect(request.messages[0]!.role).toBe('system');
+  });
+
+  it('keeps thinking apart from the answer', async () => {
+    const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    fake.script({ chunks: ['<think>The user greets', ' me.</think>', '\n\nHi!'] });
+    const r = unwrap(await client.call('chat.send', { text: 'hello', model: 'qwen3:4b' }));
+    expect(r.assistantMessage.content).toBe('Hi!');
+    expect(r.assistantMessage.thinking).toBe('The user greets me.');
+  });
+
+  it('a stopped reply keeps what was streamed, marked stopped, and the thread goes on', async () => {
+    const { core, client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    fake.script({ chunks: ['one ', 'two ', 'three ', 'four ', 'five '], delayMsPerChunk: 200 });
+    const thread = unwrap(await client.call('thread.create', {}));
+    const firstDelta = new Promise<void>((resolve) => {
+      const off = core.subscribe((m) => {
+        if (m.event === 'message.delta') {
+          off();
+          resolve();
+        }
+      });
+    });
+    const sending = client.call('chat.send', { threadId: thread.id, text: 'count to five slowly' });
+    await firstDelta;
+    expect(unwrap(await client.call('chat.stop', { threadId: thread.id }))).toEqual({ stopped: true });
+    const r = unwrap(await sending);
+    expect(r.assistantMessage.status).toBe('stopped');
+    expect(r.assistantMessage.content.startsWith('one')).toBe(true);
+    expect(r.assistantMessage.content).not.toContain('five');
+    const again = unwrap(await client.call('chat.send', { threadId: thread.id, text: 'and now?' }));
+    expect(again.assistantMessage.status).toBe('complete');
+  });
+
+  it.each([
+    ['error-mid-stream', 'LLM_STREAM_ERROR'],
+    ['malformed-line', 'LLM_STREAM_ERROR'],
+    ['drop-connection', 'LLM_STREAM_ERROR'],
+    ['http-500', 'LLM_HTTP_ERROR'],
+    ['model-not-found', 'MODEL_NOT_FOUND'],
+  ] as const)('fault %s: the user sees %s, the partial reply is kept as an error, history stays consistent', async (kind, code) => {
+    const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    const thread = unwrap(await client.call('thread.create', {}));
+    fake.script({ chunks: ['partial ', 'answer ', 'that ', 'breaks'] });
+    fake.setFault({ kind, afterChunks: 2 } as never);
+    const r = await client.call('chat.send', { threadId: thread.id, text: 'tell me something' });
+    expect(r).toMatchObject({ ok: false, error: { code } });
+    const msgs = unwrap(await client.call('thread.messages', { threadId: thread.id })).messages;
+    expect(msgs.map((m) => [m.role, m.status, m.errorCode])).toEqual([
+      ['user', 'complete', null],
+      ['assistant', 'error', code],
+    ]);
+    // What arrived before the break is kept (a malformed line may spoil the chunk it came in, so only its prefix).
+    if (kind === 'error-mid-stream' || kind === 'drop-connection') expect(msgs[1]!.content).toMatch(/^partial answer\s*$/);
+    // No extraction for a failed reply, and the next exchange works and does not feed the broken reply back.
+    expect(unwrap(await client.call('queue.list', { status: ['queued'] })).jobs.filter((j) => j.kind === 'extract')).toEqual([]);
+    const ok = unwrap(await client.call('chat.send', { threadId: thread.id, text: 'try again' }));
+    expect(ok.assistantMessage.status).toBe('complete');
+    const prompt = fake.requests.filter((q) => q.path === '/api/chat').at(-1)!.body as { messages: Array<{ content: string }> };
+    expect(prompt.messages.map((m) => m.content)).not.toContain('partial answer');
+  });
+
+  it('a reply cut by the context length is stored as truncated', async () => {
+    const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    fake.setFault({ kind: 'length-cut', afterChunks: 2 });
+    const r = unwrap(await client.call('chat.send', { text: 'write a long essay about rivers' }));
+    expect(r.assistantMessage.status).toBe('truncated');
+    expect(r.assistantMessage.content.length).toBeGreaterThan(0);
+  });
+
+  it('Ollama down: a clear error naming the host; recovers when it is back', async () => {
+    const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    await fake.stop();
+    const r = await client.call('chat.send', { text: 'are you there?' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'OLLAMA_UNREACHABLE' } });
+    if (!r.ok) expect(r.error.message).toContain(fake.url);
+    const overview = unwrap(await client.call('models.list', {}));
+    expect(overview).toMatchObject({ reachable: false, host: fake.url, error: { code: 'OLLAMA_UNREACHABLE' } });
+    await fake.restart();
+    const ok = unwrap(await client.call('chat.send', { text: 'and now?' }));
+    expect(ok.assistantMessage.status).toBe('complete');
+  });
+
+  it('two threads stream at once; stopping one does not stop the other', async () => {
+    const { core, client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    fake.setDefaultReply({ chunks: ['a ', 'b ', 'c ', 'd ', 'e '], delayMsPerChunk: 150 });
+    const t1 = unwrap(await client.call('thread.create', {}));
+    const t2 = unwrap(await client.call('thread.create', {}));
+    const started = new Set<number>();
+    const bothStarted = new Promise<void>((resolve) =>
+      core.subscribe((m) => {
+        if (m.event === 'message.delta') started.add(m.payload.threadId);
+        if (started.size === 2) resolve();
+      }),
+    );
+    const a = client.call('chat.send', { threadId: t1.id, text: 'first' });
+    const b = client.call('chat.send', { threadId: t2.id, text: 'second' });
+    await bothStarted;
+    unwrap(await client.call('chat.stop', { threadId: t1.id }));
+    expect(unwrap(await a).assistantMessage.status).toBe('stopped');
+    const second = unwrap(await b).assistantMessage;
+    expect(second, JSON.stringify(second)).toMatchObject({ status: 'complete', content: 'a b c d e' });
+  });
+
+  it('a second message while a reply streams in the same thread is refused with CONFLICT', async () => {
+    const { core, client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    fake.script({ chunks: ['x ', 'y ', 'z '], delayMsPerChunk: 150 });
+    const t = unwrap(await client.call('thread.create', {}));
+    const first = new Promise<void>((resolve) => core.subscribe((m) => m.event === 'message.delta' && resolve()));
+    const a = client.call('chat.send', { threadId: t.id, text: 'one' });
+    await first;
+    expect(await client.call('chat.send', { threadId: t.id, text: 'two' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    unwrap(await a);
+  });
+
+  it('incognito threads enqueue no extraction and never ask memory', async () => {
+    const { client } = await harness(tempDir, { core: { startQueue: false } });
+    const r = unwrap(await client.call('chat.send', { text: 'My bank PIN is not something to remember, right?', incognito: true }));
+    expect(unwrap(await client.call('thread.get', { threadId: r.threadId })).incognito).toBe(true);
+    const kinds = unwrap(await client.call('queue.list', {})).jobs.map((j) => j.kind);
+    expect(kinds).not.toContain('extract');
+  });
+
+  it('the background title job names the thread, never over a user title', async () => {
+    const { core, client, fake } = await harness(tempDir);
+    fake.setDefaultReply((req) => (req.messages.at(-1)!.content.startsWith('Write a short title') ? { content: '"Planning a trip to Lisbon."' } : { content: 'Sure, let us plan it.' }));
+    const r = unwrap(await client.call('chat.send', { text: 'Help me plan a trip to Lisbon in May' }));
+    await core.queue.waitForIdle();
+    expect(unwrap(await client.call('thread.get', { threadId: r.threadId })).title).toBe('Planning a trip to Lisbon');
+
+    const t2 = unwrap(await client.call('thread.create', { title: 'Mine' }));
+    unwrap(await client.call('chat.send', { threadId: t2.id, text: 'Another long question about trips' }));
+    await core.queue.waitForIdle();
+    expect(unwrap(await client.call('thread.get', { threadId: t2.id })).title).toBe('Mine');
+  });
+
+  it('search finds messages by a Chinese two-character word and by English words', async () => {
+    const { client } = await harness(tempDir, { core: { startQueue: false } });
+    unwrap(await client.call('chat.send', { text: '我每天早上都喝咖啡，你呢？' }));
+    unwrap(await client.call('chat.send', { text: 'I am learning Rust this month' }));
+    const zh = unwrap(await client.call('thread.search', { query: '咖啡' })).hits;
+    expect(zh.map((h) => h.message.content)).toContain('我每天早上都喝咖啡，你呢？');
+    const en = unwrap(await client.call('thread.search', { query: 'rust' })).hits;
+    expect(en.some((h) => h.message.content === 'I am learning Rust this month')).toBe(true);
+    expect(unwrap(await client.call('thread.search', { query: '火车' })).hits).toEqual([]);
+  });
+});
