@@ -4,17 +4,32 @@
  */
 import type { Client } from '../../shared/client';
 import type { ErrorInfo } from '../../shared/errors';
+import type { Core } from '../core/create-core';
+import { chatCommands } from './commands/chat.commands';
 import { dbCommands } from './commands/db.commands';
+import { embeddingCommands } from './commands/embedding.commands';
+import { memoryCommands } from './commands/memory.commands';
 
 export type CliOutput = { ok: true; value: unknown; text: string } | { ok: false; error: ErrorInfo };
+
+export interface CliContext {
+  client: Client;
+  args: string[];
+  flags: Record<string, string>;
+  json: boolean;
+  /** The in-process core, for commands that drive the background queue themselves. */
+  core: Core;
+  /** Streams text to stdout as it arrives (not used with --json). */
+  write(text: string): void;
+}
 
 export interface CliCommand {
   words: string[];
   synopsis: string;
-  run(ctx: { client: Client; args: string[]; flags: Record<string, string> }): Promise<CliOutput>;
+  run(ctx: CliContext): Promise<CliOutput>;
 }
 
-export const commands: CliCommand[] = [...dbCommands];
+export const commands: CliCommand[] = [...dbCommands, ...chatCommands, ...embeddingCommands, ...memoryCommands];
 
 export function findCommand(words: string[]): { command: CliCommand; args: string[] } | null {
   let best: CliCommand | null = null;
@@ -30,6 +45,6 @@ export function usage(): string {
     '',
     ...commands.map((c) => `  ${c.synopsis}`),
     '',
-    'Environment: MNEMO_DATA_DIR (data folder), OLLAMA_HOST, MNEMO_MODELS_DIR.',
+    'Environment: MNEMO_DATA_DIR (data folder), OLLAMA_HOST, MNEMO_MODELS_DIR, HF_ENDPOINT (model hub mirror).',
   ].join('\n');
 }

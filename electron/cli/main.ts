@@ -39,16 +39,26 @@ async function main(argv: string[]): Promise<number> {
     host: 'cli',
     version: packageVersion(),
     logger: createStderrLogger(process.env.MNEMO_LOG_LEVEL === 'debug' ? 'debug' : 'error'),
+    // A short-lived command does not run background jobs; the app (or `queue run`) does.
+    startQueue: false,
   });
   try {
     const client = createClient(createInProcessTransport(core));
-    const out: CliOutput = await found.command.run({ client, args: found.args, flags: parsed.flags });
+    const out: CliOutput = await found.command.run({
+      client,
+      args: found.args,
+      flags: parsed.flags,
+      json: parsed.json,
+      core,
+      write: (text) => void process.stdout.write(text),
+    });
     if (!out.ok) {
       if (parsed.json) process.stdout.write(JSON.stringify({ ok: false, error: out.error }) + '\n');
       process.stderr.write(`mnemo: ${out.error.message}\n`);
       return 1;
     }
-    process.stdout.write((parsed.json ? JSON.stringify(out.value, null, 2) : out.text) + '\n');
+    const text = parsed.json ? JSON.stringify(out.value, null, 2) : out.text;
+    if (text) process.stdout.write(text + '\n');
     return 0;
   } finally {
     await core.dispose();

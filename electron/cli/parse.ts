@@ -8,7 +8,7 @@ export interface CommandLine {
   help: boolean;
 }
 
-const BOOLEAN_FLAGS = new Set(['json', 'help', 'pin', 'dry-run', 'incognito', 'until-idle']);
+const BOOLEAN_FLAGS = new Set(['json', 'help', 'pin', 'dry-run', 'incognito', 'until-idle', 'unpin', 'pinned']);
 
 export function parseCommandLine(argv: string[]): CommandLine {
   const words: string[] = [];

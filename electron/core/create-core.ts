@@ -17,6 +17,9 @@ import { createLlmProvider } from './llm/llm-provider';
 import { createModelsService } from './models/models.service';
 import { createTokenCalibrator } from './text/token-estimate';
 import type { Embedder } from './embedding/embedder.port';
+import { createDefaultEmbedder, createEmbedderFactory, resolveModelHub } from './embedding/embedder.factory';
+import { createEmbeddingService } from './embedding/embedding.service';
+import { createMemoryService, memoryRetrievalPort } from './memory/memory.service';
 import type { LlmPort } from './llm/llm.port';
 import { systemClock, type Clock } from './ports/clock.port';
 import { silentLogger, type Logger } from './ports/logger.port';
@@ -31,7 +34,11 @@ export interface CoreOptions {
   version?: string;
   /** Builds the LLM port for a host (tests point the real Ollama adapter at a fake server). Default: Ollama. */
   llm?: (host: string) => LlmPort;
+  /** The initial embedder; null: none (keyword search only). Default: the one settings choose. A change of the
+   * embedding settings switches model either way. */
   embedder?: Embedder | null;
+  /** Where the local embedding model is downloaded from, on request. Default: HF_ENDPOINT, else the Hugging Face Hub. */
+  modelHub?: string;
   /** Start the background queue (default true). The CLI's `queue run` and some tests drive it themselves. */
   startQueue?: boolean;
   /** Environment for OLLAMA_HOST and friends (default process.env). */
@@ -77,6 +84,21 @@ export function createCore(options: CoreOptions): Core {
   if (interrupted > 0) logger.info('marked replies interrupted by a previous exit as stopped', { count: interrupted });
 
   const llm = createLlmProvider({ settings: () => settings.get(), logger, ...(options.env ? { env: options.env } : {}), ...(options.llm ? { override: options.llm } : {}) });
+  const embedderDeps = { paths, llm: () => llm.get(), modelHub: options.modelHub ?? resolveModelHub(options.env) };
+  const embedding = createEmbeddingService({
+    embedder: options.embedder !== undefined ? options.embedder : createDefaultEmbedder({ ...embedderDeps, settings: settings.get() }),
+    factory: createEmbedderFactory({ ...embedderDeps, modelsDir: paths.modelsDir }),
+    logger,
+  });
+  embedding.onStatusChange((status) => events.emit('embedding.statusChanged', { status }));
+  embedding.onDownloadProgress((progress) => events.emit('embedding.downloadProgressed', progress));
+  events.subscribe((m) => {
+    if (m.event !== 'settings.changed' || !m.payload.keys.some((k) => k === 'embeddingProvider' || k === 'embeddingModel')) return;
+    const { embeddingProvider, embeddingModel } = settings.get();
+    embedding.switchModel(embeddingProvider, embeddingModel).catch((e: unknown) => logger.warn('embedding model switch failed', { error: (e as Error).message }));
+  });
+  disposers.push(() => embedding.dispose());
+  const memories = createMemoryService({ sqlite: db.sqlite, clock, events, logger, embedding, settings: () => settings.get() });
   const queue = new JobQueue({
     sqlite: db.sqlite,
     clock,
@@ -89,6 +111,7 @@ export function createCore(options: CoreOptions): Core {
     },
   });
   const memory: { port: MemoryRetrievalPort } = { port: noMemories };
+  memory.port = memoryRetrievalPort(memories);
   const jobDeps = { sqlite: db.sqlite, clock, events, llm: () => llm.get(), settings: () => settings.get() };
   queue.register(createSummaryJob(jobDeps));
   queue.register(
@@ -132,6 +155,12 @@ export function createCore(options: CoreOptions): Core {
       host: options.host,
     }),
     'db.check': () => checkDatabase(db),
+    'embedding.status': async () => {
+      await embedding.ensureReady();
+      return embedding.status();
+    },
+    'embedding.download': () => embedding.startDownload(),
+    'embedding.cancelDownload': () => embedding.cancelDownload(),
     'settings.get': () => settings.get(),
     'settings.update': ({ patch }) => settings.update(patch),
     'thread.create': (input) => threads.create(input),
@@ -145,6 +174,7 @@ export function createCore(options: CoreOptions): Core {
       return { ok: true as const };
     },
     'chat.send': (input) => chat.send(input),
+    'chat.retry': (input) => chat.retry(input),
     'chat.stop': ({ threadId }) => ({ stopped: chat.stop(threadId) }),
     'thread.messages': ({ threadId, beforeId, limit }) => {
       threads.get(threadId);
@@ -168,6 +198,18 @@ export function createCore(options: CoreOptions): Core {
     'queue.list': ({ status, limit }) => ({ jobs: queue.list({ limit, ...(status ? { status } : {}) }) }),
     'queue.retry': ({ jobId }) => queue.retry(jobId),
     'queue.cancel': ({ jobId }) => queue.cancel(jobId),
+    'memory.create': (input) => memories.create(input),
+    'memory.get': (input) => memories.get(input),
+    'memory.list': (input) => memories.list(input),
+    'memory.search': (input) => memories.search(input),
+    'memory.update': (input) => memories.update(input),
+    'memory.delete': ({ memoryId }) => memories.trash(memoryId),
+    'memory.restore': ({ memoryId }) => memories.restore(memoryId),
+    'memory.purge': ({ memoryId }) => ({ purged: memories.purge([memoryId]) }),
+    'memory.emptyTrash': ({ trashedBefore }) => ({ purged: memories.emptyTrash(trashedBefore) }),
+    'memory.revert': ({ memoryId, version }) => memories.revert(memoryId, version),
+    'memory.bulk': (input) => memories.bulk(input),
+    'memory.stats': () => memories.stats(),
   };
   const dispatcher = createDispatcher(handlers, logger, { checkOutputs: options.checkOutputs ?? false });
 

@@ -57,6 +57,11 @@ export const chatOperations = {
       .strict(),
     z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),
   ),
+  'chat.retry': operation(
+    'Answers the last user message again, replacing a failed, stopped or cut reply.',
+    z.object({ threadId: Id, model: ModelName.optional() }).strict(),
+    z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),
+  ),
   'chat.stop': operation(
     "Stops the thread's streaming reply; what was streamed is kept, marked stopped.",
     z.object({ threadId: Id }).strict(),
@@ -65,7 +70,12 @@ export const chatOperations = {
   'thread.messages': operation(
     'Messages of a thread, oldest first; page backwards with beforeId.',
     z.object({ threadId: Id, beforeId: Id.optional(), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
-    z.object({ messages: z.array(Message), hasMore: z.boolean() }),
+    z.object({
+      messages: z.array(Message),
+      hasMore: z.boolean(),
+      /** For each answer on the page that used long-term memories: which ones, with score and reason. */
+      receipts: z.array(z.object({ messageId: Id, memories: z.array(MemoryUse) })),
+    }),
   ),
   'thread.search': operation(
     'Full-text search over all messages (Chinese and English).',

@@ -7,6 +7,8 @@ import type { Result } from '../errors';
 import { appOperations } from './app.contract';
 import { chatEvents, chatOperations } from './chat.contract';
 import type { OperationSpec } from './define';
+import { embeddingEvents, embeddingOperations } from './embedding.contract';
+import { memoryEvents, memoryOperations } from './memory.contract';
 import { modelsEvents, modelsOperations } from './models.contract';
 import { queueEvents, queueOperations } from './queue.contract';
 import { settingsEvents, settingsOperations } from './settings.contract';
@@ -19,6 +21,8 @@ export const operations = {
   ...chatOperations,
   ...modelsOperations,
   ...queueOperations,
+  ...memoryOperations,
+  ...embeddingOperations,
 } satisfies Record<string, OperationSpec>;
 
 export const events = {
@@ -27,6 +31,8 @@ export const events = {
   ...chatEvents,
   ...modelsEvents,
   ...queueEvents,
+  ...memoryEvents,
+  ...embeddingEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type OperationName = keyof typeof operations;
@@ -59,5 +65,7 @@ export * from './chat.contract';
 export * from './models.contract';
 export * from './queue.contract';
 export * from './define';
+export * from './embedding.contract';
+export * from './memory.contract';
 export * from './settings.contract';
 export * from './thread.contract';

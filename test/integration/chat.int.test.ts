@@ -102,6 +102,22 @@ describe('chat through the core against a fake Ollama', () => {
     expect(prompt.messages.map((m) => m.content)).not.toContain('partial answer');
   });
 
+  it('retry answers the last question again, replacing the failed reply; a complete one is refused', async () => {
+    const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    const t = unwrap(await client.call('thread.create', {}));
+    fake.setFault({ kind: 'http-500' });
+    expect(await client.call('chat.send', { threadId: t.id, text: 'what is 2+2?' })).toMatchObject({ ok: false });
+    fake.script({ content: 'Four.' });
+    const r = unwrap(await client.call('chat.retry', { threadId: t.id }));
+    expect(r.assistantMessage).toMatchObject({ status: 'complete', content: 'Four.' });
+    const msgs = unwrap(await client.call('thread.messages', { threadId: t.id })).messages;
+    expect(msgs.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'what is 2+2?'],
+      ['assistant', 'Four.'],
+    ]);
+    expect(await client.call('chat.retry', { threadId: t.id })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+  });
+
   it('a reply cut by the context length is stored as truncated', async () => {
     const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
     fake.setFault({ kind: 'length-cut', afterChunks: 2 });

@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startFakeOllama } from '../fakes/fake-ollama';
 import { useTempDirs } from '../support/temp-dir';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -55,5 +56,69 @@ describe('terminal host', () => {
   it('usage errors exit 2', () => {
     expect(cli(['no', 'such', '--data-dir', tempDir()]).code).toBe(2);
     expect(cli(['db', 'check', '--data-dir']).code).toBe(2);
+  });
+});
+
+/** Async spawn: the fake Ollama lives in this process, so the CLI must not block its event loop. */
+function cliAsync(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('terminal host: chat, threads, models, queue', () => {
+  const tempDir = useTempDirs();
+
+  it('chat streams the reply; --json prints thread_id, message_id, reply, memories_used; thread list/show see it', async () => {
+    const fake = await startFakeOllama();
+    try {
+      const dir = tempDir();
+      const env = { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: dir };
+      fake.script({ content: 'Bonjour! How can I help?' });
+      const plain = await cliAsync(['chat', 'Hello', 'there'], env);
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stdout.trim()).toBe('Bonjour! How can I help?');
+
+      fake.script({ content: 'Second answer.' });
+      const json = await cliAsync(['chat', '--thread', '1', '--json', 'and again'], env);
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toEqual({ thread_id: 1, message_id: 4, reply: 'Second answer.', status: 'complete', memories_used: [] });
+
+      const list = await cliAsync(['thread', 'list', '--json'], env);
+      expect(JSON.parse(list.stdout)).toMatchObject([{ id: 1, messageCount: 4 }]);
+      const show = await cliAsync(['thread', 'show', '1'], env);
+      expect(show.stdout).toContain('Bonjour! How can I help?');
+      expect(show.stdout).toContain('and again');
+
+      const models = await cliAsync(['models'], env);
+      expect(models.code).toBe(0);
+      expect(models.stdout).toContain('llama3.2:latest');
+
+      const queued = await cliAsync(['queue', 'status', '--json'], env);
+      expect(JSON.parse(queued.stdout)).toMatchObject({ queued: 3, running: null }); // extract x2 + title
+      fake.setDefaultReply({ content: 'A title' });
+      const run = await cliAsync(['queue', 'run', '--until-idle'], env);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/running\s+-/);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('Ollama unreachable: exit 1 with one line naming the host', async () => {
+    const fake = await startFakeOllama();
+    await fake.close();
+    const r = await cliAsync(['chat', 'hello?'], { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: tempDir() });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(fake.url);
+    const models = await cliAsync(['models'], { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: tempDir() });
+    expect(models.code).toBe(1);
+    expect(models.stderr).toContain(fake.url);
   });
 });

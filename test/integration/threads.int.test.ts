@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,6 +54,27 @@ describe('threads and settings through the core', () => {
     }
     expect(db.prepare("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'x'").all()).toEqual([]);
     db.close();
+  });
+
+  it('a deleted thread leaves no trace of its words in the database file or WAL', async () => {
+    const { core: c, client } = core();
+    const t = unwrap(await client.call('thread.create', {}));
+    const db = new Database(c.paths.dbFile);
+    const canary = 'zqxcanaryword';
+    for (let i = 0; i < 20; i++) {
+      const id = db.prepare("INSERT INTO messages (thread_id, role, content, created_at, updated_at) VALUES (?, 'user', ?, 1, 1)").run(t.id, `${canary} ${i} 秘密金丝雀`).lastInsertRowid;
+      db.prepare('INSERT INTO messages_fts (rowid, body) VALUES (?, ?)').run(id, `${canary} ${i} 秘密 密金 金丝 丝雀`);
+    }
+    db.close();
+    unwrap(await client.call('thread.delete', { threadId: t.id }));
+    await c.dispose();
+    cores.splice(cores.indexOf(c), 1);
+    for (const file of [c.paths.dbFile, `${c.paths.dbFile}-wal`]) {
+      if (!fs.existsSync(file)) continue;
+      const bytes = fs.readFileSync(file);
+      expect(bytes.includes(Buffer.from(canary)), file).toBe(false);
+      expect(bytes.includes(Buffer.from('金丝')), file).toBe(false);
+    }
   });
 
   it('settings: defaults, validated partial updates, persisted across restarts', async () => {

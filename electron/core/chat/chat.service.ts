@@ -17,10 +17,10 @@ import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
 import type { ThreadService } from '../threads/thread.service';
-import { computeBudget, fitToTokens, planConversation, type HistoryMessage } from './context-budget';
 import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.port';
 import type { MessagesRepo } from './messages.repo';
-import { loadSummary, summaryIsDue } from './summary.job';
+import { assemblePrompt } from './prompt-assembly';
+import { summaryIsDue } from './summary.job';
 
 export const EXTRACTOR_VERSION = 'v1';
 
@@ -46,14 +46,6 @@ export interface SendResult {
   memoriesUsed: RetrievedMemory[];
 }
 
-export function systemPrompt(now: number): string {
-  return [
-    'You are Mnemo, a helpful personal assistant running locally on the user’s own computer.',
-    'Answer in the language the user writes in. Be accurate and concise; say so when you are unsure.',
-    `Today is ${new Date(now).toISOString().slice(0, 10)}.`,
-  ].join('\n');
-}
-
 const PARTIAL_SAVE_INTERVAL_MS = 750;
 
 export function createChatService(deps: ChatServiceDeps) {
@@ -63,26 +55,43 @@ export function createChatService(deps: ChatServiceDeps) {
   async function send(input: { threadId?: number | undefined; text: string; model?: string | undefined; incognito?: boolean | undefined }): Promise<SendResult> {
     const thread = input.threadId ? threads.get(input.threadId) : threads.create({ incognito: input.incognito ?? false });
     if (active.has(thread.id)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish.');
+    return withStream(thread.id, (controller) => {
+      const userMessage = messages.insert({ threadId: thread.id, role: 'user', content: input.text, status: 'complete', model: null, estimatedTokens: estimateTokens(input.text), now: clock.now() });
+      events.emit('message.created', { message: userMessage });
+      return exchange(thread.id, thread.incognito, userMessage, input.model, controller);
+    });
+  }
+
+  /** Answers the thread's last user message again; a failed, stopped or cut reply after it is replaced. */
+  async function retry(input: { threadId: number; model?: string | undefined }): Promise<SendResult> {
+    const thread = threads.get(input.threadId);
+    return withStream(thread.id, (controller) => {
+      const last = messages.last(thread.id);
+      let userMessage = last;
+      if (last?.role === 'assistant') {
+        if (last.status === 'complete') throw new MnemoError('CONFLICT', 'The last answer is complete; send a new message instead.');
+        sqlite.transaction(() => messages.remove(last.id))();
+        userMessage = messages.last(thread.id);
+      }
+      if (!userMessage || userMessage.role !== 'user') throw new MnemoError('NOT_FOUND', 'There is no question in this thread to answer again.');
+      return exchange(thread.id, thread.incognito, userMessage, input.model, controller);
+    });
+  }
+
+  async function withStream<T>(threadId: number, run: (controller: AbortController) => Promise<T>): Promise<T> {
+    if (active.has(threadId)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish.');
     const controller = new AbortController();
-    active.set(thread.id, controller);
+    active.set(threadId, controller);
     try {
-      return await exchange(thread.id, thread.incognito, input, controller);
+      return await run(controller);
     } finally {
-      active.delete(thread.id);
+      active.delete(threadId);
     }
   }
 
-  async function exchange(
-    threadId: number,
-    incognito: boolean,
-    input: { text: string; model?: string | undefined },
-    controller: AbortController,
-  ): Promise<SendResult> {
+  async function exchange(threadId: number, incognito: boolean, userMessage: Message, modelOverride: string | undefined, controller: AbortController): Promise<SendResult> {
     const settings = deps.settings();
-    const model = input.model ?? settings.chatModel;
-    const userTokens = estimateTokens(input.text);
-    const userMessage = messages.insert({ threadId, role: 'user', content: input.text, status: 'complete', model: null, estimatedTokens: userTokens, now: clock.now() });
-    events.emit('message.created', { message: userMessage });
+    const model = modelOverride ?? settings.chatModel;
 
     const assistant = messages.insert({ threadId, role: 'assistant', content: '', status: 'streaming', model, estimatedTokens: 0, now: clock.now() });
     events.emit('message.created', { message: assistant });
@@ -94,32 +103,13 @@ export function createChatService(deps: ChatServiceDeps) {
     let failure: MnemoError | null = null;
     let promptEstimate = 0;
     try {
-      const budget = computeBudget(await deps.contextWindow(model), settings.budget);
-      const system = fitToTokens(systemPrompt(clock.now()), budget.system, estimateTokens);
-      let memoryText = '';
-      if (!incognito && settings.memoryMode !== 'off') {
-        const retrieved = await deps.memory().retrieveForPrompt({ query: input.text, threadId, tokenBudget: budget.memories, estimateTokens });
-        memoriesUsed = retrieved.items;
-        memoryText = retrieved.text;
-      }
-      const summary = loadSummary(sqlite, threadId);
-      const afterId = summary?.toMessageId ?? 0;
-      const history = (function* (): Generator<HistoryMessage> {
-        for (const r of messages.newestFirst(threadId, afterId, userMessage.id)) {
-          yield { id: r.id, role: r.role as 'user' | 'assistant', content: r.content, estimatedTokens: r.estimated_tokens };
-        }
-      })();
-      const plan = planConversation({
-        budgetTokens: budget.conversation,
-        ratio: calibrator.ratio,
-        summary: summary?.content ?? null,
-        summaryTokens: summary ? estimateTokens(summary.content) : 0,
-        history,
-        userMessage: { content: input.text, estimatedTokens: userTokens },
-      });
-      const systemContent = memoryText ? `${system}\n\n${memoryText}` : system;
-      const prompt = [{ role: 'system' as const, content: systemContent }, ...plan.messages];
-      promptEstimate = prompt.reduce((n, m) => n + estimateTokens(m.content) + 4, 0);
+      const assembled = await assemblePrompt(
+        { sqlite, messages, memory: deps.memory(), calibrator },
+        { threadId, userMessage, incognito, contextWindow: await deps.contextWindow(model), settings, now: clock.now() },
+      );
+      memoriesUsed = assembled.memoriesUsed;
+      promptEstimate = assembled.rawTokens;
+      const { prompt, budget } = assembled;
 
       let lastSave = clock.now();
       result = await deps.llm().chat({
@@ -199,6 +189,7 @@ export function createChatService(deps: ChatServiceDeps) {
 
   return {
     send,
+    retry,
     stop(threadId: number): boolean {
       const c = active.get(threadId);
       if (!c) return false;

@@ -62,6 +62,8 @@ export interface ConversationPlan {
   messages: ChatMessage[];
   includedIds: number[];
   usedTokens: number;
+  /** The same total before calibration (what the calibrator compares with Ollama's count). */
+  rawTokens: number;
   summaryIncluded: boolean;
   /** True when an older message did not fit (the summary, if any, stands in for it). */
   truncated: boolean;
@@ -73,12 +75,14 @@ export function cost(estimatedTokens: number, ratio: number): number {
 
 export function planConversation(input: ConversationInput): ConversationPlan {
   let used = cost(input.userMessage.estimatedTokens, input.ratio);
+  let raw = cost(input.userMessage.estimatedTokens, 1);
   const picked: HistoryMessage[] = [];
   let summaryIncluded = false;
   if (input.summary && input.summary.trim()) {
     const summaryCost = cost(input.summaryTokens, input.ratio);
     if (used + summaryCost <= input.budgetTokens) {
       used += summaryCost;
+      raw += cost(input.summaryTokens, 1);
       summaryIncluded = true;
     }
   }
@@ -90,6 +94,7 @@ export function planConversation(input: ConversationInput): ConversationPlan {
       break;
     }
     used += c;
+    raw += cost(m.estimatedTokens, 1);
     picked.push(m);
   }
   picked.reverse();
@@ -99,7 +104,7 @@ export function planConversation(input: ConversationInput): ConversationPlan {
   }
   for (const m of picked) messages.push({ role: m.role, content: m.content });
   messages.push({ role: 'user', content: input.userMessage.content });
-  return { messages, includedIds: picked.map((m) => m.id), usedTokens: used, summaryIncluded, truncated };
+  return { messages, includedIds: picked.map((m) => m.id), usedTokens: used, rawTokens: raw, summaryIncluded, truncated };
 }
 
 /** Cuts text to roughly `maxTokens` (by the given estimator), on a line or word boundary when possible. */

@@ -119,12 +119,36 @@ export function createMessagesRepo(sqlite: Sqlite) {
         cursor = rows[rows.length - 1]!.id;
       }
     },
-    page(threadId: number, beforeId: number | undefined, limit: number): { messages: Message[]; hasMore: boolean } {
+    page(threadId: number, beforeId: number | undefined, limit: number) {
       const rows = sqlite
         .prepare(`SELECT * FROM messages WHERE thread_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
         .all(threadId, beforeId ?? Number.MAX_SAFE_INTEGER, limit + 1) as Row[];
       const hasMore = rows.length > limit;
-      return { messages: rows.slice(0, limit).reverse().map(toMessage), hasMore };
+      const page = rows.slice(0, limit).reverse().map(toMessage);
+      const uses = page.length
+        ? (sqlite
+            .prepare(
+              `SELECT message_id AS messageId, memory_id AS memoryId, score, reason FROM message_memories
+               WHERE message_id IN (${page.map(() => '?').join(',')}) ORDER BY message_id, rank`,
+            )
+            .all(...page.map((m) => m.id)) as Array<{ messageId: number; memoryId: number; score: number; reason: 'pinned' | 'semantic' | 'keyword' | 'recency' }>)
+        : [];
+      const receipts = new Map<number, Array<{ memoryId: number; score: number; reason: (typeof uses)[number]['reason'] }>>();
+      for (const u of uses) {
+        const list = receipts.get(u.messageId) ?? [];
+        list.push({ memoryId: u.memoryId, score: u.score, reason: u.reason });
+        receipts.set(u.messageId, list);
+      }
+      return { messages: page, hasMore, receipts: [...receipts].map(([messageId, memories]) => ({ messageId, memories })) };
+    },
+    /** The newest message of a thread, if any. */
+    last(threadId: number): Message | null {
+      const r = sqlite.prepare('SELECT * FROM messages WHERE thread_id = ? ORDER BY id DESC LIMIT 1').get(threadId) as Row | undefined;
+      return r ? toMessage(r) : null;
+    },
+    remove(id: number): void {
+      ftsDelete.run(BigInt(id));
+      sqlite.prepare('DELETE FROM messages WHERE id = ?').run(id);
     },
     /** FTS5 BM25 over every message; ranked in an inner query so SQLite can stop early, joined afterwards. */
     search(query: string, limit: number): Array<{ threadId: number; threadTitle: string; message: Message }> {

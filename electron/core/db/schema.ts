@@ -111,6 +111,14 @@ export const memories = sqliteTable(
     index('memories_source_thread_idx').on(t.sourceThreadId),
     index('memories_source_message_idx').on(t.sourceMessageId),
     index('memories_superseded_idx').on(t.supersededBy),
+    // The memory browser lists one status sorted by one of these at 100k rows: each sort walks its index
+    // (rowid is the implicit last column, so ties break by id) instead of sorting the whole status.
+    index('memories_status_importance_idx').on(t.status, t.importance),
+    index('memories_status_created_idx').on(t.status, t.createdAt),
+    index('memories_status_last_used_idx').on(t.status, t.lastUsedAt),
+    index('memories_status_access_idx').on(t.status, t.accessCount),
+    index('memories_status_pinned_idx').on(t.status, t.pinned),
+    index('memories_embedding_model_idx').on(t.embeddingModel),
     check('memories_category_chk', sql`${t.category} IN ('knowledge','preference','project','skill')`),
     check('memories_status_chk', sql`${t.status} IN ('active','archived','trashed','superseded','review','rejected')`),
     check('memories_importance_chk', sql`${t.importance} >= 0 AND ${t.importance} <= 1`),

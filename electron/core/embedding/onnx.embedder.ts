@@ -6,11 +6,16 @@
  * from its absolute folder path, which transformers.js treats as a path rather than a Hub id and so never turns into
  * a request (https://github.com/huggingface/transformers.js/pull/1268), with env.allowRemoteModels off as a second
  * guard. A missing model fails before transformers.js or onnxruntime are even imported.
+ *
+ * A download (allowRemote) fetches from `remoteHost` (the Hub, or a mirror such as the one HF_ENDPOINT names) with the
+ * URL layout {remoteHost}/{owner}/{name}/resolve/main/{file}, reports progress over all files, and stops when the
+ * load's signal is aborted; files already complete stay, so the next attempt fetches only what is missing.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 
 import { MnemoError } from '../../../shared/errors';
+import { createDownloadProgress, type DownloadProgress } from './download-progress';
 import type { Embedder, EmbeddingKind } from './embedder.port';
 
 // Types only: the library itself (and with it onnxruntime's native binding) is imported when a model is loaded.
@@ -31,6 +36,10 @@ export interface OnnxEmbedderOptions {
   prefixes?: { query: string; passage: string };
   /** Download missing files from the Hugging Face Hub into modelsDir. Default false: only when the user asked. */
   allowRemote?: boolean;
+  /** Where downloads come from (with allowRemote). Default DEFAULT_MODEL_HUB. */
+  remoteHost?: string;
+  /** Download progress over all of the model's files (with allowRemote). */
+  onProgress?: (progress: DownloadProgress) => void;
   /** Texts per forward pass; bounds peak memory, and abort is checked between batches. Default 16. */
   batchSize?: number;
 }
@@ -38,6 +47,11 @@ export interface OnnxEmbedderOptions {
 export const E5_PREFIXES = Object.freeze({ query: 'query: ', passage: 'passage: ' });
 
 export const DEFAULT_ONNX_MODEL = 'Xenova/multilingual-e5-small';
+
+export const DEFAULT_MODEL_HUB = 'https://huggingface.co/';
+
+/** transformers.js's own default, set on every load because its env is process-wide. */
+const HUB_PATH_TEMPLATE = '{model}/resolve/{revision}/';
 
 const DEFAULT_BATCH_SIZE = 16;
 
@@ -63,6 +77,15 @@ const MODEL_NAME = /^[\w-][\w.-]*(\/[\w-][\w.-]*)?$/;
 
 export function isValidModelName(modelName: string): boolean {
   return MODEL_NAME.test(modelName);
+}
+
+/** An http(s) base URL with exactly one trailing slash, as transformers.js joins it with the model path. */
+export function normalizeHubUrl(url: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
+    throw new MnemoError('INVALID_INPUT', `"${url}" is not an http(s) address of a model hub.`, { path: 'remoteHost' });
+  }
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}/`;
 }
 
 /** The folder a model lives in: <modelsDir>/<owner>/<name>. */
@@ -99,7 +122,8 @@ export function createOnnxEmbedder(opts: OnnxEmbedderOptions): Embedder {
   const allowRemote = opts.allowRemote ?? false;
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   const modelsDir = path.resolve(opts.modelsDir);
-  const { modelName } = opts;
+  const remoteHost = normalizeHubUrl(opts.remoteHost ?? DEFAULT_MODEL_HUB);
+  const { modelName, onProgress } = opts;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new MnemoError('INVALID_INPUT', `batchSize must be a positive integer, got ${batchSize}.`, {
       path: 'batchSize',
@@ -166,7 +190,12 @@ export function createOnnxEmbedder(opts: OnnxEmbedderOptions): Embedder {
     env.cacheDir = modelsDir;
     env.useFSCache = allowRemote;
     env.useBrowserCache = false;
+    env.remoteHost = remoteHost;
+    env.remotePathTemplate = HUB_PATH_TEMPLATE;
 
+    // transformers.js takes no AbortSignal, but it fetches through env.fetch: binding the signal there for the
+    // duration of a download makes abort stop every request of it, and the file cache then removes its temp files.
+    const unbindFetch = allowRemote && signal ? bindFetch(env, signal) : () => undefined;
     let pipe: FeatureExtractionPipeline;
     try {
       pipe = await transformers.pipeline('feature-extraction', local ?? modelName, {
@@ -174,17 +203,30 @@ export function createOnnxEmbedder(opts: OnnxEmbedderOptions): Embedder {
         device: 'cpu',
         local_files_only: !allowRemote,
         cache_dir: modelsDir,
+        ...(allowRemote && onProgress ? { progress_callback: createDownloadProgress(onProgress) } : {}),
       });
     } catch (cause) {
-      const missing = cause instanceof transformers.ModelFileNotFoundError;
+      throwIfAborted(signal);
+      const notFound = cause instanceof transformers.ModelFileNotFoundError;
+      // A download that failed for another reason (no network, hub error) leaves files missing; a model that
+      // is all there but does not load is a different problem with a different fix.
+      const downloadFailed = allowRemote && !notFound && missingModelFiles(modelsDir, modelName, dtype).length > 0;
       throw new MnemoError(
         'EMBEDDER_UNAVAILABLE',
-        missing
+        notFound
           ? `Files of the embedding model "${modelName}" were not found ` +
-              `${allowRemote ? 'locally or on the Hugging Face Hub' : `in ${modelDir}`}: ${errorText(cause)}`
-          : `The embedding model "${modelName}" could not be loaded from ${modelDir}: ${errorText(cause)}`,
-        { details: { reason: missing ? 'model_missing' : 'load_failed', modelsDir, modelDir }, cause },
+              `${allowRemote ? `locally or on ${remoteHost}` : `in ${modelDir}`}: ${errorText(cause)}`
+          : downloadFailed
+            ? `The embedding model "${modelName}" could not be downloaded from ${remoteHost}: ${errorText(cause)}. ` +
+              'Check the internet connection (or the HF_ENDPOINT mirror) and try again; files already fetched are kept.'
+            : `The embedding model "${modelName}" could not be loaded from ${modelDir}: ${errorText(cause)}`,
+        {
+          details: { reason: notFound ? 'model_missing' : downloadFailed ? 'download_failed' : 'load_failed', modelsDir, modelDir },
+          cause,
+        },
       );
+    } finally {
+      unbindFetch();
     }
 
     try {
@@ -253,6 +295,18 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {
     throw new MnemoError('ABORTED', 'The embedder was cancelled.', { cause: signal.reason });
   }
+}
+
+/** Makes every env.fetch call also stop on `signal`; returns the undo. */
+function bindFetch(env: typeof Transformers.env, signal: AbortSignal): () => void {
+  const original = env.fetch;
+  const bound: typeof env.fetch = (input, init?: RequestInit) =>
+    original(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+  env.fetch = bound;
+  return () => {
+    // Only undo our own binding: a load that started later may have put its own in place since.
+    if (env.fetch === bound) env.fetch = original;
+  };
 }
 
 function errorText(e: unknown): string {

@@ -177,8 +177,9 @@ export class JobQueue {
   }
 
   state(): QueueState {
+    // Two index counts (status is the leading column of extraction_jobs_ready_idx), not a scan of every job ever run.
     const counts = this.sqlite
-      .prepare(`SELECT sum(status = 'queued') AS queued, sum(status = 'dead') AS dead FROM extraction_jobs`)
+      .prepare(`SELECT (SELECT count(*) FROM extraction_jobs WHERE status = 'queued') AS queued, (SELECT count(*) FROM extraction_jobs WHERE status = 'dead') AS dead`)
       .get() as { queued: number | null; dead: number | null };
     return {
       queued: counts.queued ?? 0,
@@ -270,6 +271,7 @@ export class JobQueue {
   private async runLoop(): Promise<void> {
     while (!this.stopping) {
       if (this.paused) {
+        this.flushIdleWaiters(); // paused counts as idle: nothing will run until the probe succeeds
         await this.sleep(this.probeIntervalMs);
         if (this.stopping) break;
         if (await this.probeOk()) {

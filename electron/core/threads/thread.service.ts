@@ -6,7 +6,7 @@ import { desc, eq, lt, sql } from 'drizzle-orm';
 import type { Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Orm, Sqlite } from '../db/open-database';
-import { messages, threads } from '../db/schema';
+import { threads } from '../db/schema';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 
@@ -20,7 +20,9 @@ export interface ThreadService {
 
 export function createThreadService(deps: { sqlite: Sqlite; orm: Orm; clock: Clock; events: EventBus }): ThreadService {
   const { sqlite, orm, clock, events } = deps;
-  const messageCount = sql<number>`(SELECT count(*) FROM ${messages} WHERE ${messages.threadId} = ${threads.id})`;
+  // Qualified by hand: drizzle renders a column in a select list unqualified, which inside this subquery would
+  // silently mean messages.id.
+  const messageCount = sql<number>`(SELECT count(*) FROM messages AS m WHERE m.thread_id = "threads"."id")`;
   const columns = {
     id: threads.id,
     title: threads.title,
@@ -31,6 +33,7 @@ export function createThreadService(deps: { sqlite: Sqlite; orm: Orm; clock: Clo
     messageCount,
   };
   const deleteMessageFts = sqlite.prepare('DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE thread_id = ?)');
+  const optimizeMessageFts = sqlite.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')");
 
   function get(threadId: number): Thread {
     const row = orm.select(columns).from(threads).where(eq(threads.id, threadId)).get();
@@ -74,7 +77,11 @@ export function createThreadService(deps: { sqlite: Sqlite; orm: Orm; clock: Clo
     delete(threadId) {
       const removed = sqlite.transaction(() => {
         deleteMessageFts.run(threadId);
-        return orm.delete(threads).where(eq(threads.id, threadId)).run().changes;
+        const changes = orm.delete(threads).where(eq(threads.id, threadId)).run().changes;
+        // A contentless-delete FTS5 DELETE only writes a tombstone; merging the index is what removes the deleted
+        // words from the file (the user deleted this conversation: its words must not stay on disk).
+        if (changes > 0) optimizeMessageFts.run();
+        return changes;
       })();
       if (removed === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
       events.emit('thread.deleted', { threadId });

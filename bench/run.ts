@@ -1,0 +1,20 @@
+/**
+ * `npm run bench [-- --only NAME] [-- --quick]`: every suite measures Mnemo beside a baseline in the same run and
+ * prints ratios. Record figures with this command in docs/BENCHMARKS.md.
+ */
+import { parseArgs } from 'node:util';
+import { machine, printTable, type SuiteResult } from './harness';
+import { queueBench } from './suites/queue.bench';
+
+const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
+const quick = values.quick ?? false;
+
+const suites: Record<string, () => Promise<SuiteResult>> = {
+  queue: () => queueBench(quick ? 1_000 : 10_000),
+};
+
+console.log(`# Mnemo benchmarks\n\nmachine: ${machine()}${quick ? '\nmode: --quick (smaller sizes)' : ''}`);
+for (const [name, run] of Object.entries(suites)) {
+  if (values.only && values.only !== name) continue;
+  printTable(await run());
+}

@@ -1,0 +1,180 @@
+/**
+ * Chat, threads, models and the background queue from the terminal.
+ * `chat` streams the reply to stdout and exits once the reply and its writes are done.
+ */
+import type { Message, ModelsOverview, QueueState, Thread } from '../../../shared/contract';
+import type { z } from 'zod';
+import type { CliCommand, CliContext, CliOutput } from '../commands';
+
+function id(arg: string | undefined, what: string): number | { ok: false; error: { code: 'INVALID_INPUT'; message: string } } {
+  const n = Number(arg);
+  if (!arg || !Number.isInteger(n) || n <= 0) return { ok: false, error: { code: 'INVALID_INPUT', message: `${what} must be a positive whole number (got "${arg ?? ''}").` } };
+  return n;
+}
+
+async function chat(ctx: CliContext): Promise<CliOutput> {
+  const text = ctx.args.join(' ').trim();
+  if (!text) return { ok: false, error: { code: 'INVALID_INPUT', message: 'Say something: npm run -s cli -- chat "your message"' } };
+  let threadId: number | undefined;
+  if (ctx.flags.thread !== undefined) {
+    const parsed = id(ctx.flags.thread, '--thread');
+    if (typeof parsed !== 'number') return parsed;
+    threadId = parsed;
+  }
+  let replyId: number | null = null;
+  let streamed = false;
+  const offCreated = ctx.client.on('message.created', ({ message }) => {
+    if (message.role === 'assistant' && replyId === null) replyId = message.id;
+  });
+  const offDelta = ctx.client.on('message.delta', (d) => {
+    if (d.messageId === replyId && !ctx.json && d.content) {
+      ctx.write(streamed ? d.content : d.content.replace(/^\s+/, ''));
+      streamed = true;
+    }
+  });
+  try {
+    const r = await ctx.client.call('chat.send', {
+      text,
+      ...(threadId ? { threadId } : {}),
+      ...(ctx.flags.model ? { model: ctx.flags.model } : {}),
+      ...(ctx.flags.incognito === 'true' ? { incognito: true } : {}),
+    });
+    if (!r.ok) {
+      if (streamed) ctx.write('\n');
+      return r;
+    }
+    const value = {
+      thread_id: r.value.threadId,
+      message_id: r.value.assistantMessage.id,
+      reply: r.value.assistantMessage.content,
+      status: r.value.assistantMessage.status,
+      memories_used: r.value.memoriesUsed.map((m) => ({ memory_id: m.memoryId, score: m.score, reason: m.reason })),
+    };
+    const note = r.value.assistantMessage.status === 'truncated' ? '\n[the reply was cut at the model’s length limit]' : '';
+    return { ok: true, value, text: streamed ? note : r.value.assistantMessage.content + note };
+  } finally {
+    offCreated();
+    offDelta();
+  }
+}
+
+function formatThread(t: Thread): string {
+  return `${String(t.id).padStart(5)}  ${new Date(t.lastActivityAt).toISOString().slice(0, 16).replace('T', ' ')}  ${String(t.messageCount).padStart(4)} msgs  ${t.incognito ? '[incognito] ' : ''}${t.title || '(untitled)'}`;
+}
+
+function formatMessage(m: Message): string {
+  const badge = m.status === 'complete' ? '' : ` [${m.status}${m.errorCode ? `: ${m.errorCode}` : ''}]`;
+  return `#${m.id} ${m.role}${badge}\n${m.content}\n`;
+}
+
+function formatModels(o: z.output<typeof ModelsOverview>): string {
+  if (!o.reachable) return `Ollama at ${o.host}: not reachable\n${o.error?.message ?? ''}`;
+  const lines = [`Ollama ${o.version ?? '?'} at ${o.host}`, ''];
+  for (const m of o.models) lines.push(`  ${m.name.padEnd(32)} ${m.parameterSize ?? ''}`);
+  if (o.models.length === 0) lines.push('  (no models installed: run "ollama pull llama3.2")');
+  lines.push('', `chat model:       ${o.chatModel.name}${o.chatModel.installed ? '' : '  (not installed: ollama pull ' + o.chatModel.name + ')'}`);
+  lines.push(`background model: ${o.backgroundModel.name}${o.backgroundModel.installed ? '' : '  (not installed: ollama pull ' + o.backgroundModel.name + ')'}`);
+  return lines.join('\n');
+}
+
+function formatQueue(s: z.output<typeof QueueState>): string {
+  return [
+    `queued   ${s.queued}`,
+    `running  ${s.running ? `#${s.running.id} (${s.running.kind})` : '-'}`,
+    `dead     ${s.dead}`,
+    `paused   ${s.paused ? s.paused.message : 'no'}`,
+  ].join('\n');
+}
+
+export const chatCommands: CliCommand[] = [
+  {
+    words: ['chat'],
+    synopsis: 'chat [--thread ID] [--model NAME] [--incognito] "text"   streams the reply',
+    run: chat,
+  },
+  {
+    words: ['thread', 'list'],
+    synopsis: 'thread list              threads by last activity',
+    async run({ client }) {
+      const r = await client.call('thread.list', {});
+      if (!r.ok) return r;
+      return { ok: true, value: r.value.threads, text: r.value.threads.map(formatThread).join('\n') || '(no threads yet)' };
+    },
+  },
+  {
+    words: ['thread', 'show'],
+    synopsis: 'thread show ID           messages and summary',
+    async run({ client, args }) {
+      const threadId = id(args[0], 'The thread id');
+      if (typeof threadId !== 'number') return threadId;
+      const [thread, page, summary] = await Promise.all([
+        client.call('thread.get', { threadId }),
+        client.call('thread.messages', { threadId, limit: 1000 }),
+        client.call('summary.get', { threadId }),
+      ]);
+      if (!thread.ok) return thread;
+      if (!page.ok) return page;
+      if (!summary.ok) return summary;
+      const text = [
+        `${thread.value.title || '(untitled)'}${thread.value.incognito ? ' [incognito]' : ''}`,
+        summary.value ? `\nSummary (${summary.value.coveredCount} messages${summary.value.pendingCount ? `, ${summary.value.pendingCount} not yet summarized` : ''}):\n${summary.value.content}\n` : '',
+        ...page.value.messages.map(formatMessage),
+      ].join('\n');
+      return { ok: true, value: { thread: thread.value, summary: summary.value, messages: page.value.messages }, text };
+    },
+  },
+  {
+    words: ['thread', 'delete'],
+    synopsis: 'thread delete ID         deletes a thread with its messages, summary and jobs',
+    async run({ client, args }) {
+      const threadId = id(args[0], 'The thread id');
+      if (typeof threadId !== 'number') return threadId;
+      const r = await client.call('thread.delete', { threadId });
+      if (!r.ok) return r;
+      return { ok: true, value: { deleted: threadId }, text: `Deleted thread ${threadId}.` };
+    },
+  },
+  {
+    words: ['models'],
+    synopsis: 'models                   Ollama health and installed models',
+    async run({ client }) {
+      const r = await client.call('models.list', {});
+      if (!r.ok) return r;
+      if (!r.value.reachable) return { ok: false, error: { code: 'OLLAMA_UNREACHABLE', message: r.value.error?.message ?? `Cannot reach Ollama at ${r.value.host}.` } };
+      return { ok: true, value: r.value, text: formatModels(r.value) };
+    },
+  },
+  {
+    words: ['queue', 'status'],
+    synopsis: 'queue status             background jobs: queued, running, dead, paused',
+    async run({ client }) {
+      const r = await client.call('queue.status', {});
+      if (!r.ok) return r;
+      return { ok: true, value: r.value, text: formatQueue(r.value) };
+    },
+  },
+  {
+    words: ['queue', 'run'],
+    synopsis: 'queue run --until-idle   processes pending jobs, then exits',
+    async run({ client, core, flags }) {
+      if (flags['until-idle'] !== 'true') return { ok: false, error: { code: 'INVALID_INPUT', message: 'Use "queue run --until-idle" (the app runs the queue continuously).' } };
+      core.queue.start();
+      await core.queue.waitForIdle();
+      const r = await client.call('queue.status', {});
+      if (!r.ok) return r;
+      if (r.value.paused) return { ok: false, error: { code: r.value.paused.code as 'OLLAMA_UNREACHABLE', message: `Queue paused: ${r.value.paused.message}` } };
+      return { ok: true, value: r.value, text: formatQueue(r.value) };
+    },
+  },
+  {
+    words: ['queue', 'retry'],
+    synopsis: 'queue retry ID           puts a dead or cancelled job back in the queue',
+    async run({ client, args }) {
+      const jobId = id(args[0], 'The job id');
+      if (typeof jobId !== 'number') return jobId;
+      const r = await client.call('queue.retry', { jobId });
+      if (!r.ok) return r;
+      return { ok: true, value: r.value, text: `Job ${jobId} (${r.value.kind}) is queued again.` };
+    },
+  },
+];

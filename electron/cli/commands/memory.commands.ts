@@ -1,0 +1,266 @@
+/**
+ * Long-term memory from the terminal: add, list, search, show, edit, delete, restore, purge, revert, stats.
+ * Every command is one contract operation; with --json it prints the operation's value.
+ */
+import type { Memory, MemoryCategory, MemoryHit, MemoryStatus, OpOutput } from '../../../shared/contract';
+import { MemoryCategory as CategorySchema, MemoryStatus as StatusSchema } from '../../../shared/contract';
+import type { CliCommand, CliContext, CliOutput } from '../commands';
+
+type Failure = { ok: false; error: { code: 'INVALID_INPUT'; message: string } };
+const invalid = (message: string): Failure => ({ ok: false, error: { code: 'INVALID_INPUT', message } });
+const isFailure = (x: unknown): x is Failure => typeof x === 'object' && x !== null && (x as Failure).ok === false;
+
+function positiveInt(arg: string | undefined, what: string): number | Failure {
+  const n = Number(arg);
+  if (!arg || !Number.isInteger(n) || n <= 0) return invalid(`${what} must be a positive whole number (got "${arg ?? ''}").`);
+  return n;
+}
+
+function share(arg: string, what: string): number | Failure {
+  const n = Number(arg);
+  if (arg.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) return invalid(`${what} must be a number from 0 to 1 (got "${arg}").`);
+  return n;
+}
+
+/** A date (2026-03-01, midnight UTC) or a date and time (2026-03-01T18:00, 2026-03-01T18:00:00Z). */
+function date(arg: string, what: string): number | Failure {
+  const t = /^\d{4}-\d{2}-\d{2}/.test(arg) ? Date.parse(arg) : NaN;
+  if (!Number.isFinite(t)) return invalid(`${what} must be a date like 2026-03-01 or 2026-03-01T18:00Z (got "${arg}").`);
+  return t;
+}
+
+function list<T extends string>(arg: string, allowed: readonly T[], what: string): T[] | Failure {
+  const values = arg.split(',').map((s) => s.trim()).filter(Boolean);
+  const wrong = values.find((v) => !allowed.includes(v as T));
+  if (wrong !== undefined || values.length === 0) return invalid(`${what} must be one or more of ${allowed.join(', ')} (got "${arg}").`);
+  return values as T[];
+}
+
+const CATEGORIES = CategorySchema.options;
+const STATUSES = StatusSchema.options;
+
+function category(arg: string): MemoryCategory | Failure {
+  const r = list(arg, CATEGORIES, '--category');
+  if (isFailure(r)) return r;
+  return r.length === 1 ? r[0]! : invalid('--category takes one category here.');
+}
+
+const time = (t: number | null) => (t === null ? '-' : new Date(t).toISOString().slice(0, 16).replace('T', ' '));
+
+function badges(m: Memory): string {
+  const b = [m.pinned ? 'pinned' : '', m.status !== 'active' ? m.status : '', m.expired ? 'expired' : ''].filter(Boolean);
+  return b.length > 0 ? ` [${b.join(', ')}]` : '';
+}
+
+function oneLine(m: Memory): string {
+  return `#${String(m.id).padEnd(6)} ${m.category.padEnd(10)} ${m.importance.toFixed(2)}  ${m.content.replace(/\s+/g, ' ')}${badges(m)}`;
+}
+
+function formatMemory(m: Memory): string {
+  return [
+    `memory      #${m.id}${badges(m)}`,
+    `content     ${m.content}`,
+    `category    ${m.category}`,
+    `importance  ${m.importance.toFixed(2)}   confidence ${m.confidence.toFixed(2)}`,
+    `expires     ${m.expiresAt === null ? 'never' : time(m.expiresAt)}`,
+    `created     ${time(m.createdAt)}   updated ${time(m.updatedAt)}`,
+    `used        ${m.accessCount} time${m.accessCount === 1 ? '' : 's'}${m.lastUsedAt === null ? '' : `, last ${time(m.lastUsedAt)}`}`,
+    `vector      ${m.embeddingModel ?? 'none yet (found by keyword only)'}`,
+  ].join('\n');
+}
+
+function formatDetail(d: OpOutput<'memory.get'>): string {
+  const lines = [formatMemory(d.memory), ''];
+  const p = d.provenance;
+  if (p.threadId === null && p.messageId === null && p.evidence === null) lines.push('source      added by hand or imported');
+  else {
+    lines.push(`source      thread ${p.threadId ?? '(deleted)'}${p.threadTitle ? ` "${p.threadTitle}"` : ''}, message ${p.messageId ?? '(deleted)'}`);
+    if (p.evidence) lines.push(`evidence    "${p.evidence}"`);
+  }
+  lines.push('', 'versions');
+  for (const v of d.versions) {
+    lines.push(`  v${v.version}  ${time(v.createdAt)}  ${v.origin}/${v.reason}  ${v.category} ${v.importance.toFixed(2)}${v.pinned ? ' pinned' : ''} ${v.status}  ${v.content.replace(/\s+/g, ' ')}`);
+  }
+  lines.push('', `used by answers (${d.usesTotal})`);
+  for (const u of d.uses) lines.push(`  message ${u.messageId} in thread ${u.threadId}  ${time(u.at)}  ${u.reason} #${u.rank} score ${u.score.toFixed(3)}`);
+  return lines.join('\n');
+}
+
+function formatHit(h: MemoryHit): string {
+  return `#${String(h.memory.id).padEnd(6)} ${h.score.toFixed(3)}  ${h.reason.padEnd(8)} ${h.memory.content.replace(/\s+/g, ' ')}${badges(h.memory)}`;
+}
+
+function formatStats(s: OpOutput<'memory.stats'>): string {
+  const sem = s.semanticSearch;
+  const semantic =
+    sem.state === 'ready' ? `on (${sem.modelId}, ${sem.dimensions} dimensions)` : sem.state === 'unavailable' ? `off (${sem.reason ?? 'unavailable'})` : `${sem.state} (${sem.modelId ?? '-'})`;
+  const lines = [
+    `memories         ${s.total}`,
+    `by status        ${Object.entries(s.byStatus).map(([k, n]) => `${k} ${n}`).join(', ')}`,
+    `active by kind   ${Object.entries(s.byCategory).map(([k, n]) => `${k} ${n}`).join(', ')}`,
+    `pinned           ${s.pinned}`,
+    `expired          ${s.expired}`,
+    `vectors          ${s.vectors.present} present, ${s.vectors.missing} missing (${s.vectors.dimensions} dimensions)`,
+    `semantic search: ${semantic}`,
+  ];
+  if (sem.state !== 'ready' && sem.message) lines.push('', sem.message);
+  return lines.join('\n');
+}
+
+/** --category and --importance, shared by add and edit. */
+function categoryAndImportance(ctx: CliContext): { category?: MemoryCategory; importance?: number } | Failure {
+  const out: { category?: MemoryCategory; importance?: number } = {};
+  if (ctx.flags.category !== undefined) {
+    const c = category(ctx.flags.category);
+    if (isFailure(c)) return c;
+    out.category = c;
+  }
+  if (ctx.flags.importance !== undefined) {
+    const x = share(ctx.flags.importance, '--importance');
+    if (isFailure(x)) return x;
+    out.importance = x;
+  }
+  return out;
+}
+
+async function add(ctx: CliContext): Promise<CliOutput> {
+  const content = ctx.args.join(' ').trim();
+  if (!content) return invalid('Say what to remember: npm run -s cli -- memory add "text" [--category C] [--importance X] [--pin] [--expires DATE]');
+  const fields = categoryAndImportance(ctx);
+  if (isFailure(fields)) return fields;
+  const input: { content: string; category?: MemoryCategory; importance?: number; pinned?: boolean; expiresAt?: number } = { content, ...fields };
+  if (ctx.flags.pin === 'true') input.pinned = true;
+  if (ctx.flags.expires !== undefined) {
+    const t = date(ctx.flags.expires, '--expires');
+    if (isFailure(t)) return t;
+    input.expiresAt = t;
+  }
+  const r = await ctx.client.call('memory.create', input);
+  if (!r.ok) return r;
+  const note = r.value.embeddingModel === null ? '\n(no vector yet: found by keyword until semantic search is on)' : '';
+  return { ok: true, value: r.value, text: `Added memory #${r.value.id}.\n${oneLine(r.value)}${note}` };
+}
+
+async function listMemories(ctx: CliContext): Promise<CliOutput> {
+  const input: { categories?: MemoryCategory[]; statuses?: MemoryStatus[]; pinned?: boolean; limit?: number; query?: string } = {};
+  if (ctx.flags.category !== undefined) {
+    const c = list(ctx.flags.category, CATEGORIES, '--category');
+    if (isFailure(c)) return c;
+    input.categories = c;
+  }
+  if (ctx.flags.status !== undefined) {
+    const s = list(ctx.flags.status, STATUSES, '--status');
+    if (isFailure(s)) return s;
+    input.statuses = s;
+  }
+  if (ctx.flags.pinned === 'true') input.pinned = true;
+  if (ctx.flags.limit !== undefined) {
+    const n = positiveInt(ctx.flags.limit, '--limit');
+    if (isFailure(n)) return n;
+    input.limit = n;
+  }
+  if (ctx.args.length > 0) input.query = ctx.args.join(' ');
+  const r = await ctx.client.call('memory.list', input);
+  if (!r.ok) return r;
+  const { items, total } = r.value;
+  const text = items.length === 0 ? 'No memories match.' : [...items.map(oneLine), '', `${items.length} of ${total}`].join('\n');
+  return { ok: true, value: r.value, text };
+}
+
+async function search(ctx: CliContext): Promise<CliOutput> {
+  const query = ctx.args.join(' ').trim();
+  if (!query) return invalid('Say what to look for: npm run -s cli -- memory search "query" [--limit N]');
+  let limit: number | undefined;
+  if (ctx.flags.limit !== undefined) {
+    const n = positiveInt(ctx.flags.limit, '--limit');
+    if (isFailure(n)) return n;
+    limit = n;
+  }
+  const r = await ctx.client.call('memory.search', { query, ...(limit ? { limit } : {}) });
+  if (!r.ok) return r;
+  const mode = r.value.mode === 'hybrid' ? 'hybrid (semantic + keyword)' : 'keyword only (semantic search is off: see memory stats)';
+  const body = r.value.hits.length === 0 ? 'No memories match.' : r.value.hits.map(formatHit).join('\n');
+  return { ok: true, value: r.value, text: `${body}\n\nsearch: ${mode}` };
+}
+
+async function show(ctx: CliContext): Promise<CliOutput> {
+  const memoryId = positiveInt(ctx.args[0], 'The memory id');
+  if (isFailure(memoryId)) return memoryId;
+  const r = await ctx.client.call('memory.get', { memoryId });
+  if (!r.ok) return r;
+  return { ok: true, value: r.value, text: formatDetail(r.value) };
+}
+
+async function edit(ctx: CliContext): Promise<CliOutput> {
+  const memoryId = positiveInt(ctx.args[0], 'The memory id');
+  if (isFailure(memoryId)) return memoryId;
+  const fields = categoryAndImportance(ctx);
+  if (isFailure(fields)) return fields;
+  const patch: { content?: string; category?: MemoryCategory; importance?: number; pinned?: boolean; expiresAt?: number | null } = { ...fields };
+  if (ctx.flags.content !== undefined) patch.content = ctx.flags.content;
+  if (ctx.flags.pin === 'true' && ctx.flags.unpin === 'true') return invalid('Use either --pin or --unpin, not both.');
+  if (ctx.flags.pin === 'true') patch.pinned = true;
+  if (ctx.flags.unpin === 'true') patch.pinned = false;
+  if (ctx.flags.expires !== undefined) {
+    if (ctx.flags.expires === 'never') patch.expiresAt = null;
+    else {
+      const t = date(ctx.flags.expires, '--expires');
+      if (isFailure(t)) return t;
+      patch.expiresAt = t;
+    }
+  }
+  if (Object.keys(patch).length === 0) return invalid('Nothing to change: give --content, --category, --importance, --pin/--unpin or --expires.');
+  const r = await ctx.client.call('memory.update', { memoryId, ...patch });
+  if (!r.ok) return r;
+  return { ok: true, value: r.value, text: formatMemory(r.value) };
+}
+
+function byId(
+  op: 'memory.delete' | 'memory.restore' | 'memory.purge',
+  done: (id: number) => string,
+): (ctx: CliContext) => Promise<CliOutput> {
+  return async (ctx) => {
+    const memoryId = positiveInt(ctx.args[0], 'The memory id');
+    if (isFailure(memoryId)) return memoryId;
+    const r = await ctx.client.call(op, { memoryId });
+    if (!r.ok) return r;
+    return { ok: true, value: r.value, text: done(memoryId) };
+  };
+}
+
+async function revert(ctx: CliContext): Promise<CliOutput> {
+  const memoryId = positiveInt(ctx.args[0], 'The memory id');
+  if (isFailure(memoryId)) return memoryId;
+  const version = positiveInt(ctx.args[1], 'The version');
+  if (isFailure(version)) return version;
+  const r = await ctx.client.call('memory.revert', { memoryId, version });
+  if (!r.ok) return r;
+  return { ok: true, value: r.value, text: `Reverted memory #${memoryId} to version ${version} (as a new version).\n${oneLine(r.value)}` };
+}
+
+async function stats(ctx: CliContext): Promise<CliOutput> {
+  const r = await ctx.client.call('memory.stats', {});
+  if (!r.ok) return r;
+  return { ok: true, value: r.value, text: formatStats(r.value) };
+}
+
+export const memoryCommands: CliCommand[] = [
+  { words: ['memory', 'add'], synopsis: 'memory add "text" [--category C] [--importance X] [--pin] [--expires DATE]', run: add },
+  { words: ['memory', 'list'], synopsis: 'memory list [words] [--category C] [--status S] [--pinned] [--limit N]   newest first', run: listMemories },
+  { words: ['memory', 'search'], synopsis: 'memory search "query" [--limit N]   hybrid (keyword only while semantic search is off)', run: search },
+  { words: ['memory', 'show'], synopsis: 'memory show ID           content, versions, provenance, uses', run: show },
+  {
+    words: ['memory', 'edit'],
+    synopsis: 'memory edit ID [--content T] [--category C] [--importance X] [--pin|--unpin] [--expires DATE|never]',
+    run: edit,
+  },
+  { words: ['memory', 'delete'], synopsis: 'memory delete ID         moves it to the trash', run: byId('memory.delete', (id) => `Moved memory #${id} to the trash.`) },
+  { words: ['memory', 'restore'], synopsis: 'memory restore ID        brings it back from the trash', run: byId('memory.restore', (id) => `Restored memory #${id}.`) },
+  {
+    words: ['memory', 'purge'],
+    synopsis: 'memory purge ID          deletes it for good (text, history, search entries, vector)',
+    run: byId('memory.purge', (id) => `Purged memory #${id}; nothing of it is left.`),
+  },
+  { words: ['memory', 'revert'], synopsis: 'memory revert ID VERSION makes an earlier version current again', run: revert },
+  { words: ['memory', 'stats'], synopsis: 'memory stats             counts, vectors, and whether semantic search is on', run: stats },
+];

@@ -1,0 +1,68 @@
+/**
+ * Builds the prompt for one answer: system text, long-term memories (as data), the thread summary and as many recent
+ * messages as the conversation share allows, newest first. It reads messages in pages from the newest and uses the
+ * token estimate stored with each message, so a 10,000-message thread costs the same as a short one.
+ */
+import type { Message, Settings } from '../../../shared/contract';
+import type { Sqlite } from '../db/open-database';
+import type { ChatMessage } from '../llm/llm.port';
+import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
+import { computeBudget, fitToTokens, MESSAGE_OVERHEAD_TOKENS, planConversation, type Budget, type HistoryMessage } from './context-budget';
+import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.port';
+import type { MessagesRepo } from './messages.repo';
+import { loadSummary } from './summary.job';
+
+export function systemPrompt(now: number): string {
+  return [
+    'You are Mnemo, a helpful personal assistant running locally on the user’s own computer.',
+    'Answer in the language the user writes in. Be accurate and concise; say so when you are unsure.',
+    `Today is ${new Date(now).toISOString().slice(0, 10)}.`,
+  ].join('\n');
+}
+
+export interface AssembledPrompt {
+  prompt: ChatMessage[];
+  budget: Budget;
+  memoriesUsed: RetrievedMemory[];
+  /** Uncalibrated estimate of the whole prompt, compared with Ollama's prompt_eval_count to calibrate. */
+  rawTokens: number;
+  includedMessageIds: number[];
+}
+
+export async function assemblePrompt(
+  deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator },
+  input: { threadId: number; userMessage: Message; incognito: boolean; contextWindow: number | null; settings: Settings; now: number },
+): Promise<AssembledPrompt> {
+  const { settings, threadId, userMessage } = input;
+  const budget = computeBudget(input.contextWindow, settings.budget);
+  const system = fitToTokens(systemPrompt(input.now), budget.system, estimateTokens);
+  let memoriesUsed: RetrievedMemory[] = [];
+  let memoryText = '';
+  if (!input.incognito && settings.memoryMode !== 'off') {
+    const retrieved = await deps.memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories, estimateTokens });
+    memoriesUsed = retrieved.items;
+    memoryText = retrieved.text;
+  }
+  const summary = loadSummary(deps.sqlite, threadId);
+  const history = (function* (): Generator<HistoryMessage> {
+    for (const r of deps.messages.newestFirst(threadId, summary?.toMessageId ?? 0, userMessage.id)) {
+      yield { id: r.id, role: r.role as 'user' | 'assistant', content: r.content, estimatedTokens: r.estimated_tokens };
+    }
+  })();
+  const plan = planConversation({
+    budgetTokens: budget.conversation,
+    ratio: deps.calibrator.ratio,
+    summary: summary?.content ?? null,
+    summaryTokens: summary ? estimateTokens(summary.content) : 0,
+    history,
+    userMessage: { content: userMessage.content, estimatedTokens: estimateTokens(userMessage.content) },
+  });
+  const systemContent = memoryText ? `${system}\n\n${memoryText}` : system;
+  return {
+    prompt: [{ role: 'system', content: systemContent }, ...plan.messages],
+    budget,
+    memoriesUsed,
+    rawTokens: estimateTokens(systemContent) + MESSAGE_OVERHEAD_TOKENS + plan.rawTokens,
+    includedMessageIds: plan.includedIds,
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Reading memories: the row shape, its mapping to the contract's Memory, and the filter/sort SQL shared by list,
+ * search and stats. Writes live in memory.service.ts, where versions, events, FTS and vectors change together.
+ */
+import type { Memory, MemoryCategory, MemoryStatus } from '../../../shared/contract';
+
+export interface MemoryRow {
+  id: number;
+  content: string;
+  content_hash: string;
+  category: MemoryCategory;
+  importance: number;
+  confidence: number;
+  pinned: number;
+  status: MemoryStatus;
+  source_thread_id: number | null;
+  source_message_id: number | null;
+  evidence: string | null;
+  valid_from: number | null;
+  expires_at: number | null;
+  superseded_by: number | null;
+  access_count: number;
+  last_used_at: number | null;
+  embedding_model: string | null;
+  trashed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export function isExpired(expiresAt: number | null, now: number): boolean {
+  return expiresAt !== null && expiresAt <= now;
+}
+
+export function toMemory(r: MemoryRow, now: number): Memory {
+  return {
+    id: r.id,
+    content: r.content,
+    category: r.category,
+    importance: r.importance,
+    confidence: r.confidence,
+    pinned: r.pinned === 1,
+    status: r.status,
+    expired: isExpired(r.expires_at, now),
+    sourceThreadId: r.source_thread_id,
+    sourceMessageId: r.source_message_id,
+    evidence: r.evidence,
+    validFrom: r.valid_from,
+    expiresAt: r.expires_at,
+    supersededBy: r.superseded_by,
+    accessCount: r.access_count,
+    lastUsedAt: r.last_used_at,
+    embeddingModel: r.embedding_model,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    trashedAt: r.trashed_at,
+  };
+}
+
+export interface MemoryFilters {
+  categories?: MemoryCategory[] | undefined;
+  /** Default: active only. */
+  statuses?: MemoryStatus[] | undefined;
+  pinned?: boolean | undefined;
+  expired?: boolean | undefined;
+  /** Inclusive. */
+  createdFrom?: number | undefined;
+  /** Exclusive. */
+  createdTo?: number | undefined;
+  sourceThreadId?: number | undefined;
+}
+
+export type MemorySortKey = 'importance' | 'created' | 'lastUsed' | 'accessCount';
+
+/**
+ * ORDER BY clauses, largest first, ties newest first. Each matches an index (status, column): rowid is an index's
+ * implicit last column, so a backwards walk yields "column DESC, id DESC" without a sort. last_used_at NULLs
+ * (never used) sort last.
+ */
+export const SORT_SQL: Record<MemorySortKey, string> = {
+  importance: 'm.importance DESC, m.id DESC',
+  created: 'm.created_at DESC, m.id DESC',
+  lastUsed: 'm.last_used_at DESC, m.id DESC',
+  accessCount: 'm.access_count DESC, m.id DESC',
+};
+
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+/** WHERE conditions (joined by AND) over alias `m`, and their parameters in order. */
+export function filterSql(f: MemoryFilters, now: number): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const statuses = f.statuses && f.statuses.length > 0 ? [...new Set(f.statuses)] : ['active'];
+  where.push(statuses.length === 1 ? 'm.status = ?' : `m.status IN (${placeholders(statuses.length)})`);
+  params.push(...statuses);
+  if (f.categories && f.categories.length > 0) {
+    const categories = [...new Set(f.categories)];
+    where.push(`m.category IN (${placeholders(categories.length)})`);
+    params.push(...categories);
+  }
+  if (f.pinned !== undefined) {
+    where.push('m.pinned = ?');
+    params.push(f.pinned ? 1 : 0);
+  }
+  if (f.expired === true) {
+    where.push('m.expires_at IS NOT NULL AND m.expires_at <= ?');
+    params.push(now);
+  } else if (f.expired === false) {
+    where.push('(m.expires_at IS NULL OR m.expires_at > ?)');
+    params.push(now);
+  }
+  if (f.createdFrom !== undefined) {
+    where.push('m.created_at >= ?');
+    params.push(f.createdFrom);
+  }
+  if (f.createdTo !== undefined) {
+    where.push('m.created_at < ?');
+    params.push(f.createdTo);
+  }
+  if (f.sourceThreadId !== undefined) {
+    where.push('m.source_thread_id = ?');
+    params.push(f.sourceThreadId);
+  }
+  return { where, params };
+}

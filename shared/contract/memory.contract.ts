@@ -1,0 +1,226 @@
+/**
+ * Long-term memory: short statements about the user, with a category, an importance, provenance and a history.
+ * Every change is versioned; delete moves to the trash (restorable), purge really deletes.
+ */
+import { z } from 'zod';
+import { Empty, Id, Timestamp, operation } from './define';
+import { EmbeddingStatus } from './embedding.contract';
+
+export const MemoryCategory = z.enum(['knowledge', 'preference', 'project', 'skill']);
+export type MemoryCategory = z.output<typeof MemoryCategory>;
+
+/** review: waiting in the inbox; rejected: kept (by hash) so the same fact is not proposed again. */
+export const MemoryStatus = z.enum(['active', 'archived', 'trashed', 'superseded', 'review', 'rejected']);
+export type MemoryStatus = z.output<typeof MemoryStatus>;
+
+export const MemoryOrigin = z.enum(['user', 'extraction', 'maintenance', 'import']);
+export type MemoryOrigin = z.output<typeof MemoryOrigin>;
+
+/** Why a memory was used or found: what contributed most to its score (pinned ones are always used). */
+export const MemoryReason = z.enum(['pinned', 'semantic', 'keyword', 'recency']);
+export type MemoryReason = z.output<typeof MemoryReason>;
+
+const Share = z.number().min(0).max(1);
+
+export const Memory = z.object({
+  id: Id,
+  content: z.string(),
+  category: MemoryCategory,
+  importance: Share,
+  confidence: Share,
+  pinned: z.boolean(),
+  status: MemoryStatus,
+  /** expiresAt <= now: still visible and editable, never used in prompts. */
+  expired: z.boolean(),
+  sourceThreadId: Id.nullable(),
+  sourceMessageId: Id.nullable(),
+  evidence: z.string().nullable(),
+  validFrom: Timestamp.nullable(),
+  expiresAt: Timestamp.nullable(),
+  supersededBy: Id.nullable(),
+  accessCount: z.number().int().nonnegative(),
+  lastUsedAt: Timestamp.nullable(),
+  /** The model that made its vector; null while it has none (keyword search still finds it). */
+  embeddingModel: z.string().nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  trashedAt: Timestamp.nullable(),
+});
+export type Memory = z.output<typeof Memory>;
+
+export const MemoryVersion = z.object({
+  version: z.number().int().positive(),
+  content: z.string(),
+  category: MemoryCategory,
+  importance: Share,
+  pinned: z.boolean(),
+  status: MemoryStatus,
+  expiresAt: Timestamp.nullable(),
+  origin: MemoryOrigin,
+  /** e.g. created, edited, pinned, recategorized, deleted, restored, archived, reverted, merged, superseded. */
+  reason: z.string(),
+  createdAt: Timestamp,
+});
+export type MemoryVersion = z.output<typeof MemoryVersion>;
+
+export const MemoryProvenance = z.object({
+  threadId: Id.nullable(),
+  /** Null when the thread was deleted since (the memory stays). */
+  threadTitle: z.string().nullable(),
+  messageId: Id.nullable(),
+  evidence: z.string().nullable(),
+});
+
+export const MemoryUseRecord = z.object({
+  messageId: Id,
+  threadId: Id,
+  score: z.number(),
+  reason: MemoryReason,
+  rank: z.number().int().positive(),
+  /** When the answer was written. */
+  at: Timestamp,
+});
+
+const Content = z.string().trim().min(1, 'A memory cannot be empty.').max(4000, 'A memory is at most 4000 characters.');
+
+const Filters = {
+  categories: z.array(MemoryCategory).max(4).optional(),
+  /** Default: active only. */
+  statuses: z.array(MemoryStatus).min(1).max(6).optional(),
+  pinned: z.boolean().optional(),
+  /** true: only expired; false: only not expired; absent: both. */
+  expired: z.boolean().optional(),
+  createdFrom: Timestamp.optional(),
+  createdTo: Timestamp.optional(),
+  sourceThreadId: Id.optional(),
+};
+
+export const MemorySort = z.enum(['importance', 'created', 'lastUsed', 'accessCount']);
+
+export const ScoreParts = z.object({
+  /** Cosine similarity to the query, when the memory has a vector of the current model among the nearest. */
+  similarity: z.number().nullable(),
+  /** 1-based BM25 rank among keyword matches, or null when the keywords did not match. */
+  keywordRank: z.number().int().positive().nullable(),
+  /** 1-based rank among the nearest vectors, or null. */
+  semanticRank: z.number().int().positive().nullable(),
+  /** Reciprocal rank fusion of both lists, scaled to 0..1 (1: first in every list). */
+  relevance: Share,
+  importance: Share,
+  /** Exponential decay since the memory last changed (half-life from the retrieval settings). */
+  recency: Share,
+});
+
+export const MemoryHit = z.object({ memory: Memory, score: z.number(), parts: ScoreParts, reason: MemoryReason });
+export type MemoryHit = z.output<typeof MemoryHit>;
+
+const BulkIds = z.array(Id).min(1).max(10_000);
+
+const countsOf = <T extends z.ZodEnum>(e: T) => z.record(e, z.number().int().nonnegative());
+
+export const memoryOperations = {
+  'memory.create': operation(
+    'Adds a memory by hand (origin user). Refuses an exact duplicate of an active or archived memory.',
+    z
+      .object({
+        content: Content,
+        category: MemoryCategory.default('knowledge'),
+        importance: Share.default(0.5),
+        pinned: z.boolean().default(false),
+        expiresAt: Timestamp.nullable().optional(),
+      })
+      .strict(),
+    Memory,
+  ),
+  'memory.get': operation(
+    'One memory with its versions (oldest first), provenance and the answers that used it (newest first).',
+    z.object({ memoryId: Id, usesLimit: z.number().int().min(1).max(1000).default(50) }).strict(),
+    z.object({ memory: Memory, versions: z.array(MemoryVersion), provenance: MemoryProvenance, uses: z.array(MemoryUseRecord), usesTotal: z.number().int() }),
+  ),
+  'memory.list': operation(
+    'Memories filtered and sorted (largest first), a page at a time, with the total that match. query: keywords (Chinese and English, the last word as a prefix).',
+    z
+      .object({
+        ...Filters,
+        query: z.string().max(500).optional(),
+        sort: MemorySort.default('created'),
+        limit: z.number().int().min(1).max(500).default(50),
+        offset: z.number().int().min(0).max(10_000_000).default(0),
+      })
+      .strict(),
+    z.object({ items: z.array(Memory), total: z.number().int().nonnegative() }),
+  ),
+  'memory.search': operation(
+    'Hybrid search: nearest vectors and keyword matches fused, then ranked by relevance, importance and recency. Keyword-only while semantic search is off.',
+    z.object({ query: z.string().trim().min(1).max(500), ...Filters, limit: z.number().int().min(1).max(100).default(20) }).strict(),
+    z.object({ hits: z.array(MemoryHit), mode: z.enum(['hybrid', 'keyword']) }),
+  ),
+  'memory.update': operation(
+    'Edits a memory; every change is a new version. expiresAt null: never expires.',
+    z
+      .object({
+        memoryId: Id,
+        content: Content.optional(),
+        category: MemoryCategory.optional(),
+        importance: Share.optional(),
+        pinned: z.boolean().optional(),
+        expiresAt: Timestamp.nullable().optional(),
+      })
+      .strict(),
+    Memory,
+  ),
+  'memory.delete': operation('Moves a memory to the trash (restorable until purged).', z.object({ memoryId: Id }).strict(), Memory),
+  'memory.restore': operation('Brings a memory back from the trash (to the status it had before) or out of the archive (as active).', z.object({ memoryId: Id }).strict(), Memory),
+  'memory.purge': operation(
+    'Deletes a memory for good: the row, its versions, its search entries, its vector and its uses.',
+    z.object({ memoryId: Id }).strict(),
+    z.object({ purged: z.number().int().nonnegative() }),
+  ),
+  'memory.emptyTrash': operation(
+    'Purges every memory in the trash (or only those trashed before a time).',
+    z.object({ trashedBefore: Timestamp.optional() }).strict(),
+    z.object({ purged: z.number().int().nonnegative() }),
+  ),
+  'memory.revert': operation(
+    "Makes an earlier version's content, category, importance, pin and expiry current again, as a new version.",
+    z.object({ memoryId: Id, version: z.number().int().positive() }).strict(),
+    Memory,
+  ),
+  'memory.bulk': operation(
+    'One action on many memories, in one transaction; memories it does not apply to are skipped.',
+    z.discriminatedUnion('action', [
+      z.object({ action: z.enum(['delete', 'archive', 'unarchive', 'pin', 'unpin']), memoryIds: BulkIds }).strict(),
+      z.object({ action: z.literal('recategorize'), category: MemoryCategory, memoryIds: BulkIds }).strict(),
+    ]),
+    z.object({ changed: z.number().int().nonnegative(), skipped: z.number().int().nonnegative() }),
+  ),
+  'memory.stats': operation(
+    'Counts by status and category, vectors present and missing, and whether semantic search is on (and why not).',
+    Empty,
+    z.object({
+      total: z.number().int().nonnegative(),
+      byStatus: countsOf(MemoryStatus),
+      /** Active memories only. */
+      byCategory: countsOf(MemoryCategory),
+      pinned: z.number().int().nonnegative(),
+      expired: z.number().int().nonnegative(),
+      vectors: z.object({
+        /** Memories (any status but rejected) with a vector of the current model (of any model while none is configured). */
+        present: z.number().int().nonnegative(),
+        missing: z.number().int().nonnegative(),
+        dimensions: z.number().int().positive(),
+      }),
+      /** The embedding service's status: semantic search is on when state is ready. */
+      semanticSearch: EmbeddingStatus,
+    }),
+  ),
+};
+
+export const memoryEvents = {
+  'memory.created': z.object({ memory: Memory }),
+  'memory.updated': z.object({ memory: Memory }),
+  'memory.deleted': z.object({ memory: Memory }),
+  'memory.restored': z.object({ memory: Memory }),
+  /** Ids only: a purge leaves no text behind, not even in an event. */
+  'memory.purged': z.object({ memoryIds: z.array(Id) }),
+};

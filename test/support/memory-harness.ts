@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { createMessagesRepo, type MessagesRepo } from '../../electron/core/chat/messages.repo';
+import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
+import type { Embedder } from '../../electron/core/embedding/embedder.port';
+import { createEmbeddingService, type EmbeddingService } from '../../electron/core/embedding/embedding.service';
+import { createEventBus, type EventBus } from '../../electron/core/event-bus';
+import { createMemoryService, type MemoryService } from '../../electron/core/memory/memory.service';
+import type { Clock } from '../../electron/core/ports/clock.port';
+import { silentLogger } from '../../electron/core/ports/logger.port';
+import { createSettingsService, type SettingsService } from '../../electron/core/settings/settings.service';
+import { createThreadService, type ThreadService } from '../../electron/core/threads/thread.service';
+
+/** A clock tests move by hand (expiry, half-lives) instead of sleeping. */
+export interface TestClock extends Clock {
+  set(t: number): void;
+  advance(ms: number): void;
+}
+
+export function createTestClock(start = Date.UTC(2026, 0, 1)): TestClock {
+  let t = start;
+  return {
+    now: () => t,
+    set: (v) => {
+      t = v;
+    },
+    advance: (ms) => {
+      t += ms;
+    },
+  };
+}
+
+export interface MemoryHarness {
+  db: OpenedDatabase;
+  memories: MemoryService;
+  embedding: EmbeddingService;
+  settings: SettingsService;
+  threads: ThreadService;
+  messages: MessagesRepo;
+  events: EventBus;
+  close(): Promise<void>;
+}
+
+/**
+ * The memory service over a real database file, built from the same parts as createCore, for the internal API the
+ * chat and extraction code call (retrieveForPrompt, recordUse, createMemory, fillMissingVectors) and that no
+ * contract operation exposes.
+ */
+export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | null; clock: Clock }): MemoryHarness {
+  const db = openDatabase(path.join(dataDir, 'mnemo.db'), { migrationsDir: sourceMigrationsDir(), now: () => opts.clock.now() });
+  const events = createEventBus(silentLogger);
+  const settings = createSettingsService({ sqlite: db.sqlite, clock: opts.clock, events, logger: silentLogger });
+  const embedding = createEmbeddingService({ embedder: opts.embedder, logger: silentLogger });
+  const memories = createMemoryService({ sqlite: db.sqlite, clock: opts.clock, events, logger: silentLogger, embedding, settings: () => settings.get() });
+  const threads = createThreadService({ sqlite: db.sqlite, orm: db.orm, clock: opts.clock, events });
+  const messages = createMessagesRepo(db.sqlite);
+  return {
+    db,
+    memories,
+    embedding,
+    settings,
+    threads,
+    messages,
+    events,
+    async close() {
+      await embedding.dispose();
+      db.close();
+    },
+  };
+}
