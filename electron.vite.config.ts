@@ -1,10 +1,27 @@
-// Builds the Electron host, the preload and the renderer together (npm start / npm run dist).
+// Builds the Electron host, the core's utility process, the preload and the renderer together into out/
+// (npm start / npm run dist). Main and core-process keep npm dependencies external (they load from node_modules, the
+// native ones from app.asar.unpacked); the sandboxed preload can require nothing, so everything is inlined into it.
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import { defineConfig } from 'electron-vite';
 
 export default defineConfig({
-  main: { plugins: [externalizeDepsPlugin()], build: { rollupOptions: { input: { index: path.resolve('electron/main/index.ts') } } } },
-  preload: { build: { rollupOptions: { input: { index: path.resolve('electron/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } } } },
+  main: {
+    build: {
+      externalizeDeps: true,
+      rollupOptions: {
+        input: {
+          index: path.resolve('electron/main/index.ts'),
+          'core-process': path.resolve('electron/main/core-process.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      externalizeDeps: false,
+      rollupOptions: { input: { index: path.resolve('electron/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
   renderer: { root: 'renderer', plugins: [react()], build: { rollupOptions: { input: path.resolve('renderer/index.html') } } },
 });

@@ -39,8 +39,10 @@ if (!binary) {
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => web.kill(signal));
   web.on('exit', (code) => process.exit(code ?? 1));
 } else {
-  const build = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-  const app = spawn(binary, ['.', ...args], { cwd: root, stdio: 'inherit' });
+  // The app runs from a staged copy (release/app) whose native modules are built for Electron's ABI; ./node_modules
+  // keeps the Node build the tests and the web host use. Staging is incremental (scripts/dist.mjs --stage).
+  const stage = spawnSync(process.execPath, [path.join(root, 'scripts', 'dist.mjs'), '--stage'], { cwd: root, stdio: 'inherit' });
+  if (stage.status !== 0) process.exit(stage.status ?? 1);
+  const app = spawn(binary, [path.join(root, 'release', 'app'), ...args], { cwd: root, stdio: 'inherit' });
   app.on('exit', (code) => process.exit(code ?? 0));
 }

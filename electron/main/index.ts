@@ -1,87 +1,170 @@
 /**
- * The Electron host: one hardened window over the same core as the web host and the CLI.
+ * The Electron host: one hardened window over the same core as the web host and the CLI. The core runs in a
+ * utility process (core-process.ts; why: docs/ARCHITECTURE.md "Electron host"); this process owns the window, the
+ * menu, the session policy, the app:// protocol and the IPC adapter with its sender check.
  * Data folder: --data-dir, else MNEMO_DATA_DIR, else app.getPath('userData').
+ *
+ * Everything with a decision in it is a plain function in a sibling module with unit tests; this file only wires
+ * those functions to Electron.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
-import { contentSecurityPolicy } from '../../shared/security';
-import { createCore, type Core } from '../core/create-core';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, shell, utilityProcess, type Session, type UtilityProcess } from 'electron';
+import { getLoadablePath } from 'sqlite-vec';
+import { isMnemoError } from '../../shared/errors';
 import { createStderrLogger } from '../core/ports/logger.port';
+import { buildMenuTemplate } from './app-menu';
+import { createAppProtocolHandler } from './app-protocol';
+import { createCoreClient, type CoreClient, type LogLevel } from './core-protocol';
+import { desktopCorePaths, desktopDataDir } from './desktop-paths';
 import { registerIpc } from './ipc-adapter';
-import { APP_ORIGIN, APP_SCHEME, isAppUrl, isSafeExternalUrl, resolveAppPath, windowOptions } from './window-options';
+import { createQuitController } from './quit-controller';
+import { guardWebContents, hardenSession } from './session-policy';
+import { captureWindowState, createWindowStateStore, WINDOW_STATE_FILE } from './window-state';
+import { APP_ORIGIN, APP_SCHEME, windowOptions } from './window-options';
 
+const here = import.meta.dirname;
+const rendererDir = path.join(here, '../renderer');
+const preloadPath = path.join(here, '../preload/index.cjs');
+const coreEntry = path.join(here, 'core-process.js');
+
+const logLevel: LogLevel = process.env.MNEMO_LOG_LEVEL === 'debug' ? 'debug' : 'warn';
+const logger = createStderrLogger(logLevel);
+
+// Both must happen before 'ready'. corsEnabled stays unset: it would let other origins read app:// responses
+// (https://github.com/electron/electron/pull/52912); the page's own module scripts are same-origin and need no CORS.
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+app.enableSandbox();
 
-const rendererDir = path.join(import.meta.dirname, '../renderer');
-const preloadPath = path.join(import.meta.dirname, '../preload/index.cjs');
+const { dataDir, chosenBy } = desktopDataDir(process.argv, process.env, () => app.getPath('userData'));
+// An explicit data folder also holds Chromium's profile and the single-instance lock, so a Mnemo started on another
+// folder (a test run beside the real app) is a separate instance.
+if (chosenBy !== 'userData') app.setPath('userData', dataDir);
 
-function dataDirFromArgs(argv: string[]): string | undefined {
-  const i = argv.indexOf('--data-dir');
-  return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
+let win: BrowserWindow | null = null;
+let coreProcess: UtilityProcess | null = null;
+let core: CoreClient | null = null;
+let coreReady = false;
+
+const quitController = createQuitController({
+  async shutdown() {
+    await core?.stop();
+    coreProcess?.kill();
+  },
+  quit: () => app.quit(),
+  exit(code) {
+    coreProcess?.kill();
+    app.exit(code);
+  },
+  logger,
+});
+
+const hardened = new WeakSet<Session>();
+function harden(s: Session): void {
+  if (hardened.has(s)) return;
+  hardened.add(s);
+  hardenSession(s, logger);
 }
 
-let core: Core | null = null;
-let win: BrowserWindow | null = null;
-
 if (!app.requestSingleInstanceLock()) {
-  app.quit();
+  app.exit(0);
 } else {
   app.on('second-instance', () => {
-    if (win) {
-      if (win.isMinimized()) win.restore();
-      win.focus();
-    }
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
   });
-  app.whenReady().then(start, (e: unknown) => {
-    console.error(`Mnemo could not start: ${(e as Error).message}`);
-    app.exit(1);
-  });
+  app.on('session-created', harden);
+  app.on('web-contents-created', (_event, contents) =>
+    guardWebContents(contents, { openExternal: (url) => shell.openExternal(url), isFocused: () => BrowserWindow.getFocusedWindow() !== null, logger }),
+  );
+  app.on('before-quit', (event) => quitController.onBeforeQuit(event));
+  app.on('window-all-closed', () => app.quit());
+  app.whenReady().then(start).catch(failedToStart);
 }
 
 async function start(): Promise<void> {
-  const dataDir = dataDirFromArgs(process.argv) ?? process.env.MNEMO_DATA_DIR ?? app.getPath('userData');
-  core = createCore({
-    dataDir,
-    host: 'electron',
-    version: app.getVersion(),
-    logger: createStderrLogger('warn'),
-    paths: { migrationsDir: path.join(app.getAppPath(), 'drizzle') },
-  });
+  harden(session.defaultSession);
+  protocol.handle(APP_SCHEME, createAppProtocolHandler({ rendererDir, readFile: (file) => fs.promises.readFile(file), join: path.join, sep: path.sep }));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      buildMenuTemplate({ platform: process.platform, appName: app.name, developer: !app.isPackaged, openDataFolder: () => void shell.openPath(dataDir) }),
+    ),
+  );
 
-  const ses = session.defaultSession;
-  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  ses.setPermissionCheckHandler(() => false);
-  protocol.handle(APP_SCHEME, (request) => {
-    const file = resolveAppPath(rendererDir, request.url, path.join, path.sep);
-    const target = file && fs.existsSync(file) && fs.statSync(file).isFile() ? file : path.join(rendererDir, 'index.html');
-    return net.fetch(`file://${target}`).then(
-      (res) => new Response(res.body, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? 'text/html', 'content-security-policy': contentSecurityPolicy() } }),
-    );
-  });
+  core = forkCore();
+  const coreStarted = core.start({ dataDir, version: app.getVersion(), paths: corePaths(), logLevel });
 
-  win = new BrowserWindow(windowOptions(preloadPath));
-  const wc = win.webContents;
-  wc.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url)) event.preventDefault();
-  });
-  wc.on('will-attach-webview', (event) => event.preventDefault());
-  wc.setWindowOpenHandler(({ url }) => {
-    if (isSafeExternalUrl(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  registerIpc(ipcMain, core, () => win?.webContents ?? null);
-  win.once('ready-to-show', () => win?.show());
-  await win.loadURL(`${APP_ORIGIN}/index.html`);
+  const windowState = createWindowStateStore(path.join(dataDir, WINDOW_STATE_FILE));
+  const primary = screen.getPrimaryDisplay();
+  const state = windowState.load([primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)]);
+  const window = new BrowserWindow(windowOptions({ preloadPath, bounds: state, devTools: !app.isPackaged }));
+  win = window;
+  if (state.maximized) window.maximize();
+  window.on('close', () => windowState.save(captureWindowState(window)));
+  window.on('closed', () => (win = null));
+  window.once('ready-to-show', () => window.show());
+  registerIpc(ipcMain, core, () => (window.isDestroyed() ? null : window.webContents));
+
+  // Calls the page makes before the core is up queue behind 'start' in the core process, so both proceed at once.
+  await Promise.all([coreStarted.then(() => (coreReady = true)), window.loadURL(`${APP_ORIGIN}/index.html`)]);
 }
 
-let quitting = false;
-app.on('before-quit', (event) => {
-  if (quitting || !core) return;
-  event.preventDefault();
-  quitting = true;
-  const c = core;
-  core = null;
-  void c.dispose().finally(() => app.quit());
-});
-app.on('window-all-closed', () => app.quit());
+function forkCore(): CoreClient {
+  const child = utilityProcess.fork(coreEntry, [], { serviceName: 'Mnemo core', stdio: 'inherit' });
+  coreProcess = child;
+  const client = createCoreClient(
+    {
+      post: (message) => child.postMessage(message),
+      listen(listener) {
+        child.on('message', listener);
+        return () => child.off('message', listener);
+      },
+    },
+    {
+      logger,
+      onUnexpectedExit(code) {
+        // While starting, failedToStart reports it.
+        if (!coreReady) return;
+        const message = `Mnemo's background process stopped unexpectedly (exit code ${code}). Your data is safe; start Mnemo again.`;
+        console.error(message);
+        dialog.showErrorBox('Mnemo stopped', message);
+        app.exit(1);
+      },
+    },
+  );
+  child.on('exit', (code) => {
+    coreProcess = null;
+    client.processExited(code);
+  });
+  return client;
+}
+
+function corePaths() {
+  const bundledModels = path.join(process.resourcesPath, 'models');
+  let vecLoadablePath: string | null = null;
+  try {
+    vecLoadablePath = getLoadablePath();
+  } catch {
+    // An unsupported platform: the core's own sqlite-vec load reports it with a clear error.
+  }
+  return desktopCorePaths({
+    appPath: app.getAppPath(),
+    resourcesPath: process.resourcesPath,
+    env: process.env,
+    hasBundledModels: app.isPackaged && fs.existsSync(bundledModels) && fs.readdirSync(bundledModels).length > 0,
+    vecLoadablePath,
+  });
+}
+
+async function failedToStart(e: unknown): Promise<void> {
+  const message = isMnemoError(e) ? e.message : `Mnemo could not start: ${(e as Error)?.message ?? String(e)}`;
+  console.error(message);
+  dialog.showErrorBox('Mnemo could not start', message);
+  try {
+    await core?.stop();
+  } finally {
+    coreProcess?.kill();
+    app.exit(1);
+  }
+}
