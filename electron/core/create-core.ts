@@ -12,6 +12,9 @@ import { noMemories, type MemoryRetrievalPort } from './chat/memory-retrieval.po
 import { createMessagesRepo } from './chat/messages.repo';
 import { createSummaryJob, createTitleJob, loadSummary, updateSummaryByUser } from './chat/summary.job';
 import { createEventBus } from './event-bus';
+import { createExtractionJob } from './extraction/extraction.job';
+import { createReembedJob, scheduleReembed } from './extraction/reembed.job';
+import { createReviewService } from './extraction/review.service';
 import { JobQueue } from './jobs/job-queue';
 import { createLlmProvider } from './llm/llm-provider';
 import { createModelsService } from './models/models.service';
@@ -139,7 +142,21 @@ export function createCore(options: CoreOptions): Core {
     contextWindow: (model) => llm.contextWindow(model),
   });
   const models = createModelsService({ llm, settings: () => settings.get(), events, logger });
-  if (options.startQueue ?? true) queue.start();
+  queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm: () => llm.get(), settings: () => settings.get(), memories }));
+  queue.register(createReembedJob({ memories, events }));
+  const review = createReviewService({ memories, events });
+  if (options.startQueue ?? true) {
+    queue.start();
+    // Vectors missing (model switched, or memories saved while no embedder was available): fill them in the
+    // background as soon as an embedder is ready. Keyword search works meanwhile.
+    embedding.onModelChanged(() => scheduleReembed(queue, clock, 'model-changed'));
+    embedding.onStatusChange((status) => {
+      if (status.state === 'ready' && memories.missingVectorCount() > 0) scheduleReembed(queue, clock, 'embedder-ready');
+    });
+    void embedding.ensureReady().then((ready) => {
+      if (ready && memories.missingVectorCount() > 0) scheduleReembed(queue, clock, 'startup');
+    });
+  }
   disposers.push(async () => {
     chat.stopAll();
     models.cancelAll();
@@ -210,6 +227,9 @@ export function createCore(options: CoreOptions): Core {
     'memory.revert': ({ memoryId, version }) => memories.revert(memoryId, version),
     'memory.bulk': (input) => memories.bulk(input),
     'memory.stats': () => memories.stats(),
+    'review.list': ({ limit }) => memories.list({ statuses: ['review'], limit, offset: 0, sort: 'created' }),
+    'review.approve': (input) => review.approve(input),
+    'review.reject': ({ memoryId }) => review.reject(memoryId),
   };
   const dispatcher = createDispatcher(handlers, logger, { checkOutputs: options.checkOutputs ?? false });
 

@@ -8,11 +8,14 @@ import { appOperations } from './app.contract';
 import { chatEvents, chatOperations } from './chat.contract';
 import type { OperationSpec } from './define';
 import { embeddingEvents, embeddingOperations } from './embedding.contract';
+import { maintenanceEvents, maintenanceOperations } from './maintenance.contract';
 import { memoryEvents, memoryOperations } from './memory.contract';
 import { modelsEvents, modelsOperations } from './models.contract';
 import { queueEvents, queueOperations } from './queue.contract';
+import { reviewEvents, reviewOperations } from './review.contract';
 import { settingsEvents, settingsOperations } from './settings.contract';
 import { threadEvents, threadOperations } from './thread.contract';
+import { transferEvents, transferOperations } from './transfer.contract';
 
 export const operations = {
   ...appOperations,
@@ -21,8 +24,11 @@ export const operations = {
   ...chatOperations,
   ...modelsOperations,
   ...queueOperations,
+  ...reviewOperations,
   ...memoryOperations,
   ...embeddingOperations,
+  ...transferOperations,
+  ...maintenanceOperations,
 } satisfies Record<string, OperationSpec>;
 
 export const events = {
@@ -31,8 +37,11 @@ export const events = {
   ...chatEvents,
   ...modelsEvents,
   ...queueEvents,
+  ...reviewEvents,
   ...memoryEvents,
   ...embeddingEvents,
+  ...transferEvents,
+  ...maintenanceEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type OperationName = keyof typeof operations;
@@ -64,8 +73,11 @@ export * from './app.contract';
 export * from './chat.contract';
 export * from './models.contract';
 export * from './queue.contract';
+export * from './review.contract';
 export * from './define';
 export * from './embedding.contract';
 export * from './memory.contract';
 export * from './settings.contract';
 export * from './thread.contract';
+export * from './transfer.contract';
+export * from './maintenance.contract';

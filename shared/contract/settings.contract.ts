@@ -45,11 +45,28 @@ export const Settings = z.object({
 });
 export type Settings = z.output<typeof Settings>;
 
+/**
+ * A patch names only what changes: no defaults are filled in (a default would silently reset a setting the user had
+ * changed), and nested groups are partial too. The service merges it into the current settings and validates the
+ * result as a whole.
+ */
+function patchOf(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault) return patchOf(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodObject) {
+    const shape = schema.shape as Record<string, z.ZodType>;
+    return z.object(Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, patchOf(v).optional()]))).strict();
+  }
+  return schema;
+}
+
+export const SettingsPatch = patchOf(Settings) as z.ZodType<DeepPartial<Settings>>;
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends Record<string, unknown> ? Partial<T[K]> : T[K] };
+
 export const settingsOperations = {
   'settings.get': operation('All settings, defaults filled in.', Empty, Settings),
   'settings.update': operation(
     'Changes some settings; the result is the whole, validated set.',
-    z.object({ patch: Settings.partial().strict() }).strict(),
+    z.object({ patch: SettingsPatch }).strict(),
     Settings,
   ),
 };

@@ -11,7 +11,7 @@ import type { Logger } from '../ports/logger.port';
 
 export interface SettingsService {
   get(): Settings;
-  update(patch: Partial<Settings>): Settings;
+  update(patch: DeepPartial<Settings>): Settings;
 }
 
 export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; logger: Logger }): SettingsService {
@@ -39,7 +39,14 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
   }
 
   function update(patch: Partial<Settings>): Settings {
-    const parsed = Settings.safeParse({ ...get(), ...patch });
+    const current = get();
+    const merged: Record<string, unknown> = { ...current };
+    for (const [key, value] of Object.entries(patch)) {
+      const before = (current as Record<string, unknown>)[key];
+      // Nested groups (retrieval, summary, budget) merge field by field.
+      merged[key] = isPlainObject(before) && isPlainObject(value) ? { ...before, ...value } : value;
+    }
+    const parsed = Settings.safeParse(merged);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const path = ['patch', ...(issue?.path ?? []).map(String)].join('.');
@@ -56,4 +63,10 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
   }
 
   return { get, update };
+}
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends Record<string, unknown> ? Partial<T[K]> : T[K] };
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

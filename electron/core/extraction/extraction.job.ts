@@ -1,0 +1,201 @@
+/**
+ * The extraction worker's job: one exchange in, at most a few memories out. A straight line:
+ * load the exchange (content only, never thinking) -> skip trivial / incognito / memory off -> LLM with a JSON schema
+ * -> parse and validate (invalid items dropped with a reason; a wholly invalid answer is a retryable failure) ->
+ * embed (outside any transaction) -> ONE commit: dedup (exact hash: touch; near duplicate: merge), review inbox for
+ * "ask first" and instruction-like candidates, create the rest with provenance -> events after commit.
+ *
+ * Invariants: never lose, duplicate or invent a memory whatever the LLM or the process does. The commit runs inside
+ * the queue's fenced transaction, so a cancelled or re-claimed job writes nothing; dedup reads happen inside it too,
+ * so two jobs can never both create the same memory.
+ */
+import type { Memory, Settings } from '../../../shared/contract';
+import type { Sqlite } from '../db/open-database';
+import type { EventBus } from '../event-bus';
+import type { JobHandler } from '../jobs/job-queue';
+import type { LlmPort } from '../llm/llm.port';
+import { contentHash } from '../memory/content-hash';
+import type { MemoryService, PreparedEmbedding } from '../memory/memory.service';
+import type { Logger } from '../ports/logger.port';
+import { buildExtractionRequest } from './extract-prompt';
+import { parseExtraction, type Candidate } from './extract-parse';
+
+/** Exchanges shorter than this (user AND assistant) are small talk, not worth an LLM call. */
+export const TRIVIAL_USER_CHARS = 20;
+export const TRIVIAL_ASSISTANT_CHARS = 50;
+/** A merged memory never grows past this: merging keeps the more complete wording, it does not concatenate. */
+export const MAX_MEMORY_CHARS = 300;
+export const LEARNED_NOTIFICATION_IMPORTANCE = 0.8;
+
+interface Exchange {
+  threadId: number;
+  incognito: boolean;
+  user: { id: number; content: string; createdAt: number };
+  assistant: { id: number; content: string };
+}
+
+export function isTrivial(userText: string, assistantText: string): boolean {
+  return userText.trim().length < TRIVIAL_USER_CHARS && assistantText.trim().length < TRIVIAL_ASSISTANT_CHARS;
+}
+
+/** Merging keeps the longer, more complete wording, capped so repeated merges cannot grow it without bound. */
+export function mergedWording(existing: string, incoming: string): string {
+  const pick = incoming.trim().length > existing.trim().length ? incoming.trim() : existing.trim();
+  return pick.length > MAX_MEMORY_CHARS ? existing.trim().slice(0, MAX_MEMORY_CHARS) : pick;
+}
+
+export interface ExtractionOutcome {
+  created: Memory[];
+  updated: Memory[];
+  review: Memory[];
+  dropped: number;
+}
+
+export function createExtractionJob(deps: {
+  sqlite: Sqlite;
+  events: EventBus;
+  logger: Logger;
+  llm: () => LlmPort;
+  settings: () => Settings;
+  memories: MemoryService;
+}): JobHandler {
+  const { sqlite, events, memories } = deps;
+
+  function loadExchange(userMessageId: number, assistantMessageId: number): Exchange | null {
+    const rows = sqlite
+      .prepare(
+        `SELECT m.id, m.thread_id, m.role, m.content, m.created_at, t.incognito FROM messages m JOIN threads t ON t.id = m.thread_id
+         WHERE m.id IN (?, ?) ORDER BY m.id`,
+      )
+      .all(userMessageId, assistantMessageId) as Array<{ id: number; thread_id: number; role: string; content: string; created_at: number; incognito: number }>;
+    const user = rows.find((r) => r.id === userMessageId && r.role === 'user');
+    const assistant = rows.find((r) => r.id === assistantMessageId && r.role === 'assistant');
+    if (!user || !assistant) return null;
+    return {
+      threadId: user.thread_id,
+      incognito: user.incognito === 1,
+      user: { id: user.id, content: user.content, createdAt: user.created_at },
+      assistant: { id: assistant.id, content: assistant.content },
+    };
+  }
+
+  return {
+    kind: 'extract',
+    async run({ job, signal }) {
+      const exchange = loadExchange(Number(job.payload.userMessageId), Number(job.payload.assistantMessageId));
+      // Deleted meanwhile (the cascade also removes this job; the fence then discards whatever we return).
+      if (!exchange) return null;
+      const settings = deps.settings();
+      if (exchange.incognito || settings.memoryMode === 'off') return null;
+      if (isTrivial(exchange.user.content, exchange.assistant.content)) return null;
+
+      const request = buildExtractionRequest({ userText: exchange.user.content, assistantText: exchange.assistant.content, messageDate: exchange.user.createdAt });
+      const result = await deps.llm().chat({
+        model: settings.backgroundModel,
+        messages: request.messages,
+        format: request.format,
+        options: { temperature: 0 },
+        signal,
+      });
+      // Throws LLM_BAD_OUTPUT (retryable) when nothing in the answer is usable; drops invalid items with a reason.
+      const parsed = parseExtraction(result.content, { userText: exchange.user.content, messageDate: exchange.user.createdAt });
+      const candidates = parsed.candidates;
+      const embeddings = candidates.length > 0 ? await memories.prepareEmbeddings(candidates.map((c) => c.content), signal) : null;
+
+      return () => {
+        const outcome = commitCandidates(exchange, candidates, embeddings, settings);
+        outcome.dropped += parsed.dropped.length;
+        if (parsed.dropped.length > 0) deps.logger.info('extractor dropped items', { job: job.id, reasons: parsed.dropped.map((d) => d.reason) });
+        queueMicrotask(() => emitOutcome(exchange, outcome));
+      };
+    },
+  };
+
+  function commitCandidates(exchange: Exchange, candidates: Candidate[], embeddings: PreparedEmbedding[] | null, settings: Settings): ExtractionOutcome {
+    const outcome: ExtractionOutcome = { created: [], updated: [], review: [], dropped: 0 };
+    const provenance = { sourceThreadId: exchange.threadId, sourceMessageId: exchange.user.id };
+    candidates.forEach((candidate, i) => {
+      const embedding = embeddings?.[i] ?? null;
+      const hash = contentHash(candidate.content);
+      const sameText = memories.findByHash(hash);
+      // Refused before, or deliberately deleted: never proposed again by the extractor.
+      if (sameText.some((m) => m.status === 'rejected' || m.status === 'trashed')) {
+        outcome.dropped++;
+        return;
+      }
+      const exact = sameText.find((m) => m.status === 'active' || m.status === 'archived' || m.status === 'review');
+      if (exact) {
+        outcome.updated.push(
+          memories.updateMemory(
+            exact.id,
+            { importance: Math.max(exact.importance, candidate.importance) },
+            { origin: 'extraction', reason: 'confirmed', eventKind: 'confirmed', touch: true, eventData: { messageId: exchange.user.id } },
+          ),
+        );
+        return;
+      }
+      if (embedding) {
+        const [near] = memories.nearest(embedding.vector, {
+          limit: 1,
+          minSimilarity: settings.nearDuplicateSimilarity,
+          categories: [candidate.category],
+          statuses: ['active'],
+        });
+        if (near) {
+          const content = mergedWording(near.memory.content, candidate.content);
+          outcome.updated.push(
+            memories.updateMemory(
+              near.memory.id,
+              {
+                content,
+                importance: Math.max(near.memory.importance, candidate.importance),
+                evidence: candidate.evidence,
+                ...(candidate.expiresAt !== null ? { expiresAt: candidate.expiresAt } : {}),
+              },
+              {
+                origin: 'extraction',
+                reason: 'merged',
+                eventKind: 'merged',
+                touch: true,
+                ...(content !== near.memory.content ? { embedding } : {}),
+                eventData: { messageId: exchange.user.id, similarity: Math.round(near.similarity * 1000) / 1000 },
+              },
+            ),
+          );
+          return;
+        }
+      }
+      const needsReview = settings.memoryMode === 'ask' || candidate.flag !== null;
+      const memory = memories.createMemory(
+        { content: candidate.content, category: candidate.category, importance: candidate.importance, confidence: candidate.confidence, expiresAt: candidate.expiresAt },
+        {
+          origin: 'extraction',
+          status: needsReview ? 'review' : 'active',
+          ...provenance,
+          evidence: candidate.evidence,
+          embedding,
+          eventKind: needsReview ? 'proposed' : 'learned',
+        },
+      );
+      (needsReview ? outcome.review : outcome.created).push(memory);
+    });
+    return outcome;
+  }
+
+  function emitOutcome(exchange: Exchange, outcome: ExtractionOutcome): void {
+    for (const memory of outcome.created) {
+      events.emit('memory.created', { memory });
+      if (memory.importance >= LEARNED_NOTIFICATION_IMPORTANCE) events.emit('memory.learned', { memory });
+    }
+    for (const memory of [...outcome.updated]) events.emit('memory.updated', { memory });
+    for (const memory of outcome.review) events.emit('memory.created', { memory });
+    events.emit('extraction.completed', {
+      threadId: exchange.threadId,
+      userMessageId: exchange.user.id,
+      created: outcome.created.map((m) => m.id),
+      updated: outcome.updated.map((m) => m.id),
+      review: outcome.review.map((m) => m.id),
+      dropped: outcome.dropped,
+    });
+  }
+}

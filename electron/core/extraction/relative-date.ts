@@ -1,0 +1,304 @@
+/**
+ * Resolves the validity a model copied from the user's words ("next Friday", "until 2025-06-30", "下周五", "3天后")
+ * into an expiry: the END of that day (23:59:59.999) in UTC, in milliseconds, or null when the expression is not
+ * understood. Pure: the base (the message's time) is passed in, there is no clock.
+ *
+ * Conventions (chosen so an expiry errs on the late side rather than forgetting too early):
+ * - weeks start on Monday; "this week", "weekend", "本周", "周末" end on that week's Sunday;
+ * - "next <weekday>" and 下周X are that weekday in NEXT week (Monday -> "next Friday" is 11 days later, like 下周五);
+ * - a bare or "this" weekday (English) and 周X are the first such day on or after the base day;
+ *   这周X / 本周X are the day of the current week, even if it has passed (then the result is before base);
+ * - "in N months" keeps the day of the month, clamped to the month's length (Jan 31 + 1 month = Feb 28/29);
+ * - a month and day without a year is the next such date on or after the base day;
+ * - dates are calendar days in UTC: the user's time zone is not known here.
+ * Every supported relative expression except 这周X / 本周X and explicit past dates resolves to >= base.
+ */
+
+const DAY_MS = 86_400_000;
+
+interface Day {
+  y: number;
+  m: number; // 0-11
+  d: number; // 1-31
+}
+
+function dayOf(ms: number): Day {
+  const t = new Date(ms);
+  return { y: t.getUTCFullYear(), m: t.getUTCMonth(), d: t.getUTCDate() };
+}
+
+function endOfDay(day: Day): number {
+  return Date.UTC(day.y, day.m, day.d, 23, 59, 59, 999);
+}
+
+function addDays(day: Day, n: number): Day {
+  return dayOf(Date.UTC(day.y, day.m, day.d) + n * DAY_MS);
+}
+
+function daysInMonth(y: number, m: number): number {
+  return new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+}
+
+function addMonths(day: Day, n: number): Day {
+  const total = day.y * 12 + day.m + n;
+  const y = Math.floor(total / 12);
+  const m = total - y * 12;
+  return { y, m, d: Math.min(day.d, daysInMonth(y, m)) };
+}
+
+function endOfMonth(day: Day, plusMonths = 0): Day {
+  const first = addMonths({ y: day.y, m: day.m, d: 1 }, plusMonths);
+  return { ...first, d: daysInMonth(first.y, first.m) };
+}
+
+/** 0 = Monday ... 6 = Sunday. */
+function isoWeekday(day: Day): number {
+  return (new Date(Date.UTC(day.y, day.m, day.d)).getUTCDay() + 6) % 7;
+}
+
+/** The given weekday (0 = Monday) of the week `weeksAhead` after the base day's week. */
+function weekdayOfWeek(base: Day, weekday: number, weeksAhead: number): Day {
+  return addDays(base, weeksAhead * 7 + weekday - isoWeekday(base));
+}
+
+function upcomingWeekday(base: Day, weekday: number): Day {
+  return addDays(base, (weekday - isoWeekday(base) + 7) % 7);
+}
+
+function validDay(y: number, m: number, d: number): Day | null {
+  if (!Number.isInteger(y) || y < 1970 || y > 9999 || m < 0 || m > 11 || d < 1 || d > daysInMonth(y, m)) return null;
+  return { y, m, d };
+}
+
+/** Month and day without a year: the next such date on or after the base day. */
+function nextMonthDay(base: Day, m: number, d: number): Day | null {
+  const thisYear = validDay(base.y, m, d);
+  if (thisYear && endOfDay(thisYear) >= endOfDay(base)) return thisYear;
+  // Feb 29 may not exist next year; look a few years ahead.
+  for (let y = base.y + 1; y <= base.y + 8; y++) {
+    const day = validDay(y, m, d);
+    if (day) return day;
+  }
+  return null;
+}
+
+const EN_WEEKDAYS: Record<string, number> = {
+  monday: 0, mon: 0,
+  tuesday: 1, tue: 1, tues: 1,
+  wednesday: 2, wed: 2,
+  thursday: 3, thu: 3, thur: 3, thurs: 3,
+  friday: 4, fri: 4,
+  saturday: 5, sat: 5,
+  sunday: 6, sun: 6,
+};
+
+const EN_MONTHS: Record<string, number> = {
+  january: 0, jan: 0, february: 1, feb: 1, march: 2, mar: 2, april: 3, apr: 3, may: 4, june: 5, jun: 5,
+  july: 6, jul: 6, august: 7, aug: 7, september: 8, sep: 8, sept: 8, october: 9, oct: 9, november: 10, nov: 10,
+  december: 11, dec: 11,
+};
+
+const EN_NUMBERS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
+  nineteen: 19, twenty: 20, thirty: 30, 'a couple of': 2, 'a couple': 2, couple: 2, 'a few': 3, few: 3,
+};
+
+const ZH_WEEKDAYS: Record<string, number> = { 一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6, '1': 0, '2': 1, '3': 2, '4': 3, '5': 4, '6': 5, '7': 6 };
+
+const ZH_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+
+/** 3, 三, 十五, 二十, 二十五, 两 (up to 99). */
+function zhNumber(text: string): number | null {
+  if (/^\d+$/.test(text)) return Number(text);
+  const tens = /^([一二三四五六七八九两]?)十([一二三四五六七八九]?)$/.exec(text);
+  if (tens) return (tens[1] ? ZH_DIGITS[tens[1]]! : 1) * 10 + (tens[2] ? ZH_DIGITS[tens[2]]! : 0);
+  if (text.length === 1 && text in ZH_DIGITS) return ZH_DIGITS[text]!;
+  return null;
+}
+
+function enNumber(text: string): number | null {
+  if (/^\d+$/.test(text)) return Number(text);
+  return EN_NUMBERS[text] ?? null;
+}
+
+type Unit = 'day' | 'week' | 'month' | 'year';
+
+/** Bounds "in N units" to ~100 years: anything larger is noise, not a validity. */
+const MAX_DAYS_AHEAD = 36_600;
+
+function addUnits(base: Day, n: number, unit: Unit): Day | null {
+  if (!Number.isFinite(n) || n < 0) return null;
+  const days = unit === 'day' ? n : unit === 'week' ? n * 7 : unit === 'month' ? n * 31 : n * 366;
+  if (days > MAX_DAYS_AHEAD) return null;
+  if (unit === 'day') return addDays(base, n);
+  if (unit === 'week') return addDays(base, n * 7);
+  if (unit === 'month') return Number.isInteger(n) ? addMonths(base, n) : addDays(base, Math.round(n * 30));
+  return Number.isInteger(n) ? addMonths(base, n * 12) : addDays(base, Math.round(n * 365));
+}
+
+function afterHours(baseMs: number, n: number): Day | null {
+  return n >= 0 && n <= 24 * MAX_DAYS_AHEAD ? dayOf(baseMs + n * 3_600_000) : null;
+}
+
+function isoDate(text: string): Day | null {
+  const m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[t ][\d:.]+(?:z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+  return m ? validDay(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : null;
+}
+
+// Prepositions need a following space: "on" must not eat the start of "one week".
+const EN_PREFIX = /^(?:(?:valid|good|true|lasts?|expires?|only|just)\s+)*(?:(?:for the next|in the next|over the next|within the next|until|till|til|'til|through|thru|up to|by|before|on|for|within|during|in|at|after)\s+)?/;
+const EN_SUFFIX = /(?:\s+(?:only|at the latest|from now|from today|later|or so|'? ?time))+$/;
+
+function resolveEnglish(text: string, base: Day, baseMs: number): Day | null {
+  const t = text.replace(EN_PREFIX, '').replace(EN_SUFFIX, '').replace(/^the\s+/, '').trim();
+  const iso = isoDate(t);
+  if (iso) return iso;
+
+  switch (t) {
+    case 'today': case 'tonight': case 'this evening': case 'this afternoon': case 'this morning': case 'end of day': case 'end of the day': case 'eod':
+      return base;
+    case 'tomorrow': case 'tomorrow night': case 'tomorrow evening': case 'tomorrow morning':
+      return addDays(base, 1);
+    case 'day after tomorrow':
+      return addDays(base, 2);
+    case 'this week': case 'end of the week': case 'end of this week': case 'end of week': case 'this weekend': case 'the weekend': case 'weekend':
+      return weekdayOfWeek(base, 6, 0);
+    case 'next week': case 'end of next week': case 'next weekend':
+      return weekdayOfWeek(base, 6, 1);
+    case 'this month': case 'end of the month': case 'end of this month': case 'end of month': case 'month end': case 'the end of the month':
+      return endOfMonth(base);
+    case 'next month': case 'end of next month':
+      return endOfMonth(base, 1);
+    case 'this year': case 'end of the year': case 'end of this year': case 'end of year': case 'year end': case 'year-end':
+      return { y: base.y, m: 11, d: 31 };
+    case 'next year': case 'end of next year':
+      return { y: base.y + 1, m: 11, d: 31 };
+    case 'a fortnight': case 'fortnight':
+      return addDays(base, 14);
+  }
+
+  const weekday = /^(this|next|coming|this coming)?\s*([a-z]+)$/.exec(t);
+  if (weekday && weekday[2]! in EN_WEEKDAYS) {
+    const wd = EN_WEEKDAYS[weekday[2]!]!;
+    return weekday[1] === 'next' ? weekdayOfWeek(base, wd, 1) : upcomingWeekday(base, wd);
+  }
+
+  const span = /^(?:next\s+)?(\d+(?:\.\d+)?|[a-z]+(?: (?:couple|few))?)(?: of)?\s*(hour|day|week|month|year|fortnight)s?'?$/.exec(t);
+  if (span) {
+    const n = /^\d/.test(span[1]!) ? Number(span[1]) : enNumber(span[1]!);
+    if (n === null) return null;
+    if (span[2] === 'hour') return afterHours(baseMs, n);
+    return span[2] === 'fortnight' ? addDays(base, n * 14) : addUnits(base, n, span[2] as Unit);
+  }
+  const half = /^half (?:a|an) (month|year)$|^(?:a )?half[- ](month|year)$/.exec(t);
+  if (half) return addUnits(base, 0.5, (half[1] ?? half[2]) as Unit);
+
+  // "march 14", "mar 14th", "14 march", "march 14, 2026", "14 march 2026"
+  const md = /^([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?$/.exec(t) ?? null;
+  const dm = md ? null : /^(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+)\.?(?:,?\s+(\d{4}))?$/.exec(t);
+  const parts = md ? { month: md[1]!, day: md[2]!, year: md[3] } : dm ? { month: dm[2]!, day: dm[1]!, year: dm[3] } : null;
+  if (parts && parts.month in EN_MONTHS) {
+    const m = EN_MONTHS[parts.month]!;
+    return parts.year ? validDay(Number(parts.year), m, Number(parts.day)) : nextMonthDay(base, m, Number(parts.day));
+  }
+  return null;
+}
+
+const ZH_PREFIX = /^(?:有效期?|期限)?(?:直到|一直到|截至到?|截止到?|持续到?|持续|到|至|在|于|为期)?/;
+const ZH_SUFFIX = /(?:之前|以前|前|为止|止|结束|截止|有效)*$/;
+const ZH_NUM = '(\\d+|[零〇一二两三四五六七八九十]+)';
+
+const ZH_SPAN = new RegExp(`^${ZH_NUM}\\s*(天|日|周|个星期|星期|个礼拜|礼拜|个月|年)(?:后|之后|以后|内|之内|以内)?$`);
+
+function resolveChinese(text: string, base: Day, baseMs: number): Day | null {
+  const unprefixed = text.replace(ZH_PREFIX, '');
+  const t = unprefixed.replace(ZH_SUFFIX, '');
+  // 3天前 is three days AGO, not "before 3 days from now".
+  if (/前$/.test(unprefixed) && ZH_SPAN.test(t)) return null;
+  const iso = isoDate(t);
+  if (iso) return iso;
+
+  switch (t) {
+    case '今天': case '今日': case '今晚': case '今天晚上': case '当天':
+      return base;
+    case '明天': case '明日': case '明晚': case '明天晚上':
+      return addDays(base, 1);
+    case '后天':
+      return addDays(base, 2);
+    case '大后天':
+      return addDays(base, 3);
+    case '本周': case '这周': case '这个星期': case '这星期': case '本星期': case '周末': case '这周末': case '本周末': case '这个周末':
+      return weekdayOfWeek(base, 6, 0);
+    case '下周': case '下星期': case '下个星期': case '下礼拜': case '下个礼拜': case '下周末': case '下个周末':
+      return weekdayOfWeek(base, 6, 1);
+    case '下下周': case '下下个星期':
+      return weekdayOfWeek(base, 6, 2);
+    case '本月': case '这个月': case '这月': case '月底': case '月末': case '本月底': case '这个月底': case '本月末':
+      return endOfMonth(base);
+    case '下个月': case '下月': case '下个月底': case '下月底': case '下个月末':
+      return endOfMonth(base, 1);
+    case '今年': case '年底': case '年末': case '今年年底': case '今年底': case '本年底':
+      return { y: base.y, m: 11, d: 31 };
+    case '明年': case '明年年底': case '明年底':
+      return { y: base.y + 1, m: 11, d: 31 };
+    case '半个月': case '半个月后': case '半个月内':
+      return addDays(base, 15);
+    case '半年': case '半年后': case '半年内':
+      return addUnits(base, 0.5, 'year');
+  }
+
+  const weekday = /^(下下|下|这|本|这个|下个)?(?:周|星期|礼拜)([一二三四五六日天1-7])$/.exec(t);
+  if (weekday) {
+    const wd = ZH_WEEKDAYS[weekday[2]!]!;
+    const which = weekday[1];
+    if (which === '下' || which === '下个') return weekdayOfWeek(base, wd, 1);
+    if (which === '下下') return weekdayOfWeek(base, wd, 2);
+    if (which === '这' || which === '本' || which === '这个') return weekdayOfWeek(base, wd, 0);
+    return upcomingWeekday(base, wd);
+  }
+
+  // 3天后, 两周内, 三个月之后, 十天, 2个星期, 一年后. 月 needs 个 (三月 is March).
+  const hours = new RegExp(`^${ZH_NUM}\\s*(?:个)?(?:小时|钟头)(?:后|之后|以后|内|之内|以内)?$`).exec(t);
+  if (hours) {
+    const n = zhNumber(hours[1]!);
+    return n === null ? null : afterHours(baseMs, n);
+  }
+
+  const span = ZH_SPAN.exec(t);
+  if (span) {
+    const n = zhNumber(span[1]!);
+    if (n === null) return null;
+    const unit: Unit = span[2] === '天' || span[2] === '日' ? 'day' : span[2] === '个月' ? 'month' : span[2] === '年' ? 'year' : 'week';
+    return addUnits(base, n, unit);
+  }
+
+  // 2026年3月14日, 3月14日, 3月14号, 三月十四日
+  const date = new RegExp(`^(?:(\\d{4})年)?${ZH_NUM}月${ZH_NUM}[日号]?$`).exec(t);
+  if (date) {
+    const m = zhNumber(date[2]!);
+    const d = zhNumber(date[3]!);
+    if (m === null || d === null) return null;
+    return date[1] ? validDay(Number(date[1]), m - 1, d) : nextMonthDay(base, m - 1, d);
+  }
+  return null;
+}
+
+/**
+ * The end (UTC) of the day an expression designates, relative to `base` (ms), or null when it is not understood.
+ * "permanent" and the like are NOT handled here: they mean "no expiry", which the caller decides.
+ */
+export function resolveRelativeDate(expr: string, base: number): number | null {
+  if (!Number.isFinite(base)) return null;
+  const text = expr
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[“”"'‘’。.!！?？,，]+$/u, '')
+    .replace(/^[“”"'‘’]+/u, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text === '' || text.length > 60) return null;
+  const baseDay = dayOf(base);
+  const day = /\p{scx=Han}/u.test(text) ? resolveChinese(text.replace(/\s+/g, ''), baseDay, base) : resolveEnglish(text, baseDay, base);
+  return day ? endOfDay(day) : null;
+}

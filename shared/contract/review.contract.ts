@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { Id, operation } from './define';
+import { Memory, MemoryCategory } from './memory.contract';
+
+/**
+ * The review inbox: candidates the extractor proposed while memory mode is "ask first", and any candidate that reads
+ * like an instruction to the assistant (always reviewed). A rejected candidate is remembered so it is not proposed again.
+ */
+export const reviewOperations = {
+  'review.list': operation(
+    'Candidates waiting for review, newest first.',
+    z.object({ limit: z.number().int().min(1).max(500).default(100) }).strict(),
+    z.object({ items: z.array(Memory), total: z.number().int().nonnegative() }),
+  ),
+  'review.approve': operation(
+    'Accepts a candidate into memory, optionally edited first.',
+    z
+      .object({
+        memoryId: Id,
+        content: z.string().trim().min(1).max(2000).optional(),
+        category: MemoryCategory.optional(),
+        importance: z.number().min(0).max(1).optional(),
+      })
+      .strict(),
+    Memory,
+  ),
+  'review.reject': operation('Refuses a candidate; the same fact will not be proposed again.', z.object({ memoryId: Id }).strict(), Memory),
+};
+
+export const reviewEvents = {
+  /** Background re-embedding after a model switch or while vectors are missing. */
+  'embedding.reindexProgressed': z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }),
+  /** A new memory of high importance (>= 0.8) was learned: the UI may show a notification. */
+  'memory.learned': z.object({ memory: Memory }),
+  /** One exchange was processed by the extractor: what it created, updated or sent to review (ids only). */
+  'extraction.completed': z.object({
+    threadId: z.number().int().nullable(),
+    userMessageId: z.number().int().nullable(),
+    created: z.array(Id),
+    updated: z.array(Id),
+    review: z.array(Id),
+    dropped: z.number().int().nonnegative(),
+  }),
+};
