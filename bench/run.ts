@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { machine, printTable, type SuiteResult } from './harness';
+import { eventLoopBench } from './suites/event-loop.bench';
 import { queueBench } from './suites/queue.bench';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
@@ -11,6 +12,7 @@ const quick = values.quick ?? false;
 
 const suites: Record<string, () => Promise<SuiteResult>> = {
   queue: () => queueBench(quick ? 1_000 : 10_000),
+  'event-loop': () => eventLoopBench(quick ? 50 : 500),
 };
 
 console.log(`# Mnemo benchmarks\n\nmachine: ${machine()}${quick ? '\nmode: --quick (smaller sizes)' : ''}`);

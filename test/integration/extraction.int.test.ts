@@ -96,6 +96,35 @@ describe('learning from conversations', () => {
     expect(items.map((m) => [m.content, m.importance])).toEqual([['Plays the piano every evening', 0.7]]);
   });
 
+  it('a contradiction supersedes the old memory, which stays in history as superseded', async () => {
+    // Like a real embedding model, the fake relates moving and living, and the two cities.
+    const concepts = { moved: 'home', lives: 'home', live: 'home', berlin: 'city', lisbon: 'city' };
+    const h = await createChatHarness(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64, concepts }), startQueue: false } });
+    harnesses.push(h);
+    const { core, client, fake } = h;
+    fake.setDefaultReply((req) => {
+      if (!isExtraction(req)) return { content: isTitle(req) ? 'Moving' : 'Noted, thank you very much for letting me know that!' };
+      const prompt = req.messages.at(-1)!.content;
+      if (prompt.includes('moved to Berlin')) {
+        const lisbon = /"id": (\d+),\s*"content": "Lives in Lisbon"/.exec(prompt);
+        return { content: memoriesJson([{ content: 'Lives in Berlin', category: 'knowledge', importance: 0.8, confidence: 0.9, validity: 'permanent', evidence: 'moved to Berlin', ...(lisbon ? { replaces: Number(lisbon[1]) } : {}) }]) };
+      }
+      return { content: memoriesJson([{ content: 'Lives in Lisbon', category: 'knowledge', importance: 0.8, confidence: 0.9, validity: 'permanent', evidence: 'I live in Lisbon' }]) };
+    });
+    unwrap(await client.call('chat.send', { text: 'I live in Lisbon, near the river, for ten years now.' }));
+    await core.queue.runUntilIdle();
+    const [lisbon] = unwrap(await client.call('memory.list', {})).items;
+    unwrap(await client.call('chat.send', { text: 'Big news: I moved to Berlin last month for a new job.' }));
+    await core.queue.runUntilIdle();
+    const active = unwrap(await client.call('memory.list', {})).items;
+    expect(active.map((m) => m.content)).toEqual(['Lives in Berlin']);
+    const old = unwrap(await client.call('memory.get', { memoryId: lisbon!.id }));
+    expect(old.memory).toMatchObject({ status: 'superseded', supersededBy: active[0]!.id });
+    expect(old.versions.map((v) => v.reason)).toEqual(['created', 'superseded']);
+    const r = unwrap(await client.call('chat.send', { text: 'Where do I live these days, Lisbon or Berlin?' }));
+    expect(r.memoriesUsed.map((m) => m.memoryId)).toEqual([active[0]!.id]);
+  });
+
   it('ask-first mode sends candidates to the review inbox; approve and reject work, and a rejected fact is not proposed again', async () => {
     const { core, client } = await setup(tempDir, (user) =>
       user.includes('Rust')

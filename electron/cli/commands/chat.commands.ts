@@ -158,8 +158,7 @@ export const chatCommands: CliCommand[] = [
     synopsis: 'queue run --until-idle   processes pending jobs, then exits',
     async run({ client, core, flags }) {
       if (flags['until-idle'] !== 'true') return { ok: false, error: { code: 'INVALID_INPUT', message: 'Use "queue run --until-idle" (the app runs the queue continuously).' } };
-      core.queue.start();
-      await core.queue.waitForIdle();
+      await core.queue.runUntilIdle();
       const r = await client.call('queue.status', {});
       if (!r.ok) return r;
       if (r.value.paused) return { ok: false, error: { code: r.value.paused.code as 'OLLAMA_UNREACHABLE', message: `Queue paused: ${r.value.paused.message}` } };

@@ -56,6 +56,8 @@ export const Candidate = z.object({
   evidence: z.string().min(1).max(MAX_EVIDENCE_CHARS),
   /** 'instruction': reads like an instruction to the assistant; send to the review inbox rather than into memory. */
   flag: CandidateFlag.nullable(),
+  /** The id of a known memory this fact contradicts (same subject, new value); only ids the prompt listed. */
+  replaces: z.number().int().positive().nullable(),
   /**
    * With a flag: where the instruction-like text was seen (content, evidence, or the user's message as a whole) and
    * what it looked like, e.g. "content: a rule for every answer". Safe to log (no user text). Null without a flag.
@@ -100,6 +102,8 @@ export interface ParseContext {
   messageDate: number;
   /** Default MAX_CANDIDATES (3). */
   maxItems?: number;
+  /** Ids of the known memories shown to the model; a `replaces` naming any other id is ignored. */
+  knownIds?: ReadonlySet<number>;
 }
 
 const DAY_MS = 86_400_000;
@@ -176,17 +180,24 @@ function locateItems(value: unknown, incomplete: WeakSet<object>, depth = 0): Lo
     return locateItems(inner.value, inner.incomplete, depth + 1);
   }
   if (!isRecord(value)) return null;
-  // Wrappers before single items: {"summary": "2 facts", "memories": [...]} is a wrapper with a chatty field.
+  // An object with text in a content-like field may be one memory, or a wrapper with a chatty field
+  // ({"summary": "2 facts", "memories": [...]}). The schema's own key always wins; another wrapper key wins only
+  // with memory-like items in it, so a stray {"data": null} inside a memory does not empty the answer.
+  const single = typeof pick(value, CONTENT_KEYS) === 'string';
   const keys = Object.keys(value);
   for (const name of WRAPPER_KEYS) {
     const key = keys.find((k) => k.toLowerCase() === name);
     if (key === undefined) continue;
+    const trusted = name === 'memories' || !single;
     const inner = value[key];
-    if (inner === null) return { items: [], listIncomplete: false, incomplete }; // {"memories": null}: nothing to remember
+    if (inner === null) {
+      if (trusted) return { items: [], listIncomplete: false, incomplete }; // {"memories": null}: nothing to remember
+      continue;
+    }
     const found = locateItems(inner, incomplete, depth + 1);
-    if (found) return found;
+    if (found && (trusted || found.items.some(isItemLike))) return found;
   }
-  if (typeof pick(value, CONTENT_KEYS) === 'string') return { items: [value], listIncomplete: false, incomplete };
+  if (single) return { items: [value], listIncomplete: false, incomplete };
   if (keys.length === 1) return locateItems(value[keys[0]!], incomplete, depth + 1);
   return null;
 }
@@ -391,18 +402,25 @@ function cleanEvidence(text: string): string {
  * unless it is the whole message, so "I" or "tea" alone cannot vouch for anything.
  */
 export function evidenceSupportedBy(evidence: string, userText: string): boolean {
-  return checkEvidence(evidence, userText) === null;
+  return checkEvidence(evidence, indexUserText(userText)) === null;
 }
 
-function checkEvidence(evidence: string, userText: string): 'evidence_too_short' | 'evidence_not_in_user_text' | null {
+interface UserTextIndex {
+  normalized: string;
+  terms: Set<string>;
+}
+
+function indexUserText(userText: string): UserTextIndex {
+  return { normalized: normalizeForEvidence(userText), terms: new Set(searchTerms(userText)) };
+}
+
+function checkEvidence(evidence: string, user: UserTextIndex): 'evidence_too_short' | 'evidence_not_in_user_text' | null {
   const ev = normalizeForEvidence(evidence);
-  const user = normalizeForEvidence(userText);
   if (ev === '') return 'evidence_too_short';
   const terms = [...new Set(searchTerms(evidence))];
-  if (terms.length < 2 && ev !== user) return 'evidence_too_short';
-  if (user.includes(ev)) return null;
-  const userTerms = new Set(searchTerms(userText));
-  const present = terms.filter((t) => userTerms.has(t)).length;
+  if (terms.length < 2 && ev !== user.normalized) return 'evidence_too_short';
+  if (user.normalized.includes(ev)) return null;
+  const present = terms.filter((t) => user.terms.has(t)).length;
   return present / terms.length >= EVIDENCE_TERM_SHARE ? null : 'evidence_not_in_user_text';
 }
 
@@ -443,13 +461,25 @@ interface Scales {
   confidence: number;
 }
 
-function normalizeItem(
-  item: unknown,
-  incomplete: WeakSet<object>,
-  ctx: ParseContext,
-  scales: Scales,
-  userTextInjection: () => Flagging,
-): Candidate | DropReason {
+interface ItemContext {
+  incomplete: WeakSet<object>;
+  messageDate: number;
+  user: UserTextIndex;
+  scales: Scales;
+  userTextInjection: () => Flagging;
+  knownIds: ReadonlySet<number>;
+}
+
+const REPLACES_KEYS = ['replaces', 'supersedes', 'replaces_id', 'contradicts'];
+
+/** A model may answer with 7, "7" or "#7"; anything that is not one of the listed ids is dropped silently. */
+function toReplaces(value: unknown, known: ReadonlySet<number>): number | null {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.replace(/^#/, '').trim()) : NaN;
+  return Number.isInteger(n) && known.has(n) ? n : null;
+}
+
+function normalizeItem(item: unknown, ictx: ItemContext): Candidate | DropReason {
+  const { incomplete, scales } = ictx;
   if (typeof item === 'object' && item !== null && incomplete.has(item)) return 'truncated';
   const obj = typeof item === 'string' ? { content: item } : isRecord(item) ? unwrapItem(item) : null;
   if (obj === null) return 'not_an_object';
@@ -472,11 +502,11 @@ function normalizeItem(
   if (category === null) return 'unknown_category';
 
   if (evidenceText === '') return 'evidence_missing';
-  const evidenceProblem = checkEvidence(evidenceText, ctx.userText);
+  const evidenceProblem = checkEvidence(evidenceText, ictx.user);
   if (evidenceProblem) return evidenceProblem;
   let evidence = evidenceText;
   if (evidence.length > MAX_EVIDENCE_CHARS) {
-    const verbatim = normalizeForEvidence(ctx.userText).includes(normalizeForEvidence(evidence));
+    const verbatim = ictx.user.normalized.includes(normalizeForEvidence(evidence));
     if (!verbatim) return 'evidence_too_long';
     evidence = shortenEvidence(evidence);
   }
@@ -486,9 +516,10 @@ function normalizeItem(
     category: category ?? 'knowledge',
     importance: toShare(pick(obj, IMPORTANCE_KEYS), scales.importance),
     confidence: toShare(pick(obj, CONFIDENCE_KEYS), scales.confidence),
-    expiresAt: toExpiry(firstString(pick(obj, VALIDITY_KEYS)), ctx.messageDate),
+    expiresAt: toExpiry(firstString(pick(obj, VALIDITY_KEYS)), ictx.messageDate),
     evidence,
-    ...instructionFlag(content, evidence, userTextInjection),
+    ...instructionFlag(content, evidence, ictx.userTextInjection),
+    replaces: toReplaces(pick(obj, REPLACES_KEYS), ictx.knownIds),
   };
   return Candidate.safeParse(candidate).success ? candidate : 'invalid_fields';
 }
@@ -563,11 +594,11 @@ export function parseExtraction(raw: string, ctx: ParseContext): ExtractionResul
   const candidates: Candidate[] = [];
   const dropped: DroppedItem[] = [];
   const seen = new Set<string>();
-  const userTextInjection = injectionIn(ctx.userText);
+  const ictx: ItemContext = { incomplete, messageDate: ctx.messageDate, user: indexUserText(ctx.userText), scales, userTextInjection: injectionIn(ctx.userText), knownIds: ctx.knownIds ?? new Set() };
   let complete = 0;
 
   examined.forEach((item, index) => {
-    const result = normalizeItem(item, incomplete, ctx, scales, userTextInjection);
+    const result = normalizeItem(item, ictx);
     if (result !== 'truncated') complete++;
     if (typeof result === 'string') {
       dropped.push({ index, reason: result });

@@ -26,6 +26,8 @@ export const TRIVIAL_ASSISTANT_CHARS = 50;
 /** A merged memory never grows past this: merging keeps the more complete wording, it does not concatenate. */
 export const MAX_MEMORY_CHARS = 300;
 export const LEARNED_NOTIFICATION_IMPORTANCE = 0.8;
+/** Known memories shown to the extractor so it can mark contradictions. */
+export const RELATED_MEMORIES = 5;
 
 interface Exchange {
   threadId: number;
@@ -89,7 +91,10 @@ export function createExtractionJob(deps: {
       if (exchange.incognito || settings.memoryMode === 'off') return null;
       if (isTrivial(exchange.user.content, exchange.assistant.content)) return null;
 
-      const request = buildExtractionRequest({ userText: exchange.user.content, assistantText: exchange.assistant.content, messageDate: exchange.user.createdAt });
+      // What is already remembered on the subject, so the model can say a new fact replaces an old one.
+      const related = await memories.search({ query: exchange.user.content.slice(0, 500), limit: RELATED_MEMORIES });
+      const known = related.hits.map((h) => ({ id: h.memory.id, content: h.memory.content }));
+      const request = buildExtractionRequest({ userText: exchange.user.content, assistantText: exchange.assistant.content, messageDate: exchange.user.createdAt, known });
       const result = await deps.llm().chat({
         model: settings.backgroundModel,
         messages: request.messages,
@@ -98,7 +103,10 @@ export function createExtractionJob(deps: {
         signal,
       });
       // Throws LLM_BAD_OUTPUT (retryable) when nothing in the answer is usable; drops invalid items with a reason.
-      const parsed = parseExtraction(result.content, { userText: exchange.user.content, messageDate: exchange.user.createdAt });
+      // Small models sometimes never close <think> and put the JSON inside it; the adapter then reports everything as
+      // thinking. Only in that case is the model's own reasoning handed to the parser, which takes the last list in it.
+      const answer = result.content.trim() === '' && result.thinking.trim() !== '' ? `<think>${result.thinking}` : result.content;
+      const parsed = parseExtraction(answer, { userText: exchange.user.content, messageDate: exchange.user.createdAt, knownIds: new Set(known.map((k) => k.id)) });
       const candidates = parsed.candidates;
       const embeddings = candidates.length > 0 ? await memories.prepareEmbeddings(candidates.map((c) => c.content), signal) : null;
 
@@ -130,6 +138,29 @@ export function createExtractionJob(deps: {
             exact.id,
             { importance: Math.max(exact.importance, candidate.importance) },
             { origin: 'extraction', reason: 'confirmed', eventKind: 'confirmed', touch: true, eventData: { messageId: exchange.user.id } },
+          ),
+        );
+        return;
+      }
+      // A contradiction ("moved to Berlin" after "lives in Lisbon"): the new memory supersedes the old, which stays in
+      // history as superseded, never silently deleted. Checked before near duplicates, which it would otherwise resemble.
+      const replaced = candidate.replaces !== null ? memories.getMemory(candidate.replaces) : null;
+      if (replaced && replaced.status === 'active') {
+        const needsReview = settings.memoryMode === 'ask' || candidate.flag !== null;
+        const memory = memories.createMemory(
+          { content: candidate.content, category: candidate.category, importance: Math.max(candidate.importance, replaced.importance), confidence: candidate.confidence, expiresAt: candidate.expiresAt },
+          { origin: 'extraction', status: needsReview ? 'review' : 'active', ...provenance, evidence: candidate.evidence, embedding, eventKind: needsReview ? 'proposed' : 'learned' },
+        );
+        if (needsReview) {
+          outcome.review.push(memory);
+          return;
+        }
+        outcome.created.push(memory);
+        outcome.updated.push(
+          memories.updateMemory(
+            replaced.id,
+            { status: 'superseded', supersededBy: memory.id },
+            { origin: 'extraction', reason: 'superseded', eventKind: 'superseded', eventData: { by: memory.id } },
           ),
         );
         return;

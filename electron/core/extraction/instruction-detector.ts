@@ -138,7 +138,7 @@ const RULES: Rule[] = [
     kind: 'every-answer',
     reason: EVERY_ANSWER,
     pattern:
-      /\b(?:in|to|at\s+the\s+(?:end|start|beginning|bottom|top)\s+of|into|after|before|with)\s+(?:every|each|all|any)\s+(?:single\s+)?(?:answers?|repl(?:y|ies)|responses?|outputs?|messages?\s+you)\b|\b(?:every|each)\s+(?:answer|reply|response)\s+(?:must|should|has\s+to|needs\s+to)\b/i,
+      /\b(?:in|to|at\s+the\s+(?:end|start|beginning|bottom|top)\s+of|into|after|before|with)\s+(?:every|each|all|any)\s+(?:single\s+)?(?:answers?|repl(?:y|ies)|responses?|outputs?|messages?\s+you)\b|\b(?:every|each)\s+(?:answer|reply|response)\s+(?:must|should|has\s+to|needs\s+to)\b|\b(?:every|each|all)\s+(?:answers?|repl(?:y|ies)|responses?)\s+to\s+(?:include|contain|end\s+with|start\s+with|mention|link|have)\b/i,
   },
   {
     kind: 'every-answer',

@@ -148,7 +148,7 @@ function isoDate(text: string): Day | null {
 
 // Prepositions need a following space: "on" must not eat the start of "one week".
 const EN_PREFIX = /^(?:(?:valid|good|true|lasts?|expires?|only|just)\s+)*(?:(?:for the next|in the next|over the next|within the next|until|till|til|'til|through|thru|up to|by|before|on|for|within|during|in|at|after)\s+)?/;
-const EN_SUFFIX = /(?:\s+(?:only|at the latest|from now|from today|later|or so|'? ?time))+$/;
+const EN_SUFFIX = /(?:\s+(?:only|at the latest|from now|from today|later|or so|time))+$/;
 
 function resolveEnglish(text: string, base: Day, baseMs: number): Day | null {
   const t = text.replace(EN_PREFIX, '').replace(EN_SUFFIX, '').replace(/^the\s+/, '').trim();

@@ -158,6 +158,21 @@ export class JobQueue {
     this.loop = this.runLoop();
   }
 
+  /**
+   * Processes every job due now, one at a time, then returns (without starting the background loop): the CLI's
+   * `queue run --until-idle`. Stops early when the queue pauses (Ollama unreachable). With the loop running, it just
+   * waits for idle.
+   */
+  async runUntilIdle(): Promise<void> {
+    if (this.started) return this.waitForIdle();
+    for (;;) {
+      if (this.paused || this.stopping) return;
+      const job = this.claim();
+      if (!job) return;
+      await this.process(job);
+    }
+  }
+
   /** Stops taking jobs; the running one is aborted and its lease released (it will run again next start). */
   async stop(): Promise<void> {
     this.stopping = true;
