@@ -1,17 +1,32 @@
 import { useEffect } from 'react';
+import { ChatView } from './components/ChatView';
 import { ErrorBanner } from './components/ErrorBanner';
+import { SearchDialog } from './components/SearchDialog';
+import { SettingsView } from './components/SettingsView';
 import { StatusBar } from './components/StatusBar';
 import { ThreadSidebar } from './components/ThreadSidebar';
+import { Toasts } from './components/Toasts';
+import { useShortcuts } from './components/use-shortcuts';
 import type { Connection } from './rpc';
 import { useAppStore } from './stores/app.store';
-import { useT } from './use-t';
+import { selectTheme, useSettingsStore } from './stores/settings.store';
+import { useLanguage, useT } from './use-t';
 
 export function App({ connection }: { connection: Connection }) {
   const t = useT();
-  const language = useAppStore((s) => s.language);
+  const language = useLanguage();
+  const theme = useSettingsStore(selectTheme);
+  const view = useAppStore((s) => s.view);
+  const searchOpen = useAppStore((s) => s.searchOpen);
+  useShortcuts();
+
   useEffect(() => {
     document.documentElement.lang = language;
-  }, [language]);
+    document.title = t('app.name');
+  }, [language, t]);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
 
   if (connection.kind === 'missing-token') {
     return (
@@ -23,18 +38,14 @@ export function App({ connection }: { connection: Connection }) {
   }
   return (
     <div className="app-shell">
-      <header className="app-header">
-        <h1>{t('app.name')}</h1>
-        <span className="muted">{t('app.tagline')}</span>
-      </header>
       <ErrorBanner />
       <div className="app-body">
         <ThreadSidebar />
-        <main className="chat" aria-label="Chat">
-          <p className="empty">{t('chat.placeholder')}</p>
-        </main>
+        <main className="main">{view === 'settings' ? <SettingsView /> : <ChatView />}</main>
       </div>
       <StatusBar />
+      <Toasts />
+      {searchOpen && <SearchDialog />}
     </div>
   );
 }

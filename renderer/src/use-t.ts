@@ -1,7 +1,14 @@
-import { translate, type MessageKey } from './i18n';
-import { useAppStore } from './stores/app.store';
+import { useCallback } from 'react';
+import { translate, type Language, type MessageKey, type Params } from './i18n';
+import { selectLanguage, useSettingsStore } from './stores/settings.store';
 
-export function useT(): (key: MessageKey) => string {
-  const language = useAppStore((s) => s.language);
-  return (key) => translate(language, key);
+export type Translate = (key: MessageKey, params?: Params) => string;
+
+export function useLanguage(): Language {
+  return useSettingsStore(selectLanguage);
+}
+
+export function useT(): Translate {
+  const language = useLanguage();
+  return useCallback((key, params) => translate(language, key, params), [language]);
 }

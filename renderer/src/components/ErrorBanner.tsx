@@ -1,17 +1,30 @@
 import { useAppStore } from '../stores/app.store';
+import { useStatusStore } from '../stores/status.store';
 import { useT } from '../use-t';
+import { CloseIcon } from './icons';
 
+/** The event socket dropped (replies and updates pause until it is back), or something failed unexpectedly. */
 export function ErrorBanner() {
   const t = useT();
   const error = useAppStore((s) => s.error);
   const dismiss = useAppStore((s) => s.dismissError);
-  if (!error) return null;
+  const connected = useStatusStore((s) => s.connected);
+  const everConnected = useStatusStore((s) => s.everConnected);
   return (
-    <div className="error-banner" role="alert">
-      <strong>{t('error.generic')}:</strong> <span>{error.message}</span>
-      <button type="button" onClick={dismiss} aria-label={t('error.dismiss')}>
-        ×
-      </button>
-    </div>
+    <>
+      {!connected && everConnected && (
+        <div className="banner warn" role="alert">
+          <span className="spinner" aria-hidden="true" /> {t('status.reconnecting')}
+        </div>
+      )}
+      {error && (
+        <div className="banner danger" role="alert">
+          <strong>{t('error.generic')}:</strong> <span className="grow">{error.message}</span>
+          <button type="button" className="icon small" onClick={dismiss} aria-label={t('common.dismiss')}>
+            <CloseIcon />
+          </button>
+        </div>
+      )}
+    </>
   );
 }

@@ -1,24 +1,76 @@
-import { useAppStore } from '../stores/app.store';
-import { useT } from '../use-t';
+/** One line at the bottom: connection, Ollama and the chat model, background work, semantic search, schema. */
+import { useLanguage, useT, type Translate } from '../use-t';
+import { formatNumber } from '../format';
+import { useSettingsStore } from '../stores/settings.store';
+import { useStatusStore, type QueueState } from '../stores/status.store';
 
 export function StatusBar() {
   const t = useT();
-  const connected = useAppStore((s) => s.connected);
-  const info = useAppStore((s) => s.info);
+  const language = useLanguage();
+  const connected = useStatusStore((s) => s.connected);
+  const info = useStatusStore((s) => s.info);
+  const models = useStatusStore((s) => s.models);
+  const queue = useStatusStore((s) => s.queue);
+  const embedding = useStatusStore((s) => s.embedding);
+  const download = useStatusStore((s) => s.embeddingDownload);
+  const pulls = useStatusStore((s) => s.pulls);
+  const chatModel = useSettingsStore((s) => s.settings?.chatModel ?? null);
+  const activePull = Object.entries(pulls).find(([, p]) => !p.done);
+
   return (
-    <footer className="status-bar" role="status" aria-live="polite">
-      <span className={connected ? 'dot ok' : 'dot warn'} aria-hidden="true" />
-      <span>{connected ? t('status.connected') : t('status.disconnected')}</span>
+    <footer className="status-bar" role="status">
+      <span className="status-item">
+        <span className={connected ? 'dot ok' : 'dot warn'} aria-hidden="true" />
+        {connected ? t('status.connected') : t('status.disconnected')}
+      </span>
+      <span className="status-item" title={models?.error?.message ?? models?.host ?? ''}>
+        <span className={!models ? 'dot' : models.reachable ? (models.chatModel.installed ? 'dot ok' : 'dot warn') : 'dot bad'} aria-hidden="true" />
+        {!models
+          ? t('status.ollamaChecking')
+          : !models.reachable
+            ? t('status.ollamaUnreachable')
+            : models.chatModel.installed
+              ? t('status.ollamaReady', { version: models.version ?? '?', model: chatModel ?? models.chatModel.name })
+              : t('status.modelMissing', { model: models.chatModel.name })}
+      </span>
+      {activePull && (
+        <span className="status-item">
+          {t('status.pulling', { model: activePull[0], percent: activePull[1].percent === null ? '…' : `${Math.floor(activePull[1].percent)}%` })}
+          <span className="mini-progress" aria-hidden="true">
+            <span style={{ width: `${activePull[1].percent ?? 0}%` }} />
+          </span>
+        </span>
+      )}
+      {queue && <span className="status-item" title={queue.paused?.message ?? ''}>{queueText(queue, t)}</span>}
+      {embedding && (
+        <span className="status-item" title={embedding.message ?? embedding.modelId ?? ''}>
+          {embedding.state === 'ready'
+            ? t('status.embeddingReady')
+            : embedding.state === 'loading'
+              ? t('status.embeddingLoading')
+              : embedding.state === 'downloading'
+                ? t('status.embeddingDownloading', { percent: download ? `${formatNumber(download.percent, language, 0)}%` : '…' })
+                : t('status.embeddingOff')}
+        </span>
+      )}
+      <span className="status-spacer" />
       {info && (
         <>
-          <span className="sep" aria-hidden="true">·</span>
-          <span title={info.dataDir}>
+          <span className="status-item muted" title={info.dataDir}>
             {t('status.schema')}: {info.schemaVersion}
           </span>
-          <span className="sep" aria-hidden="true">·</span>
-          <span className="muted">Mnemo {info.version}</span>
+          <span className="status-item muted">Mnemo {info.version}</span>
         </>
       )}
     </footer>
   );
+}
+
+function queueText(queue: QueueState, t: Translate): string {
+  if (queue.paused) return t('status.queuePaused', { count: queue.queued });
+  const parts: string[] = [];
+  if (queue.running) parts.push(t(`status.job.${queue.running.kind}`));
+  if (queue.queued > 0) parts.push(t('status.queued', { count: queue.queued }));
+  if (queue.dead > 0) parts.push(t('status.dead', { count: queue.dead }));
+  return parts.length === 0 ? t('status.queueIdle') : `${t('status.queue')}: ${parts.join(' · ')}`;
 }

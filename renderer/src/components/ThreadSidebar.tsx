@@ -1,40 +1,69 @@
+import { useMemo } from 'react';
 import { useAppStore } from '../stores/app.store';
+import { useThreadsStore, visibleThreads } from '../stores/threads.store';
 import { useT } from '../use-t';
+import { GearIcon, IncognitoIcon, PlusIcon, SearchIcon } from './icons';
+import { ThreadItem } from './ThreadItem';
+import { modKey } from './shortcuts';
 
 export function ThreadSidebar() {
   const t = useT();
-  const threads = useAppStore((s) => s.threads);
-  const selected = useAppStore((s) => s.selectedThreadId);
-  const createThread = useAppStore((s) => s.createThread);
-  const selectThread = useAppStore((s) => s.selectThread);
+  const threads = useThreadsStore((s) => s.threads);
+  const pendingDeletes = useThreadsStore((s) => s.pendingDeletes);
+  const loaded = useThreadsStore((s) => s.loaded);
+  const selectedId = useThreadsStore((s) => s.selectedId);
+  const create = useThreadsStore((s) => s.create);
+  const view = useAppStore((s) => s.view);
+  const setView = useAppStore((s) => s.setView);
+  const setSearchOpen = useAppStore((s) => s.setSearchOpen);
+  const shown = useMemo(() => visibleThreads(threads, pendingDeletes), [threads, pendingDeletes]);
 
   return (
     <nav className="sidebar" aria-label={t('threads.title')}>
-      <div className="sidebar-header">
-        <h2>{t('threads.title')}</h2>
-        <button type="button" className="primary" onClick={() => void createThread()} aria-label={t('threads.new')}>
-          + {t('threads.new')}
+      <div className="brand">
+        <h1>{t('app.name')}</h1>
+        <span className="brand-tagline">{t('app.tagline')}</span>
+      </div>
+      <div className="sidebar-actions">
+        <button type="button" className="primary grow" onClick={() => void create()} title={`${t('threads.new')} (${modKey()}+N)`}>
+          <PlusIcon /> {t('threads.new')}
+        </button>
+        <button
+          type="button"
+          className="icon"
+          onClick={() => void create({ incognito: true })}
+          aria-label={t('threads.newIncognito')}
+          title={`${t('threads.newIncognito')} (${modKey()}+Shift+N)`}
+        >
+          <IncognitoIcon size={18} />
         </button>
       </div>
-      {threads.length === 0 ? (
-        <p className="empty">{t('threads.empty')}</p>
+      <button type="button" className="search-trigger" onClick={() => setSearchOpen(true)} aria-label={t('search.open')} aria-keyshortcuts="Control+K Meta+K">
+        <SearchIcon />
+        <span className="grow">{t('search.short')}</span>
+        <kbd aria-hidden="true">{modKey()} K</kbd>
+      </button>
+      <h2 className="sidebar-heading">{t('threads.title')}</h2>
+      {loaded && shown.length === 0 ? (
+        <p className="sidebar-empty">{t('threads.empty')}</p>
       ) : (
-        <ul className="thread-list" role="list">
-          {threads.map((thread) => (
-            <li key={thread.id}>
-              <button
-                type="button"
-                className={thread.id === selected ? 'thread selected' : 'thread'}
-                aria-current={thread.id === selected ? 'true' : undefined}
-                onClick={() => selectThread(thread.id)}
-              >
-                <span className="thread-title">{thread.title || t('threads.untitled')}</span>
-                {thread.incognito && <span className="badge">{t('threads.incognito')}</span>}
-              </button>
-            </li>
+        <ul className="thread-list">
+          {shown.map((thread) => (
+            <ThreadItem key={thread.id} thread={thread} selected={thread.id === selectedId && view === 'chat'} />
           ))}
         </ul>
       )}
+      <div className="sidebar-footer">
+        <button
+          type="button"
+          className={view === 'settings' ? 'nav-button active' : 'nav-button'}
+          aria-current={view === 'settings' ? 'page' : undefined}
+          onClick={() => setView(view === 'settings' ? 'chat' : 'settings')}
+          title={`${t('settings.title')} (${modKey()}+,)`}
+        >
+          <GearIcon /> {t('settings.title')}
+        </button>
+      </div>
     </nav>
   );
 }

@@ -1,0 +1,72 @@
+import { useEffect, useMemo } from 'react';
+import { useAppStore } from '../stores/app.store';
+import { useChatStore } from '../stores/chat.store';
+import { modelProblem, useStatusStore } from '../stores/status.store';
+import { useThreadsStore } from '../stores/threads.store';
+import { useT } from '../use-t';
+import { Composer } from './Composer';
+import { PlusIcon } from './icons';
+import { MessageList } from './MessageList';
+import { ModelSetup } from './ModelSetup';
+import { modKey } from './shortcuts';
+import { SummaryPanel } from './SummaryPanel';
+import { ThreadHeader } from './ThreadHeader';
+
+export function ChatView() {
+  const t = useT();
+  const threadId = useThreadsStore((s) => s.selectedId);
+  const thread = useThreadsStore((s) => s.threads.find((x) => x.id === s.selectedId) ?? null);
+  const loaded = useChatStore((s) => (threadId === null ? false : (s.threads[threadId]?.loaded ?? false)));
+  const load = useChatStore((s) => s.load);
+  const summaryKnown = useChatStore((s) => threadId !== null && s.summaries[threadId] !== undefined);
+  const loadSummary = useChatStore((s) => s.loadSummary);
+  const summaryOpen = useAppStore((s) => s.summaryOpen);
+  const models = useStatusStore((s) => s.models);
+  const problem = useMemo(() => modelProblem(models), [models]);
+
+  useEffect(() => {
+    if (threadId !== null && !loaded) void load(threadId);
+  }, [threadId, loaded, load]);
+  // The header marks a summary that is behind (pending messages) without the panel being open.
+  useEffect(() => {
+    if (threadId !== null && !summaryKnown) void loadSummary(threadId);
+  }, [threadId, summaryKnown, loadSummary]);
+
+  if (threadId === null || !thread) return <Welcome />;
+  return (
+    <div className={summaryOpen ? 'chat-layout with-panel' : 'chat-layout'}>
+      <section className="chat" aria-label={t('chat.region')}>
+        <ThreadHeader thread={thread} />
+        {problem && <ModelSetup problem={problem} compact />}
+        <MessageList threadId={threadId} />
+        <Composer threadId={threadId} blocked={problem !== null && problem.kind !== 'unreachable'} />
+      </section>
+      {summaryOpen && <SummaryPanel threadId={threadId} />}
+    </div>
+  );
+}
+
+function Welcome() {
+  const t = useT();
+  const create = useThreadsStore((s) => s.create);
+  const models = useStatusStore((s) => s.models);
+  const problem = useMemo(() => modelProblem(models), [models]);
+  return (
+    <section className="chat welcome" aria-label={t('chat.region')}>
+      <div className="welcome-inner">
+        {problem ? (
+          <ModelSetup problem={problem} />
+        ) : (
+          <>
+            <h2 className="welcome-title">{t('welcome.title')}</h2>
+            <p className="muted">{models ? t('welcome.ready', { model: models.chatModel.name }) : t('welcome.checking')}</p>
+            <button type="button" className="primary large" onClick={() => void create()}>
+              <PlusIcon /> {t('welcome.start')}
+            </button>
+            <p className="muted small">{t('welcome.shortcuts', { mod: modKey() })}</p>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

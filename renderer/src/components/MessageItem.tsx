@@ -1,0 +1,129 @@
+import { memo, useState } from 'react';
+import type { Message } from '../../../shared/contract';
+import type { ErrorInfo } from '../../../shared/errors';
+import { formatDuration, formatNumber, formatTime } from '../format';
+import { isErrorCodeKey } from '../i18n';
+import { copyText } from '../markdown/copy-text';
+import { Markdown } from '../markdown/Markdown';
+import { useChatStore } from '../stores/chat.store';
+import type { MemoryUse } from '../stores/chat-merge';
+import { useLanguage, useT } from '../use-t';
+import { CopyIcon, RetryIcon } from './icons';
+import { MemoryReceipt } from './MemoryReceipt';
+
+interface Props {
+  message: Message;
+  receipt: MemoryUse[] | undefined;
+  isLast: boolean;
+  /** The failure of the last send, shown on the reply it belongs to. */
+  error: ErrorInfo | null;
+}
+
+export const MessageItem = memo(function MessageItem({ message, receipt, isLast, error }: Props) {
+  const t = useT();
+  if (message.role === 'user') {
+    return (
+      <article className="message user" aria-label={t('chat.you')} data-message-id={message.id}>
+        <div className="bubble">{message.content}</div>
+      </article>
+    );
+  }
+  if (message.role === 'system') return null;
+  return <AssistantMessage message={message} receipt={receipt} isLast={isLast} error={error} />;
+});
+
+function AssistantMessage({ message, receipt, isLast, error }: Props) {
+  const t = useT();
+  const retry = useChatStore((s) => s.retry);
+  const sending = useChatStore((s) => s.threads[message.threadId]?.sending ?? false);
+  const streaming = message.status === 'streaming';
+  const waiting = streaming && message.content === '' && message.thinking === '';
+
+  return (
+    <article className={`message assistant status-${message.status}`} aria-label={t('chat.assistant')} data-message-id={message.id}>
+      {message.thinking && (
+        <details className="thinking">
+          <summary>{streaming && message.content === '' ? t('chat.thinkingNow') : t('chat.thinking')}</summary>
+          <div className="thinking-text">{message.thinking}</div>
+        </details>
+      )}
+      {waiting && (
+        <p className="model-loading">
+          <span className="spinner" aria-hidden="true" /> {t('chat.loadingModel', { model: message.model ?? '' })}
+        </p>
+      )}
+      {message.content && <Markdown text={message.content} />}
+      {streaming && !waiting && <span className="caret" aria-hidden="true" />}
+      <StatusBadge message={message} error={error} canRetry={isLast && !sending} onRetry={() => void retry(message.threadId)} />
+      {receipt && receipt.length > 0 && <MemoryReceipt memories={receipt} />}
+      {!streaming && <MessageMeta message={message} />}
+    </article>
+  );
+}
+
+function StatusBadge({ message, error, canRetry, onRetry }: { message: Message; error: ErrorInfo | null; canRetry: boolean; onRetry: () => void }) {
+  const t = useT();
+  if (message.status === 'complete' || message.status === 'streaming') return null;
+  if (message.status === 'error') {
+    const code = message.errorCode ?? error?.code ?? 'INTERNAL';
+    // The core's own words when this is the failure just seen (they name the host or the model); else the code's.
+    const detail = error && error.code === code ? error.message : null;
+    return (
+      <div className="message-status error" role="alert">
+        <span className="badge danger">{t('chat.status.error')}</span>
+        <span className="message-status-text">
+          <strong>{isErrorCodeKey(code) ? t(`errorCode.${code}`) : code}</strong>
+          {detail && <span className="muted"> — {detail}</span>}
+        </span>
+        {canRetry && (
+          <button type="button" className="small" onClick={onRetry}>
+            <RetryIcon /> {t('common.retry')}
+          </button>
+        )}
+      </div>
+    );
+  }
+  const stopped = message.status === 'stopped';
+  return (
+    <div className="message-status">
+      <span className="badge">{stopped ? t('chat.status.stopped') : t('chat.status.truncated')}</span>
+      <span className="muted small">{stopped ? (message.errorCode === 'INTERRUPTED' ? t('chat.status.interruptedHint') : t('chat.status.stoppedHint')) : t('chat.status.truncatedHint')}</span>
+      {canRetry && (
+        <button type="button" className="ghost small" onClick={onRetry}>
+          <RetryIcon /> {t('chat.regenerate')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function MessageMeta({ message }: { message: Message }) {
+  const t = useT();
+  const language = useLanguage();
+  const [copied, setCopied] = useState(false);
+  const parts: string[] = [];
+  if (message.model) parts.push(message.model);
+  if (message.promptTokens !== null || message.completionTokens !== null) {
+    parts.push(t('chat.meta.tokens', { prompt: message.promptTokens ?? '–', completion: message.completionTokens ?? '–' }));
+  }
+  if (message.totalDurationMs !== null) parts.push(formatDuration(message.totalDurationMs, language));
+  if (message.completionTokens && message.evalDurationMs) {
+    parts.push(t('chat.meta.speed', { rate: formatNumber((message.completionTokens * 1000) / message.evalDurationMs, language, 1) }));
+  }
+  const copy = async () => {
+    if (await copyText(message.content)) {
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    }
+  };
+  return (
+    <div className="message-meta">
+      <span title={formatTime(message.createdAt, language)}>{parts.join(' · ')}</span>
+      {message.content && (
+        <button type="button" className="ghost small" onClick={() => void copy()} aria-label={t('chat.copyAnswer')}>
+          <CopyIcon /> {copied ? t('common.copied') : t('common.copy')}
+        </button>
+      )}
+    </div>
+  );
+}

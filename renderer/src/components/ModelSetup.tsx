@@ -1,0 +1,179 @@
+/**
+ * What stands between the user and a reply, and the way out: start Ollama (or change its host), pick an installed
+ * model, or download the configured one with a progress bar. Shown full-size on first start and as a banner in a thread.
+ */
+import { useId, useState } from 'react';
+import { formatBytes } from '../format';
+import { useAppStore } from '../stores/app.store';
+import { useSettingsStore } from '../stores/settings.store';
+import { useStatusStore, type ModelProblem } from '../stores/status.store';
+import { useLanguage, useT } from '../use-t';
+import { DownloadIcon, WarningIcon } from './icons';
+
+export function ModelSetup({ problem, compact = false }: { problem: ModelProblem; compact?: boolean }) {
+  const t = useT();
+  const headingId = useId();
+  const refreshModels = useStatusStore((s) => s.refreshModels);
+  const checking = useStatusStore((s) => s.checkingModels);
+  const setView = useAppStore((s) => s.setView);
+  const className = `setup-card ${compact ? 'compact' : ''} ${problem.kind === 'unreachable' ? 'warn' : ''}`;
+
+  if (problem.kind === 'unreachable') {
+    return (
+      <section className={className} aria-labelledby={headingId}>
+        <h2 id={headingId}>
+          <WarningIcon /> {t('setup.unreachable.title')}
+        </h2>
+        <p>{t('setup.unreachable.body', { host: problem.host })}</p>
+        <p>
+          {t('setup.unreachable.howStart')} <code>ollama serve</code>
+          {t('setup.unreachable.howHost')}
+        </p>
+        <div className="button-row">
+          <button type="button" className="primary" onClick={() => void refreshModels()} disabled={checking}>
+            {checking ? t('setup.checking') : t('setup.checkAgain')}
+          </button>
+          <button type="button" onClick={() => setView('settings')}>
+            {t('setup.openSettings')}
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  if (problem.kind === 'no-models') {
+    return (
+      <section className={className} aria-labelledby={headingId}>
+        <h2 id={headingId}>{compact ? t('setup.noModels.titleShort') : t('setup.noModels.title')}</h2>
+        <p>{t('setup.noModels.body', { model: problem.configured })}</p>
+        <PullControl name={problem.configured} />
+        {!compact && <OtherModelPull />}
+      </section>
+    );
+  }
+
+  return (
+    <section className={className} aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('setup.missing.title', { model: problem.configured })}</h2>
+      <p>{t('setup.missing.pick')}</p>
+      <InstalledPicker installed={problem.installed} />
+      <p>{t('setup.missing.orPull', { model: problem.configured })}</p>
+      <PullControl name={problem.configured} />
+    </section>
+  );
+}
+
+function InstalledPicker({ installed }: { installed: string[] }) {
+  const t = useT();
+  const update = useSettingsStore((s) => s.update);
+  const showError = useAppStore((s) => s.showError);
+  const choose = async (name: string) => {
+    const result = await update({ chatModel: name });
+    if (!result.ok) showError(result.error);
+  };
+  return (
+    <ul className="model-choices" aria-label={t('setup.missing.installed')}>
+      {installed.map((name) => (
+        <li key={name}>
+          <button type="button" onClick={() => void choose(name)} aria-label={t('setup.missing.use', { model: name })}>
+            {name}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function PullControl({ name }: { name: string }) {
+  const t = useT();
+  const language = useLanguage();
+  const pull = useStatusStore((s) => s.pull);
+  const state = useStatusStore((s) => s.pulls[name]);
+  const running = state !== undefined && !state.done;
+
+  if (!running && !state?.error) {
+    return (
+      <div className="button-row">
+        <button type="button" className="primary" onClick={() => void pull(name)}>
+          <DownloadIcon /> {t('setup.pull', { model: name })}
+        </button>
+      </div>
+    );
+  }
+  const percent = state?.percent ?? null;
+  const bytes =
+    state?.completedBytes != null && state.totalBytes
+      ? t('setup.pullBytes', { done: formatBytes(state.completedBytes, language), total: formatBytes(state.totalBytes, language) })
+      : null;
+  return (
+    <div className="pull">
+      <div className="pull-line">
+        <span>{state?.error ? t('setup.pullFailed', { model: name }) : t('setup.pulling', { model: name })}</span>
+        <span className="muted">{percent !== null ? `${Math.floor(percent)}%` : ''}</span>
+      </div>
+      <div
+        className={state?.error ? 'progress failed' : 'progress'}
+        role="progressbar"
+        aria-label={t('setup.pullProgress', { model: name })}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent !== null ? Math.floor(percent) : undefined}
+        aria-valuetext={percent !== null ? `${Math.floor(percent)}%` : t('setup.pullStarting')}
+      >
+        <div className="progress-fill" style={{ width: `${percent ?? 0}%` }} />
+      </div>
+      <div className="pull-detail muted small">
+        {state?.error ? (
+          <span role="alert">{state.error.message}</span>
+        ) : (
+          <>
+            <span>{state?.status === 'starting' ? t('setup.pullStarting') : state?.status}</span>
+            {bytes && <span> · {bytes}</span>}
+          </>
+        )}
+      </div>
+      {state?.error && (
+        <div className="button-row">
+          <button type="button" className="primary" onClick={() => void pull(name)}>
+            {t('common.tryAgain')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function OtherModelPull() {
+  const t = useT();
+  const [name, setName] = useState('');
+  const [chosen, setChosen] = useState<string | null>(null);
+  const pull = useStatusStore((s) => s.pull);
+  const update = useSettingsStore((s) => s.update);
+  const inputId = useId();
+  const start = async () => {
+    const model = name.trim();
+    if (!model) return;
+    setChosen(model);
+    await update({ chatModel: model });
+    await pull(model);
+  };
+  return (
+    <details className="other-model">
+      <summary>{t('setup.other.summary')}</summary>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start();
+        }}
+      >
+        <label htmlFor={inputId}>{t('setup.other.label')}</label>
+        <input id={inputId} value={name} onChange={(e) => setName(e.target.value)} placeholder="qwen3:4b" spellCheck={false} />
+        <button type="submit" disabled={!name.trim()}>
+          {t('setup.other.pull')}
+        </button>
+      </form>
+      {chosen && <p className="muted small">{t('setup.other.hint', { model: chosen })}</p>}
+    </details>
+  );
+}

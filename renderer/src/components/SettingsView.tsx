@@ -1,0 +1,420 @@
+/**
+ * Every setting. Appearance (language, theme) applies at once; the rest is a form saved as one settings.update,
+ * validated here first (same ranges as the contract, plus the context shares' total) so mistakes are explained
+ * next to the field before anything is sent.
+ */
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import type { Settings } from '../../../shared/contract';
+import { copyText } from '../markdown/copy-text';
+import {
+  BUDGET_PATHS,
+  buildPatch,
+  currentValue,
+  fieldOf,
+  isDirty,
+  validateDraft,
+  type Draft,
+  type FieldError,
+  type FieldPath,
+  type NumberPath,
+  type TextPath,
+} from '../settings/settings-form';
+import { useAppStore } from '../stores/app.store';
+import { useSettingsStore } from '../stores/settings.store';
+import { useStatusStore } from '../stores/status.store';
+import { formatNumber } from '../format';
+import type { MessageKey } from '../i18n';
+import { useLanguage, useT } from '../use-t';
+import { BackIcon, CopyIcon } from './icons';
+
+export function SettingsView() {
+  const t = useT();
+  const settings = useSettingsStore((s) => s.settings);
+  const headingId = useId();
+  const setView = useAppStore((s) => s.setView);
+  return (
+    <section className="settings" aria-labelledby={headingId}>
+      <header className="settings-head">
+        <button type="button" className="ghost" onClick={() => setView('chat')}>
+          <BackIcon /> {t('settings.back')}
+        </button>
+        <h2 id={headingId}>{t('settings.title')}</h2>
+      </header>
+      <div className="settings-scroll">
+        {settings ? (
+          <div className="settings-body">
+            <AppearanceSection settings={settings} />
+            <SettingsForm settings={settings} />
+            <DataSection />
+          </div>
+        ) : (
+          <p className="muted">{t('common.loading')}</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="settings-section" aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {description && <p className="muted small">{description}</p>}
+      <div className="settings-fields">{children}</div>
+    </section>
+  );
+}
+
+function AppearanceSection({ settings }: { settings: Settings }) {
+  const t = useT();
+  const update = useSettingsStore((s) => s.update);
+  const showError = useAppStore((s) => s.showError);
+  const languageId = useId();
+  const apply = async (patch: Partial<Settings>) => {
+    const result = await update(patch);
+    if (!result.ok) showError(result.error);
+  };
+  return (
+    <Section title={t('settings.appearance')}>
+      <div className="field">
+        <label htmlFor={languageId}>{t('settings.language')}</label>
+        <select id={languageId} value={settings.language} onChange={(e) => void apply({ language: e.target.value as Settings['language'] })}>
+          <option value="en">English</option>
+          <option value="zh-CN">简体中文</option>
+        </select>
+      </div>
+      <fieldset className="field radio-group">
+        <legend>{t('settings.theme')}</legend>
+        {(['light', 'dark', 'system'] as const).map((theme) => (
+          <label key={theme} className="radio">
+            <input type="radio" name="theme" value={theme} checked={settings.theme === theme} onChange={() => void apply({ theme })} />
+            {t(`settings.theme.${theme}`)}
+          </label>
+        ))}
+      </fieldset>
+    </Section>
+  );
+}
+
+type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string; path: string | undefined };
+
+function SettingsForm({ settings }: { settings: Settings }) {
+  const t = useT();
+  const language = useLanguage();
+  const update = useSettingsStore((s) => s.update);
+  const [draft, setDraft] = useState<Draft>({});
+  const [save, setSave] = useState<SaveState>({ kind: 'idle' });
+  const validation = useMemo(() => validateDraft(settings, draft), [settings, draft]);
+  const dirty = isDirty(settings, draft);
+
+  useEffect(() => {
+    if (save.kind !== 'saved') return;
+    const timer = setTimeout(() => setSave({ kind: 'idle' }), 4000);
+    return () => clearTimeout(timer);
+  }, [save.kind]);
+
+  const field = <P extends FieldPath>(path: P) => ({
+    path,
+    value: currentValue(settings, draft, path),
+    error: validation.errors[path] ?? null,
+    serverError: save.kind === 'error' && save.path?.endsWith(path) ? save.message : null,
+    onChange: (value: string) => {
+      setDraft((d) => ({ ...d, [path]: value }));
+      if (save.kind !== 'saving') setSave({ kind: 'idle' });
+    },
+  });
+
+  const submit = async () => {
+    if (!validation.valid || !dirty) return;
+    setSave({ kind: 'saving' });
+    const result = await update(buildPatch(settings, draft));
+    if (result.ok) {
+      setDraft({});
+      setSave({ kind: 'saved' });
+    } else {
+      setSave({ kind: 'error', message: result.error.message, path: result.error.path });
+    }
+  };
+
+  return (
+    <form
+      className="settings-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <Section title={t('settings.ollama')} description={t('settings.ollamaHint')}>
+        <TextField {...field('ollamaHost')} label={t('settings.ollamaHost')} hint={t('settings.ollamaHostHint')} placeholder="http://127.0.0.1:11434" />
+        <OllamaLine />
+        <ModelField {...field('chatModel')} label={t('settings.chatModel')} hint={t('settings.chatModelHint')} />
+        <ModelField {...field('backgroundModel')} label={t('settings.backgroundModel')} hint={t('settings.backgroundModelHint')} />
+      </Section>
+
+      <Section title={t('settings.memory')}>
+        <fieldset className="field radio-group stacked">
+          <legend>{t('settings.memoryMode')}</legend>
+          {(['auto', 'ask', 'off'] as const).map((mode) => (
+            <label key={mode} className="radio">
+              <input type="radio" name="memoryMode" value={mode} checked={currentValue(settings, draft, 'memoryMode') === mode} onChange={() => field('memoryMode').onChange(mode)} />
+              <span>
+                <strong>{t(`settings.memoryMode.${mode}`)}</strong>
+                <span className="muted small block">{t(`settings.memoryMode.${mode}Hint`)}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <SelectField
+          {...field('embeddingProvider')}
+          label={t('settings.embeddingProvider')}
+          hint={t('settings.embeddingProviderHint')}
+          options={[
+            { value: 'onnx', label: t('settings.embeddingProvider.onnx') },
+            { value: 'ollama', label: t('settings.embeddingProvider.ollama') },
+          ]}
+        />
+        <TextField {...field('embeddingModel')} label={t('settings.embeddingModel')} hint={t('settings.embeddingModelHint')} />
+        <EmbeddingLine />
+        <NumberField {...field('nearDuplicateSimilarity')} label={t('settings.nearDuplicate')} hint={t('settings.nearDuplicateHint')} />
+        <NumberField {...field('activeMemoryCap')} label={t('settings.memoryCap')} hint={t('settings.memoryCapHint')} />
+        <NumberField {...field('trashRetentionDays')} label={t('settings.trashDays')} hint={t('settings.trashDaysHint')} />
+      </Section>
+
+      <Section title={t('settings.retrieval')} description={t('settings.retrievalHint')}>
+        <NumberField {...field('retrieval.similarityWeight')} label={t('settings.similarityWeight')} />
+        <NumberField {...field('retrieval.importanceWeight')} label={t('settings.importanceWeight')} />
+        <NumberField {...field('retrieval.recencyWeight')} label={t('settings.recencyWeight')} />
+        <NumberField {...field('retrieval.recencyHalfLifeDays')} label={t('settings.halfLife')} hint={t('settings.halfLifeHint')} />
+        <NumberField {...field('retrieval.minSimilarity')} label={t('settings.minSimilarity')} hint={t('settings.minSimilarityHint')} />
+        <NumberField {...field('retrieval.limit')} label={t('settings.limit')} hint={t('settings.limitHint')} />
+      </Section>
+
+      <Section title={t('settings.summaries')} description={t('settings.summariesHint')}>
+        <NumberField {...field('summary.minNewMessages')} label={t('settings.minNewMessages')} />
+        <NumberField {...field('summary.minNewTokens')} label={t('settings.minNewTokens')} />
+      </Section>
+
+      <Section title={t('settings.budget')} description={t('settings.budgetHint')}>
+        {BUDGET_PATHS.map((path) => (
+          <NumberField key={path} {...field(path)} label={t(`settings.${path}`)} />
+        ))}
+        <p className={validation.budgetError ? 'budget-total field-error' : 'budget-total muted'} role={validation.budgetError ? 'alert' : undefined}>
+          {validation.budgetError ? t(validation.budgetError.key, validation.budgetError.params) : t('settings.budgetTotal', { total: formatNumber(validation.budgetTotal, language, 2) })}
+        </p>
+      </Section>
+
+      {(Object.keys(draft).length > 0 || save.kind !== 'idle') && (
+        <div className="save-bar">
+          <button type="submit" className="primary" disabled={!dirty || !validation.valid || save.kind === 'saving'}>
+            {save.kind === 'saving' ? t('common.saving') : t('settings.save')}
+          </button>
+          <button type="button" disabled={Object.keys(draft).length === 0 || save.kind === 'saving'} onClick={() => setDraft({})}>
+            {t('common.discard')}
+          </button>
+          <span className="save-status">
+            {save.kind === 'saved' && <span className="saved">{t('common.saved')}</span>}
+            {save.kind === 'error' && (
+              <span className="field-error" role="alert">
+                {save.message}
+              </span>
+            )}
+            {dirty && !validation.valid && <span className="field-error">{t('settings.fixErrors')}</span>}
+            {dirty && validation.valid && save.kind === 'idle' && <span className="muted">{t('settings.unsaved')}</span>}
+          </span>
+        </div>
+      )}
+    </form>
+  );
+}
+
+interface FieldProps {
+  path: FieldPath;
+  label: string;
+  hint?: string;
+  value: string;
+  error: FieldError | null;
+  serverError: string | null;
+  onChange(value: string): void;
+}
+
+function FieldShell({ id, label, hint, error, serverError, children }: { id: string; label: string; hint?: string | undefined; error: FieldError | null; serverError: string | null; children: ReactNode }) {
+  const t = useT();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {(error || serverError) && (
+        <span id={`${id}-error`} className="field-error">
+          {error ? t(error.key, error.params) : serverError}
+        </span>
+      )}
+      {hint && (
+        <span id={`${id}-hint`} className="field-hint">
+          {hint}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function describedBy(id: string, props: FieldProps): string | undefined {
+  const ids = [props.error || props.serverError ? `${id}-error` : '', props.hint ? `${id}-hint` : ''].filter(Boolean);
+  return ids.length ? ids.join(' ') : undefined;
+}
+
+function TextField(props: FieldProps & { placeholder?: string }) {
+  const id = useId();
+  return (
+    <FieldShell id={id} label={props.label} hint={props.hint} error={props.error} serverError={props.serverError}>
+      <input
+        id={id}
+        type="text"
+        value={props.value}
+        placeholder={props.placeholder}
+        spellCheck={false}
+        aria-invalid={props.error || props.serverError ? true : undefined}
+        aria-describedby={describedBy(id, props)}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </FieldShell>
+  );
+}
+
+function NumberField(props: FieldProps & { path: NumberPath }) {
+  const t = useT();
+  const id = useId();
+  const spec = fieldOf(props.path);
+  const range = t('settings.range', { min: spec.min, max: spec.max });
+  const hint = props.hint ? `${props.hint} (${range})` : range;
+  return (
+    <FieldShell id={id} label={props.label} hint={hint} error={props.error} serverError={props.serverError}>
+      <input
+        id={id}
+        type="number"
+        inputMode="decimal"
+        min={spec.min}
+        max={spec.max}
+        step={spec.step}
+        value={props.value}
+        aria-invalid={props.error || props.serverError ? true : undefined}
+        aria-describedby={describedBy(id, { ...props, hint })}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </FieldShell>
+  );
+}
+
+function SelectField(props: FieldProps & { options: Array<{ value: string; label: string }> }) {
+  const id = useId();
+  return (
+    <FieldShell id={id} label={props.label} hint={props.hint} error={props.error} serverError={props.serverError}>
+      <select id={id} value={props.value} aria-describedby={describedBy(id, props)} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </FieldShell>
+  );
+}
+
+/** Installed models to choose from; the configured one stays listed (marked) when it is not installed. */
+function ModelField(props: FieldProps & { path: TextPath }) {
+  const t = useT();
+  const models = useStatusStore((s) => s.models);
+  const installed = models?.models.map((m) => m.name) ?? [];
+  if (installed.length === 0) return <TextField {...props} />;
+  const sameModel = (a: string, b: string) => (a.includes(':') ? a : `${a}:latest`) === (b.includes(':') ? b : `${b}:latest`);
+  const listed = installed.some((name) => sameModel(name, props.value));
+  const options = [
+    ...(listed || !props.value ? [] : [{ value: props.value, label: t('settings.notInstalled', { model: props.value }) }]),
+    ...installed.map((name) => ({ value: name, label: name })),
+  ];
+  const value = listed ? (installed.find((name) => sameModel(name, props.value)) ?? props.value) : props.value;
+  return <SelectField {...props} value={value} options={options} />;
+}
+
+function OllamaLine() {
+  const t = useT();
+  const models = useStatusStore((s) => s.models);
+  const checking = useStatusStore((s) => s.checkingModels);
+  const refresh = useStatusStore((s) => s.refreshModels);
+  if (!models) return null;
+  return (
+    <div className="field-note">
+      <span className={models.reachable ? 'dot ok' : 'dot bad'} aria-hidden="true" />
+      <span className="grow">
+        {models.reachable
+          ? t('settings.ollamaReachable', { host: models.host, version: models.version ?? '?', count: models.models.length })
+          : t('settings.ollamaUnreachable', { host: models.host })}
+      </span>
+      <button type="button" className="small" onClick={() => void refresh()} disabled={checking}>
+        {checking ? t('setup.checking') : t('setup.checkAgain')}
+      </button>
+    </div>
+  );
+}
+
+function EmbeddingLine() {
+  const t = useT();
+  const embedding = useStatusStore((s) => s.embedding);
+  if (!embedding) return null;
+  const key: MessageKey =
+    embedding.state === 'ready'
+      ? 'status.embeddingReady'
+      : embedding.state === 'loading'
+        ? 'status.embeddingLoading'
+        : embedding.state === 'downloading'
+          ? 'settings.embeddingDownloading'
+          : 'status.embeddingOff';
+  return (
+    <div className="field-note">
+      <span className={embedding.state === 'ready' ? 'dot ok' : 'dot warn'} aria-hidden="true" />
+      <span className="grow">
+        {t(key, { percent: '…' })}
+        {embedding.modelId && embedding.state === 'ready' && <span className="muted"> · {embedding.modelId}</span>}
+        {embedding.message && embedding.state !== 'ready' && <span className="muted block small">{embedding.message}</span>}
+      </span>
+    </div>
+  );
+}
+
+function DataSection() {
+  const t = useT();
+  const info = useStatusStore((s) => s.info);
+  const id = useId();
+  const [copied, setCopied] = useState(false);
+  if (!info) return null;
+  return (
+    <Section title={t('settings.data')}>
+      <div className="field">
+        <label htmlFor={id}>{t('settings.dataFolder')}</label>
+        <div className="input-with-button">
+          <input id={id} type="text" value={info.dataDir} readOnly aria-describedby={`${id}-hint`} />
+          <button
+            type="button"
+            className="small"
+            onClick={() =>
+              void copyText(info.dataDir).then((ok) => {
+                setCopied(ok);
+                if (ok) setTimeout(() => setCopied(false), 1500);
+              })
+            }
+            aria-label={t('settings.copyDataFolder')}
+          >
+            <CopyIcon /> {copied ? t('common.copied') : t('common.copy')}
+          </button>
+        </div>
+        <span id={`${id}-hint`} className="field-hint">
+          {t('settings.dataFolderHint')}
+        </span>
+      </div>
+      <p className="muted small">
+        {t('status.schema')}: {info.schemaVersion} · Mnemo {info.version}
+      </p>
+    </Section>
+  );
+}

@@ -1,0 +1,101 @@
+/** The thread's running summary (what Mnemo keeps of older messages), readable and editable. */
+import { useEffect, useId, useState } from 'react';
+import { formatTime } from '../format';
+import { useAppStore } from '../stores/app.store';
+import { useChatStore } from '../stores/chat.store';
+import { useSettingsStore } from '../stores/settings.store';
+import { useLanguage, useT } from '../use-t';
+import { CloseIcon } from './icons';
+
+export function SummaryPanel({ threadId }: { threadId: number }) {
+  const t = useT();
+  const language = useLanguage();
+  const headingId = useId();
+  const textId = useId();
+  const summary = useChatStore((s) => s.summaries[threadId]);
+  const loadSummary = useChatStore((s) => s.loadSummary);
+  const saveSummary = useChatStore((s) => s.saveSummary);
+  const close = useAppStore((s) => s.setSummaryOpen);
+  const thresholds = useSettingsStore((s) => s.settings?.summary ?? null);
+  const [draft, setDraft] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; message?: string } | null>(null);
+
+  useEffect(() => {
+    setDraft(null);
+    setResult(null);
+    void loadSummary(threadId);
+  }, [threadId, loadSummary]);
+
+  const text = draft ?? summary?.content ?? '';
+  const dirty = draft !== null && draft !== (summary?.content ?? '');
+  const save = async () => {
+    setSaving(true);
+    const r = await saveSummary(threadId, text);
+    setSaving(false);
+    setResult(r.ok ? { ok: true } : { ok: false, message: r.error.message });
+    if (r.ok) setDraft(null);
+  };
+
+  return (
+    <aside
+      className="side-panel"
+      aria-labelledby={headingId}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          close(false);
+        }
+      }}
+    >
+      <header className="side-panel-head">
+        <h2 id={headingId}>{t('summary.title')}</h2>
+        <button type="button" className="icon" onClick={() => close(false)} aria-label={t('summary.close')}>
+          <CloseIcon />
+        </button>
+      </header>
+      {summary === undefined ? (
+        <p className="muted">{t('common.loading')}</p>
+      ) : (
+        <>
+          {summary === null ? (
+            <p className="muted">{t('summary.none', { messages: thresholds?.minNewMessages ?? 10, tokens: thresholds?.minNewTokens ?? 3000 })}</p>
+          ) : (
+            <p className="muted small">
+              {t('summary.covers', { count: summary.coveredCount })} · {formatTime(summary.updatedAt, language)}
+              {summary.editedByUser && <> · {t('summary.edited')}</>}
+            </p>
+          )}
+          {summary && summary.pendingCount > 0 && (
+            <p className="pending-marker" role="note">
+              {t('summary.pending', { count: summary.pendingCount })}
+            </p>
+          )}
+          <label htmlFor={textId} className="field-label">
+            {t('summary.label')}
+          </label>
+          <textarea
+            id={textId}
+            className="summary-text"
+            value={text}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              setResult(null);
+            }}
+            placeholder={t('summary.placeholder')}
+          />
+          <p className="muted small">{t('summary.editHint')}</p>
+          <div className="button-row">
+            <button type="button" className="primary" onClick={() => void save()} disabled={!dirty || saving}>
+              {saving ? t('common.saving') : t('common.save')}
+            </button>
+            <button type="button" onClick={() => setDraft(null)} disabled={!dirty || saving}>
+              {t('common.discard')}
+            </button>
+            {result && <span className={result.ok ? 'saved' : 'field-error'}>{result.ok ? t('common.saved') : result.message}</span>}
+          </div>
+        </>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * App-wide keys: Ctrl/Cmd+N (or Alt+N) new thread, Ctrl/Cmd+Shift+N (or Alt+Shift+N) new incognito thread,
+ * Ctrl/Cmd+K search, Ctrl/Cmd+, settings, Esc stops the reply of the open thread. A key a focused control already
+ * handled (defaultPrevented) is left alone, so Esc first closes a dialog or cancels a rename.
+ */
+import { useEffect } from 'react';
+import { useAppStore } from '../stores/app.store';
+import { useChatStore } from '../stores/chat.store';
+import { replyState } from '../stores/chat-merge';
+import { useThreadsStore } from '../stores/threads.store';
+import { isAltNew, isMod } from './shortcuts';
+
+export function useShortcuts(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented) return;
+      const key = e.key.toLowerCase();
+      const app = useAppStore.getState();
+      if ((isMod(e) && key === 'n') || isAltNew(e)) {
+        e.preventDefault();
+        app.setSearchOpen(false);
+        void useThreadsStore.getState().create();
+      } else if ((isMod(e, { shift: true }) && key === 'n') || isAltNew(e, { shift: true })) {
+        e.preventDefault();
+        app.setSearchOpen(false);
+        void useThreadsStore.getState().create({ incognito: true });
+      } else if (isMod(e) && key === 'k') {
+        e.preventDefault();
+        app.setSearchOpen(!app.searchOpen);
+      } else if (isMod(e) && key === ',') {
+        e.preventDefault();
+        app.setView(app.view === 'settings' ? 'chat' : 'settings');
+      } else if (e.key === 'Escape' && !app.searchOpen) {
+        const threadId = useThreadsStore.getState().selectedId;
+        if (threadId === null) return;
+        const chat = useChatStore.getState().threads[threadId];
+        if (chat && replyState(chat.messages, chat.sending) !== 'idle') {
+          e.preventDefault();
+          void useChatStore.getState().stop(threadId);
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}

@@ -1,0 +1,249 @@
+/**
+ * Messages per thread, live: thread.messages for what is stored, then message.created / delta / completed events
+ * while replies stream. Also the composer drafts, the last send error per thread (its message is only in the
+ * chat.send envelope; the stored reply keeps just the code), and the thread summaries.
+ */
+import { create } from 'zustand';
+import type { Message, ThreadSummary } from '../../../shared/contract';
+import type { Client } from '../../../shared/client';
+import type { ErrorInfo, Result } from '../../../shared/errors';
+import { useAppStore } from './app.store';
+import { applyDelta, mergeOlder, retryableReply, upsertMessage, type MemoryUse } from './chat-merge';
+import { useStatusStore } from './status.store';
+
+export interface ThreadChat {
+  messages: Message[];
+  /** "Memories used" receipts by answer id. */
+  receipts: Record<number, MemoryUse[]>;
+  hasMore: boolean;
+  loaded: boolean;
+  loadingOlder: boolean;
+  /** A chat.send or chat.retry of this thread is in flight. */
+  sending: boolean;
+  /** The text being sent, shown until the stored user message arrives. */
+  pendingText: string | null;
+  /** The last failure of a send or retry, with the message the core gave. */
+  error: ErrorInfo | null;
+}
+
+const PAGE_SIZE = 200;
+/** Failures after which what models.list says has probably changed. */
+const MODEL_ERRORS = new Set(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND', 'MODEL_LOAD_TIMEOUT']);
+
+export const emptyThreadChat: ThreadChat = Object.freeze({
+  messages: [],
+  receipts: {},
+  hasMore: false,
+  loaded: false,
+  loadingOlder: false,
+  sending: false,
+  pendingText: null,
+  error: null,
+}) as ThreadChat;
+
+interface ChatState {
+  client: Client | null;
+  threads: Record<number, ThreadChat>;
+  drafts: Record<number, string>;
+  summaries: Record<number, ThreadSummary | null>;
+  init(client: Client): void;
+  load(threadId: number): Promise<void>;
+  loadOlder(threadId: number): Promise<void>;
+  reloadLoaded(): Promise<void>;
+  setDraft(threadId: number, text: string): void;
+  send(threadId: number, text: string): Promise<void>;
+  retry(threadId: number): Promise<void>;
+  stop(threadId: number): Promise<void>;
+  dismissError(threadId: number): void;
+  loadSummary(threadId: number): Promise<void>;
+  saveSummary(threadId: number, content: string): Promise<Result<ThreadSummary>>;
+}
+
+export const useChatStore = create<ChatState>((set, get) => {
+  /**
+   * Deltas are applied at most once per animation frame: a fast model sends dozens per second and each one would
+   * otherwise re-render the whole answer's markdown.
+   */
+  const pendingDeltas = new Map<number, { threadId: number; content: string; thinking: string }>();
+  let flushScheduled = false;
+
+  function flushDeltas(): void {
+    flushScheduled = false;
+    if (pendingDeltas.size === 0) return;
+    const deltas = [...pendingDeltas.entries()];
+    pendingDeltas.clear();
+    set((s) => {
+      const threads = { ...s.threads };
+      for (const [messageId, d] of deltas) {
+        const chat = threads[d.threadId];
+        if (chat) threads[d.threadId] = { ...chat, messages: applyDelta(chat.messages, messageId, d.content, d.thinking) };
+      }
+      return { threads };
+    });
+  }
+
+  function scheduleFlush(): void {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(flushDeltas);
+    else setTimeout(flushDeltas, 50);
+  }
+
+  function patch(threadId: number, update: (chat: ThreadChat) => Partial<ThreadChat>): void {
+    set((s) => {
+      const chat = s.threads[threadId] ?? emptyThreadChat;
+      return { threads: { ...s.threads, [threadId]: { ...chat, ...update(chat) } } };
+    });
+  }
+
+  function absorb(message: Message, memoriesUsed?: MemoryUse[]): void {
+    if (!get().threads[message.threadId]) return; // not shown: loaded fresh when opened
+    // Buffered text of this message is older than a finished message; applied text would double it.
+    if (message.status !== 'streaming') pendingDeltas.delete(message.id);
+    patch(message.threadId, (chat) => ({
+      messages: upsertMessage(chat.messages, message),
+      ...(message.role === 'user' && chat.pendingText !== null ? { pendingText: null } : {}),
+      ...(memoriesUsed && memoriesUsed.length > 0 ? { receipts: { ...chat.receipts, [message.id]: memoriesUsed } } : {}),
+    }));
+  }
+
+  type ExchangeResult = Result<{ userMessage: Message; assistantMessage: Message; memoriesUsed: MemoryUse[] }>;
+
+  async function exchange(threadId: number, call: () => Promise<ExchangeResult>): Promise<void> {
+    patch(threadId, () => ({ sending: true, error: null }));
+    const result = await call();
+    if (result.ok) {
+      absorb(result.value.userMessage);
+      absorb(result.value.assistantMessage, result.value.memoriesUsed);
+      patch(threadId, () => ({ sending: false, pendingText: null }));
+      if (useStatusStore.getState().models?.reachable === false) void useStatusStore.getState().refreshModels();
+      return;
+    }
+    patch(threadId, (chat) => ({
+      sending: false,
+      error: result.error,
+      // The text comes back to the composer when the core did not even store the question.
+      ...(chat.pendingText !== null ? { pendingText: null } : {}),
+    }));
+    if (MODEL_ERRORS.has(result.error.code)) void useStatusStore.getState().refreshModels();
+  }
+
+  return {
+    client: null,
+    threads: {},
+    drafts: {},
+    summaries: {},
+
+    init(client) {
+      set({ client });
+      client.on('message.created', ({ message }) => absorb(message));
+      client.on('message.delta', ({ threadId, messageId, content, thinking }) => {
+        if (!get().threads[threadId]) return;
+        const buffered = pendingDeltas.get(messageId);
+        pendingDeltas.set(messageId, { threadId, content: (buffered?.content ?? '') + content, thinking: (buffered?.thinking ?? '') + thinking });
+        scheduleFlush();
+      });
+      client.on('message.completed', ({ message, memoriesUsed }) => absorb(message, memoriesUsed));
+      client.on('summary.updated', ({ summary }) => set((s) => ({ summaries: { ...s.summaries, [summary.threadId]: summary } })));
+      client.on('thread.deleted', ({ threadId }) =>
+        set((s) => {
+          const { [threadId]: _gone, ...threads } = s.threads;
+          return { threads };
+        }),
+      );
+    },
+
+    async load(threadId) {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('thread.messages', { threadId, limit: PAGE_SIZE });
+      if (!result.ok) {
+        if (result.error.code !== 'NOT_FOUND') useAppStore.getState().showError(result.error);
+        return;
+      }
+      const receipts: Record<number, MemoryUse[]> = {};
+      for (const r of result.value.receipts) receipts[r.messageId] = r.memories;
+      patch(threadId, (chat) => {
+        // Replies that finished while the page was loading are newer than the page: keep them.
+        let messages = result.value.messages;
+        for (const m of chat.messages) if (m.status !== 'streaming') messages = upsertMessage(messages, m);
+        return { messages, receipts: { ...chat.receipts, ...receipts }, hasMore: result.value.hasMore, loaded: true };
+      });
+    },
+
+    async loadOlder(threadId) {
+      const client = get().client;
+      const chat = get().threads[threadId];
+      const first = chat?.messages[0];
+      if (!client || !chat || !first || chat.loadingOlder) return;
+      patch(threadId, () => ({ loadingOlder: true }));
+      const result = await client.call('thread.messages', { threadId, beforeId: first.id, limit: PAGE_SIZE });
+      if (!result.ok) {
+        patch(threadId, () => ({ loadingOlder: false }));
+        return useAppStore.getState().showError(result.error);
+      }
+      const receipts: Record<number, MemoryUse[]> = {};
+      for (const r of result.value.receipts) receipts[r.messageId] = r.memories;
+      patch(threadId, (c) => ({
+        messages: mergeOlder(result.value.messages, c.messages),
+        receipts: { ...receipts, ...c.receipts },
+        hasMore: result.value.hasMore,
+        loadingOlder: false,
+      }));
+    },
+
+    async reloadLoaded() {
+      await Promise.all(Object.keys(get().threads).map((id) => get().load(Number(id))));
+    },
+
+    setDraft: (threadId, text) => set((s) => ({ drafts: { ...s.drafts, [threadId]: text } })),
+
+    async send(threadId, text) {
+      const client = get().client;
+      const chat = get().threads[threadId];
+      if (!client || text.trim() === '' || chat?.sending) return;
+      patch(threadId, () => ({ pendingText: text }));
+      set((s) => ({ drafts: { ...s.drafts, [threadId]: '' } }));
+      await exchange(threadId, () => client.call('chat.send', { threadId, text }));
+      // Not stored (refused before the question was saved): give the text back rather than lose it.
+      const after = get().threads[threadId];
+      const stored = after?.messages.some((m) => m.role === 'user' && m.content === text.trim());
+      if (after?.error && !stored && !get().drafts[threadId]) set((s) => ({ drafts: { ...s.drafts, [threadId]: text } }));
+    },
+
+    async retry(threadId) {
+      const client = get().client;
+      const chat = get().threads[threadId];
+      if (!client || !chat || chat.sending) return;
+      // The core replaces the failed reply; it sends no event for the removal.
+      const replaced = retryableReply(chat.messages);
+      if (replaced) patch(threadId, (c) => ({ messages: c.messages.filter((m) => m.id !== replaced.id) }));
+      await exchange(threadId, () => client.call('chat.retry', { threadId }));
+      // Whether the core removed the old reply depends on where it failed: read the thread again.
+      if (get().threads[threadId]?.error) await get().load(threadId);
+    },
+
+    async stop(threadId) {
+      const client = get().client;
+      if (!client) return;
+      await client.call('chat.stop', { threadId });
+    },
+
+    dismissError: (threadId) => patch(threadId, () => ({ error: null })),
+
+    async loadSummary(threadId) {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('summary.get', { threadId });
+      if (result.ok) set((s) => ({ summaries: { ...s.summaries, [threadId]: result.value } }));
+    },
+
+    async saveSummary(threadId, content) {
+      const client = get().client;
+      if (!client) return { ok: false, error: { code: 'SHUTTING_DOWN', message: 'Mnemo is not connected yet.' } };
+      const result = await client.call('summary.update', { threadId, content });
+      if (result.ok) set((s) => ({ summaries: { ...s.summaries, [threadId]: result.value } }));
+      return result;
+    },
+  };
+});

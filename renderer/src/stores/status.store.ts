@@ -1,0 +1,138 @@
+/**
+ * What is running and how healthy it is: the connection to Mnemo, app info, Ollama and its models (with model
+ * pulls in progress), the background queue, and the embedding model. Fed by events; models.list is asked again
+ * when something that changes its answer happens (settings, a finished pull, the queue resuming, a chat error).
+ */
+import { create } from 'zustand';
+import type { AppInfo, EmbeddingDownloadProgress, EmbeddingStatus, EventPayload, OpOutput } from '../../../shared/contract';
+import type { Client } from '../../../shared/client';
+
+export type ModelsOverview = OpOutput<'models.list'>;
+export type QueueState = OpOutput<'queue.status'>;
+export type PullState = Omit<EventPayload<'model.pullProgressed'>, 'name'>;
+
+/** While Ollama is unreachable, how often to look again (it may be started at any moment). */
+const UNREACHABLE_RECHECK_MS = 5000;
+const MODEL_KEYS = new Set(['ollamaHost', 'chatModel', 'backgroundModel']);
+
+interface StatusState {
+  client: Client | null;
+  connected: boolean;
+  /** Connected at least once: losing the connection after that shows "reconnecting". */
+  everConnected: boolean;
+  info: AppInfo | null;
+  models: ModelsOverview | null;
+  checkingModels: boolean;
+  pulls: Record<string, PullState>;
+  queue: QueueState | null;
+  embedding: EmbeddingStatus | null;
+  embeddingDownload: EmbeddingDownloadProgress | null;
+  init(client: Client, onReconnect: () => void): void;
+  setConnected(connected: boolean): void;
+  refreshModels(): Promise<void>;
+  refreshAll(): Promise<void>;
+  pull(name: string): Promise<void>;
+}
+
+export const useStatusStore = create<StatusState>((set, get) => {
+  let recheckTimer: ReturnType<typeof setTimeout> | null = null;
+  let modelsRequest = 0;
+  let reconnectHandler: (() => void) | null = null;
+
+  return {
+    client: null,
+    connected: false,
+    everConnected: false,
+    info: null,
+    models: null,
+    checkingModels: false,
+    pulls: {},
+    queue: null,
+    embedding: null,
+    embeddingDownload: null,
+
+    init(client, onReconnect) {
+      reconnectHandler = onReconnect;
+      set({ client });
+      client.on('queue.changed', (queue) => {
+        const wasPaused = get().queue?.paused != null;
+        set({ queue });
+        if (wasPaused && queue.paused === null) void get().refreshModels();
+      });
+      client.on('model.pullProgressed', ({ name, ...progress }) => {
+        set((s) => ({ pulls: { ...s.pulls, [name]: keepLastPercent(s.pulls[name], progress) } }));
+        if (progress.done && !progress.error) void get().refreshModels();
+      });
+      client.on('embedding.statusChanged', ({ status }) => set({ embedding: status, ...(status.state === 'downloading' ? {} : { embeddingDownload: null }) }));
+      client.on('embedding.downloadProgressed', (progress) => set({ embeddingDownload: progress }));
+      client.on('settings.changed', ({ keys }) => {
+        if (keys.some((k) => MODEL_KEYS.has(k))) void get().refreshModels();
+      });
+      void get().refreshAll();
+    },
+
+    setConnected(connected) {
+      const { connected: wasConnected, everConnected } = get();
+      set({ connected, everConnected: everConnected || connected });
+      // Events sent while the socket was down are lost: everything shown is read again.
+      if (connected && !wasConnected && everConnected) reconnectHandler?.();
+    },
+
+    async refreshAll() {
+      const client = get().client;
+      if (!client) return;
+      const [info, queue] = await Promise.all([client.call('app.info', {}), client.call('queue.status', {})]);
+      if (info.ok) set({ info: info.value });
+      if (queue.ok) set({ queue: queue.value });
+      await get().refreshModels();
+      // Asking may load the embedding model: it must not hold up the rest.
+      void client.call('embedding.status', {}).then((r) => {
+        if (r.ok) set({ embedding: r.value });
+      });
+    },
+
+    async refreshModels() {
+      const client = get().client;
+      if (!client) return;
+      const request = ++modelsRequest;
+      set({ checkingModels: true });
+      const result = await client.call('models.list', {});
+      if (request !== modelsRequest) return;
+      set({ checkingModels: false });
+      if (!result.ok) return;
+      set({ models: result.value });
+      if (recheckTimer) clearTimeout(recheckTimer);
+      recheckTimer = result.value.reachable ? null : setTimeout(() => void get().refreshModels(), UNREACHABLE_RECHECK_MS);
+    },
+
+    async pull(name) {
+      const client = get().client;
+      if (!client) return;
+      set((s) => ({ pulls: { ...s.pulls, [name]: { status: 'starting', percent: null, completedBytes: null, totalBytes: null, done: false, error: null } } }));
+      const result = await client.call('models.pull', { name });
+      if (!result.ok) {
+        set((s) => ({ pulls: { ...s.pulls, [name]: { status: 'error', percent: null, completedBytes: null, totalBytes: null, done: true, error: result.error } } }));
+      }
+    },
+  };
+});
+
+/** Ollama reports steps without a percentage between layers; the bar keeps the last known value instead of jumping to empty. */
+function keepLastPercent(previous: PullState | undefined, next: PullState): PullState {
+  if (next.percent !== null || !previous || previous.done) return next;
+  return { ...next, percent: previous.percent };
+}
+
+/** What stands between the user and a reply, if anything. */
+export type ModelProblem =
+  | { kind: 'unreachable'; host: string; message: string | null }
+  | { kind: 'no-models'; configured: string; version: string | null }
+  | { kind: 'model-missing'; configured: string; installed: string[] };
+
+export function modelProblem(models: ModelsOverview | null): ModelProblem | null {
+  if (!models) return null;
+  if (!models.reachable) return { kind: 'unreachable', host: models.host, message: models.error?.message ?? null };
+  if (models.chatModel.installed) return null;
+  if (models.models.length === 0) return { kind: 'no-models', configured: models.chatModel.name, version: models.version };
+  return { kind: 'model-missing', configured: models.chatModel.name, installed: models.models.map((m) => m.name) };
+}

@@ -1,0 +1,323 @@
+/**
+ * The chat as a new user meets it, in Chromium against `npm run web` and a fake Ollama speaking the real protocol:
+ * no model yet (onboarding, a download that fails half-way, then succeeds), a streamed markdown answer, stopping
+ * a reply, Ollama going away and coming back, thread management with the keyboard, the summary, and settings.
+ * One web host and one page for the whole file: each test continues where the previous one left off.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOllama, type FakeInferenceRequest, type FakeOllama, type FakeReply } from '../fakes/fake-ollama';
+import { unnamedControls } from './support/a11y';
+import { apiClient } from './support/api';
+import { ChatPage } from './pages/chat.page';
+import { SettingsPage } from './pages/settings.page';
+import { launchBrowser } from './support/browser';
+import { ROOT, startMnemo, type RunningApp } from './support/processes';
+import type { Client } from '../../shared/client';
+
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
+const IMAGE_URL = 'http://images.example.invalid/cat.png';
+const MARKDOWN_ANSWER = [
+  'Here is a **TypeScript** example:',
+  '',
+  '```ts',
+  'function greet(name: string): string {',
+  '  return `Hello, ${name}!`;',
+  '}',
+  '```',
+  '',
+  `And a cat: ![a sleepy cat](${IMAGE_URL})`,
+  '',
+  'See [the docs](https://example.com/docs) — but not [this](javascript:alert(1)).',
+  '',
+  '<b>raw html stays text</b>',
+].join('\n');
+const STORY_WORDS = Array.from({ length: 80 }, (_, i) => (i === 0 ? 'Once' : i === 79 ? 'THE-END' : `word${i}`));
+
+/** Replies by what was asked, so background jobs (titles, summaries) never take a reply meant for the chat. */
+function reply(request: FakeInferenceRequest): FakeReply {
+  const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  if (last.startsWith('Write a short title')) return { content: last.includes('markdown') ? 'Markdown tour' : 'Small talk' };
+  if (last.includes('markdown')) return { content: MARKDOWN_ANSWER, thinking: 'The user wants code and an image.' };
+  if (last === 'Tell me a long story') return { chunks: STORY_WORDS.map((w) => `${w} `), delayMsPerChunk: 300 };
+  return { content: `You said: ${last}` };
+}
+
+describe('chat in the browser (web host + fake Ollama)', () => {
+  let fake: FakeOllama;
+  let app: RunningApp;
+  let api: Client;
+  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let page: Page;
+  let chat: ChatPage;
+  let settings: SettingsPage;
+  const foreignRequests: string[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-chat-'));
+
+  beforeAll(async () => {
+    fake = await startFakeOllama({ models: [] });
+    fake.setDefaultReply(reply);
+    const modelsDir = path.join(dataDir, 'no-embedding-models');
+    fs.mkdirSync(modelsDir);
+    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
+    api = apiClient(app);
+    browser = await launchBrowser();
+    page = await browser.browser.newPage();
+    page.on('request', (r) => {
+      const url = r.url();
+      if (!url.startsWith(app.baseUrl) && !url.startsWith(app.baseUrl.replace('http', 'ws'))) foreignRequests.push(url);
+    });
+    chat = new ChatPage(page);
+    settings = new SettingsPage(page);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await fake?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('first start without a model: onboarding, a download that fails half-way, then one that completes', async () => {
+    await chat.open(app.url);
+    const onboarding = chat.setup(/Welcome to Mnemo/);
+    await expect.poll(() => onboarding.isVisible()).toBe(true);
+    await expect.poll(() => onboarding.textContent()).toContain('llama3.2');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'onboarding.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+
+    fake.setFault({ kind: 'error-mid-stream', afterChunks: 5, paths: ['/api/pull'], message: 'connection reset by peer' });
+    await onboarding.getByRole('button', { name: 'Download llama3.2' }).click();
+    const progress = onboarding.getByRole('progressbar', { name: 'Download of llama3.2' });
+    await expect.poll(() => onboarding.getByRole('alert').textContent()).toMatch(/connection reset by peer/);
+    // The bar shows how far it got before the failure: progress events reached the page.
+    expect(Number(await progress.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
+
+    await onboarding.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => chat.welcomeHeading.isVisible()).toBe(true);
+    expect(await onboarding.count()).toBe(0);
+    await expect.poll(() => chat.statusBar.textContent()).toContain('Ollama 0.12.6 · llama3.2');
+  });
+
+  it('Ctrl+N starts a thread; Shift+Enter adds a line, Enter sends; the answer streams as safe markdown', async () => {
+    // A pinned memory is always used, so the answer carries a receipt.
+    const memory = await api.call('memory.create', { content: 'Prefers TypeScript examples', pinned: true });
+    expect(memory.ok).toBe(true);
+
+    await chat.shortcut('Control+n');
+    await expect.poll(() => chat.threads.count()).toBe(1);
+    await expect.poll(() => chat.composer.evaluate((el) => el === document.activeElement)).toBe(true);
+    await chat.composer.pressSequentially('Show me some');
+    await chat.composer.press('Shift+Enter');
+    await chat.composer.pressSequentially('markdown please');
+    expect(await chat.composer.inputValue()).toBe('Show me some\nmarkdown please');
+    await chat.composer.press('Enter');
+
+    await expect.poll(() => chat.questions.last().textContent()).toBe('Show me some\nmarkdown please');
+    const answer = chat.lastAnswer();
+    await expect.poll(() => answer.getByRole('button', { name: 'Copy answer' }).count()).toBe(1);
+
+    // Code: highlighted, with its language and a copy button.
+    const code = answer.locator('pre code');
+    expect(await code.textContent()).toContain('function greet(name: string): string {');
+    expect(await code.locator('.hljs-keyword').count()).toBeGreaterThan(0);
+    expect(await answer.getByText('ts', { exact: true }).count()).toBe(1);
+    expect(await answer.getByRole('button', { name: 'Copy code' }).count()).toBe(1);
+
+    // The remote image is an inert placeholder: no <img>, and nothing ever asked its host.
+    const image = answer.getByRole('img', { name: /Image not loaded/ });
+    expect(await image.textContent()).toContain(IMAGE_URL);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(foreignRequests).toEqual([]);
+
+    // Links open only on click, in a new window without opener or referrer; javascript: is not a link at all.
+    const docs = answer.getByRole('link', { name: 'the docs' });
+    expect(await docs.getAttribute('href')).toBe('https://example.com/docs');
+    expect(await docs.getAttribute('target')).toBe('_blank');
+    expect(await docs.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await answer.getByRole('link', { name: 'this' }).count()).toBe(0);
+    expect(await answer.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await answer.locator('b').count()).toBe(0);
+    expect(await answer.textContent()).toContain('<b>raw html stays text</b>');
+
+    // Thinking is folded; the receipt and the subtle meta line are under the answer.
+    const thinking = answer.locator('details.thinking');
+    expect(await thinking.getAttribute('open')).toBeNull();
+    expect(await thinking.textContent()).toContain('The user wants code and an image.');
+    expect(await answer.getByText('1 memory used').count()).toBe(1);
+    expect(await answer.getByText('pinned × 1').count()).toBe(1);
+    expect(await answer.textContent()).toMatch(/llama3\.2 · \d+ → \d+ tokens/);
+
+    // The background model names the thread.
+    await expect.poll(() => chat.thread('Markdown tour').count()).toBe(1);
+    await answer.locator('details.receipt summary').click();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'chat.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+  });
+
+  it('shows the model loading before the first token, and the Stop button stops it', async () => {
+    fake.setFault({ kind: 'slow-first-token', delayMs: 60_000 });
+    await chat.send('Are you awake?');
+    const answer = chat.lastAnswer();
+    await expect.poll(() => answer.textContent()).toMatch(/Waiting for llama3\.2/);
+    await chat.stopButton.click();
+    await expect.poll(() => answer.textContent()).toMatch(/Stopped/);
+    await expect.poll(() => chat.sendButton.count()).toBe(1);
+  });
+
+  it('streams a slow reply that Esc stops, keeping the partial text with a Stopped badge', async () => {
+    await chat.send('Tell me a long story');
+    const answer = chat.lastAnswer();
+    await expect.poll(() => answer.textContent(), { timeout: 15_000 }).toMatch(/Once word1 word2/);
+    expect(await chat.stopButton.isVisible()).toBe(true);
+    await chat.composer.press('Escape');
+    await expect.poll(() => answer.locator('.badge').textContent()).toBe('Stopped');
+    const text = await answer.locator('.markdown').textContent();
+    expect(text).toMatch(/^Once word1 word2/);
+    expect(text).not.toContain('THE-END');
+    expect(await answer.getByText('You stopped this reply; what was written is kept.').count()).toBe(1);
+  });
+
+  it('explains that Ollama is unreachable when it goes away, and Retry answers once it is back', async () => {
+    await fake.stop();
+    await chat.send('Hello again');
+    const answer = chat.lastAnswer();
+    const error = answer.getByRole('alert');
+    await expect.poll(() => error.textContent()).toMatch(/Error.*Ollama is not reachable/);
+    // The core's own words (naming the host it tried) arrive with the failed request's answer.
+    await expect.poll(() => error.textContent()).toContain(`Cannot reach Ollama at ${fake.url}`);
+    const banner = chat.setup('Ollama is not reachable');
+    await expect.poll(() => banner.textContent()).toContain(`Mnemo could not reach Ollama at ${fake.url}`);
+    expect(await banner.textContent()).toContain('ollama serve');
+    await expect.poll(() => chat.statusBar.textContent()).toContain('Ollama unreachable');
+
+    await fake.restart();
+    await answer.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => chat.lastAnswer().textContent()).toContain('You said: Hello again');
+    expect(await chat.lastAnswer().getByRole('alert').count()).toBe(0);
+    await expect.poll(() => chat.statusBar.textContent()).toContain('Ollama 0.12.6 · llama3.2');
+    expect(await banner.count()).toBe(0);
+  });
+
+  it('renames inline, finds a message with Ctrl+K, and deletes with undo', async () => {
+    // Rename: the sidebar's rename action, Enter saves; it survives a reload.
+    await chat.thread('Markdown tour').getByRole('button', { name: 'Rename “Markdown tour”' }).click();
+    const title = chat.sidebar.getByRole('textbox', { name: 'Thread title' });
+    await title.fill('Cats and code');
+    await title.press('Enter');
+    await expect.poll(() => chat.thread('Cats and code').count()).toBe(1);
+    // From the keyboard: F2 on the focused thread edits its title, Esc gives up.
+    await chat.thread('Cats and code').getByRole('button', { name: /^Cats and code/ }).focus();
+    await page.keyboard.press('F2');
+    await title.fill('Not this');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => title.count()).toBe(0);
+    await expect.poll(() => chat.thread('Cats and code').count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => chat.thread('Cats and code').count()).toBe(1);
+
+    // A second, incognito thread.
+    await chat.newIncognitoButton.click();
+    await expect.poll(() => chat.threads.count()).toBe(2);
+    await expect.poll(() => page.getByRole('region', { name: 'Chat' }).getByText('Incognito').count()).toBe(1);
+    await chat.send('secret plans');
+    await expect.poll(() => chat.lastAnswer().textContent()).toContain('You said: secret plans');
+
+    // Ctrl+K: a message of the other thread, opened with the keyboard.
+    await chat.shortcut('Control+k');
+    await expect.poll(() => chat.searchDialog.isVisible()).toBe(true);
+    await chat.searchBox.pressSequentially('story');
+    // No title has the word, so the message hit is the first (selected) option.
+    const selected = chat.searchOptions.and(page.locator('[aria-selected="true"]'));
+    await expect.poll(() => selected.textContent()).toMatch(/Cats and code.*You: Tell me a long story/);
+    expect(await unnamedControls(page)).toEqual([]);
+    await chat.searchBox.press('Enter');
+    await expect.poll(() => chat.searchDialog.count()).toBe(0);
+    await expect.poll(() => chat.threadHeading.textContent()).toBe('Cats and code');
+
+    // Delete with undo: gone at once, back on Undo, and nothing was deleted.
+    const incognito = chat.threads.filter({ hasText: 'Incognito' });
+    await incognito.getByRole('button', { name: /^Delete/ }).click();
+    await expect.poll(() => chat.threads.count()).toBe(1);
+    await chat.toasts.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => chat.threads.count()).toBe(2);
+    const afterUndo = await api.call('thread.list', {});
+    expect(afterUndo.ok && afterUndo.value.threads.length).toBe(2);
+
+    // Deleted for real once the undo window has passed.
+    await chat.threads.filter({ hasText: 'Incognito' }).getByRole('button', { name: /^Delete/ }).click();
+    await expect.poll(() => chat.toasts.getByRole('button', { name: 'Undo' }).count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(async () => {
+      const r = await api.call('thread.list', {});
+      return r.ok ? r.value.threads.length : -1;
+    }).toBe(1);
+  });
+
+  it('reads and edits the thread summary from the thread header', async () => {
+    await chat.summaryButton.click();
+    await expect.poll(() => chat.summaryPanel.textContent()).toMatch(/No summary yet\. Mnemo writes one when 10 new messages/);
+    const text = chat.summaryPanel.getByRole('textbox', { name: 'Summary' });
+    await text.fill('The user likes TypeScript and cats.');
+    await chat.summaryPanel.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => chat.summaryPanel.getByText('Saved').count()).toBe(1);
+    expect(await unnamedControls(page)).toEqual([]);
+    const stored = await api.call('thread.list', {});
+    const threadId = stored.ok ? stored.value.threads[0]!.id : 0;
+    const summary = await api.call('summary.get', { threadId });
+    expect(summary.ok && summary.value?.content).toBe('The user likes TypeScript and cats.');
+    expect(summary.ok && summary.value?.editedByUser).toBe(true);
+    await text.press('Escape');
+    await expect.poll(() => chat.summaryPanel.count()).toBe(0);
+  });
+
+  it('settings: validates the context shares, saves a group without resetting it, applies the theme at once', async () => {
+    await chat.shortcut('Control+,');
+    await expect.poll(() => settings.heading.isVisible()).toBe(true);
+    expect(await settings.dataFolder.inputValue()).toBe(dataDir);
+    expect(await settings.field('Chat model').inputValue()).toBe('llama3.2:latest');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'settings.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+
+    await settings.setNumber('Long-term memories', '0.4');
+    await expect.poll(() => page.getByText('The shares add up to 1.25. Lower some so the total is at most 1.').count()).toBe(1);
+    expect(await settings.save.isDisabled()).toBe(true);
+    await settings.setNumber('Long-term memories', '0.1');
+    await expect.poll(() => page.getByText('Total: 0.95 of at most 1').count()).toBe(1);
+    await settings.setNumber('Memories per answer', '2.5');
+    await expect.poll(() => page.getByText('Enter a whole number.').count()).toBe(1);
+    await settings.setNumber('Memories per answer', '8');
+    await settings.save.click();
+    await expect.poll(() => page.getByText('Saved', { exact: true }).count()).toBe(1);
+    const saved = await api.call('settings.get', {});
+    expect(saved.ok && saved.value.budget).toEqual({ system: 0.15, memories: 0.1, conversation: 0.5, reply: 0.2 });
+    expect(saved.ok && saved.value.retrieval).toMatchObject({ limit: 8, similarityWeight: 0.6, importanceWeight: 0.25, recencyWeight: 0.15 });
+
+    await settings.theme('Dark').check();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe('rgb(22, 22, 26)');
+    await settings.theme('Light').check();
+    await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+  });
+
+  it('switches the whole interface to 简体中文 and back', async () => {
+    await settings.language.selectOption('zh-CN');
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: '设置' }).count()).toBe(1);
+    expect(await page.getByRole('navigation', { name: '对话' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: '新对话', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: '保存更改' }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await page.getByRole('button', { name: '返回聊天' }).click();
+    expect(await page.getByRole('textbox', { name: '消息' }).count()).toBe(1);
+    expect(await chat.statusBar.textContent()).toContain('已连接');
+
+    await page.getByRole('navigation', { name: '对话' }).getByRole('button', { name: /^设置/ }).click();
+    await page.getByLabel('语言').selectOption('en');
+    await expect.poll(() => settings.heading.count()).toBe(1);
+    expect(foreignRequests).toEqual([]);
+  });
+});
