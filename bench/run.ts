@@ -1,11 +1,14 @@
 /**
- * `npm run bench [-- --only NAME] [-- --quick]`: every suite measures Mnemo beside a baseline in the same run and
+ * `npm run bench [-- --only NAME[,NAME...]] [-- --quick]`: every suite measures Mnemo beside a baseline in the same run and
  * prints ratios. Record figures with this command in docs/BENCHMARKS.md.
  */
 import { parseArgs } from 'node:util';
 import { machine, printTable, type SuiteResult } from './harness';
 import { eventLoopBench } from './suites/event-loop.bench';
+import { importBench } from './suites/import.bench';
+import { promptBench } from './suites/prompt.bench';
 import { queueBench } from './suites/queue.bench';
+import { retrievalBench } from './suites/retrieval.bench';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
 const quick = values.quick ?? false;
@@ -13,10 +16,13 @@ const quick = values.quick ?? false;
 const suites: Record<string, () => Promise<SuiteResult>> = {
   queue: () => queueBench(quick ? 1_000 : 10_000),
   'event-loop': () => eventLoopBench(quick ? 50 : 500),
+  import: () => importBench(quick ? 1_000 : 10_000),
+  retrieval: () => retrievalBench(quick ? [1_000, 10_000] : [1_000, 10_000, 100_000], quick ? 50 : 200),
+  prompt: () => promptBench(quick ? 10_000 : 100_000, quick ? 2_000 : 10_000, quick ? 50 : 200),
 };
 
 console.log(`# Mnemo benchmarks\n\nmachine: ${machine()}${quick ? '\nmode: --quick (smaller sizes)' : ''}`);
 for (const [name, run] of Object.entries(suites)) {
-  if (values.only && values.only !== name) continue;
+  if (values.only && !values.only.split(',').includes(name)) continue;
   printTable(await run());
 }

@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   'DB_CORRUPT',
   'DB_READ_ONLY',
   'DB_MIGRATION_FAILED',
+  /** A backup could not be written or did not verify (disk full, folder not writable). */
+  'BACKUP_FAILED',
   'OLLAMA_UNREACHABLE',
   'MODEL_NOT_FOUND',
   'MODEL_LOAD_TIMEOUT',

@@ -5,10 +5,12 @@
 import type { Client } from '../../shared/client';
 import type { ErrorInfo } from '../../shared/errors';
 import type { Core } from '../core/create-core';
+import { backupCommands } from './commands/backup.commands';
 import { chatCommands } from './commands/chat.commands';
 import { dbCommands } from './commands/db.commands';
 import { embeddingCommands } from './commands/embedding.commands';
 import { memoryCommands } from './commands/memory.commands';
+import { transferCommands } from './commands/transfer.commands';
 
 export type CliOutput = { ok: true; value: unknown; text: string } | { ok: false; error: ErrorInfo };
 
@@ -23,13 +25,34 @@ export interface CliContext {
   write(text: string): void;
 }
 
-export interface CliCommand {
-  words: string[];
-  synopsis: string;
-  run(ctx: CliContext): Promise<CliOutput>;
+/** What a command that runs without a core gets: the data folder instead of a client. */
+export interface StandaloneContext {
+  args: string[];
+  flags: Record<string, string>;
+  json: boolean;
+  dataDir: string;
 }
 
-export const commands: CliCommand[] = [...dbCommands, ...chatCommands, ...embeddingCommands, ...memoryCommands];
+interface CommandWords {
+  words: string[];
+  synopsis: string;
+}
+
+/** Nearly every command: runs against an open core. */
+export interface CoreCommand extends CommandWords {
+  run(ctx: CliContext): Promise<CliOutput>;
+  runWithoutCore?: never;
+}
+
+/** Runs instead of opening a core, for what must work when the database does not open (db restore). */
+export interface StandaloneCommand extends CommandWords {
+  runWithoutCore(ctx: StandaloneContext): Promise<CliOutput>;
+  run?: never;
+}
+
+export type CliCommand = CoreCommand | StandaloneCommand;
+
+export const commands: CliCommand[] = [...dbCommands, ...backupCommands, ...chatCommands, ...embeddingCommands, ...memoryCommands, ...transferCommands];
 
 export function findCommand(words: string[]): { command: CliCommand; args: string[] } | null {
   let best: CliCommand | null = null;

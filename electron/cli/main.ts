@@ -34,8 +34,12 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  const dataDir = resolveDataDir(parsed.flags['data-dir']);
+  if (found.command.runWithoutCore) {
+    return report(await found.command.runWithoutCore({ args: found.args, flags: parsed.flags, json: parsed.json, dataDir }), parsed.json);
+  }
   const core = createCore({
-    dataDir: resolveDataDir(parsed.flags['data-dir']),
+    dataDir,
     host: 'cli',
     version: packageVersion(),
     logger: createStderrLogger(process.env.MNEMO_LOG_LEVEL === 'debug' ? 'debug' : 'error'),
@@ -52,17 +56,21 @@ async function main(argv: string[]): Promise<number> {
       core,
       write: (text) => void process.stdout.write(text),
     });
-    if (!out.ok) {
-      if (parsed.json) process.stdout.write(JSON.stringify({ ok: false, error: out.error }) + '\n');
-      process.stderr.write(`mnemo: ${out.error.message}\n`);
-      return 1;
-    }
-    const text = parsed.json ? JSON.stringify(out.value, null, 2) : out.text;
-    if (text) process.stdout.write(text + '\n');
-    return 0;
+    return report(out, parsed.json);
   } finally {
     await core.dispose();
   }
+}
+
+function report(out: CliOutput, json: boolean): number {
+  if (!out.ok) {
+    if (json) process.stdout.write(JSON.stringify({ ok: false, error: out.error }) + '\n');
+    process.stderr.write(`mnemo: ${out.error.message}\n`);
+    return 1;
+  }
+  const text = json ? JSON.stringify(out.value, null, 2) : out.text;
+  if (text) process.stdout.write(text + '\n');
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

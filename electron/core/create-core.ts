@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import type { AppInfo, DbCheck, EventMessage } from '../../shared/contract';
-import type { Result } from '../../shared/errors';
+import { MnemoError, type Result } from '../../shared/errors';
 import { openDatabase, type OpenedDatabase } from './db/open-database';
 import { createChatService } from './chat/chat.service';
 import { noMemories, type MemoryRetrievalPort } from './chat/memory-retrieval.port';
@@ -16,6 +16,7 @@ import { createExtractionJob } from './extraction/extraction.job';
 import { createReembedJob, scheduleReembed } from './extraction/reembed.job';
 import { createReviewService } from './extraction/review.service';
 import { JobQueue } from './jobs/job-queue';
+import { createTimelineService } from './timeline/timeline.service';
 import { createLlmProvider } from './llm/llm-provider';
 import { createModelsService } from './models/models.service';
 import { createTokenCalibrator } from './text/token-estimate';
@@ -23,6 +24,11 @@ import type { Embedder } from './embedding/embedder.port';
 import { createDefaultEmbedder, createEmbedderFactory, resolveModelHub } from './embedding/embedder.factory';
 import { createEmbeddingService } from './embedding/embedding.service';
 import { createMemoryService, memoryRetrievalPort } from './memory/memory.service';
+import { createBackupService } from './backup/backup.service';
+import { createDailyScheduler } from './backup/daily-scheduler';
+import { createMemoryExporter } from './memory/memory-export';
+import { createMemoryImporter } from './memory/memory-import';
+import { createMemoryMaintenance } from './memory/memory-maintenance';
 import type { LlmPort } from './llm/llm.port';
 import { systemClock, type Clock } from './ports/clock.port';
 import { silentLogger, type Logger } from './ports/logger.port';
@@ -51,6 +57,9 @@ export interface CoreOptions {
   paths?: Partial<Paths>;
   /** Validate every handler's output against the contract (on in tests and development). */
   checkOutputs?: boolean;
+  /** Run the daily automatic backup and memory maintenance (when due at start, then every 24 h). Default: only in the
+   * long-running hosts (electron, web); a CLI command or a test does not back up or maintain on its own. */
+  dailyTasks?: boolean;
 }
 
 export interface Core {
@@ -78,6 +87,7 @@ export function createCore(options: CoreOptions): Core {
   });
   disposers.push(() => db.close());
   if (db.appliedMigrations.length > 0) logger.info('database migrated', { applied: db.appliedMigrations, backup: db.preMigrationBackup });
+  if (db.restore) logger[db.restore.status === 'restored' ? 'info' : 'warn']('staged restore', { ...db.restore });
 
   const events = createEventBus(logger);
   const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger });
@@ -114,7 +124,13 @@ export function createCore(options: CoreOptions): Core {
     },
   });
   const memory: { port: MemoryRetrievalPort } = { port: noMemories };
-  memory.port = memoryRetrievalPort(memories);
+  const timeline = createTimelineService({ sqlite: db.sqlite, clock });
+  // Chat asks with the thread; memories the user excluded from that thread are left out.
+  const retrieval = memoryRetrievalPort(memories);
+  memory.port = {
+    retrieveForPrompt: (input) => retrieval.retrieveForPrompt({ ...input, excludeIds: new Set(timeline.exclusions(input.threadId)) }),
+    recordUse: retrieval.recordUse,
+  };
   const jobDeps = { sqlite: db.sqlite, clock, events, llm: () => llm.get(), settings: () => settings.get() };
   queue.register(createSummaryJob(jobDeps));
   queue.register(
@@ -161,6 +177,29 @@ export function createCore(options: CoreOptions): Core {
     chat.stopAll();
     models.cancelAll();
     await queue.stop();
+  });
+  const backups = createBackupService({ sqlite: db.sqlite, paths, clock, events, logger });
+  const maintenance = createMemoryMaintenance({ sqlite: db.sqlite, clock, events, logger, memories, embedding, settings: () => settings.get() });
+  const exporter = createMemoryExporter({
+    sqlite: db.sqlite,
+    clock,
+    settings: () => settings.get(),
+    app: () => ({ version: options.version ?? '0.0.0', schemaVersion: db.schemaVersion }),
+  });
+  const importer = createMemoryImporter({ sqlite: db.sqlite, clock, events, logger, memories, settings: () => settings.get() });
+  // The backup first: the day's copy holds what maintenance is about to change (purging old trash cannot be undone).
+  const daily = createDailyScheduler({
+    clock,
+    logger,
+    tasks: [
+      { name: 'backup', lastRunAt: () => backups.lastAutomaticAt(), run: () => backups.backup('automatic') },
+      { name: 'maintenance', lastRunAt: () => maintenance.lastRunAt(), run: () => maintenance.run() },
+    ],
+  });
+  if (options.dailyTasks ?? (options.host === 'electron' || options.host === 'web')) daily.start();
+  disposers.push(async () => {
+    await daily.stop();
+    await maintenance.whenIdle();
   });
 
   const handlers: Handlers = {
@@ -227,9 +266,33 @@ export function createCore(options: CoreOptions): Core {
     'memory.revert': ({ memoryId, version }) => memories.revert(memoryId, version),
     'memory.bulk': (input) => memories.bulk(input),
     'memory.stats': () => memories.stats(),
+    'timeline.list': (input) => timeline.list(input),
+    'timeline.activity': (input) => timeline.activity(input),
+    'memory.asOf': (input) => timeline.asOf(input),
+    'memory.getMany': ({ memoryIds }) => ({ items: memoryIds.map((id) => memories.getMemory(id)).filter((m): m is NonNullable<typeof m> => m !== null) }),
+    'thread.excludeMemory': ({ threadId, memoryId }) => {
+      threads.get(threadId);
+      if (!memories.getMemory(memoryId)) throw new MnemoError('NOT_FOUND', `Memory ${memoryId} does not exist.`);
+      timeline.exclude(threadId, memoryId);
+      return { ok: true as const };
+    },
+    'thread.includeMemory': ({ threadId, memoryId }) => {
+      timeline.include(threadId, memoryId);
+      return { ok: true as const };
+    },
+    'thread.exclusions': ({ threadId }) => {
+      threads.get(threadId);
+      return { memoryIds: timeline.exclusions(threadId) };
+    },
     'review.list': ({ limit }) => memories.list({ statuses: ['review'], limit, offset: 0, sort: 'created' }),
     'review.approve': (input) => review.approve(input),
     'review.reject': ({ memoryId }) => review.reject(memoryId),
+    'memory.export': (input) => exporter.export(input),
+    'memory.import': (input) => importer.import(input),
+    'memory.maintain': () => maintenance.run(),
+    'db.backup': () => backups.backup('manual'),
+    'db.backups': () => backups.list(),
+    'db.restore': ({ file }) => backups.stageRestore(file),
   };
   const dispatcher = createDispatcher(handlers, logger, { checkOutputs: options.checkOutputs ?? false });
 

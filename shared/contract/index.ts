@@ -15,6 +15,7 @@ import { queueEvents, queueOperations } from './queue.contract';
 import { reviewEvents, reviewOperations } from './review.contract';
 import { settingsEvents, settingsOperations } from './settings.contract';
 import { threadEvents, threadOperations } from './thread.contract';
+import { timelineOperations } from './timeline.contract';
 import { transferEvents, transferOperations } from './transfer.contract';
 
 export const operations = {
@@ -25,6 +26,7 @@ export const operations = {
   ...modelsOperations,
   ...queueOperations,
   ...reviewOperations,
+  ...timelineOperations,
   ...memoryOperations,
   ...embeddingOperations,
   ...transferOperations,
@@ -74,6 +76,7 @@ export * from './chat.contract';
 export * from './models.contract';
 export * from './queue.contract';
 export * from './review.contract';
+export * from './timeline.contract';
 export * from './define';
 export * from './embedding.contract';
 export * from './memory.contract';

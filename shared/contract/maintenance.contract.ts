@@ -53,6 +53,7 @@ export const maintenanceOperations = {
   'db.restore': operation(
     'Checks a backup file (readable, intact, a Mnemo database of a schema this version knows) and stages it: it replaces ' +
       'the current database at the next start, after the current one is itself backed up. Nothing changes until then.',
+    /** An absolute path, or a name in the backups folder (as db.backups lists them). */
     z.object({ file: z.string().trim().min(1).max(4096) }).strict(),
     z.object({ staged: z.string(), schemaVersion: z.string(), memories: z.number().int().nonnegative(), message: z.string() }),
   ),

@@ -93,6 +93,8 @@ const Filters = {
   createdFrom: Timestamp.optional(),
   createdTo: Timestamp.optional(),
   sourceThreadId: Id.optional(),
+  /** The user message it was learned from: the "learned from this message" chips. */
+  sourceMessageId: Id.optional(),
 };
 
 export const MemorySort = z.enum(['importance', 'created', 'lastUsed', 'accessCount']);

@@ -4,53 +4,23 @@
  * remembers). An import is planned first and, with dryRun, only reported.
  */
 import { z } from 'zod';
-import { Id, Timestamp, operation } from './define';
-import { MemoryCategory, MemoryOrigin, MemoryStatus } from './memory.contract';
+import { Id, operation } from './define';
+import { Memory, MemoryCategory, MemoryProvenance, MemoryVersion } from './memory.contract';
 
 /** Written in every JSON export; an import refuses a document with a newer version than it knows. */
 export const EXPORT_FORMAT = 'mnemo.memories';
 export const EXPORT_VERSION = 1;
 
-const Share = z.number().min(0).max(1);
-
-export const ExportedVersion = z.object({
-  version: z.number().int().positive(),
-  content: z.string(),
-  category: MemoryCategory,
-  importance: Share,
-  pinned: z.boolean(),
-  status: MemoryStatus,
-  expiresAt: Timestamp.nullable(),
-  origin: MemoryOrigin,
-  reason: z.string(),
-  createdAt: Timestamp,
-});
-
-/** One memory of an export. Ids and thread/message ids are those of the exporting database (provenance only). */
-export const ExportedMemory = z.object({
-  id: Id,
-  content: z.string(),
-  category: MemoryCategory,
-  importance: Share,
-  confidence: Share,
-  pinned: z.boolean(),
-  status: MemoryStatus,
-  validFrom: Timestamp.nullable(),
-  expiresAt: Timestamp.nullable(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  lastUsedAt: Timestamp.nullable(),
-  accessCount: z.number().int().nonnegative(),
-  supersededBy: Id.nullable(),
-  provenance: z.object({
-    threadId: Id.nullable(),
-    threadTitle: z.string().nullable(),
-    messageId: Id.nullable(),
-    evidence: z.string().nullable(),
-  }),
-  /** Oldest first. */
-  versions: z.array(ExportedVersion),
-});
+/** One memory of an export: the memory as the contract shows it, its provenance, and its versions (oldest first). Ids
+ * and thread/message ids are those of the exporting database (provenance only); an import gives new ones. */
+export const ExportedMemory = Memory.omit({
+  expired: true,
+  sourceThreadId: true,
+  sourceMessageId: true,
+  evidence: true,
+  embeddingModel: true,
+  trashedAt: true,
+}).extend({ provenance: MemoryProvenance, versions: z.array(MemoryVersion) });
 export type ExportedMemory = z.output<typeof ExportedMemory>;
 
 export const MemoryExportDocument = z.object({

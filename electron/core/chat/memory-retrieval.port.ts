@@ -9,7 +9,14 @@ export interface RetrievedMemory {
 }
 
 export interface MemoryRetrievalPort {
-  retrieveForPrompt(input: { query: string; threadId: number; tokenBudget: number; estimateTokens: (text: string) => number }): Promise<{
+  retrieveForPrompt(input: {
+    query: string;
+    threadId: number;
+    tokenBudget: number;
+    estimateTokens: (text: string) => number;
+    /** Memories the user excluded from this thread. */
+    excludeIds?: ReadonlySet<number>;
+  }): Promise<{
     items: RetrievedMemory[];
     text: string;
   }>;

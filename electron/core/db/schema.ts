@@ -6,7 +6,7 @@
  * Status and kind columns carry CHECK constraints so a bug cannot write a value the product does not know.
  */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 
 export const threads = sqliteTable(
@@ -232,3 +232,33 @@ export const settings = sqliteTable('settings', {
   value: text('value').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/**
+ * The point memory_vector_bits is quantized around (one bit per dimension: the sign of vector - center), kept by
+ * electron/core/memory/vector-index.ts. One row; `vector` is float32 little-endian with the vector tables' dimension.
+ * `basis` is how many vectors the center is the mean of (0: the zero vector, i.e. plain signs).
+ */
+export const memoryVectorCenter = sqliteTable(
+  'memory_vector_center',
+  {
+    id: integer('id').primaryKey(),
+    vector: blob('vector', { mode: 'buffer' }).notNull(),
+    basis: integer('basis').notNull(),
+  },
+  (t) => [check('memory_vector_center_one_row_chk', sql`${t.id} = 1`)],
+);
+
+/** "Do not use in this thread": memories the user excluded from one thread's prompts (from an answer's receipt). */
+export const threadMemoryExclusions = sqliteTable(
+  'thread_memory_exclusions',
+  {
+    threadId: integer('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    memoryId: integer('memory_id')
+      .notNull()
+      .references(() => memories.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.threadId, t.memoryId] }), index('thread_memory_exclusions_memory_idx').on(t.memoryId)],
+);

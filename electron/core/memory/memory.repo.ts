@@ -67,6 +67,10 @@ export interface MemoryFilters {
   /** Exclusive. */
   createdTo?: number | undefined;
   sourceThreadId?: number | undefined;
+  /** The user message a memory was learned from (extraction records the user's message, whose words are the evidence). */
+  sourceMessageId?: number | undefined;
+  /** Never these (e.g. memories the user excluded from a thread). */
+  excludeIds?: ReadonlySet<number> | undefined;
 }
 
 export type MemorySortKey = 'importance' | 'created' | 'lastUsed' | 'accessCount';
@@ -119,6 +123,14 @@ export function filterSql(f: MemoryFilters, now: number): { where: string[]; par
   if (f.sourceThreadId !== undefined) {
     where.push('m.source_thread_id = ?');
     params.push(f.sourceThreadId);
+  }
+  if (f.sourceMessageId !== undefined) {
+    where.push('m.source_message_id = ?');
+    params.push(f.sourceMessageId);
+  }
+  if (f.excludeIds && f.excludeIds.size > 0) {
+    where.push(`m.id NOT IN (${[...f.excludeIds].map(() => '?').join(',')})`);
+    params.push(...f.excludeIds);
   }
   return { where, params };
 }

@@ -40,7 +40,7 @@ import { rankHybrid, type RankedHit } from './hybrid-search';
 import { filterSql, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
 import { finalScore, recencyFactor } from './memory-scoring';
 import { formatMemoriesForPrompt } from './memory-prompt';
-import { createVectorIndex, MAX_K } from './vector-index';
+import { createVectorIndex, MAX_K, type VectorIndexOptions } from './vector-index';
 
 /** A vector made outside any transaction, to be written with a memory. */
 export interface PreparedEmbedding {
@@ -112,6 +112,8 @@ export interface RetrieveInput {
   threadId: number;
   tokenBudget: number;
   estimateTokens: (text: string) => number;
+  /** Memories the user said not to use in this thread. */
+  excludeIds?: ReadonlySet<number>;
 }
 
 export interface MemoryService {
@@ -156,6 +158,8 @@ export interface MemoryServiceDeps {
   logger: Logger;
   embedding: EmbeddingService;
   settings: () => Settings;
+  /** Vector search tuning (benchmarks compare the quantized and exact paths); the defaults are the product's. */
+  vectorSearch?: VectorIndexOptions;
 }
 
 /** Statuses an exact duplicate typed by hand collides with. */
@@ -168,7 +172,7 @@ const FTS_DRIVES_BELOW = 2000;
 
 export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const { sqlite, clock, events, logger, embedding } = deps;
-  const vectors = createVectorIndex(sqlite);
+  const vectors = createVectorIndex(sqlite, deps.vectorSearch);
 
   const q = {
     byId: sqlite.prepare('SELECT * FROM memories WHERE id = ?'),
@@ -723,13 +727,14 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       };
     },
 
-    async retrieveForPrompt({ query, tokenBudget, estimateTokens }) {
+    async retrieveForPrompt({ query, tokenBudget, estimateTokens, excludeIds }) {
       if (!(tokenBudget > 0)) return { items: [], text: '' };
       const r = deps.settings().retrieval;
-      const found = query.trim() ? (await hybridSearch(query, { statuses: ['active'], expired: false, pinned: false }, { limit: r.limit, ftsMode: 'any', prefix: false })).hits : [];
+      const filters = { statuses: ['active' as const], expired: false, pinned: false, excludeIds };
+      const found = query.trim() ? (await hybridSearch(query, filters, { limit: r.limit, ftsMode: 'any', prefix: false })).hits : [];
       const at = now();
       const weights = { similarity: r.similarityWeight, importance: r.importanceWeight, recency: r.recencyWeight };
-      const pinned = (q.pinnedForPrompt.all(at) as MemoryRow[]).map((row) => ({
+      const pinned = (q.pinnedForPrompt.all(at) as MemoryRow[]).filter((row) => !excludeIds?.has(row.id)).map((row) => ({
         row,
         score: finalScore({ relevance: 0, importance: row.importance, recency: recencyFactor(at - row.updated_at, r.recencyHalfLifeDays) }, weights),
         reason: 'pinned' as const,
@@ -865,7 +870,7 @@ function bulkPatch(r: MemoryRow, input: OpParsedInput<'memory.bulk'>): MemoryPat
   }
 }
 
-interface VersionRow {
+export interface VersionRow {
   version: number;
   content: string;
   category: MemoryCategory;
@@ -878,7 +883,7 @@ interface VersionRow {
   created_at: number;
 }
 
-function toVersion(v: VersionRow): MemoryVersion {
+export function toVersion(v: VersionRow): MemoryVersion {
   return {
     version: v.version,
     content: v.content,
@@ -906,7 +911,7 @@ interface UseRow {
 export function memoryRetrievalPort(service: MemoryService): MemoryRetrievalPort {
   return {
     async retrieveForPrompt(input) {
-      const { items, text } = await service.retrieveForPrompt(input);
+      const { items, text } = await service.retrieveForPrompt({ ...input, ...(input.excludeIds ? { excludeIds: input.excludeIds } : {}) });
       return { text, items: items.map(({ memoryId, score, reason }) => ({ memoryId, score, reason })) };
     },
     recordUse: (messageId, items) => service.recordUse(messageId, items),

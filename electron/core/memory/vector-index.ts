@@ -1,13 +1,33 @@
 /**
- * Memory vectors behind a small interface, so the search strategy (today: sqlite-vec's exact float scan; later e.g.
- * a binary-quantized first pass with float re-scoring) can change without touching the memory service.
+ * Memory vectors behind a small interface, so the memory service does not know how they are stored or searched.
  *
- * The table is `memory_vectors`, vec0 with cosine distance, keyed by memories.id. Its dimension follows the embedding
- * model; `rebuild` drops and recreates it with another one (callers null memories.embedding_model in the same
- * transaction so every vector is made again). Ids are bound as BigInt: vec0 refuses a REAL primary key, and
- * better-sqlite3 binds JS numbers as REAL.
+ * Tables (drizzle/0003, 0004), keyed by memories.id; their dimension follows the embedding model:
+ * - `memory_vectors`: vec0 float[D], cosine. The exact vectors.
+ * - `memory_vector_bits`: vec0 bit[D], one bit per dimension: the sign of (vector - center). 32x smaller.
+ * - `memory_vector_center`: one row, the center (float32[D]) and how many vectors it is the mean of.
+ *
+ * Search: below `exactBelow` vectors, sqlite-vec's exact float scan (a few ms there, and exact). From there on, a
+ * hamming KNN over the bits picks candidates (quantized-search.ts), which are re-scored with the exact cosine of
+ * their float vectors (one point lookup each) before the best k are returned. The float scan reads 1.5 KB per vector
+ * and computes a 384-term cosine; the bit pass reads 48 bytes and six popcounts.
+ *
+ * Why a center: vectors of one embedding model share a large common component (unrelated texts are often 0.7-0.8
+ * cosine-similar under e5), so the raw signs of many dimensions are the same for every vector and say nothing.
+ * Quantizing around the mean of the stored vectors gives those bits back. The mean is taken when there are
+ * CENTER_FIRST vectors and again each time their number doubles, until CENTER_SETTLED (by then it has settled);
+ * every re-centering rewrites all the bits in the caller's transaction.
+ *
+ * Invariants:
+ * - The three tables have the same dimension, and the two vector tables the same ids: every write, delete and
+ *   rebuild touches them together, in the caller's transaction.
+ * - Stored and query bits are taken around the center as it is in the database at that moment, computed by the
+ *   same SQL expression, so connections beside each other (the CLI beside the app) agree.
+ * - knn distances are always exact cosine distances: the bits only choose which vectors are compared.
+ *
+ * Ids are bound as BigInt: vec0 refuses a REAL primary key, and better-sqlite3 binds JS numbers as REAL.
  */
 import type { Sqlite } from '../db/open-database';
+import { BandMemory, nearestByBands, needsMoreCandidates, planSearch } from './quantized-search';
 
 export interface Neighbor {
   id: number;
@@ -15,28 +35,109 @@ export interface Neighbor {
   distance: number;
 }
 
+/** 'auto': exact below `exactBelow` vectors, quantized from there. The other two force a path (tests, benchmarks). */
+export type KnnStrategy = 'auto' | 'exact' | 'quantized';
+
 export interface VectorIndex {
-  /** The dimension the table was created with. */
+  /** The dimension the tables were created with. */
   dimensions(): number;
-  /** Recreates the table empty with `dimensions` if it differs; returns whether it did. Run inside a transaction. */
+  /** Recreates the tables empty with `dimensions` if it differs; returns whether it did. Run inside a transaction. */
   ensureDimensions(dimensions: number): boolean;
   upsert(id: number, vector: Float32Array): void;
   remove(ids: readonly number[]): void;
-  /** The k nearest (k is capped at MAX_K), nearest first. */
-  knn(vector: Float32Array, k: number): Neighbor[];
+  /** The k nearest (k is capped at MAX_K), nearest first, with exact cosine distances. */
+  knn(vector: Float32Array, k: number, strategy?: KnnStrategy): Neighbor[];
   count(): number;
 }
 
-/** sqlite-vec's own cap on k. */
+export interface VectorIndexOptions {
+  /** Below this many vectors, knn uses the exact float scan. Default EXACT_BELOW. */
+  exactBelow?: number;
+}
+
+/** sqlite-vec's own cap on k (0.1.9 refuses more). */
 export const MAX_K = 4096;
+/** The exact float scan costs about 0.5 us per vector; below this count it is a few ms, and exact. */
+export const EXACT_BELOW = 5000;
+/** Vectors needed before the bits are centered on their mean; re-centered at each doubling until CENTER_SETTLED. */
+export const CENTER_FIRST = 1000;
+export const CENTER_SETTLED = 16_000;
+/** The mean is taken over at most about this many vectors (evenly spread by id). */
+const CENTER_SAMPLE = 20_000;
 
-const TABLE = 'memory_vectors';
+const FLOATS = 'memory_vectors';
+const BITS = 'memory_vector_bits';
+const CENTER = 'memory_vector_center';
 
-export function createVectorIndex(sqlite: Sqlite): VectorIndex {
-  let dims = readDimensions(sqlite);
+/** The same shapes as migration 0004 creates; a rebuild must leave the same tables as a fresh install. */
+const floatsDdl = (d: number) => `CREATE VIRTUAL TABLE ${FLOATS} USING vec0(memory_id integer primary key, embedding float[${d}] distance_metric=cosine, chunk_size=128)`;
+const bitsDdl = (d: number) => `CREATE VIRTUAL TABLE ${BITS} USING vec0(memory_id integer primary key, embedding bit[${d}], chunk_size=512)`;
+
+export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = {}): VectorIndex {
+  const exactBelow = options.exactBelow ?? EXACT_BELOW;
+  const bands = new BandMemory();
   // Statements are prepared lazily and dropped on rebuild: a prepared statement on a dropped virtual table is stale.
   let stmts: ReturnType<typeof prepare> | null = null;
   const s = () => (stmts ??= prepare(sqlite));
+  let dims = readDimensions(sqlite);
+
+  function count(): number {
+    return (s().count.get() as { n: number }).n;
+  }
+
+  /** Sets the center, recreates the bits table and quantizes every stored vector around the new center. */
+  function rebuildBits(centerVector: Float32Array, basis: number): void {
+    stmts = null;
+    bands.clear();
+    sqlite.exec(`DROP TABLE IF EXISTS ${BITS}`);
+    sqlite.exec(bitsDdl(dims));
+    sqlite.prepare(`INSERT OR REPLACE INTO ${CENTER} (id, vector, basis) VALUES (1, ?, ?)`).run(bytes(centerVector), basis);
+    sqlite.prepare(`INSERT INTO ${BITS} (memory_id, embedding) SELECT memory_id, vec_quantize_binary(vec_sub(embedding, ?)) FROM ${FLOATS}`).run(bytes(centerVector));
+  }
+
+  function recenterIfDue(): void {
+    const row = s().basis.get() as { basis: number } | undefined;
+    if (!row) throw new Error(`${CENTER} has no row`);
+    if (row.basis >= CENTER_SETTLED) return;
+    const n = count();
+    if (row.basis === 0 ? n < CENTER_FIRST : n < 2 * row.basis) return;
+    sqlite.transaction(() => rebuildBits(meanOfStored(n), n))();
+  }
+
+  function meanOfStored(n: number): Float32Array {
+    const every = Math.max(1, Math.ceil(n / CENTER_SAMPLE));
+    const sum = new Float64Array(dims);
+    let taken = 0;
+    for (const row of sqlite.prepare(`SELECT embedding FROM ${FLOATS} WHERE memory_id % ? = 0`).iterate(every) as Iterable<{ embedding: Buffer }>) {
+      for (let i = 0; i < dims; i++) sum[i]! += row.embedding.readFloatLE(i * 4);
+      taken++;
+    }
+    const mean = new Float32Array(dims);
+    for (let i = 0; i < dims && taken > 0; i++) mean[i] = sum[i]! / taken;
+    return mean;
+  }
+
+  function exact(vector: Float32Array, k: number): Neighbor[] {
+    return s().knn.all(vector, BigInt(k)) as Neighbor[];
+  }
+
+  function quantized(vector: Float32Array, k: number, plan: { first: number; limit: number }): Neighbor[] {
+    const { bits } = s().quantize.get(vector) as { bits: Buffer };
+    const probe = (n: number, lo: number, hi: number) => s().band.all(bits, BigInt(n), lo, hi) as Array<{ id: number; distance: number }>;
+    const exactDistance = new Map<number, number>();
+    for (let want = plan.first; ; want = Math.min(plan.limit, want * 2)) {
+      const { rows } = nearestByBands(probe, want, { start: bands.start(want) ?? Math.floor(dims / 4), maxDistance: dims, firstStep: Math.max(1, Math.round(dims / 48)) });
+      if (rows.length >= want) bands.record(want, rows[want - 1]!.distance);
+      // A longer list contains the shorter one (up to ties at its last distance): re-score only what is new.
+      const fresh = rows.filter((r) => !exactDistance.has(r.id)).map((r) => r.id);
+      for (const n of s().rescore.all(vector, JSON.stringify(fresh)) as Neighbor[]) exactDistance.set(n.id, n.distance);
+      const best = [...exactDistance].map(([id, distance]): Neighbor => ({ id, distance }));
+      best.sort((a, b) => a.distance - b.distance || a.id - b.id);
+      best.length = Math.min(best.length, k);
+      const rank = new Map(rows.map((r, i) => [r.id, i]));
+      if (want >= plan.limit || !needsMoreCandidates(best.map((n) => rank.get(n.id) ?? rows.length), want)) return best;
+    }
+  }
 
   return {
     dimensions: () => dims,
@@ -45,40 +146,74 @@ export function createVectorIndex(sqlite: Sqlite): VectorIndex {
       dims = readDimensions(sqlite); // another connection (the CLI beside the app) may have rebuilt it
       if (dimensions === dims) return false;
       stmts = null;
-      sqlite.exec(`DROP TABLE ${TABLE}`);
-      sqlite.exec(`CREATE VIRTUAL TABLE ${TABLE} USING vec0(memory_id integer primary key, embedding float[${dimensions}] distance_metric=cosine)`);
+      sqlite.exec(`DROP TABLE ${FLOATS}`);
+      sqlite.exec(floatsDdl(dimensions));
       dims = dimensions;
+      rebuildBits(new Float32Array(dimensions), 0);
       return true;
     },
     upsert(id, vector) {
       if (vector.length !== dims) throw new Error(`vector has ${vector.length} dimensions, the index ${dims}`);
+      const key = BigInt(id);
       // vec0 has no upsert (INSERT OR REPLACE still fails on its primary key).
-      s().remove.run(BigInt(id));
-      s().insert.run(BigInt(id), vector);
+      s().removeFloats.run(key);
+      s().removeBits.run(key);
+      s().insertFloats.run(key, vector);
+      if (s().insertBits.run(key, vector).changes !== 1) throw new Error(`${CENTER} has no row`);
+      recenterIfDue();
     },
     remove(ids) {
-      for (const id of ids) s().remove.run(BigInt(id));
+      for (const id of ids) {
+        s().removeFloats.run(BigInt(id));
+        s().removeBits.run(BigInt(id));
+      }
     },
-    knn(vector, k) {
+    knn(vector, k, strategy = 'auto') {
       if (vector.length !== dims || k <= 0) return [];
-      return s().knn.all(vector, BigInt(Math.min(MAX_K, Math.floor(k)))) as Neighbor[];
+      const wanted = Math.min(MAX_K, Math.floor(k));
+      if (strategy === 'exact') return exact(vector, wanted);
+      const plan = planSearch(wanted, count(), { strategy, exactBelow, maxK: MAX_K });
+      return plan.mode === 'exact' ? exact(vector, wanted) : quantized(vector, wanted, plan);
     },
-    count: () => (s().count.get() as { n: number }).n,
+    count,
   };
 }
 
 function prepare(sqlite: Sqlite) {
+  // The query's bits come from the same expression as the stored ones, around the center as it is now.
+  const quantizeAroundCenter = `vec_quantize_binary(vec_sub(?, (SELECT vector FROM ${CENTER} WHERE id = 1)))`;
   return {
-    insert: sqlite.prepare(`INSERT INTO ${TABLE} (memory_id, embedding) VALUES (?, ?)`),
-    remove: sqlite.prepare(`DELETE FROM ${TABLE} WHERE memory_id = ?`),
-    knn: sqlite.prepare(`SELECT memory_id AS id, distance FROM ${TABLE} WHERE embedding MATCH ? AND k = ? ORDER BY distance`),
-    count: sqlite.prepare(`SELECT count(*) AS n FROM ${TABLE}`),
+    insertFloats: sqlite.prepare(`INSERT INTO ${FLOATS} (memory_id, embedding) VALUES (?, ?)`),
+    insertBits: sqlite.prepare(`INSERT INTO ${BITS} (memory_id, embedding) SELECT ?, ${quantizeAroundCenter} WHERE EXISTS (SELECT 1 FROM ${CENTER})`),
+    removeFloats: sqlite.prepare(`DELETE FROM ${FLOATS} WHERE memory_id = ?`),
+    removeBits: sqlite.prepare(`DELETE FROM ${BITS} WHERE memory_id = ?`),
+    knn: sqlite.prepare(`SELECT memory_id AS id, distance FROM ${FLOATS} WHERE embedding MATCH ? AND k = ? ORDER BY distance`),
+    quantize: sqlite.prepare(`SELECT ${quantizeAroundCenter} AS bits`),
+    band: sqlite.prepare(
+      `SELECT memory_id AS id, distance FROM ${BITS} WHERE embedding MATCH vec_bit(?) AND k = ? AND distance > ? AND distance <= ? ORDER BY distance`,
+    ),
+    // CROSS JOIN keeps json_each outside, so each candidate is one vec0 point lookup.
+    rescore: sqlite.prepare(
+      `SELECT v.memory_id AS id, vec_distance_cosine(v.embedding, ?) AS distance FROM json_each(?) AS j CROSS JOIN ${FLOATS} AS v ON v.memory_id = j.value`,
+    ),
+    basis: sqlite.prepare(`SELECT basis FROM ${CENTER} WHERE id = 1`),
+    // vec0's own count(*) walks every row through the virtual table (about 60 ms at 100k); its rowid shadow table
+    // holds one row per vector and counts from the b-tree in microseconds.
+    count: sqlite.prepare(`SELECT count(*) AS n FROM ${FLOATS}_rowids`),
   };
 }
 
+function bytes(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+function tableSql(sqlite: Sqlite, name: string): string | null {
+  const row = sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(name) as { sql: string } | undefined;
+  return row?.sql ?? null;
+}
+
 function readDimensions(sqlite: Sqlite): number {
-  const row = sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(TABLE) as { sql: string } | undefined;
-  const m = row ? /float\[(\d+)\]/.exec(row.sql) : null;
-  if (!m) throw new Error(`${TABLE} is missing or not a float vec0 table`);
+  const m = /float\[(\d+)\]/.exec(tableSql(sqlite, FLOATS) ?? '');
+  if (!m) throw new Error(`${FLOATS} is missing or not a float vec0 table`);
   return Number(m[1]);
 }

@@ -1,0 +1,202 @@
+/**
+ * Backups of the database in `<data>/backups/`, and staging a restore.
+ *
+ * Invariants:
+ * - A backup is a VACUUM INTO snapshot (consistent, WAL included) written under a temporary name, proved sound
+ *   (integrity_check, our tables, a known schema) and synced, then renamed: a file listed under a backup's name is
+ *   always a complete, verified copy.
+ * - Rotation deletes only automatic backups beyond the newest 7. Manual, pre-migration and pre-restore copies, and
+ *   files this service did not name, are never deleted.
+ * - A restore never replaces the open database: the chosen file is verified, copied (VACUUM INTO, so a WAL beside it
+ *   is included), the copy verified again, and staged as `<db>.restore-pending`; openDatabase swaps it in at the next
+ *   start (see open-database.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { BackupInfo, BackupKind, OpOutput } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import { inspectDatabaseFile, pendingRestorePath, syncDirectory, syncFile, type Sqlite } from '../db/open-database';
+import type { EventBus } from '../event-bus';
+import type { Clock } from '../ports/clock.port';
+import type { Logger } from '../ports/logger.port';
+import type { Paths } from '../ports/paths.port';
+
+export interface BackupServiceDeps {
+  sqlite: Sqlite;
+  paths: Paths;
+  clock: Clock;
+  events: EventBus;
+  logger: Logger;
+}
+
+export interface BackupService {
+  backup(kind: 'manual' | 'automatic'): BackupInfo;
+  list(): OpOutput<'db.backups'>;
+  /** Deletes automatic backups beyond the newest KEEP_AUTOMATIC; returns how many. */
+  rotate(): number;
+  lastAutomaticAt(): number | null;
+  stageRestore(file: string): OpOutput<'db.restore'>;
+}
+
+export const KEEP_AUTOMATIC = 7;
+
+/** `mnemo-2026-01-31T08-00-00-000Z.sqlite` (manual), `mnemo-auto-...` (automatic), a `-N` suffix on a clash. */
+const OURS = /^mnemo-(auto-)?(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(?:-\d+)?\.sqlite$/;
+/** Written by openDatabase with a millisecond timestamp. */
+const BY_OPEN = /^(pre-migration|pre-restore)-(\d+)\.sqlite$/;
+
+export function backupName(kind: 'manual' | 'automatic', at: number): string {
+  const stamp = new Date(at).toISOString().replace(/[:.]/g, '-');
+  return `mnemo-${kind === 'automatic' ? 'auto-' : ''}${stamp}.sqlite`;
+}
+
+/** Kind and time of a file in the backups folder from its name; null for files that are not backups. */
+export function parseBackupName(name: string): { kind: BackupKind; createdAt: number } | null {
+  const ours = OURS.exec(name);
+  if (ours) {
+    const [, auto, day, h, m, s, ms] = ours;
+    return { kind: auto ? 'automatic' : 'manual', createdAt: Date.parse(`${day!}T${h!}:${m!}:${s!}.${ms!}Z`) };
+  }
+  const byOpen = BY_OPEN.exec(name);
+  if (byOpen) return { kind: byOpen[1] as 'pre-migration' | 'pre-restore', createdAt: Number(byOpen[2]) };
+  return null;
+}
+
+/** The `-N` a name got because another backup had the same millisecond (0 for none): later ones have larger N. */
+function clashNumber(name: string): number {
+  return Number(/Z-(\d+)\.sqlite$/.exec(name)?.[1] ?? 0);
+}
+
+export function createBackupService(deps: BackupServiceDeps): BackupService {
+  const { sqlite, paths, clock, events, logger } = deps;
+  const dir = paths.backupsDir;
+
+  function infoOf(name: string): BackupInfo | null {
+    const parsed = parseBackupName(name);
+    if (!parsed) return null;
+    const file = path.join(dir, name);
+    try {
+      return { path: file, name, kind: parsed.kind, createdAt: parsed.createdAt, sizeBytes: fs.statSync(file).size };
+    } catch {
+      return null; // removed meanwhile
+    }
+  }
+
+  function all(): BackupInfo[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      return [];
+    }
+    return names
+      .map(infoOf)
+      .filter((b): b is BackupInfo => b !== null)
+      .sort((a, b) => b.createdAt - a.createdAt || clashNumber(b.name) - clashNumber(a.name));
+  }
+
+  function freeName(kind: 'manual' | 'automatic', at: number): string {
+    const base = backupName(kind, at);
+    let name = base;
+    for (let n = 1; fs.existsSync(path.join(dir, name)); n++) name = base.replace(/\.sqlite$/, `-${n}.sqlite`);
+    return name;
+  }
+
+  function rotate(): number {
+    const automatic = all().filter((b) => b.kind === 'automatic');
+    let removed = 0;
+    for (const old of automatic.slice(KEEP_AUTOMATIC)) {
+      fs.rmSync(old.path, { force: true });
+      removed++;
+    }
+    if (removed > 0) logger.info('removed old automatic backups', { removed, kept: KEEP_AUTOMATIC });
+    return removed;
+  }
+
+  return {
+    backup(kind) {
+      let partial: string | null = null;
+      let name: string;
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+        name = freeName(kind, clock.now());
+        const target = path.join(dir, name);
+        partial = `${target}.partial`;
+        fs.rmSync(partial, { force: true });
+        sqlite.prepare('VACUUM INTO ?').run(partial);
+        inspectDatabaseFile(partial, paths.migrationsDir);
+        syncFile(partial);
+        fs.renameSync(partial, target);
+        syncDirectory(dir);
+      } catch (e) {
+        if (partial) fs.rmSync(partial, { force: true });
+        const reason = e instanceof MnemoError ? e.message : ((e as { code?: string }).code ?? (e as Error).message);
+        throw new MnemoError('BACKUP_FAILED', `The backup could not be written to ${dir} (${reason}). Check that the disk has space and the folder is writable, then try again.`, {
+          cause: e,
+        });
+      }
+      const info = infoOf(name)!;
+      logger.info('database backed up', { kind, sizeBytes: info.sizeBytes });
+      events.emit('db.backedUp', { backup: info });
+      if (kind === 'automatic') rotate();
+      return info;
+    },
+
+    list() {
+      const backups = all();
+      return { backups, folder: dir, lastAutomaticAt: backups.find((b) => b.kind === 'automatic')?.createdAt ?? null };
+    },
+
+    rotate,
+
+    lastAutomaticAt() {
+      return all().find((b) => b.kind === 'automatic')?.createdAt ?? null;
+    },
+
+    stageRestore: (file) => stageRestore(paths, file, logger),
+  };
+}
+
+/**
+ * Verifies a backup file and stages a verified copy of it as `<db>.restore-pending` (see the header). Usable without
+ * an open database: the CLI restores over a database that no longer opens.
+ */
+export function stageRestore(paths: Paths, file: string, logger: Logger): OpOutput<'db.restore'> {
+  const dir = paths.backupsDir;
+  // A bare name is one of the backups listed by db.backups.
+  const source = path.resolve(dir, file);
+  const pending = pendingRestorePath(paths.dbFile);
+  if (source === path.resolve(paths.dbFile) || source === pending) {
+    throw new MnemoError('INVALID_INPUT', 'That is the database Mnemo is using now; choose a backup file to restore.', { path: 'file' });
+  }
+  inspectDatabaseFile(source, paths.migrationsDir);
+  const partial = `${pending}.partial`;
+  fs.rmSync(partial, { force: true });
+  try {
+    const from = new Database(source, { readonly: true, fileMustExist: true });
+    try {
+      from.prepare('VACUUM INTO ?').run(partial);
+    } finally {
+      from.close();
+    }
+    // What will be swapped in is the copy: verify the copy, not only its source.
+    const info = inspectDatabaseFile(partial, paths.migrationsDir);
+    syncFile(partial);
+    fs.renameSync(partial, pending);
+    syncDirectory(path.dirname(pending));
+    logger.info('restore staged', { schemaVersion: info.schemaVersion, memories: info.memories });
+    return {
+      staged: pending,
+      schemaVersion: info.schemaVersion,
+      memories: info.memories,
+      message: `Restart Mnemo to finish: ${path.basename(source)} (${info.memories} ${info.memories === 1 ? 'memory' : 'memories'}) replaces the current database, which is kept in ${dir} first.`,
+    };
+  } catch (e) {
+    fs.rmSync(partial, { force: true });
+    if (e instanceof MnemoError) throw e;
+    throw new MnemoError('BACKUP_FAILED', `${path.basename(source)} could not be copied for the restore (${(e as { code?: string }).code ?? (e as Error).message}). Nothing was changed.`, {
+      cause: e,
+    });
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Exports: a JSON document with every field of every chosen memory, its provenance and its full version history (what
+ * memory.import reads back), and a Markdown profile for people: active memories grouped by category, pinned first, each
+ * line ending in a small metadata group that a text import reads back too.
+ *
+ * Read-only: one consistent read (better-sqlite3 runs the queries back to back, nothing interleaves).
+ */
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ExportedMemory,
+  type MemoryCategory,
+  type MemoryStatus,
+  type OpOutput,
+  type OpParsedInput,
+  type Settings,
+} from '../../../shared/contract';
+import type { Sqlite } from '../db/open-database';
+import type { Clock } from '../ports/clock.port';
+import { toMemory, type MemoryRow } from './memory.repo';
+import { toVersion, type VersionRow } from './memory.service';
+
+export interface MemoryExportDeps {
+  sqlite: Sqlite;
+  clock: Clock;
+  settings: () => Settings;
+  app: () => { version: string; schemaVersion: string };
+}
+
+type ExportVersionRow = VersionRow & { memory_id: number };
+
+export function createMemoryExporter(deps: MemoryExportDeps): { export(input: OpParsedInput<'memory.export'>): OpOutput<'memory.export'> } {
+  const { sqlite, clock } = deps;
+
+  function statusesFor(input: OpParsedInput<'memory.export'>): MemoryStatus[] {
+    // The profile is what Mnemo uses about the user now; the JSON can carry the archive and the trash as well.
+    if (input.format === 'md') return ['active'];
+    return ['active', ...(input.includeArchived ? (['archived', 'superseded'] as const) : []), ...(input.includeTrashed ? (['trashed'] as const) : [])];
+  }
+
+  function readMemories(statuses: MemoryStatus[]): Array<MemoryRow & { thread_title: string | null }> {
+    return sqlite
+      .prepare(
+        `SELECT m.*, t.title AS thread_title FROM memories m LEFT JOIN threads t ON t.id = m.source_thread_id
+         WHERE m.status IN (SELECT value FROM json_each(?)) ORDER BY m.id`,
+      )
+      .all(JSON.stringify(statuses)) as Array<MemoryRow & { thread_title: string | null }>;
+  }
+
+  function readVersions(statuses: MemoryStatus[]): Map<number, ExportVersionRow[]> {
+    const rows = sqlite
+      .prepare(
+        `SELECT v.* FROM memory_versions v JOIN memories m ON m.id = v.memory_id
+         WHERE m.status IN (SELECT value FROM json_each(?)) ORDER BY v.memory_id, v.version`,
+      )
+      .all(JSON.stringify(statuses)) as ExportVersionRow[];
+    const byMemory = new Map<number, ExportVersionRow[]>();
+    for (const v of rows) {
+      const list = byMemory.get(v.memory_id);
+      if (list) list.push(v);
+      else byMemory.set(v.memory_id, [v]);
+    }
+    return byMemory;
+  }
+
+  return {
+    export(input) {
+      const at = clock.now();
+      const statuses = statusesFor(input);
+      const rows = readMemories(statuses);
+      const day = new Date(at).toISOString().slice(0, 10);
+      if (input.format === 'md') {
+        return { content: renderProfile(rows, { at, language: deps.settings().language }), filename: `mnemo-profile-${day}.md`, count: rows.length };
+      }
+      const versions = readVersions(statuses);
+      const app = deps.app();
+      const doc = {
+        format: EXPORT_FORMAT,
+        version: EXPORT_VERSION,
+        exportedAt: new Date(at).toISOString(),
+        app: { name: 'Mnemo', version: app.version, schemaVersion: app.schemaVersion },
+        count: rows.length,
+        memories: rows.map((r) => toExported(r, versions.get(r.id) ?? [], at)),
+      };
+      return { content: JSON.stringify(doc, null, 2) + '\n', filename: `mnemo-memories-${day}.json`, count: rows.length };
+    },
+  };
+}
+
+function toExported(r: MemoryRow & { thread_title: string | null }, versions: ExportVersionRow[], at: number): ExportedMemory {
+  // What the exporting database alone means (its thread and message ids go in provenance, the rest is recomputed).
+  const { expired: _e, sourceThreadId, sourceMessageId, evidence, embeddingModel: _m, trashedAt: _t, ...memory } = toMemory(r, at);
+  return {
+    ...memory,
+    provenance: { threadId: sourceThreadId, threadTitle: r.thread_title, messageId: sourceMessageId, evidence },
+    versions: versions.map(toVersion),
+  };
+}
+
+/** Category order and headings of the profile. The headings are words the text import maps back to the category. */
+const CATEGORY_ORDER: MemoryCategory[] = ['knowledge', 'preference', 'project', 'skill'];
+const PROFILE_WORDS = {
+  en: {
+    title: (day: string, n: number) => `What Mnemo remembers about you (${day}, ${n} ${n === 1 ? 'memory' : 'memories'})`,
+    headings: { knowledge: 'Knowledge', preference: 'Preferences', project: 'Projects', skill: 'Skills' },
+    pinned: 'pinned',
+    importance: 'importance',
+    expires: 'expires',
+  },
+  'zh-CN': {
+    title: (day: string, n: number) => `Mnemo 记得的关于你的事（${day}，${n} 条）`,
+    headings: { knowledge: '知识', preference: '偏好', project: '项目', skill: '技能' },
+    pinned: '置顶',
+    importance: '重要度',
+    expires: '到期',
+  },
+} as const;
+
+export interface ProfileMemory {
+  content: string;
+  category: MemoryCategory;
+  importance: number;
+  pinned: number | boolean;
+  expires_at: number | null;
+  id: number;
+}
+
+/** The Markdown profile: pure, so its layout is unit-tested directly. */
+export function renderProfile(memories: readonly ProfileMemory[], opts: { at: number; language: Settings['language'] }): string {
+  const words = PROFILE_WORDS[opts.language];
+  const lines = [`# ${words.title(new Date(opts.at).toISOString().slice(0, 10), memories.length)}`];
+  for (const category of CATEGORY_ORDER) {
+    const inCategory = memories
+      .filter((m) => m.category === category)
+      .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.importance - a.importance || a.id - b.id);
+    if (inCategory.length === 0) continue;
+    lines.push('', `## ${words.headings[category]}`, '');
+    for (const m of inCategory) {
+      const meta = [m.pinned ? words.pinned : null, `${words.importance} ${m.importance.toFixed(2)}`, m.expires_at === null ? null : `${words.expires} ${new Date(m.expires_at).toISOString().slice(0, 10)}`];
+      // One memory per line: line breaks inside a memory become spaces.
+      lines.push(`- ${m.content.replace(/\s+/g, ' ').trim()} _(${meta.filter(Boolean).join(' · ')})_`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,205 @@
+/**
+ * Importing memories: parse (import-parse.ts), plan, then write.
+ *
+ * Invariants:
+ * - Planning only reads. A dry run stops after planning, so it writes nothing at all (it does not even let the vector
+ *   index follow a new model's dimension: the near-duplicate check is skipped when the index has another dimension).
+ * - Vectors are made before the write, in batches, outside any transaction; without an embedder the memories are saved
+ *   without one and the background re-embed job fills them in later.
+ * - A real run writes every item it imports in ONE transaction, with a version (origin import) and a timeline event
+ *   each, and one summary event; exact duplicates are checked again inside it (another write may have landed while
+ *   vectors were made). A duplicate touches nothing. Bus events go out after the commit.
+ * - Exact identity is the content hash (content-hash.ts). A hash match in the trash, among rejected or superseded
+ *   memories, or a near-duplicate by meaning in the same category, is a conflict: reported, and skipped unless
+ *   onConflict is 'import'.
+ */
+import type { ImportItem, ImportReport, MemoryCategory, MemoryStatus, OpParsedInput, Settings } from '../../../shared/contract';
+import type { Sqlite } from '../db/open-database';
+import type { EventBus } from '../event-bus';
+import type { Clock } from '../ports/clock.port';
+import type { Logger } from '../ports/logger.port';
+import { contentHash } from './content-hash';
+import { parseImport, type ImportCandidate } from './import-parse';
+import type { MemoryService, PreparedEmbedding } from './memory.service';
+
+export interface MemoryImportDeps {
+  sqlite: Sqlite;
+  clock: Clock;
+  events: EventBus;
+  logger: Logger;
+  memories: MemoryService;
+  settings: () => Settings;
+}
+
+/** Texts embedded per call while planning. */
+const EMBED_BATCH = 64;
+/** Imports with at least this many items to check announce their progress. */
+const PROGRESS_FROM = 100;
+/** Hash matches with these statuses mean "you already have this": nothing to do. */
+const PRESENT: MemoryStatus[] = ['active', 'archived', 'review'];
+const CONFLICT_REASONS: Partial<Record<MemoryStatus, string>> = {
+  trashed: 'the same memory is in the trash',
+  rejected: 'you rejected this memory before',
+  superseded: 'this memory was replaced by a newer one',
+};
+
+interface Planned {
+  candidate: ImportCandidate;
+  item: ImportItem;
+  hash: string;
+  embedding: PreparedEmbedding | null;
+}
+
+export function createMemoryImporter(deps: MemoryImportDeps): { import(input: OpParsedInput<'memory.import'>, signal?: AbortSignal): Promise<ImportReport> } {
+  const { sqlite, clock, events, logger, memories } = deps;
+  const insertEvent = sqlite.prepare('INSERT INTO events (kind, data, created_at) VALUES (?, ?, ?)');
+
+  /** Exact-duplicate outcome of one item against the database, or null when its text is not there. */
+  function exactMatch(hash: string): Pick<ImportItem, 'outcome' | 'existingId' | 'reason'> | null {
+    const found = memories.findByHash(hash);
+    const present = found.find((m) => PRESENT.includes(m.status));
+    if (present) return { outcome: 'duplicate', existingId: present.id, reason: `already remembered (#${present.id}, ${present.status})` };
+    const other = found[0];
+    if (other) return { outcome: 'conflict', existingId: other.id, reason: CONFLICT_REASONS[other.status] ?? `the same memory exists as ${other.status}` };
+    return null;
+  }
+
+  async function plan(candidates: ImportCandidate[], signal: AbortSignal | undefined): Promise<{ planned: Planned[]; nearDuplicateCheck: boolean }> {
+    const firstLine = new Map<string, ImportItem>();
+    const planned = candidates.map((candidate): Planned => {
+      const item: ImportItem = {
+        ...(candidate.line !== undefined ? { line: candidate.line } : {}),
+        ...(candidate.index !== undefined ? { index: candidate.index } : {}),
+        content: candidate.content,
+        category: candidate.category,
+        outcome: 'new',
+      };
+      if (candidate.invalid) return { candidate, item: { ...item, outcome: 'invalid', reason: candidate.invalid }, hash: '', embedding: null };
+      const hash = contentHash(candidate.content);
+      const earlier = firstLine.get(hash);
+      if (earlier) {
+        const where = earlier.line !== undefined ? `line ${earlier.line}` : `item ${earlier.index}`;
+        return { candidate, item: { ...item, outcome: 'duplicate', reason: `repeats ${where} of this import` }, hash, embedding: null };
+      }
+      firstLine.set(hash, item);
+      const match = exactMatch(hash);
+      return { candidate, item: match ? { ...item, ...match } : item, hash, embedding: null };
+    });
+
+    // Vectors for what may be written: new items, and conflicts in case they are imported anyway.
+    const toEmbed = planned.filter((p) => p.item.outcome === 'new' || p.item.outcome === 'conflict');
+    const total = toEmbed.length;
+    const announce = total >= PROGRESS_FROM;
+    let semantic = total > 0;
+    for (let i = 0; i < total && semantic; i += EMBED_BATCH) {
+      const batch = toEmbed.slice(i, i + EMBED_BATCH);
+      const made = await memories.prepareEmbeddings(
+        batch.map((p) => p.candidate.content),
+        signal,
+      );
+      if (!made) {
+        semantic = false; // semantic search is off: no near-duplicate check, vectors come later
+        break;
+      }
+      batch.forEach((p, j) => (p.embedding = made[j] ?? null));
+      if (announce) events.emit('import.progressed', { done: Math.min(i + EMBED_BATCH, total), total });
+    }
+    if (announce && !semantic) events.emit('import.progressed', { done: total, total });
+
+    // Near-duplicates by meaning, in the same category. Only against vectors the index can compare (same dimension).
+    const threshold = deps.settings().nearDuplicateSimilarity;
+    // Read now: the memory service rebuilds the index when the model's dimension changes.
+    const indexDimensions = vectorTableDimensions(sqlite);
+    let nearDuplicateCheck = false;
+    for (const p of planned) {
+      if (p.item.outcome !== 'new' || !p.embedding || p.embedding.vector.length !== indexDimensions) continue;
+      nearDuplicateCheck = true;
+      const [near] = memories.nearest(p.embedding.vector, {
+        limit: 1,
+        minSimilarity: threshold,
+        categories: [categoryOf(p.candidate)],
+        statuses: PRESENT,
+      });
+      if (near) {
+        p.item = { ...p.item, outcome: 'conflict', existingId: near.memory.id, reason: `close in meaning to #${near.memory.id} (similarity ${near.similarity.toFixed(2)})` };
+      }
+    }
+    return { planned, nearDuplicateCheck };
+  }
+
+  /** Writes what the plan imports and the summary event, in one transaction; returns the summary. */
+  function write(planned: Planned[], onConflict: 'skip' | 'import', format: ImportReport['format']): ImportSummary {
+    return sqlite.transaction(() => {
+      let written = 0;
+      for (const p of planned) {
+        const wanted = p.item.outcome === 'new' || (p.item.outcome === 'conflict' && onConflict === 'import');
+        if (!wanted) continue;
+        // Again inside the transaction: an exact duplicate may have been written since planning.
+        const now = exactMatch(p.hash);
+        if (now?.outcome === 'duplicate') {
+          p.item = { ...p.item, ...now };
+          continue;
+        }
+        const c = p.candidate;
+        const memory = memories.createMemory(
+          {
+            content: c.content,
+            category: categoryOf(c),
+            ...(c.importance !== undefined ? { importance: c.importance } : {}),
+            ...(c.confidence !== undefined ? { confidence: c.confidence } : {}),
+            ...(c.pinned !== undefined ? { pinned: c.pinned } : {}),
+            validFrom: c.validFrom ?? null,
+            expiresAt: c.expiresAt ?? null,
+          },
+          { origin: 'import', status: c.status ?? 'active', evidence: c.evidence ?? null, embedding: p.embedding, reason: 'imported', eventKind: 'imported' },
+        );
+        p.item = { ...p.item, memoryId: memory.id, ...(p.item.outcome === 'conflict' ? { imported: true } : {}) };
+        written++;
+      }
+      const summary = { written, ...counts(planned) };
+      insertEvent.run('import_completed', JSON.stringify({ ...summary, format, origin: 'import' }), clock.now());
+      return summary;
+    })();
+  }
+
+  return {
+    async import(input, signal) {
+      const parsed = parseImport(input.content, input.format, input.defaultCategory);
+      const { planned, nearDuplicateCheck } = await plan(parsed.items, signal);
+      const summary = input.dryRun ? { written: 0, ...counts(planned) } : write(planned, input.onConflict, parsed.format);
+      if (!input.dryRun) {
+        events.emit('memory.imported', { written: summary.written, duplicate: summary.duplicate, conflicting: summary.conflicting, invalid: summary.invalid });
+        logger.info('memories imported', { format: parsed.format, ...summary });
+      }
+      return { format: parsed.format, dryRun: input.dryRun, ...summary, nearDuplicateCheck, items: planned.map((p) => p.item) };
+    },
+  };
+}
+
+interface ImportSummary {
+  written: number;
+  new: number;
+  duplicate: number;
+  conflicting: number;
+  invalid: number;
+}
+
+function counts(planned: readonly Planned[]): Omit<ImportSummary, 'written'> {
+  const n = (outcome: ImportItem['outcome']) => planned.filter((p) => p.item.outcome === outcome).length;
+  return { new: n('new'), duplicate: n('duplicate'), conflicting: n('conflict'), invalid: n('invalid') };
+}
+
+/**
+ * The dimension memory_vectors was created with, read from the schema. Comparing it with a vector's length first keeps
+ * nearest() from rebuilding the index for a new model's dimension, a write a dry run must not make.
+ */
+function vectorTableDimensions(sqlite: Sqlite): number | null {
+  const row = sqlite.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'memory_vectors'`).get() as { sql: string } | undefined;
+  const m = /float\[(\d+)\]/.exec(row?.sql ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+/** Parsing gives every importable item a category (only invalid ones have none). */
+function categoryOf(c: ImportCandidate): MemoryCategory {
+  return c.category ?? 'knowledge';
+}

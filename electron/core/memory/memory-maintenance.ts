@@ -1,0 +1,256 @@
+/**
+ * Memory maintenance, daily and on demand. In order: mark newly expired memories, merge near-duplicates, decay
+ * untouched low-importance memories, enforce the cap on active memories, purge old trash.
+ *
+ * Invariants:
+ * - Every change goes through the memory service's updateMemory: a version with origin 'maintenance' and a timeline
+ *   event in the same transaction, so each is undone with revert (importance, merge survivor) or restore (an archived
+ *   merged memory, a memory trashed for the cap). Purging old trash is final by definition.
+ * - Expiry changes nothing about a memory (it stays active and visible, retrieval skips it); it only gets one
+ *   'expired' timeline event per expiry date.
+ * - Pinned memories are never decayed or trashed for the cap. A merge keeps a pin (the survivor is pinned if either was).
+ * - Merging compares only vectors of the current model; it checks memories changed since the
+ *   previous run (a watermark kept in the 'maintained' timeline event), a bounded number per run, in small
+ *   transactions with the event loop free between them.
+ * - One run at a time: a call while one runs gets that run's report.
+ */
+import type { MaintenanceReport, Memory, Settings } from '../../../shared/contract';
+import type { Sqlite } from '../db/open-database';
+import type { EmbeddingService } from '../embedding/embedding.service';
+import type { EventBus } from '../event-bus';
+import type { Clock } from '../ports/clock.port';
+import type { Logger } from '../ports/logger.port';
+import type { MemoryService } from './memory.service';
+
+export interface MaintenanceDeps {
+  sqlite: Sqlite;
+  clock: Clock;
+  events: EventBus;
+  logger: Logger;
+  memories: MemoryService;
+  embedding: EmbeddingService;
+  settings: () => Settings;
+}
+
+export interface MemoryMaintenance {
+  run(): Promise<MaintenanceReport>;
+  /** When the last run finished, from the timeline; null if never. */
+  lastRunAt(): number | null;
+  /** Resolves when no run is in progress (before the database closes). */
+  whenIdle(): Promise<void>;
+}
+
+const DAY = 86_400_000;
+/** Decay: memories below this importance, unused and unchanged for DECAY_AFTER_DAYS, lose DECAY_FACTOR of it. */
+export const DECAY_BELOW = 0.3;
+export const DECAY_AFTER_DAYS = 90;
+export const DECAY_FACTOR = 0.8;
+export const DECAY_FLOOR = 0.05;
+/** The merge survivor's wording: the longer one, but not beyond this many characters. */
+export const MERGE_WORDING_CAP = 300;
+/** Memories checked for near-duplicates per run, and per transaction. */
+const MERGE_PER_RUN = 1000;
+const MERGE_PER_TRANSACTION = 50;
+/** Neighbours looked at per checked memory. */
+const MERGE_NEIGHBOURS = 5;
+
+interface Watermark {
+  at: number;
+  id: number;
+}
+
+/**
+ * Which of two near-duplicates keeps its wording: the longer (more complete) one, unless it is longer than the cap;
+ * when both are, the shorter. Ties: pinned, then more important, then older.
+ */
+export function pickSurvivor<T extends Pick<Memory, 'id' | 'content' | 'pinned' | 'importance'>>(a: T, b: T, cap = MERGE_WORDING_CAP): T {
+  const fits = (m: T) => m.content.length <= cap;
+  if (fits(a) !== fits(b)) return fits(a) ? a : b;
+  if (a.content.length !== b.content.length) return (a.content.length > b.content.length) === fits(a) ? a : b;
+  if (a.pinned !== b.pinned) return a.pinned ? a : b;
+  if (a.importance !== b.importance) return a.importance > b.importance ? a : b;
+  return a.id < b.id ? a : b;
+}
+
+/** The importance after one decay step, or null when it is at the floor already. */
+export function decayedImportance(importance: number): number | null {
+  if (importance <= DECAY_FLOOR) return null;
+  return Math.max(DECAY_FLOOR, Math.round(importance * DECAY_FACTOR * 10_000) / 10_000);
+}
+
+export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenance {
+  const { sqlite, clock, events, logger, memories, embedding } = deps;
+  const tx = <T>(fn: () => T): T => sqlite.transaction(fn)();
+  const q = {
+    newlyExpired: sqlite.prepare(
+      `SELECT id, category, source_thread_id, expires_at FROM memories m
+       WHERE m.status = 'active' AND m.expires_at IS NOT NULL AND m.expires_at <= ?
+         AND NOT EXISTS (SELECT 1 FROM events e WHERE e.memory_id = m.id AND e.kind = 'expired' AND e.created_at >= m.expires_at)`,
+    ),
+    insertEvent: sqlite.prepare('INSERT INTO events (kind, memory_id, thread_id, category, data, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
+    lastRun: sqlite.prepare(`SELECT created_at AS at, data FROM events WHERE kind = 'maintained' ORDER BY created_at DESC, id DESC LIMIT 1`),
+    mergeCandidates: sqlite.prepare(
+      `SELECT id, updated_at FROM memories
+       WHERE status = 'active' AND embedding_model = @model AND (updated_at > @at OR (updated_at = @at AND id > @id))
+       ORDER BY updated_at, id LIMIT @limit`,
+    ),
+    mergePending: sqlite.prepare(
+      `SELECT count(*) AS n FROM memories
+       WHERE status = 'active' AND embedding_model = @model AND (updated_at > @at OR (updated_at = @at AND id > @id))`,
+    ),
+    vector: sqlite.prepare('SELECT embedding FROM memory_vectors WHERE memory_id = ?'),
+    decayable: sqlite.prepare(
+      `SELECT id, importance FROM memories
+       WHERE status = 'active' AND pinned = 0 AND importance < @below AND importance > @floor
+         AND updated_at < @cutoff AND (last_used_at IS NULL OR last_used_at < @cutoff)
+       ORDER BY id`,
+    ),
+    activeCount: sqlite.prepare(`SELECT count(*) AS n FROM memories WHERE status = 'active'`),
+    leastValuable: sqlite.prepare(
+      `SELECT id FROM memories WHERE status = 'active' AND pinned = 0
+       ORDER BY importance ASC, access_count ASC, coalesce(last_used_at, updated_at) ASC, id ASC LIMIT ?`,
+    ),
+  };
+
+  function lastRun(): { at: number; watermark: Watermark } | null {
+    const row = q.lastRun.get() as { at: number; data: string } | undefined;
+    if (!row) return null;
+    let watermark: Watermark = { at: 0, id: 0 };
+    try {
+      const w = (JSON.parse(row.data) as { mergeWatermark?: Watermark }).mergeWatermark;
+      if (w && Number.isFinite(w.at) && Number.isFinite(w.id)) watermark = w;
+    } catch {
+      // An unreadable record only means checking every memory again.
+    }
+    return { at: row.at, watermark };
+  }
+
+  function markExpired(): number {
+    return tx(() => {
+      const at = clock.now();
+      const rows = q.newlyExpired.all(at) as Array<{ id: number; category: string; source_thread_id: number | null; expires_at: number }>;
+      for (const r of rows) {
+        q.insertEvent.run('expired', r.id, r.source_thread_id, r.category, JSON.stringify({ expiresAt: r.expires_at, origin: 'maintenance' }), at);
+      }
+      return rows.length;
+    });
+  }
+
+  function storedVector(id: number): Float32Array | null {
+    const row = q.vector.get(BigInt(id)) as { embedding: Buffer } | undefined;
+    if (!row) return null;
+    const b = row.embedding;
+    return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  }
+
+  /** Merges `loser` into `survivor`: the survivor takes the higher importance and any pin; the loser is archived pointing at it. */
+  function mergePair(survivor: Memory, loser: Memory, similarity: number): Memory {
+    memories.updateMemory(
+      loser.id,
+      { status: 'archived', supersededBy: survivor.id },
+      { origin: 'maintenance', reason: 'merged', eventKind: 'merged', eventData: { into: survivor.id, similarity: Math.round(similarity * 1000) / 1000 } },
+    );
+    return memories.updateMemory(
+      survivor.id,
+      { importance: Math.max(survivor.importance, loser.importance), pinned: survivor.pinned || loser.pinned },
+      { origin: 'maintenance', reason: 'merged', eventKind: 'merged', touch: true, eventData: { from: loser.id } },
+    );
+  }
+
+  async function mergeNearDuplicates(): Promise<{ merged: number; pending: number; checked: boolean; watermark: Watermark | null }> {
+    await embedding.ensureReady();
+    const status = embedding.status();
+    // A model of another dimension: nearest() rebuilds the index, the re-embed job refills it; nothing to compare yet.
+    if (status.state !== 'ready' || !status.modelId) {
+      return { merged: 0, pending: 0, checked: false, watermark: null };
+    }
+    const model = status.modelId;
+    const threshold = deps.settings().nearDuplicateSimilarity;
+    let watermark = lastRun()?.watermark ?? { at: 0, id: 0 };
+    const candidates = q.mergeCandidates.all({ model, ...watermark, limit: MERGE_PER_RUN }) as Array<{ id: number; updated_at: number }>;
+    let merged = 0;
+    for (let i = 0; i < candidates.length; i += MERGE_PER_TRANSACTION) {
+      const chunk = candidates.slice(i, i + MERGE_PER_TRANSACTION);
+      merged += tx(() => {
+        let n = 0;
+        for (const c of chunk) {
+          let current = memories.getMemory(c.id);
+          const vector = current?.status === 'active' && current.embeddingModel === model ? storedVector(c.id) : null;
+          if (!current || !vector) continue;
+          const near = memories.nearest(vector, { limit: MERGE_NEIGHBOURS + 1, minSimilarity: threshold, categories: [current.category], statuses: ['active'] });
+          for (const { memory: other, similarity } of near) {
+            if (other.id === current.id) continue;
+            const survivor = pickSurvivor(current, other);
+            current = mergePair(survivor, survivor === current ? other : current, similarity);
+            n++;
+          }
+        }
+        return n;
+      });
+      const last = chunk[chunk.length - 1]!;
+      watermark = { at: last.updated_at, id: last.id };
+      // Each nearest() is a full scan of the vectors: give other calls a turn between transactions.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    const pending = (q.mergePending.get({ model, ...watermark }) as { n: number }).n;
+    return { merged, pending, checked: true, watermark };
+  }
+
+  function decay(): number {
+    return tx(() => {
+      const cutoff = clock.now() - DECAY_AFTER_DAYS * DAY;
+      const rows = q.decayable.all({ below: DECAY_BELOW, floor: DECAY_FLOOR, cutoff }) as Array<{ id: number; importance: number }>;
+      let n = 0;
+      for (const r of rows) {
+        const next = decayedImportance(r.importance);
+        if (next === null) continue;
+        memories.updateMemory(r.id, { importance: next }, { origin: 'maintenance', reason: 'decayed', eventKind: 'decayed', eventData: { from: r.importance, to: next } });
+        n++;
+      }
+      return n;
+    });
+  }
+
+  function enforceCap(): number {
+    return tx(() => {
+      const cap = deps.settings().activeMemoryCap;
+      const over = (q.activeCount.get() as { n: number }).n - cap;
+      if (over <= 0) return 0;
+      const ids = (q.leastValuable.all(over) as Array<{ id: number }>).map((r) => r.id);
+      for (const id of ids) {
+        memories.updateMemory(id, { status: 'trashed' }, { origin: 'maintenance', reason: 'over the cap', eventKind: 'deleted', eventData: { cap } });
+      }
+      return ids.length;
+    });
+  }
+
+  let running: Promise<MaintenanceReport> | null = null;
+
+  async function runOnce(): Promise<MaintenanceReport> {
+    const expired = markExpired();
+    const merge = await mergeNearDuplicates();
+    const decayed = decay();
+    const trashedForCap = enforceCap();
+    const purged = memories.emptyTrash(clock.now() - deps.settings().trashRetentionDays * DAY);
+    const report: MaintenanceReport = { merged: merge.merged, decayed, trashedForCap, purged, expired, mergePending: merge.pending, mergeChecked: merge.checked };
+    const watermark = merge.watermark ?? lastRun()?.watermark ?? { at: 0, id: 0 };
+    q.insertEvent.run('maintained', null, null, null, JSON.stringify({ ...report, mergeWatermark: watermark, origin: 'maintenance' }), clock.now());
+    events.emit('memory.maintained', { report });
+    logger.info('memory maintenance done', { ...report });
+    return report;
+  }
+
+  return {
+    run() {
+      running ??= runOnce().finally(() => {
+        running = null;
+      });
+      return running;
+    },
+    lastRunAt: () => lastRun()?.at ?? null,
+    whenIdle: () => (running ?? Promise.resolve()).then(
+      () => undefined,
+      () => undefined,
+    ),
+  };
+}

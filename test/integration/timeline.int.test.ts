@@ -1,0 +1,110 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { unwrap } from '../../shared/client';
+import type { Core } from '../../electron/core/create-core';
+import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
+import { createChatHarness } from '../support/chat-harness';
+import { createTestCore } from '../support/test-core';
+import { useTempDirs } from '../support/temp-dir';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+const DAY = 86_400_000;
+
+describe('timeline, as-of, receipts and exclusions', () => {
+  const tempDir = useTempDirs();
+
+  function core(clock: { now: () => number }) {
+    const made = createTestCore(path.join(tempDir(), 'data'), { clock, embedder: null, startQueue: false });
+    cleanups.push(() => (made.core as Core).dispose());
+    return made;
+  }
+
+  it('lists what happened newest first, filters by kind and category, and never carries memory text', async () => {
+    let now = Date.UTC(2026, 0, 5, 12);
+    const { client } = core({ now: () => now });
+    const a = unwrap(await client.call('memory.create', { content: 'Secretly loves karaoke', category: 'preference' }));
+    now += DAY;
+    unwrap(await client.call('memory.update', { memoryId: a.id, content: 'Loves karaoke on Fridays' }));
+    now += DAY;
+    unwrap(await client.call('memory.delete', { memoryId: a.id }));
+    const all = unwrap(await client.call('timeline.list', {}));
+    expect(all.events.map((e) => e.kind)).toEqual(['deleted', 'updated', 'learned']);
+    expect(all.events.every((e) => e.memoryId === a.id && e.category === 'preference')).toBe(true);
+    expect(JSON.stringify(all)).not.toContain('karaoke');
+    expect(unwrap(await client.call('timeline.list', { kinds: ['learned'] })).events).toHaveLength(1);
+    expect(unwrap(await client.call('timeline.list', { categories: ['skill'] })).events).toHaveLength(0);
+    const page = unwrap(await client.call('timeline.list', { limit: 2 }));
+    expect(page.hasMore).toBe(true);
+    expect(unwrap(await client.call('timeline.list', { before: page.events[1]!.createdAt })).events.map((e) => e.kind)).toEqual(['learned']);
+  });
+
+  it('activity counts learned memories per day and per week', async () => {
+    let now = Date.UTC(2026, 0, 5, 9); // a Monday
+    const { client } = core({ now: () => now });
+    for (const [day, n] of [[0, 2], [1, 1], [8, 3]] as const) {
+      now = Date.UTC(2026, 0, 5 + day, 9);
+      for (let i = 0; i < n; i++) unwrap(await client.call('memory.create', { content: `Fact ${day}-${i} about the user`, category: 'knowledge' }));
+    }
+    const days = unwrap(await client.call('timeline.activity', { from: Date.UTC(2026, 0, 5), to: Date.UTC(2026, 0, 15), bucket: 'day' })).buckets;
+    expect(days).toHaveLength(10);
+    expect(days.map((b) => b.learned)).toEqual([2, 1, 0, 0, 0, 0, 0, 0, 3, 0]);
+    const weeks = unwrap(await client.call('timeline.activity', { from: Date.UTC(2026, 0, 5), to: Date.UTC(2026, 0, 19), bucket: 'week' })).buckets;
+    expect(weeks.map((b) => [new Date(b.start).toISOString().slice(0, 10), b.learned])).toEqual([
+      ['2026-01-05', 3],
+      ['2026-01-12', 3],
+    ]);
+  });
+
+  it('as of a date shows what was believed then: old wording before an edit, nothing after a delete or expiry', async () => {
+    let now = Date.UTC(2026, 1, 1);
+    const { client } = core({ now: () => now });
+    const t0 = now;
+    const m = unwrap(await client.call('memory.create', { content: 'Works at Acme', category: 'knowledge' }));
+    const trip = unwrap(await client.call('memory.create', { content: 'Is in Tokyo this week', category: 'knowledge', expiresAt: t0 + 3 * DAY }));
+    now = t0 + 10 * DAY;
+    unwrap(await client.call('memory.update', { memoryId: m.id, content: 'Works at Globex' }));
+    now = t0 + 20 * DAY;
+    unwrap(await client.call('memory.delete', { memoryId: m.id }));
+    const at = (t: number) => client.call('memory.asOf', { at: t }).then((r) => unwrap(r).items.map((i) => i.content).sort());
+    expect(await at(t0 + DAY)).toEqual(['Is in Tokyo this week', 'Works at Acme']);
+    expect(await at(t0 + 5 * DAY)).toEqual(['Works at Acme']);
+    expect(await at(t0 + 15 * DAY)).toEqual(['Works at Globex']);
+    expect(await at(t0 + 25 * DAY)).toEqual([]);
+    expect(await at(t0 - DAY)).toEqual([]);
+    expect(trip.id).toBeGreaterThan(0);
+  });
+
+  it('getMany returns existing memories in order and leaves out purged ids', async () => {
+    const { client } = core({ now: () => Date.UTC(2026, 2, 1) });
+    const a = unwrap(await client.call('memory.create', { content: 'First', category: 'knowledge' }));
+    const b = unwrap(await client.call('memory.create', { content: 'Second', category: 'skill' }));
+    unwrap(await client.call('memory.purge', { memoryId: a.id }));
+    expect(unwrap(await client.call('memory.getMany', { memoryIds: [b.id, a.id, 999] })).items.map((m) => m.id)).toEqual([b.id]);
+  });
+
+  it('a memory excluded from a thread is not used there, still used elsewhere, and can be included again', async () => {
+    const h = await createChatHarness(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
+    cleanups.push(() => h.close());
+    const { client } = h;
+    const pinned = unwrap(await client.call('memory.create', { content: 'Prefers short answers', category: 'preference', pinned: true }));
+    const t1 = unwrap(await client.call('thread.create', {}));
+    const t2 = unwrap(await client.call('thread.create', {}));
+    expect(unwrap(await client.call('chat.send', { threadId: t1.id, text: 'Explain photosynthesis please' })).memoriesUsed.map((m) => m.memoryId)).toEqual([pinned.id]);
+    unwrap(await client.call('thread.excludeMemory', { threadId: t1.id, memoryId: pinned.id }));
+    expect(unwrap(await client.call('thread.exclusions', { threadId: t1.id })).memoryIds).toEqual([pinned.id]);
+    expect(unwrap(await client.call('chat.send', { threadId: t1.id, text: 'And respiration?' })).memoriesUsed).toEqual([]);
+    expect(unwrap(await client.call('chat.send', { threadId: t2.id, text: 'Explain gravity please' })).memoriesUsed.map((m) => m.memoryId)).toEqual([pinned.id]);
+    unwrap(await client.call('thread.includeMemory', { threadId: t1.id, memoryId: pinned.id }));
+    expect(unwrap(await client.call('chat.send', { threadId: t1.id, text: 'And fermentation?' })).memoriesUsed.map((m) => m.memoryId)).toEqual([pinned.id]);
+  });
+
+  it('filters memories by the user message they were learned from', async () => {
+    const { client } = core({ now: () => Date.UTC(2026, 3, 1) });
+    const all = unwrap(await client.call('memory.list', { sourceMessageId: 12345 }));
+    expect(all).toEqual({ items: [], total: 0 });
+  });
+});

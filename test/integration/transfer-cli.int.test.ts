@@ -1,0 +1,110 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../support/temp-dir';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Resolved here: the commands run in the data folder, so that file arguments are relative to it. */
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+describe('export, import, maintenance and backups in the terminal host', () => {
+  const tempDir = useTempDirs();
+
+  /** The CLI's core with an empty models folder (no embedding model, so keyword-only mode), run in the data folder. */
+  function cliIn(dir: string) {
+    return (...args: string[]) => {
+      const r = spawnSync(process.execPath, ['--import', TSX, path.join(ROOT, 'electron/cli/main.ts'), ...args, '--data-dir', dir], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, MNEMO_MODELS_DIR: path.join(dir, 'no-models') },
+      });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+  }
+
+  it('exports to a file or stdout, imports with a dry run first, and maintains', () => {
+    const dir = tempDir();
+    const cli = cliIn(dir);
+    expect(cli('memory', 'add', '我每天早上喝咖啡', '--category', 'preference', '--pin').code).toBe(0);
+    expect(cli('memory', 'add', 'Works on a birdhouse', '--category', 'project', '--importance', '0.7').code).toBe(0);
+
+    const md = cli('memory', 'export', '--format', 'md', '--out', 'profile.md');
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout.trim()).toBe(`Exported 2 memories to ${path.join(dir, 'profile.md')}.`);
+    expect(fs.readFileSync(path.join(dir, 'profile.md'), 'utf8')).toContain('## Preferences\n\n- 我每天早上喝咖啡 _(pinned · importance 0.50)_');
+
+    const json = cli('memory', 'export');
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ format: 'mnemo.memories', count: 2, memories: [{ content: '我每天早上喝咖啡' }, { content: 'Works on a birdhouse' }] });
+
+    fs.writeFileSync(path.join(dir, 'other-assistant.txt'), 'Here is what I remember about you:\n1. Works on a birdhouse.\n2. Has a cat named 小白\n3. ok\n');
+    const dry = cli('memory', 'import', 'other-assistant.txt', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('Dry run: nothing was written.');
+    expect(dry.stdout).toContain('new 1 · duplicate 1 · conflict 0 · invalid 1');
+    expect(dry.stdout).toMatch(/line 3 +new +Has a cat named 小白/);
+    expect(dry.stdout).toContain('exact text only (semantic search is off');
+
+    const real = cli('memory', 'import', 'other-assistant.txt', '--json');
+    expect(real.code, real.stderr).toBe(0);
+    expect(JSON.parse(real.stdout)).toMatchObject({ dryRun: false, written: 1, items: [{ outcome: 'duplicate' }, { outcome: 'new', content: 'Has a cat named 小白' }, { outcome: 'invalid' }] });
+    expect(JSON.parse(cli('memory', 'list', '--json').stdout)).toMatchObject({ total: 3 });
+
+    // A second data folder from the JSON export: the same memories.
+    fs.writeFileSync(path.join(dir, 'export.json'), json.stdout);
+    const other = tempDir();
+    const cli2 = cliIn(other);
+    const imported = cli2('memory', 'import', path.join(dir, 'export.json'));
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('Imported 2 memories');
+    expect(JSON.parse(cli2('memory', 'list', '--pinned', '--json').stdout)).toMatchObject({ total: 1, items: [{ content: '我每天早上喝咖啡', category: 'preference' }] });
+
+    const maintained = cli('memory', 'maintain');
+    expect(maintained.code, maintained.stderr).toBe(0);
+    expect(maintained.stdout).toMatch(/^merged +0 +\(not checked: semantic search is off\)$/m);
+    expect(maintained.stdout).toMatch(/^decayed +0$/m);
+
+    for (const args of [
+      ['memory', 'import', 'missing.txt'],
+      ['memory', 'import'],
+      ['memory', 'export', '--format', 'pdf'],
+      ['memory', 'import', 'other-assistant.txt', '--on-conflict', 'maybe'],
+    ]) {
+      const r = cli(...args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+
+  it('backs up, lists, and restores over a database that no longer opens', () => {
+    const dir = tempDir();
+    const cli = cliIn(dir);
+    expect(cli('memory', 'add', 'Lives in Lisbon').code).toBe(0);
+    const backup = cli('db', 'backup', '--json');
+    expect(backup.code, backup.stderr).toBe(0);
+    const info = JSON.parse(backup.stdout) as { name: string; path: string };
+    expect(cli('db', 'backups').stdout).toMatch(new RegExp(`manual .* ${info.name.replace(/[.]/g, '\\.')}`));
+
+    // A file that is not a database is refused, and nothing is staged.
+    fs.writeFileSync(path.join(dir, 'junk.sqlite'), 'not a database at all '.repeat(100));
+    const junk = cli('db', 'restore', 'junk.sqlite');
+    expect(junk.code).toBe(1);
+    expect(junk.stderr.trim()).toBe('mnemo: junk.sqlite cannot be restored: it is not a database file. Nothing was changed.');
+    expect(fs.readdirSync(dir).filter((f) => f.includes('restore'))).toEqual([]);
+
+    // The live database is damaged: every other command refuses it, restore still works.
+    const live = path.join(dir, 'mnemo.db');
+    const damaged = Buffer.from('this is no longer a sqlite file '.repeat(200));
+    fs.writeFileSync(live, damaged);
+    expect(cli('db', 'check').stderr).toMatch(/cannot read its database .*db restore FILE/);
+    const restored = cli('db', 'restore', info.name);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(/^Restored mnemo-.*\.sqlite \(1 memory, schema \d{4}_\w+\)\.\nThe database it replaced is kept at .*pre-restore-\d+\.sqlite\.$/m);
+    expect(JSON.parse(cli('memory', 'list', '--json').stdout)).toMatchObject({ total: 1, items: [{ content: 'Lives in Lisbon' }] });
+    const kept = fs.readdirSync(path.join(dir, 'backups')).find((f) => f.startsWith('pre-restore-'))!;
+    expect(fs.readFileSync(path.join(dir, 'backups', kept))).toEqual(damaged);
+  });
+});
