@@ -1,8 +1,8 @@
 /**
  * Long-term memory retrieval at several store sizes (384 dimensions, clustered anisotropic vectors with text; see
  * bench/memory-fixture.ts), query embedding excluded:
- * - vector search: Mnemo's VectorIndex.knn (binary-quantized first pass + exact re-scoring from EXACT_BELOW
- *   vectors on, exact below) beside the plain sqlite-vec float scan (`MATCH ? AND k = ?` on the same vec0 table),
+ * - vector search: Mnemo's VectorIndex.knn (exact below EXACT_BELOW = 20,000 vectors; from there a binary-quantized
+ *   first pass + exact re-scoring) beside the plain sqlite-vec float scan (`MATCH ? AND k = ?` on the same vec0 table),
  *   at k = 10 and at k = 100 (the semantic depth of a hybrid search); recall against a brute-force scan in JS;
  * - hybrid memory.search (limit 20: KNN + FTS5 + filters + ranking) with Mnemo's vector search beside the same
  *   service forced to the exact float scan; recall@10 there is the overlap of the two top-10 lists, i.e. how often

@@ -24,6 +24,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { seededRandom } from '../support/seeded-random';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Protobuf wire format: https://protobuf.dev/programming-guides/encoding/
@@ -137,17 +138,6 @@ function node(opType: string, inputs: string[], outputs: string[], attributes: U
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic weights
 
-/** mulberry32: a tiny seeded PRNG, so the same options always give byte-identical model files. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomMatrix(rows: number, cols: number, scale: number, random: () => number): Float32Array {
   const m = new Float32Array(rows * cols);

@@ -54,8 +54,8 @@ describe('vector index: binary-quantized first pass with exact re-scoring', () =
     const db = database();
     const index = createVectorIndex(db.sqlite);
     const space = createVectorSpace({ dimensions: D, seed: 7 });
-    // Just above EXACT_BELOW, where auto mode starts using the bit pass, and where neighbours are still sparse
-    // (the hardest case for it: at 100k the groups are denser and recall is higher).
+    // 6,000 vectors over 6,000 subtopics: sparse neighbours, the hardest case for the bit pass (at 100k the groups
+    // are denser and recall is higher).
     fill(
       index,
       db,

@@ -16,6 +16,7 @@ import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import { createTestCore } from '../support/test-core';
+import { seededRandom } from '../support/seeded-random';
 import { useTempDirs } from '../support/temp-dir';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -30,16 +31,6 @@ const word = (n: number) => {
 /** Three words of its own per exchange: no two facts are near duplicates of each other. */
 const factWords = (i: number) => `${word(i * 7919 + 11)} ${word(i * 104729 + 7)} ${word(i * 1299709 + 3)}`;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function runChild(dataDir: string, ollamaHost: string, killAfterMs: number | null): Promise<'drained' | 'killed'> {
   return new Promise((resolve, reject) => {
@@ -151,7 +142,7 @@ describe('extraction queue crash safety (kill -9)', () => {
       expect(fs.existsSync(path.join(template, 'mnemo.db'))).toBe(true);
       const dataDir = path.join(tempDir(), `seed-${s}`);
       fs.cpSync(template, dataDir, { recursive: true });
-      const random = mulberry32(s * 7919);
+      const random = seededRandom(s * 7919);
       let kills = 0;
       for (let run = 0; run < 200; run++) {
         // Mostly short lives (kills inside LLM calls and commits); every few runs a longer one makes progress.

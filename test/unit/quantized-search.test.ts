@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   BandMemory,
+  JUDGED,
   MAX_GROWTH,
   MIN_CANDIDATES,
   nearestByBands,
@@ -114,10 +115,13 @@ describe('planSearch', () => {
 });
 
 describe('needsMoreCandidates', () => {
-  it('asks for more when one of the best ten came from the second half of the list', () => {
+  it('asks for more when one of the best JUDGED came from the second half of the list', () => {
     expect(needsMoreCandidates([0, 3, 1, 7, 2], 200)).toBe(false);
     expect(needsMoreCandidates([0, 3, 1, 150, 2], 200)).toBe(true);
-    expect(needsMoreCandidates([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 199], 200)).toBe(false); // the 11th is not judged
+    expect(needsMoreCandidates([0, 3, 1, 100, 2], 200)).toBe(true); // half way counts as deep
+    const head = Array.from({ length: JUDGED }, (_, i) => i);
+    expect(needsMoreCandidates([...head, 199], 200)).toBe(false); // beyond the judged head
+    expect(needsMoreCandidates([...head.slice(1), 199], 200)).toBe(true);
     expect(needsMoreCandidates([], 200)).toBe(false);
   });
 });

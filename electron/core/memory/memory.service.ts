@@ -475,6 +475,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     limit: number;
     ftsMode: 'all' | 'any';
     prefix: boolean;
+    /** Candidates per list; default limit x 5 (min 100) semantic, limit x 10 (min 200) keyword. */
+    depth?: { semantic: number; keyword: number };
   }
 
   async function hybridSearch(query: string, filters: MemoryFilters, opts: SearchOptions): Promise<{ hits: Array<RankedHit<MemoryRow>>; mode: 'hybrid' | 'keyword' }> {
@@ -483,8 +485,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     const at = now();
     const r = deps.settings().retrieval;
     // Candidates per list. The exact vec0 scan costs more with a larger k; keyword depth is nearly free.
-    const semanticDepth = Math.min(MAX_K, Math.max(opts.limit * 5, 100));
-    const keywordDepth = Math.max(opts.limit * 10, 200);
+    const semanticDepth = Math.min(MAX_K, opts.depth?.semantic ?? Math.max(opts.limit * 5, 100));
+    const keywordDepth = opts.depth?.keyword ?? Math.max(opts.limit * 10, 200);
     const model = vector ? readyModel() : null;
     let neighbors: Array<{ id: number; similarity: number }> | null = null;
     if (vector && model && vector.length === model.dimensions) {
@@ -731,7 +733,10 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       if (!(tokenBudget > 0)) return { items: [], text: '' };
       const r = deps.settings().retrieval;
       const filters = { statuses: ['active' as const], expired: false, pinned: false, excludeIds };
-      const found = query.trim() ? (await hybridSearch(query, filters, { limit: r.limit, ftsMode: 'any', prefix: false })).hits : [];
+      // A prompt needs only the best `limit`, and its filters drop few candidates: shallower lists keep prompt
+      // assembly fast at 100k memories (docs/BENCHMARKS.md) while browsing searches keep their deeper default.
+      const depth = { semantic: Math.max(r.limit * 4, 40), keyword: Math.max(r.limit * 8, 80) };
+      const found = query.trim() ? (await hybridSearch(query, filters, { limit: r.limit, ftsMode: 'any', prefix: false, depth })).hits : [];
       const at = now();
       const weights = { similarity: r.similarityWeight, importance: r.importanceWeight, recency: r.recencyWeight };
       const pinned = (q.pinnedForPrompt.all(at) as MemoryRow[]).filter((row) => !excludeIds?.has(row.id)).map((row) => ({

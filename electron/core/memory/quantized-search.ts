@@ -12,15 +12,14 @@
  */
 
 /** Candidates re-scored per wanted neighbour at first, and at least MIN_CANDIDATES. Tuned on the retrieval benchmark. */
-export const OVERSAMPLE = 8;
+export const OVERSAMPLE = 4;
 export const MIN_CANDIDATES = 200;
 /** A hard query may re-score up to this many times the first list. */
 export const MAX_GROWTH = 4;
 /**
  * Vectors the float scan goes through in the time one candidate is re-scored: a vec0 point lookup (rowid -> chunk,
  * blob open, read) costs about 6 us, the scan about 0.5 us a vector, so 12; 20 leaves room for the bit pass itself.
- * Auto mode takes the scan when the candidates would cost more. It also keeps mid-size stores, whose neighbours are
- * sparse and need long candidate lists, on the exact scan.
+ * Auto mode takes the scan when the candidates would cost more.
  */
 export const SCAN_PER_LOOKUP = 20;
 
@@ -40,8 +39,11 @@ export function planSearch(k: number, total: number, options: { strategy: 'auto'
   return { mode: 'quantized', first, limit: Math.max(first, Math.min(options.maxK, first * MAX_GROWTH, affordable)) };
 }
 
-/** The leading results whose hamming ranks decide whether the candidate list was long enough. */
-export const JUDGED = 10;
+/**
+ * The leading results whose hamming ranks decide whether the candidate list was long enough: the ones a hybrid
+ * search's ranking leans on most (the tail of a 100-deep semantic list moves its top 10 little).
+ */
+export const JUDGED = 30;
 
 /**
  * Whether to re-score a longer candidate list: when one of the best JUDGED results (by exact distance) ranked in the

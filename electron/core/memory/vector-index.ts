@@ -57,8 +57,12 @@ export interface VectorIndexOptions {
 
 /** sqlite-vec's own cap on k (0.1.9 refuses more). */
 export const MAX_K = 4096;
-/** The exact float scan costs about 0.5 us per vector; below this count it is a few ms, and exact. */
-export const EXACT_BELOW = 5000;
+/**
+ * Below this many vectors knn uses the exact float scan: about 0.5 us a vector, so at most about 10 ms, and exact.
+ * That covers the default active-memory cap (10,000) with room for archived and trashed ones. The bit pass also
+ * recalls least on small stores, whose neighbours are sparse (bench/suites/retrieval.bench.ts).
+ */
+export const EXACT_BELOW = 20_000;
 /** Vectors needed before the bits are centered on their mean; re-centered at each doubling until CENTER_SETTLED. */
 export const CENTER_FIRST = 1000;
 export const CENTER_SETTLED = 16_000;
