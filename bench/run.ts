@@ -9,6 +9,7 @@ import { importBench } from './suites/import.bench';
 import { promptBench } from './suites/prompt.bench';
 import { queueBench } from './suites/queue.bench';
 import { retrievalBench } from './suites/retrieval.bench';
+import { uiBench } from './suites/ui.bench';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
 const quick = values.quick ?? false;
@@ -17,8 +18,9 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   queue: () => queueBench(quick ? 1_000 : 10_000),
   'event-loop': () => eventLoopBench(quick ? 50 : 500),
   import: () => importBench(quick ? 1_000 : 10_000),
-  retrieval: () => retrievalBench(quick ? [1_000, 10_000] : [1_000, 10_000, 100_000], quick ? 50 : 200),
+  retrieval: () => retrievalBench(quick ? [1_000, 30_000] : [1_000, 10_000, 30_000, 100_000], quick ? 50 : 200),
   prompt: () => promptBench(quick ? 10_000 : 100_000, quick ? 2_000 : 10_000, quick ? 50 : 200),
+  ui: () => uiBench(quick ? 10_000 : 100_000, 1_000, quick ? 5 : 15),
 };
 
 console.log(`# Mnemo benchmarks\n\nmachine: ${machine()}${quick ? '\nmode: --quick (smaller sizes)' : ''}`);

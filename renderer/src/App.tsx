@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
 import { ChatView } from './components/ChatView';
 import { ErrorBanner } from './components/ErrorBanner';
+import { MemoriesView } from './components/memories/MemoriesView';
 import { SearchDialog } from './components/SearchDialog';
 import { SettingsView } from './components/SettingsView';
 import { StatusBar } from './components/StatusBar';
 import { ThreadSidebar } from './components/ThreadSidebar';
+import { TimelineView } from './components/timeline/TimelineView';
 import { Toasts } from './components/Toasts';
 import { useShortcuts } from './components/use-shortcuts';
 import type { Connection } from './rpc';
@@ -41,7 +43,9 @@ export function App({ connection }: { connection: Connection }) {
       <ErrorBanner />
       <div className="app-body">
         <ThreadSidebar />
-        <main className="main">{view === 'settings' ? <SettingsView /> : <ChatView />}</main>
+        <main className="main">
+          {view === 'settings' ? <SettingsView /> : view === 'memories' ? <MemoriesView /> : view === 'timeline' ? <TimelineView /> : <ChatView />}
+        </main>
       </div>
       <StatusBar />
       <Toasts />

@@ -1,5 +1,27 @@
-/** Numbers, sizes, durations and times as people read them, in the UI language. */
+/**
+ * Numbers, sizes, durations and times as people read them, in the UI language. Intl formatters are built once per
+ * language and options and kept: building one costs far more than using it, and a list renders dozens per frame.
+ */
 import type { Language } from './i18n';
+
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(key: string, make: () => F): F {
+  let f = formatters.get(key) as F | undefined;
+  if (!f) {
+    f = make();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+const numberFormat = (language: string, options: Intl.NumberFormatOptions) =>
+  cached(`n|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options));
+
+export const dateFormat = (language: string, options: Intl.DateTimeFormatOptions) =>
+  cached(`d|${language}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(language, options));
+
+const relativeFormat = (language: string) => cached(`r|${language}`, () => new Intl.RelativeTimeFormat(language, { numeric: 'auto' }));
 
 export function formatBytes(bytes: number, language: Language): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
@@ -9,32 +31,32 @@ export function formatBytes(bytes: number, language: Language): string {
     value /= 1000;
     unit++;
   }
-  return `${new Intl.NumberFormat(language, { maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0 }).format(value)} ${units[unit]}`;
+  return `${numberFormat(language, { maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0 }).format(value)} ${units[unit]}`;
 }
 
 export function formatDuration(ms: number, language: Language): string {
   const seconds = ms / 1000;
-  if (seconds < 60) return `${new Intl.NumberFormat(language, { maximumFractionDigits: seconds < 10 ? 1 : 0 }).format(seconds)} s`;
+  if (seconds < 60) return `${numberFormat(language, { maximumFractionDigits: seconds < 10 ? 1 : 0 }).format(seconds)} s`;
   const minutes = Math.floor(seconds / 60);
   return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
 }
 
 export function formatNumber(value: number, language: Language, maximumFractionDigits = 2): string {
-  return new Intl.NumberFormat(language, { maximumFractionDigits }).format(value);
+  return numberFormat(language, { maximumFractionDigits }).format(value);
 }
 
 /** "5 minutes ago", "yesterday", or a date for anything older than a week. */
 export function formatRelativeTime(timestamp: number, now: number, language: Language): string {
   const diffSeconds = Math.round((timestamp - now) / 1000);
   const abs = Math.abs(diffSeconds);
-  const rtf = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const rtf = relativeFormat(language);
   if (abs < 45) return rtf.format(0, 'second');
   if (abs < 3600) return rtf.format(Math.round(diffSeconds / 60), 'minute');
   if (abs < 86_400) return rtf.format(Math.round(diffSeconds / 3600), 'hour');
   if (abs < 7 * 86_400) return rtf.format(Math.round(diffSeconds / 86_400), 'day');
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(timestamp);
+  return dateFormat(language, { dateStyle: 'medium' }).format(timestamp);
 }
 
 export function formatTime(timestamp: number, language: Language): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(timestamp);
+  return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(timestamp);
 }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { useAppStore } from '../stores/app.store';
 import { useChatStore } from '../stores/chat.store';
+import { useMemoryRefsStore } from '../stores/memory-refs.store';
 import { modelProblem, useStatusStore } from '../stores/status.store';
 import { useThreadsStore } from '../stores/threads.store';
 import { useT } from '../use-t';
@@ -27,6 +28,15 @@ export function ChatView() {
   useEffect(() => {
     if (threadId !== null && !loaded) void load(threadId);
   }, [threadId, loaded, load]);
+  // Receipts show which memories are excluded here; user messages show what was learned from them.
+  const loadExclusions = useMemoryRefsStore((s) => s.loadExclusions);
+  const loadLearned = useMemoryRefsStore((s) => s.loadLearned);
+  const incognito = thread?.incognito ?? false;
+  useEffect(() => {
+    if (threadId === null) return;
+    void loadExclusions(threadId);
+    if (!incognito) void loadLearned(threadId);
+  }, [threadId, incognito, loadExclusions, loadLearned]);
   // The header marks a summary that is behind (pending messages) without the panel being open.
   useEffect(() => {
     if (threadId !== null && !summaryKnown) void loadSummary(threadId);

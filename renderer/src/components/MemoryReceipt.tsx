@@ -1,18 +1,36 @@
 /**
- * Under an answer: which long-term memories it used and why (pinned, semantic, keyword, recency), with the score.
- * The memory phase adds each memory's text and quick actions (wrong, outdated, not in this thread).
+ * Under an answer: which long-term memories it used and why (pinned, semantic, keyword, recency), with the score and
+ * each memory's text, and quick actions: wrong (open it in the editor), outdated (delete it or let it expire), and
+ * "not in this thread" (thread.excludeMemory; shown as excluded, with a way back).
  */
-import type { MemoryUse } from '../stores/chat-merge';
+import { useEffect, useId, useState } from 'react';
+import type { Memory } from '../../../shared/contract';
+import type { Result } from '../../../shared/errors';
+import type { MessageKey } from '../i18n';
 import { formatNumber } from '../format';
+import { localDayStart, nextLocalDay, toDateInput } from '../memory/memory-query';
+import type { MemoryUse } from '../stores/chat-merge';
+import { useMemoryRefsStore } from '../stores/memory-refs.store';
+import { showMemory } from '../stores/navigate';
+import { useAppStore } from '../stores/app.store';
 import { useLanguage, useT } from '../use-t';
 import { MemoryIcon } from './icons';
+import { InlineField } from './InlineField';
 
 const REASONS = ['pinned', 'semantic', 'keyword', 'recency'] as const;
+const NO_EXCLUSIONS: number[] = [];
 
-export function MemoryReceipt({ memories }: { memories: MemoryUse[] }) {
+export function MemoryReceipt({ memories, threadId }: { memories: MemoryUse[]; threadId: number }) {
   const t = useT();
-  const language = useLanguage();
+  const want = useMemoryRefsStore((s) => s.want);
+  const excluded = useMemoryRefsStore((s) => s.exclusions[threadId] ?? NO_EXCLUSIONS);
   const counts = REASONS.map((reason) => ({ reason, count: memories.filter((m) => m.reason === reason).length })).filter((c) => c.count > 0);
+  const ids = memories.map((m) => m.memoryId).join(',');
+
+  useEffect(() => {
+    want(ids.split(',').map(Number));
+  }, [ids, want]);
+
   return (
     <details className="receipt">
       <summary>
@@ -26,14 +44,93 @@ export function MemoryReceipt({ memories }: { memories: MemoryUse[] }) {
         </span>
       </summary>
       <ul className="receipt-list">
-        {memories.map((m) => (
-          <li key={m.memoryId}>
-            <span className="receipt-id">{t('receipt.memory', { id: m.memoryId })}</span>
-            <span className={`reason reason-${m.reason}`}>{t(`receipt.reason.${m.reason}`)}</span>
-            <span className="muted">{t('receipt.score', { score: formatNumber(m.score, language, 2) })}</span>
-          </li>
+        {memories.map((use) => (
+          <ReceiptItem key={use.memoryId} use={use} threadId={threadId} excluded={excluded.includes(use.memoryId)} />
         ))}
       </ul>
     </details>
+  );
+}
+
+function ReceiptItem({ use, threadId, excluded }: { use: MemoryUse; threadId: number; excluded: boolean }) {
+  const t = useT();
+  const language = useLanguage();
+  const textId = useId();
+  const memory = useMemoryRefsStore((s) => s.byId[use.memoryId]);
+  const exclude = useMemoryRefsStore((s) => s.exclude);
+  const include = useMemoryRefsStore((s) => s.include);
+  const [outdated, setOutdated] = useState(false);
+
+  return (
+    <li className={excluded ? 'receipt-item excluded' : 'receipt-item'}>
+      <div className="receipt-line">
+        <span id={textId} className="receipt-text">
+          {memory ? memory.content : memory === null ? t('receipt.gone', { id: use.memoryId }) : t('receipt.memory', { id: use.memoryId })}
+        </span>
+        <span className={`reason reason-${use.reason}`}>{t(`receipt.reason.${use.reason}`)}</span>
+        <span className="muted">{t('receipt.score', { score: formatNumber(use.score, language, 2) })}</span>
+        {memory && memory.status !== 'active' && <span className="badge">{t(`status.memory.${memory.status}`)}</span>}
+        {memory?.expired && <span className="badge warn">{t('memories.expired')}</span>}
+        {excluded && <span className="badge">{t('receipt.excluded')}</span>}
+      </div>
+      {memory && (
+        <div className="receipt-actions">
+          <button type="button" className="ghost small" aria-describedby={textId} title={t('receipt.wrongHint')} onClick={() => showMemory(memory.id)}>
+            {t('receipt.wrong')}
+          </button>
+          {memory.status !== 'trashed' && (
+            <button type="button" className={outdated ? 'ghost small active' : 'ghost small'} aria-describedby={textId} aria-expanded={outdated} onClick={() => setOutdated(!outdated)}>
+              {t('receipt.outdated')}
+            </button>
+          )}
+          {excluded ? (
+            <button type="button" className="ghost small" aria-describedby={textId} onClick={() => void include(threadId, memory.id)}>
+              {t('receipt.include')}
+            </button>
+          ) : (
+            <button type="button" className="ghost small" aria-describedby={textId} title={t('receipt.excludeHint')} onClick={() => void exclude(threadId, memory.id)}>
+              {t('receipt.exclude')}
+            </button>
+          )}
+        </div>
+      )}
+      {memory && outdated && memory.status !== 'trashed' && <OutdatedActions memory={memory} onDone={() => setOutdated(false)} />}
+    </li>
+  );
+}
+
+/** An outdated memory: gone for good (to the trash), no longer true from now, or true until a chosen day. */
+function OutdatedActions({ memory, onDone }: { memory: Memory; onDone(): void }) {
+  const t = useT();
+  const client = useMemoryRefsStore((s) => s.client);
+  const [date, setDate] = useState(toDateInput(Date.now() + 7 * 86_400_000));
+  const run = async (call: () => Promise<Result<unknown>>, done: MessageKey) => {
+    const result = await call();
+    if (!result.ok) return useAppStore.getState().showError(result.error);
+    useAppStore.getState().pushToast({ text: { key: done } });
+    onDone();
+  };
+  if (!client) return null;
+  const day = localDayStart(date);
+  return (
+    <div className="outdated-actions" role="group" aria-label={t('receipt.outdatedLabel')}>
+      <button type="button" className="small danger" onClick={() => void run(() => client.call('memory.delete', { memoryId: memory.id }), 'receipt.deletedToast')}>
+        {t('receipt.delete')}
+      </button>
+      <button type="button" className="small" onClick={() => void run(() => client.call('memory.update', { memoryId: memory.id, expiresAt: Date.now() }), 'receipt.expiredToast')}>
+        {t('receipt.expireNow')}
+      </button>
+      <InlineField label={t('receipt.validUntil')} className="small">
+        {(id) => <input id={id} type="date" value={date} min={toDateInput(Date.now())} onChange={(e) => setDate(e.target.value)} />}
+      </InlineField>
+      <button
+        type="button"
+        className="small"
+        disabled={day === undefined}
+        onClick={() => day !== undefined && void run(() => client.call('memory.update', { memoryId: memory.id, expiresAt: nextLocalDay(day) - 1 }), 'receipt.expirySetToast')}
+      >
+        {t('receipt.setExpiry')}
+      </button>
+    </div>
   );
 }

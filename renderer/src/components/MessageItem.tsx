@@ -9,6 +9,7 @@ import { useChatStore } from '../stores/chat.store';
 import type { MemoryUse } from '../stores/chat-merge';
 import { useLanguage, useT } from '../use-t';
 import { CopyIcon, RetryIcon } from './icons';
+import { LearnedChips } from './LearnedChips';
 import { MemoryReceipt } from './MemoryReceipt';
 
 interface Props {
@@ -25,6 +26,7 @@ export const MessageItem = memo(function MessageItem({ message, receipt, isLast,
     return (
       <article className="message user" aria-label={t('chat.you')} data-message-id={message.id}>
         <div className="bubble">{message.content}</div>
+        <LearnedChips messageId={message.id} />
       </article>
     );
   }
@@ -55,7 +57,7 @@ function AssistantMessage({ message, receipt, isLast, error }: Props) {
       {message.content && <Markdown text={message.content} />}
       {streaming && !waiting && <span className="caret" aria-hidden="true" />}
       <StatusBadge message={message} error={error} canRetry={isLast && !sending} onRetry={() => void retry(message.threadId)} />
-      {receipt && receipt.length > 0 && <MemoryReceipt memories={receipt} />}
+      {receipt && receipt.length > 0 && <MemoryReceipt memories={receipt} threadId={message.threadId} />}
       {!streaming && <MessageMeta message={message} />}
     </article>
   );

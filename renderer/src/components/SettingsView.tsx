@@ -26,6 +26,7 @@ import { formatNumber } from '../format';
 import type { MessageKey } from '../i18n';
 import { useLanguage, useT } from '../use-t';
 import { BackIcon, CopyIcon } from './icons';
+import { TransferPanel } from './memories/TransferPanel';
 
 export function SettingsView() {
   const t = useT();
@@ -46,6 +47,9 @@ export function SettingsView() {
             <AppearanceSection settings={settings} />
             <SettingsForm settings={settings} />
             <DataSection />
+            <Section title={t('transfer.title')} description={t('transfer.settingsHint')}>
+              <TransferPanel />
+            </Section>
           </div>
         ) : (
           <p className="muted">{t('common.loading')}</p>

@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { useAppStore } from '../stores/app.store';
 import { useThreadsStore, visibleThreads } from '../stores/threads.store';
 import { useT } from '../use-t';
-import { GearIcon, IncognitoIcon, PlusIcon, SearchIcon } from './icons';
+import { useReviewStore } from '../stores/review.store';
+import { BrainIcon, ClockIcon, GearIcon, IncognitoIcon, PlusIcon, SearchIcon } from './icons';
 import { ThreadItem } from './ThreadItem';
 import { modKey } from './shortcuts';
 
@@ -17,6 +18,13 @@ export function ThreadSidebar() {
   const setView = useAppStore((s) => s.setView);
   const setSearchOpen = useAppStore((s) => s.setSearchOpen);
   const shown = useMemo(() => visibleThreads(threads, pendingDeletes), [threads, pendingDeletes]);
+  const reviewCount = useReviewStore((s) => s.total);
+  const navButton = (target: 'memories' | 'timeline' | 'settings') => ({
+    type: 'button' as const,
+    className: view === target ? 'nav-button active' : 'nav-button',
+    'aria-current': view === target ? ('page' as const) : undefined,
+    onClick: () => setView(view === target ? 'chat' : target),
+  });
 
   return (
     <nav className="sidebar" aria-label={t('threads.title')}>
@@ -54,14 +62,19 @@ export function ThreadSidebar() {
         </ul>
       )}
       <div className="sidebar-footer">
-        <button
-          type="button"
-          className={view === 'settings' ? 'nav-button active' : 'nav-button'}
-          aria-current={view === 'settings' ? 'page' : undefined}
-          onClick={() => setView(view === 'settings' ? 'chat' : 'settings')}
-          title={`${t('settings.title')} (${modKey()}+,)`}
-        >
-          <GearIcon /> {t('settings.title')}
+        <button {...navButton('memories')}>
+          <BrainIcon /> <span className="grow">{t('memories.title')}</span>
+          {reviewCount > 0 && (
+            <span className="badge accent" aria-label={t('review.badge', { count: reviewCount })}>
+              {reviewCount}
+            </span>
+          )}
+        </button>
+        <button {...navButton('timeline')}>
+          <ClockIcon /> <span className="grow">{t('timeline.title')}</span>
+        </button>
+        <button {...navButton('settings')} title={`${t('settings.title')} (${modKey()}+,)`}>
+          <GearIcon /> <span className="grow">{t('settings.title')}</span>
         </button>
       </div>
     </nav>

@@ -119,3 +119,54 @@ export const ImageIcon = () => (
     <path d="m21 16-5-5-9 9" />
   </Icon>
 );
+export const BrainIcon = () => (
+  <Icon>
+    <path d="M9 4a3 3 0 0 0-3 3 3 3 0 0 0-2 5 3 3 0 0 0 2 5 3 3 0 0 0 3 3 3 3 0 0 0 3-3V7a3 3 0 0 0-3-3z" />
+    <path d="M15 4a3 3 0 0 1 3 3 3 3 0 0 1 2 5 3 3 0 0 1-2 5 3 3 0 0 1-3 3 3 3 0 0 1-3-3" />
+  </Icon>
+);
+export const ClockIcon = () => (
+  <Icon>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 2" />
+  </Icon>
+);
+export const PinIcon = ({ filled = false }: { filled?: boolean }) => (
+  <Icon size={14}>
+    <path d="M9 3h6l-1 6 4 4H6l4-4z" fill={filled ? 'currentColor' : 'none'} />
+    <path d="M12 13v8" />
+  </Icon>
+);
+export const UploadIcon = () => (
+  <Icon>
+    <path d="M12 20V9M7 14l5-5 5 5M5 4h14" />
+  </Icon>
+);
+export const RestoreIcon = () => (
+  <Icon size={14}>
+    <path d="M4 12a8 8 0 1 0 2.3-5.7L4 8.5" />
+    <path d="M4 4v4.5h4.5" />
+  </Icon>
+);
+export const ArchiveIcon = () => (
+  <Icon size={14}>
+    <rect x="3" y="4" width="18" height="5" rx="1" />
+    <path d="M5 9v11h14V9M10 13h4" />
+  </Icon>
+);
+export const ExternalIcon = () => (
+  <Icon size={14}>
+    <path d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6" />
+  </Icon>
+);
+export const InboxIcon = () => (
+  <Icon size={14}>
+    <path d="M3 13h5l1 3h6l1-3h5" />
+    <path d="M5 5h14l2 8v6H3v-6z" />
+  </Icon>
+);
+export const CheckIcon = () => (
+  <Icon size={14}>
+    <path d="m5 12 5 5 9-10" />
+  </Icon>
+);

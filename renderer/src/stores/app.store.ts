@@ -6,7 +6,7 @@ import { create } from 'zustand';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { MessageKey } from '../i18n';
 
-export type View = 'chat' | 'settings';
+export type View = 'chat' | 'settings' | 'memories' | 'timeline';
 
 export interface Toast {
   id: number;

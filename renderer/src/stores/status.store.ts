@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import type { AppInfo, EmbeddingDownloadProgress, EmbeddingStatus, EventPayload, OpOutput } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
+import { useAppStore } from './app.store';
 
 export type ModelsOverview = OpOutput<'models.list'>;
 export type QueueState = OpOutput<'queue.status'>;
@@ -32,6 +33,9 @@ interface StatusState {
   refreshModels(): Promise<void>;
   refreshAll(): Promise<void>;
   pull(name: string): Promise<void>;
+  /** Fetches the local embedding model (only ever on request); progress comes as events. */
+  downloadEmbedding(): Promise<void>;
+  cancelEmbeddingDownload(): Promise<void>;
 }
 
 export const useStatusStore = create<StatusState>((set, get) => {
@@ -103,6 +107,19 @@ export const useStatusStore = create<StatusState>((set, get) => {
       set({ models: result.value });
       if (recheckTimer) clearTimeout(recheckTimer);
       recheckTimer = result.value.reachable ? null : setTimeout(() => void get().refreshModels(), UNREACHABLE_RECHECK_MS);
+    },
+
+    async downloadEmbedding() {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('embedding.download', {});
+      if (result.ok) set({ embedding: result.value.status });
+      else useAppStore.getState().showError(result.error);
+    },
+
+    async cancelEmbeddingDownload() {
+      const client = get().client;
+      if (client) await client.call('embedding.cancelDownload', {});
     },
 
     async pull(name) {

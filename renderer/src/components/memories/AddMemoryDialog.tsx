@@ -1,0 +1,63 @@
+/** Adds a memory by hand (memory.create, origin "user"); a duplicate of one already kept is refused with the core's words. */
+import { useState } from 'react';
+import { useMemoriesStore } from '../../stores/memories.store';
+import { showMemory } from '../../stores/navigate';
+import { useT } from '../../use-t';
+import { Dialog } from '../Dialog';
+import { expiresAtOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
+
+const EMPTY: MemoryDraft = { content: '', category: 'knowledge', importance: 0.5, pinned: false, expires: '' };
+
+export function AddMemoryDialog({ onClose }: { onClose(): void }) {
+  const t = useT();
+  const client = useMemoriesStore((s) => s.client);
+  const [draft, setDraft] = useState<MemoryDraft>(EMPTY);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const valid = draft.content.trim() !== '' && draft.content.length <= MAX_CONTENT;
+
+  const save = async () => {
+    if (!client || !valid) return;
+    setSaving(true);
+    const result = await client.call('memory.create', {
+      content: draft.content.trim(),
+      category: draft.category,
+      importance: draft.importance,
+      pinned: draft.pinned,
+      expiresAt: expiresAtOf(draft.expires),
+    });
+    setSaving(false);
+    if (!result.ok) return setError(result.error.message);
+    onClose();
+    showMemory(result.value.id);
+  };
+
+  return (
+    <Dialog title={t('memories.addTitle')} onClose={onClose}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <p className="muted small">{t('memories.addHint')}</p>
+        <MemoryEditor
+          draft={draft}
+          onChange={(d) => {
+            setDraft(d);
+            setError(null);
+          }}
+          error={error}
+        />
+        <div className="button-row end">
+          <button type="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="primary" disabled={!valid || saving}>
+            {saving ? t('common.saving') : t('memories.addSave')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

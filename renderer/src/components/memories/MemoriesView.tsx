@@ -1,0 +1,93 @@
+/** The memory view: all memories (browser + detail pane), the review inbox and the trash, as tabs. */
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { formatNumber } from '../../format';
+import { useMemoriesStore, type MemoryTab } from '../../stores/memories.store';
+import { useMemoryDetailStore } from '../../stores/memory-detail.store';
+import { useReviewStore } from '../../stores/review.store';
+import { useLanguage, useT } from '../../use-t';
+import { PlusIcon, UploadIcon } from '../icons';
+import { AddMemoryDialog } from './AddMemoryDialog';
+import { MemoryBrowser } from './MemoryBrowser';
+import { MemoryDetailPane } from './MemoryDetailPane';
+import { ReviewInbox } from './ReviewInbox';
+import { SemanticNotice } from './SemanticNotice';
+import { TransferDialog } from './TransferDialog';
+
+const TABS: MemoryTab[] = ['browse', 'review', 'trash'];
+
+export function MemoriesView() {
+  const t = useT();
+  const language = useLanguage();
+  const headingId = useId();
+  const tabsId = useId();
+  const tab = useMemoriesStore((s) => s.tab);
+  const setTab = useMemoriesStore((s) => s.setTab);
+  const enter = useMemoriesStore((s) => s.enter);
+  const stats = useMemoriesStore((s) => s.stats);
+  const reviewCount = useReviewStore((s) => s.total);
+  const detailOpen = useMemoryDetailStore((s) => s.memoryId !== null);
+  const [dialog, setDialog] = useState<'add' | 'transfer' | null>(null);
+
+  useEffect(() => enter(), [enter]);
+
+  const counts: Record<MemoryTab, number | null> = {
+    browse: stats ? stats.byStatus.active : null,
+    review: reviewCount,
+    trash: stats ? stats.byStatus.trashed : null,
+  };
+  const onTabKey = (e: KeyboardEvent) => {
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (step === 0) return;
+    e.preventDefault();
+    const next = TABS[(TABS.indexOf(tab) + step + TABS.length) % TABS.length]!;
+    setTab(next);
+    document.getElementById(`${tabsId}-${next}`)?.focus();
+  };
+
+  return (
+    <section className="memories-view" aria-labelledby={headingId}>
+      <header className="view-head">
+        <h2 id={headingId}>{t('memories.title')}</h2>
+        <div className="tabs" role="tablist" aria-label={t('memories.sections')} onKeyDown={onTabKey}>
+          {TABS.map((name) => (
+            <button
+              key={name}
+              id={`${tabsId}-${name}`}
+              type="button"
+              role="tab"
+              aria-selected={tab === name}
+              aria-controls={`${tabsId}-panel`}
+              tabIndex={tab === name ? 0 : -1}
+              className={tab === name ? 'tab active' : 'tab'}
+              onClick={() => setTab(name)}
+            >
+              {t(`memories.tab.${name}`)}
+              {counts[name] !== null && counts[name]! > 0 && <span className={name === 'review' ? 'badge accent' : 'badge'}>{formatNumber(counts[name]!, language, 0)}</span>}
+            </button>
+          ))}
+        </div>
+        <div className="view-head-tools">
+          <button type="button" onClick={() => setDialog('transfer')}>
+            <UploadIcon /> {t('transfer.open')}
+          </button>
+          <button type="button" className="primary" onClick={() => setDialog('add')}>
+            <PlusIcon /> {t('memories.add')}
+          </button>
+        </div>
+      </header>
+      <SemanticNotice />
+      <div id={`${tabsId}-panel`} role="tabpanel" aria-labelledby={`${tabsId}-${tab}`} className={detailOpen && tab !== 'review' ? 'memories-layout with-detail' : 'memories-layout'}>
+        {tab === 'review' ? (
+          <ReviewInbox />
+        ) : (
+          <>
+            <MemoryBrowser />
+            {detailOpen && <MemoryDetailPane />}
+          </>
+        )}
+      </div>
+      {dialog === 'add' && <AddMemoryDialog onClose={() => setDialog(null)} />}
+      {dialog === 'transfer' && <TransferDialog onClose={() => setDialog(null)} />}
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+/** The list side of the memory view: toolbar, selection bar, the virtualized list and what it is showing. */
+import { formatNumber } from '../../format';
+import { isSearch } from '../../memory/memory-query';
+import { useMemoriesStore } from '../../stores/memories.store';
+import { useSettingsStore } from '../../stores/settings.store';
+import { useLanguage, useT } from '../../use-t';
+import { BulkBar } from './BulkBar';
+import { EmptyTrash } from './EmptyTrash';
+import { MemoryList } from './MemoryList';
+import { MemoryToolbar } from './MemoryToolbar';
+
+export function MemoryBrowser() {
+  const t = useT();
+  const language = useLanguage();
+  const total = useMemoriesStore((s) => s.total);
+  const loading = useMemoriesStore((s) => s.loading);
+  const error = useMemoriesStore((s) => s.error);
+  const query = useMemoriesStore((s) => s.query);
+  const tab = useMemoriesStore((s) => s.tab);
+  const searchMode = useMemoriesStore((s) => s.searchMode);
+  const reset = useMemoriesStore((s) => s.reset);
+  const retention = useSettingsStore((s) => s.settings?.trashRetentionDays ?? 30);
+  const searching = isSearch(query);
+
+  return (
+    <div className="memory-browser">
+      <MemoryToolbar />
+      {tab === 'trash' && (
+        <div className="trash-head">
+          <span className="muted small grow">{t('memories.trash.retention', { days: retention })}</span>
+          <EmptyTrash />
+        </div>
+      )}
+      <BulkBar />
+      {error ? (
+        <div className="inline-error" role="alert">
+          <span className="grow">{error.message}</span>
+          <button type="button" className="small" onClick={() => void reset()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : total === 0 ? (
+        <p className="list-empty muted">
+          {query.text.trim() ? t('memories.noMatch') : tab === 'trash' ? t('memories.trash.empty') : query.status === 'active' ? t('memories.none') : t('memories.noneWithFilters')}
+        </p>
+      ) : total === null ? (
+        <p className="list-empty muted">{t('common.loading')}</p>
+      ) : (
+        <MemoryList label={tab === 'trash' ? t('memories.tab.trash') : t('memories.listLabel')} />
+      )}
+      <p className="list-status muted small" aria-live="polite">
+        {total !== null &&
+          (searching
+            ? t(searchMode === 'hybrid' ? 'memories.count.hybrid' : 'memories.count.keyword', { count: total, n: formatNumber(total, language, 0) })
+            : t('memories.count', { count: total, n: formatNumber(total, language, 0) }))}
+        {loading && <span className="spinner" aria-hidden="true" />}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,251 @@
+/**
+ * The memory open beside the list: edit it, see where it came from (the user's own words and a jump to the message),
+ * which answers used it, its whole history with revert, and move it to the trash, restore or purge it.
+ */
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import type { MemoryPatch } from '../../stores/memory-detail.store';
+import { formatNumber, formatTime } from '../../format';
+import { useMemoryDetailStore, type MemoryDetail } from '../../stores/memory-detail.store';
+import { showMessage } from '../../stores/navigate';
+import { useThreadsStore } from '../../stores/threads.store';
+import { useLanguage, useT } from '../../use-t';
+import { ConfirmDialog } from '../Dialog';
+import { ArchiveIcon, CloseIcon, ExternalIcon, RestoreIcon, TrashIcon } from '../icons';
+import { draftOf, expiresAtOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
+import { VersionHistory } from './VersionHistory';
+
+export function MemoryDetailPane() {
+  const t = useT();
+  const headingId = useId();
+  const detail = useMemoryDetailStore((s) => s.detail);
+  const gone = useMemoryDetailStore((s) => s.gone);
+  const error = useMemoryDetailStore((s) => s.error);
+  const close = useMemoryDetailStore((s) => s.close);
+
+  return (
+    <aside
+      className="detail-pane"
+      aria-labelledby={headingId}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !e.defaultPrevented && (e.target as HTMLElement).tagName !== 'TEXTAREA') {
+          e.preventDefault();
+          close();
+        }
+      }}
+    >
+      <header className="side-panel-head">
+        <h2 id={headingId}>{detail ? t('memory.title', { id: detail.memory.id }) : t('memory.titleShort')}</h2>
+        <button type="button" className="icon" onClick={close} aria-label={t('memory.close')}>
+          <CloseIcon />
+        </button>
+      </header>
+      {gone ? (
+        <p className="muted">{t('memory.gone')}</p>
+      ) : error ? (
+        <p className="field-error" role="alert">
+          {error.message}
+        </p>
+      ) : !detail ? (
+        <p className="muted">{t('common.loading')}</p>
+      ) : (
+        <DetailBody detail={detail} />
+      )}
+    </aside>
+  );
+}
+
+function DetailBody({ detail }: { detail: MemoryDetail }) {
+  const t = useT();
+  const language = useLanguage();
+  const { memory } = detail;
+  const revert = useMemoryDetailStore((s) => s.revert);
+  const trash = useMemoryDetailStore((s) => s.trash);
+  const restore = useMemoryDetailStore((s) => s.restore);
+  const archive = useMemoryDetailStore((s) => s.archive);
+  const purge = useMemoryDetailStore((s) => s.purge);
+  const [confirmPurge, setConfirmPurge] = useState(false);
+  const canTrash = memory.status !== 'trashed' && memory.status !== 'rejected';
+
+  return (
+    <div className="detail-body">
+      <p className="detail-status">
+        <span className={`badge status-badge ${memory.status}`}>{t(`status.memory.${memory.status}`)}</span>
+        {memory.expired && <span className="badge warn">{t('memories.expired')}</span>}
+        <span className="muted small">
+          {t('memory.createdUpdated', { created: formatTime(memory.createdAt, language), updated: formatTime(memory.updatedAt, language) })}
+        </span>
+      </p>
+      {memory.status === 'trashed' && memory.trashedAt !== null && <p className="notice small">{t('memory.inTrash', { date: formatTime(memory.trashedAt, language) })}</p>}
+      <EditForm detail={detail} />
+
+      <div className="button-row">
+        {memory.status === 'active' && (
+          <button type="button" className="small" onClick={() => void archive()}>
+            <ArchiveIcon /> {t('memories.archive')}
+          </button>
+        )}
+        {(memory.status === 'trashed' || memory.status === 'archived') && (
+          <button type="button" className="small" onClick={() => void restore()}>
+            <RestoreIcon /> {memory.status === 'trashed' ? t('memories.restore') : t('memories.unarchive')}
+          </button>
+        )}
+        {canTrash && (
+          <button type="button" className="small danger" onClick={() => void trash()}>
+            <TrashIcon /> {t('memory.delete')}
+          </button>
+        )}
+        {memory.status === 'trashed' && (
+          <button type="button" className="small danger" onClick={() => setConfirmPurge(true)}>
+            <TrashIcon /> {t('memories.purge')}
+          </button>
+        )}
+      </div>
+      {confirmPurge && (
+        <ConfirmDialog
+          title={t('memory.purgeTitle')}
+          body={t('memories.purgeBody')}
+          confirm={t('memories.purgeConfirm')}
+          onConfirm={() => void purge()}
+          onClose={() => setConfirmPurge(false)}
+        />
+      )}
+
+      <Section title={t('memory.provenance')}>
+        <Provenance detail={detail} />
+      </Section>
+      <Section title={detail.usesTotal > 0 ? t('memory.uses', { count: detail.usesTotal, n: formatNumber(detail.usesTotal, language, 0) }) : t('memory.usesNone')}>
+        <Uses detail={detail} />
+      </Section>
+      <Section title={t('memory.history', { count: detail.versions.length })}>
+        <VersionHistory versions={detail.versions} onRevert={(v) => void revert(v)} />
+      </Section>
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="detail-section" aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function EditForm({ detail }: { detail: MemoryDetail }) {
+  const t = useT();
+  const update = useMemoryDetailStore((s) => s.update);
+  const { memory } = detail;
+  const savedKey = JSON.stringify(draftOf(memory));
+  const saved = useMemo(() => JSON.parse(savedKey) as MemoryDraft, [savedKey]);
+  const [draft, setDraft] = useState<MemoryDraft>(saved);
+  const [state, setState] = useState<{ kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; message: string }>({ kind: 'idle' });
+
+  // Another memory, or this one changed elsewhere: the form shows what is stored.
+  useEffect(() => {
+    setDraft(saved);
+  }, [saved]);
+  useEffect(() => {
+    setState({ kind: 'idle' });
+  }, [memory.id]);
+
+  const patch = patchOf(saved, draft);
+  const dirty = Object.keys(patch).length > 0;
+  const valid = draft.content.trim() !== '' && draft.content.length <= MAX_CONTENT;
+  const save = async () => {
+    setState({ kind: 'saving' });
+    const result = await update(patch);
+    setState(result.ok ? { kind: 'saved' } : { kind: 'error', message: result.error.message });
+  };
+
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (dirty && valid) void save();
+      }}
+    >
+      <MemoryEditor draft={draft} onChange={(d) => (setDraft(d), setState({ kind: 'idle' }))} error={state.kind === 'error' ? state.message : null}>
+        <div className="button-row">
+          <button type="submit" className="primary" disabled={!dirty || !valid || state.kind === 'saving'}>
+            {state.kind === 'saving' ? t('common.saving') : t('common.save')}
+          </button>
+          <button type="button" disabled={!dirty} onClick={() => setDraft(saved)}>
+            {t('common.discard')}
+          </button>
+          {state.kind === 'saved' && !dirty && <span className="saved">{t('common.saved')}</span>}
+        </div>
+      </MemoryEditor>
+    </form>
+  );
+}
+
+/** Only the fields that differ from what is stored. */
+function patchOf(saved: MemoryDraft, draft: MemoryDraft): MemoryPatch {
+  const patch: MemoryPatch = {};
+  if (draft.content.trim() !== saved.content) patch.content = draft.content.trim();
+  if (draft.category !== saved.category) patch.category = draft.category;
+  if (draft.importance !== saved.importance) patch.importance = draft.importance;
+  if (draft.pinned !== saved.pinned) patch.pinned = draft.pinned;
+  if (draft.expires !== saved.expires) patch.expiresAt = expiresAtOf(draft.expires);
+  return patch;
+}
+
+function Provenance({ detail }: { detail: MemoryDetail }) {
+  const t = useT();
+  const { provenance } = detail;
+  const origin = detail.versions[0]?.origin ?? 'user';
+  return (
+    <div className="provenance">
+      <p className="small">{t(`memory.origin.${origin}`)}</p>
+      {provenance.evidence && (
+        <blockquote className="evidence">
+          <span className="visually-hidden">{t('memory.evidence')}: </span>“{provenance.evidence}”
+        </blockquote>
+      )}
+      {provenance.threadId !== null &&
+        (provenance.threadTitle === null ? (
+          <p className="muted small">{t('memory.threadDeleted')}</p>
+        ) : (
+          <p className="small source-line">
+            <span className="grow">{t('memory.fromThread', { title: provenance.threadTitle || t('threads.untitled') })}</span>
+            <button type="button" className="small" onClick={() => showMessage(provenance.threadId!, provenance.messageId)}>
+              <ExternalIcon /> {t('memory.openSource')}
+            </button>
+          </p>
+        ))}
+    </div>
+  );
+}
+
+function Uses({ detail }: { detail: MemoryDetail }) {
+  const t = useT();
+  const language = useLanguage();
+  const threads = useThreadsStore((s) => s.threads);
+  if (detail.uses.length === 0) return <p className="muted small">{t('memory.usesNoneHint')}</p>;
+  return (
+    <ul className="uses">
+      {detail.uses.map((use) => {
+        const title = threads.find((th) => th.id === use.threadId)?.title;
+        return (
+          <li key={use.messageId}>
+            <span className="grow">
+              <span className="block">{title === undefined ? t('memory.threadDeletedShort') : title || t('threads.untitled')}</span>
+              <span className="muted small">
+                {formatTime(use.at, language)} · <span className={`reason reason-${use.reason}`}>{t(`receipt.reason.${use.reason}`)}</span> ·{' '}
+                {t('receipt.score', { score: formatNumber(use.score, language, 2) })}
+              </span>
+            </span>
+            {title !== undefined && (
+              <button type="button" className="ghost small" onClick={() => showMessage(use.threadId, use.messageId)} aria-label={t('memory.openAnswer', { date: formatTime(use.at, language) })}>
+                <ExternalIcon /> {t('memory.open')}
+              </button>
+            )}
+          </li>
+        );
+      })}
+      {detail.usesTotal > detail.uses.length && <li className="muted small">{t('memory.usesMore', { count: detail.usesTotal - detail.uses.length })}</li>}
+    </ul>
+  );
+}

@@ -1,0 +1,154 @@
+/**
+ * The virtualized list: only the rows on screen exist in the page (there may be 100,000), pages are asked for as
+ * they scroll into view. Keyboard: arrows move, Shift+arrows extend the selection, Space selects, Enter opens,
+ * Ctrl/Cmd+A selects all, Delete moves the selection to the trash, Esc clears it.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import type { Memory } from '../../../../shared/contract';
+import { rowAt } from '../../memory/memory-pages';
+import { useMemoriesStore } from '../../stores/memories.store';
+import { useMemoryDetailStore } from '../../stores/memory-detail.store';
+import { useT } from '../../use-t';
+import { isMod } from '../shortcuts';
+import { MemoryRow, ROW_HEIGHT } from './MemoryRow';
+
+export function MemoryList({ label }: { label: string }) {
+  const t = useT();
+  const hintId = useId();
+  const total = useMemoriesStore((s) => s.total) ?? 0;
+  const pages = useMemoriesStore((s) => s.pages);
+  const scores = useMemoriesStore((s) => s.scores);
+  const selected = useMemoriesStore((s) => s.selected);
+  const resetCount = useMemoriesStore((s) => s.resetCount);
+  const tab = useMemoriesStore((s) => s.tab);
+  const showRows = useMemoriesStore((s) => s.showRows);
+  const toggle = useMemoriesStore((s) => s.toggle);
+  const selectRange = useMemoriesStore((s) => s.selectRange);
+  const selectAll = useMemoriesStore((s) => s.selectAll);
+  const clearSelection = useMemoriesStore((s) => s.clearSelection);
+  const bulk = useMemoriesStore((s) => s.bulk);
+  const detailId = useMemoryDetailStore((s) => s.memoryId);
+  const openDetail = useMemoryDetailStore((s) => s.open);
+  const scroller = useRef<HTMLDivElement>(null);
+  const [focusIndex, setFocusIndex] = useState(0);
+  const wantFocus = useRef<number | null>(null);
+
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 5 });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? -1;
+
+  useEffect(() => {
+    if (last >= first) showRows(first, last);
+  }, [first, last, total, pages, showRows]);
+
+  // A new result (another search, filter or sort) starts at its top.
+  useEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = 0;
+    setFocusIndex(0);
+  }, [resetCount]);
+
+  // Keyboard focus follows the focused row once it is rendered (it may first have to scroll into existence).
+  useLayoutEffect(() => {
+    if (wantFocus.current === null) return;
+    const el = scroller.current?.querySelector<HTMLElement>(`[data-row-index="${wantFocus.current}"] .memory-row-main`);
+    if (el) {
+      el.focus();
+      wantFocus.current = null;
+    }
+  });
+
+  const focusRow = useCallback(
+    (index: number) => {
+      const next = Math.max(0, Math.min(total - 1, index));
+      setFocusIndex(next);
+      wantFocus.current = next;
+      virtualizer.scrollToIndex(next, { align: 'auto' });
+    },
+    [total, virtualizer],
+  );
+
+  const onCheck = useCallback(
+    (index: number, memory: Memory, shift: boolean) => {
+      setFocusIndex(index);
+      if (shift) void selectRange(index);
+      else toggle(memory.id, index);
+    },
+    [selectRange, toggle],
+  );
+
+  const onOpen = useCallback(
+    (index: number, memory: Memory, e: MouseEvent) => {
+      setFocusIndex(index);
+      if (e.shiftKey) return void selectRange(index);
+      if (e.ctrlKey || e.metaKey) return toggle(memory.id, index);
+      useMemoriesStore.setState({ anchor: index });
+      openDetail(memory.id);
+    },
+    [openDetail, selectRange, toggle],
+  );
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (total === 0 || !(e.target as HTMLElement).classList.contains('memory-row-main')) return;
+    const pageRows = Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: pageRows, PageUp: -pageRows, Home: -total, End: total };
+    const move = moves[e.key];
+    if (move !== undefined) {
+      e.preventDefault();
+      const next = Math.max(0, Math.min(total - 1, focusIndex + move));
+      if (e.shiftKey) {
+        if (useMemoriesStore.getState().anchor === null) useMemoriesStore.setState({ anchor: focusIndex });
+        void selectRange(next);
+      }
+      focusRow(next);
+      return;
+    }
+    const memory = rowAt(pages, focusIndex);
+    if (e.key === ' ' && memory) {
+      e.preventDefault();
+      toggle(memory.id, focusIndex);
+    } else if (isMod(e.nativeEvent) && e.key.toLowerCase() === 'a') {
+      e.preventDefault();
+      void selectAll();
+    } else if (e.key === 'Escape' && selected.size > 0) {
+      e.preventDefault();
+      clearSelection();
+    } else if (e.key === 'Delete' && tab === 'browse') {
+      e.preventDefault();
+      if (selected.size === 0 && memory) toggle(memory.id, focusIndex);
+      void bulk('delete');
+    }
+  };
+
+  return (
+    <>
+      <div ref={scroller} className="memory-scroll">
+        <div role="list" aria-label={label} aria-describedby={hintId} className="memory-list" style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
+          {items.map((item) => {
+            const memory = rowAt(pages, item.index);
+            return (
+              <MemoryRow
+                key={memory ? `m${memory.id}` : `i${item.index}`}
+                index={item.index}
+                total={total}
+                memory={memory}
+                selected={memory ? selected.has(memory.id) : false}
+                current={memory ? memory.id === detailId : false}
+                focusable={item.index === Math.min(focusIndex, total - 1)}
+                score={memory ? scores[memory.id] : undefined}
+                top={item.start}
+                onCheck={onCheck}
+                onOpen={onOpen}
+                onFocusRow={setFocusIndex}
+              />
+            );
+          })}
+        </div>
+      </div>
+      <p id={hintId} className="list-hint muted small">
+        {t('memories.keyboardHint')}
+      </p>
+    </>
+  );
+}

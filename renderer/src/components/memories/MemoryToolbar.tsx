@@ -1,0 +1,141 @@
+/** Search as you type, the sort, and the filters (category, status, pinned, date range, source thread). */
+import { useId, useState } from 'react';
+import type { MemoryCategory } from '../../../../shared/contract';
+import { ALL_STATUSES, CATEGORIES, activeFilterCount, effectiveSort, type PinnedFilter, type SortChoice, type StatusFilter } from '../../memory/memory-query';
+import { useMemoriesStore } from '../../stores/memories.store';
+import { useThreadsStore } from '../../stores/threads.store';
+import { InlineField } from '../InlineField';
+import { useT } from '../../use-t';
+import { CloseIcon, SearchIcon } from '../icons';
+
+const SORTS: SortChoice[] = ['relevance', 'importance', 'created', 'lastUsed', 'accessCount'];
+
+export function MemoryToolbar() {
+  const t = useT();
+  const ids = useId();
+  const query = useMemoriesStore((s) => s.query);
+  const tab = useMemoriesStore((s) => s.tab);
+  const setText = useMemoriesStore((s) => s.setText);
+  const setQuery = useMemoriesStore((s) => s.setQuery);
+  const resetQuery = useMemoriesStore((s) => s.resetQuery);
+  const threads = useThreadsStore((s) => s.threads);
+  const [showFilters, setShowFilters] = useState(false);
+  const sort = effectiveSort(query);
+  const searching = query.text.trim() !== '';
+  const filterCount = activeFilterCount(tab === 'trash' ? { ...query, status: 'active' } : query);
+
+  const toggleCategory = (category: MemoryCategory, on: boolean) =>
+    setQuery({ categories: on ? [...query.categories, category] : query.categories.filter((c) => c !== category) });
+
+  return (
+    <div className="memory-toolbar">
+      <div className="toolbar-row">
+        <div className="search-box">
+          <SearchIcon />
+          <input
+            type="search"
+            aria-label={t('memories.search')}
+            placeholder={t('memories.searchPlaceholder')}
+            value={query.text}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && query.text) {
+                e.preventDefault();
+                setText('');
+              }
+            }}
+          />
+        </div>
+        <InlineField label={t('memories.sort')}>
+          {(id) => (
+            <select
+              id={id}
+              value={sort}
+              onChange={(e) => {
+                const value = e.target.value as SortChoice;
+                setQuery(value === 'relevance' ? { byRelevance: true } : { sort: value, byRelevance: false });
+              }}
+            >
+              {SORTS.filter((s) => s !== 'relevance' || searching).map((s) => (
+                <option key={s} value={s}>
+                  {t(`memories.sort.${s}`)}
+                </option>
+              ))}
+            </select>
+          )}
+        </InlineField>
+        <button type="button" className={showFilters ? 'ghost active' : 'ghost'} aria-expanded={showFilters} aria-controls={`${ids}-filters`} onClick={() => setShowFilters(!showFilters)}>
+          {t('memories.filters')}
+          {filterCount > 0 && <span className="badge accent">{filterCount}</span>}
+        </button>
+        {filterCount > 0 && (
+          <button type="button" className="ghost small" onClick={resetQuery}>
+            <CloseIcon /> {t('memories.clearFilters')}
+          </button>
+        )}
+      </div>
+      {showFilters && (
+        <div id={`${ids}-filters`} className="toolbar-row filters" role="group" aria-label={t('memories.filters')}>
+          <fieldset className="chip-group">
+            <legend className="visually-hidden">{t('memories.filter.category')}</legend>
+            {CATEGORIES.map((category) => (
+              <label key={category} className={query.categories.includes(category) ? 'chip on' : 'chip'}>
+                <input type="checkbox" checked={query.categories.includes(category)} onChange={(e) => toggleCategory(category, e.target.checked)} />
+                {t(`category.${category}`)}
+              </label>
+            ))}
+          </fieldset>
+          {tab !== 'trash' && (
+            <InlineField label={t('memories.filter.status')}>
+              {(id) => (
+                <select id={id} value={query.status} onChange={(e) => setQuery({ status: e.target.value as StatusFilter })}>
+                  {[...ALL_STATUSES, 'all' as const].map((s) => (
+                    <option key={s} value={s}>
+                      {t(`status.memory.${s}`)}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </InlineField>
+          )}
+          <InlineField label={t('memories.filter.pinned')}>
+            {(id) => (
+              <select id={id} value={query.pinned} onChange={(e) => setQuery({ pinned: e.target.value as PinnedFilter })}>
+                {(['any', 'pinned', 'unpinned'] as const).map((p) => (
+                  <option key={p} value={p}>
+                    {t(`memories.filter.pinned.${p}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </InlineField>
+          <InlineField label={t('memories.filter.from')}>
+            {(id) => (
+              <input id={id} type="date" value={query.createdFrom} max={query.createdTo || undefined} onChange={(e) => setQuery({ createdFrom: e.target.value })} />
+            )}
+          </InlineField>
+          <InlineField label={t('memories.filter.to')}>
+            {(id) => (
+              <input id={id} type="date" value={query.createdTo} min={query.createdFrom || undefined} onChange={(e) => setQuery({ createdTo: e.target.value })} />
+            )}
+          </InlineField>
+          <InlineField label={t('memories.filter.thread')}>
+            {(id) => (
+              <select id={id} value={query.sourceThreadId ?? ''} onChange={(e) => setQuery({ sourceThreadId: e.target.value ? Number(e.target.value) : null })}>
+                <option value="">{t('memories.filter.anyThread')}</option>
+                {query.sourceThreadId !== null && !threads.some((th) => th.id === query.sourceThreadId) && (
+                  <option value={query.sourceThreadId}>{t('memories.filter.deletedThread')}</option>
+                )}
+                {threads.map((th) => (
+                  <option key={th.id} value={th.id}>
+                    {th.title || t('threads.untitled')}
+                  </option>
+                ))}
+              </select>
+            )}
+          </InlineField>
+        </div>
+      )}
+    </div>
+  );
+}

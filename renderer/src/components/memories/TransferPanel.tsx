@@ -1,0 +1,214 @@
+/**
+ * Export (JSON with every field and the history, or a readable Markdown profile) and import with a preview: the
+ * dry run says for every item whether it is new, already there, in conflict or unreadable, and only then the import
+ * writes. A file is read in the page (File.text()): nothing is uploaded anywhere but to Mnemo itself.
+ */
+import { useId, useState } from 'react';
+import type { ImportItem } from '../../../../shared/contract';
+import { formatNumber } from '../../format';
+import { CATEGORIES } from '../../memory/memory-query';
+import { useTransferStore, type ExportFormat } from '../../stores/transfer.store';
+import { InlineField } from '../InlineField';
+import { useLanguage, useT } from '../../use-t';
+import { DownloadIcon, UploadIcon } from '../icons';
+
+/** Items listed in the preview; the counts cover all of them. */
+const PREVIEW_ROWS = 200;
+
+export function TransferPanel() {
+  return (
+    <div className="transfer">
+      <ExportPart />
+      <ImportPart />
+    </div>
+  );
+}
+
+function ExportPart() {
+  const t = useT();
+  const id = useId();
+  const exporting = useTransferStore((s) => s.exporting);
+  const lastExport = useTransferStore((s) => s.lastExport);
+  const error = useTransferStore((s) => s.exportError);
+  const exportMemories = useTransferStore((s) => s.exportMemories);
+  const [format, setFormat] = useState<ExportFormat>('json');
+  const [archived, setArchived] = useState(false);
+  const [trashed, setTrashed] = useState(false);
+  return (
+    <section className="transfer-part" aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`}>{t('transfer.export')}</h3>
+      <fieldset className="field radio-group stacked">
+        <legend>{t('transfer.format')}</legend>
+        {(['json', 'md'] as const).map((f) => (
+          <label key={f} className="radio">
+            <input type="radio" name={`${id}-format`} checked={format === f} onChange={() => setFormat(f)} />
+            <span>
+              <strong>{t(`transfer.format.${f}`)}</strong>
+              <span className="muted small block">{t(`transfer.format.${f}Hint`)}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <label className="check">
+        <input type="checkbox" checked={archived} onChange={(e) => setArchived(e.target.checked)} /> {t('transfer.includeArchived')}
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={trashed} onChange={(e) => setTrashed(e.target.checked)} /> {t('transfer.includeTrashed')}
+      </label>
+      <div className="button-row">
+        <button type="button" className="primary" disabled={exporting} onClick={() => void exportMemories(format, { archived, trashed })}>
+          <DownloadIcon /> {exporting ? t('transfer.exporting') : t('transfer.exportButton')}
+        </button>
+        {lastExport && !exporting && (
+          <span className="saved" role="status">
+            {t('transfer.exported', { count: lastExport.count, file: lastExport.filename })}
+          </span>
+        )}
+      </div>
+      {error && (
+        <p className="field-error" role="alert">
+          {error.message}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function ImportPart() {
+  const t = useT();
+  const id = useId();
+  const language = useLanguage();
+  const text = useTransferStore((s) => s.text);
+  const source = useTransferStore((s) => s.source);
+  const options = useTransferStore((s) => s.options);
+  const checking = useTransferStore((s) => s.checking);
+  const importing = useTransferStore((s) => s.importing);
+  const progress = useTransferStore((s) => s.progress);
+  const report = useTransferStore((s) => s.report);
+  const error = useTransferStore((s) => s.importError);
+  const setText = useTransferStore((s) => s.setText);
+  const setOptions = useTransferStore((s) => s.setOptions);
+  const check = useTransferStore((s) => s.check);
+  const runImport = useTransferStore((s) => s.runImport);
+  const clear = useTransferStore((s) => s.clear);
+  const [readError, setReadError] = useState<string | null>(null);
+  const busy = checking || importing;
+  const toWrite = report ? report.new + (options.onConflict === 'import' ? report.conflicting : 0) : 0;
+
+  return (
+    <section className="transfer-part" aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`}>{t('transfer.import')}</h3>
+      <p className="muted small">{t('transfer.importHint')}</p>
+      <div className="field">
+        <label htmlFor={`${id}-file`}>{t('transfer.file')}</label>
+        <input
+          id={`${id}-file`}
+          type="file"
+          accept=".json,.md,.markdown,.txt,application/json,text/markdown,text/plain"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (!file) return;
+            setReadError(null);
+            file.text().then(
+              (content) => setText(content, file.name),
+              () => setReadError(t('transfer.readFailed', { file: file.name })),
+            );
+          }}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-text`}>{source ? t('transfer.textFrom', { file: source }) : t('transfer.paste')}</label>
+        <textarea id={`${id}-text`} rows={6} value={text} placeholder={t('transfer.pastePlaceholder')} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+      </div>
+      <div className="editor-row">
+        <InlineField label={t('transfer.defaultCategory')}>
+          {(id) => (
+            <select id={id} value={options.defaultCategory} onChange={(e) => setOptions({ defaultCategory: e.target.value as typeof options.defaultCategory })}>
+              {CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {t(`category.${c}`)}
+                </option>
+              ))}
+            </select>
+          )}
+        </InlineField>
+        <label className="check">
+          <input type="checkbox" checked={options.onConflict === 'import'} onChange={(e) => setOptions({ onConflict: e.target.checked ? 'import' : 'skip' })} />
+          {t('transfer.importConflicts')}
+        </label>
+      </div>
+      <div className="button-row">
+        <button type="button" disabled={busy || text.trim() === ''} onClick={() => void check()}>
+          {checking ? t('transfer.checking') : t('transfer.check')}
+        </button>
+        {report?.dryRun && (
+          <button type="button" className="primary" disabled={busy || toWrite === 0} onClick={() => void runImport()}>
+            <UploadIcon /> {importing ? t('transfer.importing') : t('transfer.importButton', { count: toWrite })}
+          </button>
+        )}
+        {(text || report) && (
+          <button type="button" className="ghost" disabled={busy} onClick={clear}>
+            {t('transfer.clear')}
+          </button>
+        )}
+      </div>
+      {progress && progress.total > 0 && (
+        <div className="progress" role="progressbar" aria-label={t('transfer.progress')} aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done}>
+          <div className="progress-fill" style={{ width: `${Math.round((progress.done / progress.total) * 100)}%` }} />
+        </div>
+      )}
+      {(error || readError) && (
+        <p className="field-error" role="alert">
+          {error?.message ?? readError}
+        </p>
+      )}
+      {report && (
+        <div className="import-report" role="region" aria-label={report.dryRun ? t('transfer.preview') : t('transfer.result')}>
+          <p className="report-summary">
+            <strong>{report.dryRun ? t('transfer.previewTitle') : t('transfer.doneTitle', { count: report.written, n: formatNumber(report.written, language, 0) })}</strong>
+          </p>
+          <ul className="report-counts">
+            <li className="outcome-new">{t('transfer.count.new', { count: report.new })}</li>
+            <li className="outcome-duplicate">{t('transfer.count.duplicate', { count: report.duplicate })}</li>
+            <li className="outcome-conflict">{t('transfer.count.conflict', { count: report.conflicting })}</li>
+            <li className="outcome-invalid">{t('transfer.count.invalid', { count: report.invalid })}</li>
+          </ul>
+          {!report.nearDuplicateCheck && <p className="muted small">{t('transfer.noNearCheck')}</p>}
+          <table className="report-items">
+            <thead>
+              <tr>
+                <th scope="col">{t('transfer.col.line')}</th>
+                <th scope="col">{t('transfer.col.outcome')}</th>
+                <th scope="col">{t('transfer.col.content')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.items.slice(0, PREVIEW_ROWS).map((item, i) => (
+                <ReportRow key={i} item={item} />
+              ))}
+            </tbody>
+          </table>
+          {report.items.length > PREVIEW_ROWS && <p className="muted small">{t('transfer.moreItems', { count: report.items.length - PREVIEW_ROWS })}</p>}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ReportRow({ item }: { item: ImportItem }) {
+  const t = useT();
+  return (
+    <tr className={`outcome-${item.outcome}`}>
+      <td>{item.line ?? (item.index !== undefined ? item.index + 1 : '')}</td>
+      <td>
+        <span className={`badge outcome ${item.outcome}`}>{t(`transfer.outcome.${item.outcome}`)}</span>
+        {item.imported && <span className="muted small"> {t('transfer.importedAnyway')}</span>}
+      </td>
+      <td>
+        {item.content || <span className="muted">{t('transfer.noContent')}</span>}
+        {item.category && <span className="muted small"> · {t(`category.${item.category}`)}</span>}
+        {item.reason && <span className="muted small block">{item.reason}</span>}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,119 @@
+/** Every version of a memory, newest first: what changed (a word diff of the text, the other fields in words), who
+ * changed it and why, and a way back to any earlier one (memory.revert writes it again as a new version). */
+import { useState } from 'react';
+import type { MemoryVersion } from '../../../../shared/contract';
+import { formatNumber, formatTime } from '../../format';
+import { toDateInput } from '../../memory/memory-query';
+import { diffWords } from '../../memory/word-diff';
+import type { MessageKey } from '../../i18n';
+import { useLanguage, useT, type Translate } from '../../use-t';
+import { ConfirmDialog } from '../Dialog';
+import { RestoreIcon } from '../icons';
+
+export function VersionHistory({ versions, onRevert }: { versions: MemoryVersion[]; onRevert(version: number): void }) {
+  const t = useT();
+  const language = useLanguage();
+  const [confirm, setConfirm] = useState<MemoryVersion | null>(null);
+  const newest = versions[versions.length - 1];
+  const shown = [...versions].reverse();
+  return (
+    <ol className="versions">
+      {shown.map((v) => {
+        const previous = versions[versions.findIndex((x) => x.version === v.version) - 1];
+        return (
+          <li key={v.version} className="version">
+            <div className="version-head">
+              <strong>{t('history.version', { version: v.version })}</strong>
+              <span className="badge">{reasonLabel(v.reason, t)}</span>
+              {newest && v.version !== newest.version && (
+                <button type="button" className="ghost small push-right" onClick={() => setConfirm(v)} aria-label={t('history.revertTo', { version: v.version })}>
+                  <RestoreIcon /> {t('history.revert')}
+                </button>
+              )}
+            </div>
+            <p className="muted small version-by">
+              {t(`history.origin.${v.origin}`)} · {formatTime(v.createdAt, language)}
+            </p>
+            {previous && previous.content !== v.content ? <WordDiff before={previous.content} after={v.content} /> : !previous ? <p className="version-text">{v.content}</p> : null}
+            {previous && <FieldChanges before={previous} after={v} />}
+          </li>
+        );
+      })}
+      {confirm && (
+        <ConfirmDialog
+          title={t('history.revertTitle', { version: confirm.version })}
+          body={t('history.revertBody', { content: confirm.content.length > 200 ? `${confirm.content.slice(0, 199)}…` : confirm.content })}
+          confirm={t('history.revert')}
+          onConfirm={() => onRevert(confirm.version)}
+          onClose={() => setConfirm(null)}
+        />
+      )}
+    </ol>
+  );
+}
+
+export function WordDiff({ before, after }: { before: string; after: string }) {
+  const t = useT();
+  return (
+    <p className="version-text diff" aria-label={t('history.diffLabel')}>
+      {diffWords(before, after).map((part, i) =>
+        part.kind === 'same' ? (
+          <span key={i}>{part.text}</span>
+        ) : part.kind === 'removed' ? (
+          <del key={i} title={t('history.removed')}>
+            {part.text}
+          </del>
+        ) : (
+          <ins key={i} title={t('history.added')}>
+            {part.text}
+          </ins>
+        ),
+      )}
+    </p>
+  );
+}
+
+function FieldChanges({ before, after }: { before: MemoryVersion; after: MemoryVersion }) {
+  const t = useT();
+  const language = useLanguage();
+  const changes: string[] = [];
+  if (before.category !== after.category) changes.push(t('history.change.category', { from: t(`category.${before.category}`), to: t(`category.${after.category}`) }));
+  if (before.importance !== after.importance) {
+    changes.push(t('history.change.importance', { from: formatNumber(before.importance, language, 2), to: formatNumber(after.importance, language, 2) }));
+  }
+  if (before.pinned !== after.pinned) changes.push(after.pinned ? t('history.change.pinned') : t('history.change.unpinned'));
+  if (before.status !== after.status) changes.push(t('history.change.status', { from: t(`status.memory.${before.status}`), to: t(`status.memory.${after.status}`) }));
+  if (before.expiresAt !== after.expiresAt) {
+    changes.push(after.expiresAt === null ? t('history.change.noExpiry') : t('history.change.expiry', { date: toDateInput(after.expiresAt) }));
+  }
+  if (changes.length === 0) return null;
+  return <p className="muted small version-fields">{changes.join(' · ')}</p>;
+}
+
+const REASONS: Record<string, MessageKey> = {
+  created: 'history.reason.created',
+  edited: 'history.reason.edited',
+  pinned: 'history.reason.pinned',
+  unpinned: 'history.reason.unpinned',
+  recategorized: 'history.reason.recategorized',
+  deleted: 'history.reason.deleted',
+  restored: 'history.reason.restored',
+  archived: 'history.reason.archived',
+  unarchived: 'history.reason.unarchived',
+  reverted: 'history.reason.reverted',
+  merged: 'history.reason.merged',
+  superseded: 'history.reason.superseded',
+  confirmed: 'history.reason.confirmed',
+  approved: 'history.reason.approved',
+  'approved-edited': 'history.reason.approvedEdited',
+  rejected: 'history.reason.rejected',
+  imported: 'history.reason.imported',
+  decayed: 'history.reason.decayed',
+  'over the cap': 'history.reason.overCap',
+};
+
+/** The core's reason words, in the interface language; an unknown one (from a newer core) is shown as it is. */
+function reasonLabel(reason: string, t: Translate): string {
+  const key = REASONS[reason];
+  return key ? t(key) : reason;
+}

@@ -1,0 +1,106 @@
+/**
+ * What the memory browser's search box, filters and sort ask for, and how that becomes a memory.list or
+ * memory.search input. Dates are the user's local days: "from" is the start of that day, "to" includes the whole day.
+ */
+import type { MemoryCategory, MemoryStatus, OpInput } from '../../../shared/contract';
+
+export type StatusFilter = MemoryStatus | 'all';
+export type SortChoice = 'relevance' | 'importance' | 'created' | 'lastUsed' | 'accessCount';
+export type PinnedFilter = 'any' | 'pinned' | 'unpinned';
+
+export interface MemoryQuery {
+  text: string;
+  /** Empty: every category. */
+  categories: MemoryCategory[];
+  status: StatusFilter;
+  pinned: PinnedFilter;
+  /** yyyy-mm-dd (a date input's value) or ''. */
+  createdFrom: string;
+  createdTo: string;
+  sourceThreadId: number | null;
+  /** The order without a search; with a search, relevance unless the user picks another. */
+  sort: Exclude<SortChoice, 'relevance'>;
+  /** With a search text: best matches first (memory.search), else the chosen sort over every match (memory.list). */
+  byRelevance: boolean;
+}
+
+export const defaultQuery: MemoryQuery = {
+  text: '',
+  categories: [],
+  status: 'active',
+  pinned: 'any',
+  createdFrom: '',
+  createdTo: '',
+  sourceThreadId: null,
+  sort: 'created',
+  byRelevance: true,
+};
+
+export const ALL_STATUSES: MemoryStatus[] = ['active', 'archived', 'review', 'superseded', 'rejected', 'trashed'];
+export const CATEGORIES: MemoryCategory[] = ['knowledge', 'preference', 'project', 'skill'];
+/** memory.search answers with at most this many best matches (no paging). */
+export const SEARCH_LIMIT = 100;
+
+const DAY_MS = 86_400_000;
+
+/** Start of a local day from a date input's value (yyyy-mm-dd), or undefined when empty or invalid. */
+export function localDayStart(value: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return undefined;
+  const at = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])).getTime();
+  return Number.isFinite(at) && at >= 0 ? at : undefined;
+}
+
+/** The next local midnight after a day's start (days are not always 24 h long around clock changes). */
+export function nextLocalDay(dayStart: number): number {
+  const d = new Date(dayStart + DAY_MS + 2 * 3_600_000);
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+}
+
+/** yyyy-mm-dd of a timestamp in local time (a date input's value). */
+export function toDateInput(at: number): string {
+  const d = new Date(at);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+export function isSearch(query: MemoryQuery): boolean {
+  return query.text.trim() !== '' && query.byRelevance;
+}
+
+export function effectiveSort(query: MemoryQuery): SortChoice {
+  return isSearch(query) ? 'relevance' : query.sort;
+}
+
+type Filters = Omit<OpInput<'memory.list'>, 'query' | 'sort' | 'limit' | 'offset'>;
+
+export function filtersOf(query: MemoryQuery, statusOverride?: MemoryStatus[]): Filters {
+  const filters: Filters = { statuses: statusOverride ?? (query.status === 'all' ? ALL_STATUSES : [query.status]) };
+  if (query.categories.length > 0 && query.categories.length < CATEGORIES.length) filters.categories = query.categories;
+  if (query.pinned !== 'any') filters.pinned = query.pinned === 'pinned';
+  const from = localDayStart(query.createdFrom);
+  const toDay = localDayStart(query.createdTo);
+  if (from !== undefined) filters.createdFrom = from;
+  if (toDay !== undefined) filters.createdTo = nextLocalDay(toDay);
+  if (query.sourceThreadId !== null) filters.sourceThreadId = query.sourceThreadId;
+  return filters;
+}
+
+export function listInput(query: MemoryQuery, offset: number, limit: number, statusOverride?: MemoryStatus[]): OpInput<'memory.list'> {
+  const text = query.text.trim();
+  return { ...filtersOf(query, statusOverride), ...(text ? { query: text.slice(0, 500) } : {}), sort: query.sort, offset, limit };
+}
+
+export function searchInput(query: MemoryQuery, statusOverride?: MemoryStatus[]): OpInput<'memory.search'> {
+  return { ...filtersOf(query, statusOverride), query: query.text.trim().slice(0, 500), limit: SEARCH_LIMIT };
+}
+
+/** How many filters differ from the defaults (shown on the Filters button). */
+export function activeFilterCount(query: MemoryQuery): number {
+  let n = 0;
+  if (query.categories.length > 0 && query.categories.length < CATEGORIES.length) n++;
+  if (query.status !== 'active') n++;
+  if (query.pinned !== 'any') n++;
+  if (query.createdFrom || query.createdTo) n++;
+  if (query.sourceThreadId !== null) n++;
+  return n;
+}

@@ -1,0 +1,15 @@
+/** Moves between views to show one thing: a memory in the browser's detail pane, or a message in its thread. */
+import { useAppStore } from './app.store';
+import { useMemoriesStore } from './memories.store';
+import { useMemoryDetailStore } from './memory-detail.store';
+import { useThreadsStore } from './threads.store';
+
+export function showMemory(memoryId: number): void {
+  if (useMemoriesStore.getState().tab === 'review') useMemoriesStore.getState().setTab('browse');
+  useMemoryDetailStore.getState().open(memoryId);
+  useAppStore.getState().setView('memories');
+}
+
+export function showMessage(threadId: number, messageId: number | null): void {
+  useThreadsStore.getState().select(threadId, messageId);
+}

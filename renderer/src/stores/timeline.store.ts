@@ -1,0 +1,206 @@
+/**
+ * The timeline: events newest first, a page at a time going back (`before`), filtered by kind and category; the
+ * activity chart's buckets; a jump to a day (the stream restarts from the end of that day); and "as of" a date.
+ * The events table has no event of its own: memory events mean new rows at the top, read when the newest page is shown.
+ */
+import { create } from 'zustand';
+import type { MemoryCategory, OpOutput, TimelineEvent } from '../../../shared/contract';
+import type { Client } from '../../../shared/client';
+import type { ErrorInfo } from '../../../shared/errors';
+import { localDayStart, nextLocalDay } from '../memory/memory-query';
+import { KIND_FILTERS, type KindFilter } from '../memory/timeline-format';
+import { useAppStore } from './app.store';
+import { useMemoryRefsStore } from './memory-refs.store';
+
+const PAGE = 100;
+const DAY_MS = 86_400_000;
+const REFRESH_DELAY_MS = 300;
+export type ActivityBucket = OpOutput<'timeline.activity'>['buckets'][number];
+export type AsOf = OpOutput<'memory.asOf'>;
+
+interface TimelineState {
+  client: Client | null;
+  kind: KindFilter;
+  category: MemoryCategory | 'all';
+  /** Null: from the newest; else the stream starts before this time (a day picked on the chart). */
+  from: number | null;
+  events: TimelineEvent[];
+  hasMore: boolean;
+  loading: boolean;
+  error: ErrorInfo | null;
+  bucket: 'day' | 'week';
+  activity: ActivityBucket[];
+  /** The bucket the chart jumped to (the stream shows what happened up to its end). */
+  jumpedTo: { start: number; end: number } | null;
+  asOfDate: string;
+  asOf: AsOf | null;
+  init(client: Client): void;
+  enter(): void;
+  load(): Promise<void>;
+  loadMore(): Promise<void>;
+  setKind(kind: KindFilter): void;
+  setCategory(category: MemoryCategory | 'all'): void;
+  jumpTo(start: number, end: number): void;
+  backToLatest(): void;
+  setBucket(bucket: 'day' | 'week'): void;
+  loadActivity(): Promise<void>;
+  setAsOfDate(value: string): void;
+  loadMoreAsOf(): Promise<void>;
+}
+
+export const useTimelineStore = create<TimelineState>((set, get) => {
+  let request = 0;
+  let stale = true;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  function listInput(before: number | null) {
+    const kinds = KIND_FILTERS[get().kind];
+    const category = get().category;
+    return {
+      limit: PAGE,
+      ...(before !== null ? { before } : {}),
+      ...(kinds.length > 0 ? { kinds: [...kinds] } : {}),
+      ...(category !== 'all' ? { categories: [category] } : {}),
+    };
+  }
+
+  function wantMemories(events: TimelineEvent[]): void {
+    useMemoryRefsStore.getState().want(events.filter((e) => e.memoryId !== null && e.kind !== 'purged').map((e) => e.memoryId!));
+  }
+
+  function onMemoryEvent(): void {
+    if (useAppStore.getState().view !== 'timeline') {
+      stale = true;
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      if (get().from === null) void get().load();
+      void get().loadActivity();
+    }, REFRESH_DELAY_MS);
+  }
+
+  return {
+    client: null,
+    kind: 'all',
+    category: 'all',
+    from: null,
+    events: [],
+    hasMore: false,
+    loading: false,
+    error: null,
+    bucket: 'day',
+    activity: [],
+    jumpedTo: null,
+    asOfDate: '',
+    asOf: null,
+
+    init(client) {
+      set({ client });
+      for (const event of ['memory.created', 'memory.updated', 'memory.deleted', 'memory.restored', 'memory.purged', 'memory.imported', 'summary.updated'] as const) {
+        client.on(event, onMemoryEvent);
+      }
+    },
+
+    enter() {
+      if (stale || get().events.length === 0) {
+        stale = false;
+        void get().load();
+        void get().loadActivity();
+      }
+    },
+
+    async load() {
+      const client = get().client;
+      if (!client) return;
+      const mine = ++request;
+      set({ loading: true, error: null });
+      const result = await client.call('timeline.list', listInput(get().from));
+      if (mine !== request) return;
+      if (!result.ok) return set({ loading: false, error: result.error });
+      wantMemories(result.value.events);
+      set({ events: result.value.events, hasMore: result.value.hasMore, loading: false });
+    },
+
+    async loadMore() {
+      const client = get().client;
+      const last = get().events[get().events.length - 1];
+      if (!client || !last || get().loading || !get().hasMore) return;
+      const mine = ++request;
+      set({ loading: true });
+      // Events are ordered by time, then id, and `before` is a time: rows sharing the last timestamp (a bulk action
+      // writes many at once) would be skipped by `before: last`, so the page starts one millisecond later, large
+      // enough to get past those already shown, and duplicates are removed by id. A group larger than the largest
+      // page is stepped over.
+      const sameTime = get().events.filter((e) => e.createdAt === last.createdAt).length;
+      const limit = Math.min(500, sameTime + PAGE);
+      let result = await client.call('timeline.list', { ...listInput(last.createdAt + 1), limit });
+      const seen = new Set(get().events.map((e) => e.id));
+      if (result.ok && result.value.hasMore && result.value.events.every((e) => seen.has(e.id))) {
+        result = await client.call('timeline.list', listInput(last.createdAt));
+      }
+      if (mine !== request) return;
+      if (!result.ok) return set({ loading: false, error: result.error });
+      const fresh = result.value.events.filter((e) => !seen.has(e.id));
+      wantMemories(fresh);
+      set((s) => ({ events: [...s.events, ...fresh], hasMore: result.value.hasMore, loading: false }));
+    },
+
+    setKind(kind) {
+      set({ kind });
+      void get().load();
+    },
+    setCategory(category) {
+      set({ category });
+      void get().load();
+    },
+    jumpTo(start, end) {
+      set({ from: end, jumpedTo: { start, end } });
+      void get().load();
+    },
+    backToLatest() {
+      set({ from: null, jumpedTo: null });
+      void get().load();
+    },
+    setBucket(bucket) {
+      set({ bucket });
+      void get().loadActivity();
+    },
+
+    async loadActivity() {
+      const client = get().client;
+      if (!client) return;
+      const bucket = get().bucket;
+      // The core's buckets are UTC days (weeks from Monday): the last 12 weeks by day, or the last year by week.
+      const to = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
+      const from = to - (bucket === 'day' ? 84 : 364) * DAY_MS;
+      const result = await client.call('timeline.activity', { from, to, bucket });
+      if (result.ok && get().bucket === bucket) set({ activity: result.value.buckets });
+    },
+
+    setAsOfDate(value) {
+      set({ asOfDate: value, asOf: null });
+      const day = localDayStart(value);
+      const client = get().client;
+      if (day === undefined || !client) return;
+      // "What Mnemo believed on that day": as of the end of it.
+      void client.call('memory.asOf', { at: nextLocalDay(day) - 1, limit: 200 }).then((result) => {
+        if (get().asOfDate !== value) return;
+        if (result.ok) set({ asOf: result.value });
+        else useAppStore.getState().showError(result.error);
+      });
+    },
+
+    async loadMoreAsOf() {
+      const client = get().client;
+      const current = get().asOf;
+      const day = localDayStart(get().asOfDate);
+      if (!client || !current || day === undefined) return;
+      const value = get().asOfDate;
+      const result = await client.call('memory.asOf', { at: nextLocalDay(day) - 1, limit: 200, offset: current.items.length });
+      if (get().asOfDate !== value || !result.ok) return;
+      set({ asOf: { items: [...current.items, ...result.value.items], total: result.value.total } });
+    },
+  };
+});
