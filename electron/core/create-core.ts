@@ -117,7 +117,14 @@ export function createCore(options: CoreOptions): Core {
     clock,
     logger,
     onChange: (state) => events.emit('queue.changed', state),
-    onDead: (job, code) => events.emit('job.failed', { jobId: job.id, kind: job.kind, code, final: true }),
+    onDead: (job, code) => {
+      // The timeline shows learning that failed for good (ids and the error class only, never text).
+      const kind = job.kind === 'extract' ? 'extraction_failed' : job.kind === 'summarize' ? 'summary_failed' : `${job.kind}_failed`;
+      db.sqlite
+        .prepare('INSERT INTO events (kind, thread_id, message_id, data, created_at) VALUES (?, ?, ?, ?, ?)')
+        .run(kind, job.threadId, job.messageId, JSON.stringify({ jobId: job.id, code }), clock.now());
+      events.emit('job.failed', { jobId: job.id, kind: job.kind, code, final: true });
+    },
     probe: async () => {
       await llm.get().version();
       return true;

@@ -186,6 +186,7 @@ describe('learning from conversations', () => {
     const [job] = unwrap(await client.call('queue.list', { status: ['queued'] })).jobs.filter((j) => j.kind === 'extract');
     expect(job).toMatchObject({ attempts: 1, lastErrorCode: 'LLM_BAD_OUTPUT' });
     expect(job!.runAfter).toBeGreaterThan(Date.now());
+
     expect(unwrap(await client.call('memory.list', {})).items).toEqual([]);
   });
 
@@ -223,5 +224,22 @@ describe('learning from conversations', () => {
     const found = unwrap(await online.client.call('memory.search', { query: 'vinyl records' }));
     expect(found.mode).toBe('hybrid');
     expect(found.hits[0]!.memory.content).toBe('Collects vinyl records');
+  });
+
+  it('after its last attempt a failing extraction is dead-lettered and shows on the timeline as extraction_failed', async () => {
+    let now = Date.UTC(2026, 5, 1);
+    const h = await createChatHarness(tempDir(), { core: { embedder: null, startQueue: false, clock: { now: () => now } } });
+    harnesses.push(h);
+    const { core, client, fake } = h;
+    fake.setDefaultReply((req) => (isExtraction(req) ? { content: 'Sorry, no JSON today.' } : { content: isTitle(req) ? 'T' : 'A long enough answer from the assistant here.' }));
+    const sent = unwrap(await client.call('chat.send', { text: 'I grow chillies on my balcony every summer.' }));
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await core.queue.runUntilIdle();
+      now += 24 * 60 * 60_000; // past any backoff
+    }
+    const [job] = unwrap(await client.call('queue.list', { status: ['dead'] })).jobs;
+    expect(job).toMatchObject({ kind: 'extract', attempts: 5, lastErrorCode: 'LLM_BAD_OUTPUT' });
+    const failed = unwrap(await client.call('timeline.list', { kinds: ['extraction_failed'] })).events;
+    expect(failed).toEqual([expect.objectContaining({ threadId: sent.threadId, messageId: sent.assistantMessage.id, data: { jobId: job!.id, code: 'LLM_BAD_OUTPUT' } })]);
   });
 });
