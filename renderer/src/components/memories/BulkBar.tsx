@@ -3,12 +3,12 @@ import { useState } from 'react';
 import type { MemoryCategory } from '../../../../shared/contract';
 import { formatNumber } from '../../format';
 import { MAX_BULK } from '../../memory/memory-pages';
-import { CATEGORIES } from '../../memory/memory-query';
 import { useMemoriesStore } from '../../stores/memories.store';
 import { InlineField } from '../InlineField';
 import { useLanguage, useT } from '../../use-t';
 import { ConfirmDialog } from '../Dialog';
 import { ArchiveIcon, CloseIcon, PinIcon, RestoreIcon, TrashIcon } from '../icons';
+import { CategoryOptions } from '../CategoryOptions';
 
 export function BulkBar() {
   const t = useT();
@@ -74,11 +74,7 @@ export function BulkBar() {
                 }}
               >
                 <option value="">{t('memories.chooseCategory')}</option>
-                {CATEGORIES.map((c) => (
-                  <option key={c} value={c}>
-                    {t(`category.${c}`)}
-                  </option>
-                ))}
+                <CategoryOptions />
               </select>
             )}
           </InlineField>

@@ -4,9 +4,10 @@
  */
 import { useId, type ReactNode } from 'react';
 import type { MemoryCategory } from '../../../../shared/contract';
-import { CATEGORIES, localDayStart, nextLocalDay, toDateInput } from '../../memory/memory-query';
+import { localDayStart, nextLocalDay, toDateInput } from '../../memory/memory-query';
 import { formatNumber } from '../../format';
 import { useLanguage, useT } from '../../use-t';
+import { CategoryOptions } from '../CategoryOptions';
 
 export interface MemoryDraft {
   content: string;
@@ -71,11 +72,7 @@ export function MemoryEditor({
           <div className="field">
             <label htmlFor={`${id}-category`}>{t('memory.field.category')}</label>
             <select id={`${id}-category`} value={draft.category} onChange={(e) => set({ category: e.target.value as MemoryCategory })}>
-              {CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {t(`category.${c}`)}
-                </option>
-              ))}
+              <CategoryOptions />
             </select>
           </div>
         )}

@@ -6,11 +6,11 @@
 import { useId, useState } from 'react';
 import type { ImportItem } from '../../../../shared/contract';
 import { formatNumber } from '../../format';
-import { CATEGORIES } from '../../memory/memory-query';
 import { useTransferStore, type ExportFormat } from '../../stores/transfer.store';
 import { InlineField } from '../InlineField';
 import { useLanguage, useT } from '../../use-t';
 import { DownloadIcon, UploadIcon } from '../icons';
+import { CategoryOptions } from '../CategoryOptions';
 
 /** Items listed in the preview; the counts cover all of them. */
 const PREVIEW_ROWS = 200;
@@ -124,11 +124,7 @@ function ImportPart() {
         <InlineField label={t('transfer.defaultCategory')}>
           {(id) => (
             <select id={id} value={options.defaultCategory} onChange={(e) => setOptions({ defaultCategory: e.target.value as typeof options.defaultCategory })}>
-              {CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {t(`category.${c}`)}
-                </option>
-              ))}
+              <CategoryOptions />
             </select>
           )}
         </InlineField>

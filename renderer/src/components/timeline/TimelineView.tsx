@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useRef } from 'react';
 import type { MemoryCategory, TimelineEvent } from '../../../../shared/contract';
-import { CATEGORIES, toDateInput } from '../../memory/memory-query';
+import { toDateInput } from '../../memory/memory-query';
 import { groupByDay, KIND_FILTERS, kindLabelKey, showsMemory, type KindFilter } from '../../memory/timeline-format';
 import { useMemoryRefsStore } from '../../stores/memory-refs.store';
 import { showMemory, showMessage } from '../../stores/navigate';
@@ -17,6 +17,7 @@ import { useLanguage, useT } from '../../use-t';
 import { ExternalIcon } from '../icons';
 import { ActivityChart } from './ActivityChart';
 import { AsOfPanel } from './AsOfPanel';
+import { CategoryOptions } from '../CategoryOptions';
 
 export function TimelineView() {
   const t = useT();
@@ -93,11 +94,7 @@ export function TimelineView() {
             {(id) => (
               <select id={id} value={category} onChange={(e) => setCategory(e.target.value as MemoryCategory | 'all')}>
                 <option value="all">{t('timeline.filter.allCategories')}</option>
-                {CATEGORIES.map((c) => (
-                  <option key={c} value={c}>
-                    {t(`category.${c}`)}
-                  </option>
-                ))}
+                <CategoryOptions />
               </select>
             )}
           </InlineField>
