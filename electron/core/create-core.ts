@@ -167,7 +167,7 @@ export function createCore(options: CoreOptions): Core {
   const models = createModelsService({ llm, settings: () => settings.get(), events, logger });
   queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm: () => llm.get(), settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));
-  const review = createReviewService({ memories, events });
+  const review = createReviewService({ sqlite: db.sqlite, memories, events });
   if (options.startQueue ?? true) {
     queue.start();
     // Vectors missing (model switched, or memories saved while no embedder was available): fill them in the

@@ -63,7 +63,7 @@ const hardened = new WeakSet<Session>();
 function harden(s: Session): void {
   if (hardened.has(s)) return;
   hardened.add(s);
-  hardenSession(s, logger);
+  hardenSession(s, { logger, downloadsDir: app.getPath('downloads') });
 }
 
 if (!app.requestSingleInstanceLock()) {

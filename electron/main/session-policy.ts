@@ -4,24 +4,40 @@
  *
  * Invariants:
  * - every permission request and check is denied (camera, notifications, clipboard-read, HID, USB, serial, ...);
- * - downloads are refused (Mnemo has no download feature; a rendered link must not write to disk);
+ * - downloads are refused, except the files Mnemo's own page makes (an export: a `blob:` URL of app://mnemo, which
+ *   only our script can create, since the CSP runs no other); those go through the native Save dialog, so nothing is
+ *   written anywhere the user did not choose. A rendered link must not write to disk;
  * - no frame of any webContents navigates anywhere but app://mnemo, no webview is attached, no window is opened;
  * - a window.open / target=_blank link to http(s) or mailto goes to the system browser, and only when our window
  *   has focus and the disposition is one a click produces. Electron exposes no user-activation flag for window
  *   opens (electron/electron#9973), so "after a click" also rests on the CSP: no script but ours runs in the page,
  *   and ours opens links only from click handlers.
  */
+import path from 'node:path';
 import { isAppUrl, isSafeExternalUrl } from './window-options';
 
 interface Preventable {
   preventDefault(): void;
 }
 
+/** The part of Electron's DownloadItem the policy reads. */
+export interface DownloadItemLike {
+  getURL(): string;
+  getFilename(): string;
+  setSaveDialogOptions(options: { title?: string; defaultPath?: string }): void;
+}
+
 export interface SessionLike {
   setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
   setPermissionCheckHandler(handler: (webContents: unknown, permission: string) => boolean): void;
   setDevicePermissionHandler(handler: (details: unknown) => boolean): void;
-  on(event: 'will-download', listener: (event: Preventable) => void): unknown;
+  on(event: 'will-download', listener: (event: Preventable, item: DownloadItemLike) => void): unknown;
+}
+
+export interface SessionPolicyOptions {
+  logger?: PolicyLogger;
+  /** Where the Save dialog opens (app.getPath('downloads')). */
+  downloadsDir?: string;
 }
 
 export interface WebContentsLike {
@@ -36,7 +52,7 @@ export interface PolicyLogger {
   debug?(message: string, fields?: Record<string, unknown>): void;
 }
 
-export function hardenSession(session: SessionLike, logger?: PolicyLogger): void {
+export function hardenSession(session: SessionLike, { logger, downloadsDir }: SessionPolicyOptions = {}): void {
   session.setPermissionRequestHandler((_webContents, permission, callback) => {
     // Debug only: the renderer's copy button asks for clipboard access on every click, then falls back.
     logger?.debug?.('permission request denied', { permission });
@@ -44,10 +60,21 @@ export function hardenSession(session: SessionLike, logger?: PolicyLogger): void
   });
   session.setPermissionCheckHandler(() => false);
   session.setDevicePermissionHandler(() => false);
-  session.on('will-download', (event) => {
-    logger?.warn('download refused');
+  session.on('will-download', (event, item) => {
+    if (isOwnFileUrl(item.getURL())) {
+      // No save path set: Electron asks the user where to save, starting here with the suggested name.
+      // getFilename is Chromium's sanitized name (no separators), taken from the <a download> the page set.
+      item.setSaveDialogOptions(downloadsDir ? { defaultPath: path.join(downloadsDir, item.getFilename()) } : {});
+      return;
+    }
+    logger?.warn('download refused', { scheme: schemeOf(item.getURL()) });
     event.preventDefault();
   });
+}
+
+/** A file made by our own page: `blob:app://mnemo/<uuid>` (URL.createObjectURL in the renderer). */
+export function isOwnFileUrl(url: string): boolean {
+  return url.startsWith('blob:') && isAppUrl(url.slice('blob:'.length));
 }
 
 /** A frame may only go to our own origin, and only the top frame: Mnemo has no iframes. */

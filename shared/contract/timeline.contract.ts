@@ -17,21 +17,26 @@ export type TimelineEvent = z.output<typeof TimelineEvent>;
 
 export const timelineOperations = {
   'timeline.list': operation(
-    'What happened, newest first: learned, updated, merged, superseded, expired, deleted, restored, summarized, failed… Page with before.',
+    'What happened, newest first: learned, updated, merged, superseded, expired, deleted, restored, summarized, failed… Page with before (a time) and beforeId (the last event shown: the page continues right after it, even inside a burst of events with the same time).',
     z
       .object({
         before: Timestamp.optional(),
+        beforeId: Id.optional(),
         kinds: z.array(z.string().max(40)).max(30).optional(),
         categories: z.array(MemoryCategory).max(4).optional(),
         limit: z.number().int().min(1).max(500).default(100),
       })
-      .strict(),
+      .strict()
+      .refine((i) => i.beforeId === undefined || i.before !== undefined, 'beforeId continues a page: it needs the time of that event as before.'),
     z.object({ events: z.array(TimelineEvent), hasMore: z.boolean() }),
   ),
   'timeline.activity': operation(
-    'Memories learned per day or week between two times (the activity chart).',
-    z.object({ from: Timestamp, to: Timestamp, bucket: z.enum(['day', 'week']).default('day') }).strict(),
-    z.object({ buckets: z.array(z.object({ start: Timestamp, learned: z.number().int(), changed: z.number().int() })) }),
+    'Memories learned and changed between consecutive edges (the activity chart). The caller picks the edges (its local midnights, or Mondays), so days are the user’s days, daylight saving included.',
+    z
+      .object({ edges: z.array(Timestamp).min(2).max(401) })
+      .strict()
+      .refine((i) => i.edges.every((t, k) => k === 0 || t > i.edges[k - 1]!), 'The edges must be in increasing order.'),
+    z.object({ buckets: z.array(z.object({ start: Timestamp, end: Timestamp, learned: z.number().int(), changed: z.number().int() })) }),
   ),
   'memory.asOf': operation(
     'What Mnemo believed about the user at a moment: each memory as its latest version then, if it was active and not expired.',

@@ -96,7 +96,7 @@ describe('learning from conversations', () => {
     expect(items.map((m) => [m.content, m.importance])).toEqual([['Plays the piano every evening', 0.7]]);
   });
 
-  it('a contradiction supersedes the old memory, which stays in history as superseded', async () => {
+  async function movingHarness() {
     // Like a real embedding model, the fake relates moving and living, and the two cities.
     const concepts = { moved: 'home', lives: 'home', live: 'home', berlin: 'city', lisbon: 'city' };
     const h = await createChatHarness(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64, concepts }), startQueue: false } });
@@ -114,6 +114,11 @@ describe('learning from conversations', () => {
     unwrap(await client.call('chat.send', { text: 'I live in Lisbon, near the river, for ten years now.' }));
     await core.queue.runUntilIdle();
     const [lisbon] = unwrap(await client.call('memory.list', {})).items;
+    return { core, client, lisbon: lisbon! };
+  }
+
+  it('a contradiction supersedes the old memory, which stays in history as superseded', async () => {
+    const { core, client, lisbon } = await movingHarness();
     unwrap(await client.call('chat.send', { text: 'Big news: I moved to Berlin last month for a new job.' }));
     await core.queue.runUntilIdle();
     const active = unwrap(await client.call('memory.list', {})).items;
@@ -123,6 +128,23 @@ describe('learning from conversations', () => {
     expect(old.versions.map((v) => v.reason)).toEqual(['created', 'superseded']);
     const r = unwrap(await client.call('chat.send', { text: 'Where do I live these days, Lisbon or Berlin?' }));
     expect(r.memoriesUsed.map((m) => m.memoryId)).toEqual([active[0]!.id]);
+  });
+
+  it('in ask-first mode a contradiction waits for review, and approving it supersedes the old memory then', async () => {
+    const { core, client, lisbon } = await movingHarness();
+    unwrap(await client.call('settings.update', { patch: { memoryMode: 'ask' } }));
+    unwrap(await client.call('chat.send', { text: 'Big news: I moved to Berlin last month for a new job.' }));
+    await core.queue.runUntilIdle();
+    expect(unwrap(await client.call('memory.list', {})).items.map((m) => m.content)).toEqual(['Lives in Lisbon']);
+    const [berlin] = unwrap(await client.call('review.list', {})).items;
+    expect(berlin).toMatchObject({ content: 'Lives in Berlin', status: 'review' });
+    unwrap(await client.call('review.approve', { memoryId: berlin!.id }));
+    expect(unwrap(await client.call('memory.list', {})).items.map((m) => m.content)).toEqual(['Lives in Berlin']);
+    const old = unwrap(await client.call('memory.get', { memoryId: lisbon.id }));
+    expect(old.memory).toMatchObject({ status: 'superseded', supersededBy: berlin!.id });
+    expect(old.versions.map((v) => [v.reason, v.origin])).toEqual([['created', 'extraction'], ['superseded', 'user']]);
+    const kinds = unwrap(await client.call('timeline.list', { limit: 3 })).events.map((e) => [e.kind, e.memoryId]);
+    expect(kinds.slice(0, 2)).toEqual([['superseded', lisbon.id], ['approved', berlin!.id]]);
   });
 
   it('ask-first mode sends candidates to the review inbox; approve and reject work, and a rejected fact is not proposed again', async () => {

@@ -214,6 +214,53 @@ describe('memory for prompts, provenance and vectors (internal API)', () => {
     });
   });
 
+  describe('searching as you type at scale', () => {
+    it('a lone short prefix gives its newest matches, only matches; a longer word is ranked by relevance again', async () => {
+      const h = harness({ embedder: null });
+      const newest = 'the last thing learned is a long sentence in which only one word starts with that letter: elm trees by a river';
+      h.db.sqlite.transaction(() => {
+        h.memories.createMemory({ content: 'espresso espresso espresso', category: 'preference', importance: 0.5 }, { origin: 'import' });
+        for (let i = 0; i < 3000; i++) h.memories.createMemory({ content: `enjoys walking number ${i}`, category: 'knowledge', importance: 0.5 }, { origin: 'import' });
+        for (let i = 0; i < 50; i++) h.memories.createMemory({ content: `plain fact ${i}`, category: 'knowledge', importance: 0.5 }, { origin: 'import' });
+        h.memories.createMemory({ content: newest, category: 'knowledge', importance: 0.5 }, { origin: 'import' });
+      })();
+      const o = (await h.memories.search({ query: 'o', limit: 20 })).hits.map((x) => x.memory);
+      expect(o).toHaveLength(1);
+      const e = (await h.memories.search({ query: 'e', limit: 20 })).hits.map((x) => x.memory);
+      expect(e).toHaveLength(20);
+      expect(e.every((m) => /\be/.test(m.content))).toBe(true);
+      // BM25 would put the espresso memory (three e-words, short) first; the newest matches come instead, newest first
+      // (equal importance, recency ties within a day), and the oldest match is not among them.
+      expect(e[0]!.content).toBe(newest);
+      expect(e.map((m) => m.id)).toEqual([...e.map((m) => m.id)].sort((a, b) => b - a));
+      expect(e.some((m) => m.content.startsWith('espresso') || m.content.startsWith('plain'))).toBe(false);
+      // Three letters are no longer a short prefix: BM25 ranks again and finds the oldest memory.
+      const esp = (await h.memories.search({ query: 'esp', limit: 5 })).hits.map((x) => x.memory.content);
+      expect(esp).toEqual(['espresso espresso espresso']);
+    });
+  });
+
+  describe('keyword retrieval for a chat message', () => {
+    it('ranks by the message’s rare words even when its common words are in thousands of memories', async () => {
+      const h = harness({ embedder: null });
+      let espresso = 0;
+      h.db.sqlite.transaction(() => {
+        espresso = h.memories.createMemory({ content: 'the user likes espresso', category: 'preference', importance: 0.5 }, { origin: 'import' }).id;
+        for (let i = 0; i < 6000; i++) h.memories.createMemory({ content: `the user likes reading book ${i}`, category: 'knowledge', importance: 0.5 }, { origin: 'import' });
+        for (let i = 0; i < 40; i++) h.memories.createMemory({ content: `the user likes walking route ${i}`, category: 'knowledge', importance: 0.5 }, { origin: 'import' });
+      })();
+      const r = await retrieve(h, 'does the user like espresso, or walking?', 100_000);
+      const contents = r.items.map((i) => i.memory.content);
+      expect(r.items[0]!.memoryId).toBe(espresso);
+      expect(contents.length).toBeGreaterThan(1);
+      expect(contents.slice(1).every((c) => c.includes('walking'))).toBe(true);
+      // Only common words: the rarest of them still finds something.
+      expect((await retrieve(h, 'the user likes', 100_000)).items.length).toBeGreaterThan(0);
+      // A word no memory has finds nothing by keyword.
+      expect((await retrieve(h, 'zebras', 100_000)).items).toEqual([]);
+    });
+  });
+
   describe('vectors', () => {
     it('memories saved without an embedder get vectors later with fillMissingVectors, in batches', async () => {
       const dir = tempDir();

@@ -42,6 +42,27 @@ describe('timeline, as-of, receipts and exclusions', () => {
     expect(unwrap(await client.call('timeline.list', { before: page.events[1]!.createdAt })).events.map((e) => e.kind)).toEqual(['learned']);
   });
 
+  it('pages through a burst of events written at one instant without skipping or repeating any', async () => {
+    const now = Date.UTC(2026, 0, 5, 12);
+    const { client } = core({ now: () => now });
+    const ids = unwrap(await client.call('memory.import', { content: Array.from({ length: 25 }, (_, i) => `- Burst fact number ${i}`).join('\n') })).written;
+    expect(ids).toBe(25);
+    const seen: number[] = [];
+    let page = unwrap(await client.call('timeline.list', { limit: 10 }));
+    seen.push(...page.events.map((e) => e.id));
+    while (page.hasMore) {
+      const last = page.events[page.events.length - 1]!;
+      page = unwrap(await client.call('timeline.list', { limit: 10, before: last.createdAt, beforeId: last.id }));
+      seen.push(...page.events.map((e) => e.id));
+    }
+    const all = unwrap(await client.call('timeline.list', { limit: 500 })).events.map((e) => e.id);
+    expect(all.length).toBeGreaterThanOrEqual(25);
+    expect(seen).toEqual(all);
+    // A cursor id without its time is refused as bad input.
+    const bad = await client.call('timeline.list', { beforeId: 3 });
+    expect(bad.ok).toBe(false);
+  });
+
   it('activity counts learned memories per day and per week', async () => {
     let now = Date.UTC(2026, 0, 5, 9); // a Monday
     const { client } = core({ now: () => now });
@@ -49,14 +70,22 @@ describe('timeline, as-of, receipts and exclusions', () => {
       now = Date.UTC(2026, 0, 5 + day, 9);
       for (let i = 0; i < n; i++) unwrap(await client.call('memory.create', { content: `Fact ${day}-${i} about the user`, category: 'knowledge' }));
     }
-    const days = unwrap(await client.call('timeline.activity', { from: Date.UTC(2026, 0, 5), to: Date.UTC(2026, 0, 15), bucket: 'day' })).buckets;
+    const dayEdges = Array.from({ length: 11 }, (_, k) => Date.UTC(2026, 0, 5 + k));
+    const days = unwrap(await client.call('timeline.activity', { edges: dayEdges })).buckets;
     expect(days).toHaveLength(10);
     expect(days.map((b) => b.learned)).toEqual([2, 1, 0, 0, 0, 0, 0, 0, 3, 0]);
-    const weeks = unwrap(await client.call('timeline.activity', { from: Date.UTC(2026, 0, 5), to: Date.UTC(2026, 0, 19), bucket: 'week' })).buckets;
+    expect(days.map((b) => [b.start, b.end])).toEqual(dayEdges.slice(1).map((end, k) => [dayEdges[k], end]));
+    const weeks = unwrap(await client.call('timeline.activity', { edges: [Date.UTC(2026, 0, 5), Date.UTC(2026, 0, 12), Date.UTC(2026, 0, 19)] })).buckets;
     expect(weeks.map((b) => [new Date(b.start).toISOString().slice(0, 10), b.learned])).toEqual([
       ['2026-01-05', 3],
       ['2026-01-12', 3],
     ]);
+    // Edges are the caller's calendar: a day of 23 hours (a daylight-saving change) counts exactly its own events.
+    const short = unwrap(await client.call('timeline.activity', { edges: [Date.UTC(2026, 0, 13, 9), Date.UTC(2026, 0, 13, 9) + 23 * 3_600_000] })).buckets;
+    expect(short).toEqual([{ start: Date.UTC(2026, 0, 13, 9), end: Date.UTC(2026, 0, 13, 9) + 23 * 3_600_000, learned: 3, changed: 0 }]);
+    for (const edges of [[Date.UTC(2026, 0, 5)], [Date.UTC(2026, 0, 6), Date.UTC(2026, 0, 5)]]) {
+      expect((await client.call('timeline.activity', { edges })).ok).toBe(false);
+    }
   });
 
   it('as of a date shows what was believed then: old wording before an edit, nothing after a delete or expiry', async () => {

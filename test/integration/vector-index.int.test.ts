@@ -29,9 +29,9 @@ describe('vector index: binary-quantized first pass with exact re-scoring', () =
   function recall(index: VectorIndex, queries: readonly Float32Array[], k: number): number {
     let sum = 0;
     for (const q of queries) {
-      const exact = index.knn(q, k, 'exact').map((n) => n.id);
+      const exact = index.knn(q, k, { strategy: 'exact' }).map((n) => n.id);
       sum += recallAt(
-        index.knn(q, k, 'quantized').map((n) => n.id),
+        index.knn(q, k, { strategy: 'quantized' }).map((n) => n.id),
         exact,
       );
     }
@@ -64,13 +64,16 @@ describe('vector index: binary-quantized first pass with exact re-scoring', () =
     const queries = Array.from({ length: 30 }, () => space.query().vector);
     expect(recall(index, queries, 10)).toBeGreaterThanOrEqual(0.95);
     // A longer list is judged by its head (quantized-search.ts, JUDGED): the head stays exact, the tail approximate.
-    const head = queries.reduce((sum, q) => sum + recallAt(index.knn(q, 50, 'quantized').slice(0, 10).map((n) => n.id), index.knn(q, 10, 'exact').map((n) => n.id)), 0);
+    const head = queries.reduce((sum, q) => sum + recallAt(index.knn(q, 50, { strategy: 'quantized' }).slice(0, 10).map((n) => n.id), index.knn(q, 10, { strategy: 'exact' }).map((n) => n.id)), 0);
     expect(head / queries.length).toBeGreaterThanOrEqual(0.95);
+    // A caller that shows 10 of 50 judges 10: the head stays exact as well.
+    const judged10 = queries.reduce((sum, q) => sum + recallAt(index.knn(q, 50, { strategy: 'quantized', judged: 10 }).slice(0, 10).map((n) => n.id), index.knn(q, 10, { strategy: 'exact' }).map((n) => n.id)), 0);
+    expect(judged10 / queries.length).toBeGreaterThanOrEqual(0.95);
     expect(recall(index, queries, 50)).toBeGreaterThanOrEqual(0.5);
     // Distances are the exact cosine ones, whichever path chose the candidates.
     const q = queries[0]!;
-    const exact = new Map(index.knn(q, 100, 'exact').map((n) => [n.id, n.distance]));
-    for (const n of index.knn(q, 10, 'quantized')) if (exact.has(n.id)) expect(n.distance).toBeCloseTo(exact.get(n.id)!, 6);
+    const exact = new Map(index.knn(q, 100, { strategy: 'exact' }).map((n) => [n.id, n.distance]));
+    for (const n of index.knn(q, 10, { strategy: 'quantized' })) if (exact.has(n.id)) expect(n.distance).toBeCloseTo(exact.get(n.id)!, 6);
   });
 
   it('finds a vector stored near the query among isotropic noise', () => {
@@ -86,7 +89,7 @@ describe('vector index: binary-quantized first pass with exact re-scoring', () =
       const noise = uniformUnitVector(random, D);
       return Float32Array.from(vectors[target]!, (x, i) => x + 0.5 * noise[i]!);
     });
-    queries.forEach((q, i) => expect(index.knn(q, 1, 'quantized')[0]?.id).toBe(truthIds[i]));
+    queries.forEach((q, i) => expect(index.knn(q, 1, { strategy: 'quantized' })[0]?.id).toBe(truthIds[i]));
     // Pure noise has no structure for the bits to keep: the hardest case, where hard queries get longer lists.
     const noise = Array.from({ length: 30 }, () => uniformUnitVector(random, D));
     expect(recall(index, noise, 10)).toBeGreaterThanOrEqual(0.85);
@@ -101,7 +104,7 @@ describe('vector index: binary-quantized first pass with exact re-scoring', () =
     for (let i = 0; i < 10; i++) {
       const q = space.query().vector;
       const truth = bruteForceNearest(memories, q, 10).map((j) => j + 1);
-      expect(index.knn(q, 10, 'exact').map((n) => n.id)).toEqual(truth);
+      expect(index.knn(q, 10, { strategy: 'exact' }).map((n) => n.id)).toEqual(truth);
       expect(index.knn(q, 10).map((n) => n.id)).toEqual(truth);
     }
   });
@@ -140,13 +143,13 @@ describe('vector index: binary-quantized first pass with exact re-scoring', () =
     const vectors = Array.from({ length: 1200 }, () => space.memory().vector);
     fill(index, db, vectors);
     const q = vectors[41]!;
-    expect(index.knn(q, 1, 'quantized')[0]?.id).toBe(42);
+    expect(index.knn(q, 1, { strategy: 'quantized' })[0]?.id).toBe(42);
     index.remove([42, 43]);
     expect(count(db, 'memory_vectors')).toBe(1198);
     expect(count(db, 'memory_vector_bits')).toBe(1198);
     expect(index.count()).toBe(1198);
     for (const strategy of ['exact', 'quantized', 'auto'] as const) {
-      const ids = index.knn(q, 50, strategy).map((n) => n.id);
+      const ids = index.knn(q, 50, { strategy }).map((n) => n.id);
       expect(ids).toHaveLength(50);
       expect(ids).not.toContain(42);
       expect(ids).not.toContain(43);
@@ -180,7 +183,7 @@ describe('vector index: binary-quantized first pass with exact re-scoring', () =
     fill(index, db, vectors);
     expect(staleBits(db)).toBe(0);
     const q = small.query().vector;
-    expect(recallAt(index.knn(q, 10, 'quantized').map((n) => n.id), index.knn(q, 10, 'exact').map((n) => n.id))).toBeGreaterThanOrEqual(0.8);
+    expect(recallAt(index.knn(q, 10, { strategy: 'quantized' }).map((n) => n.id), index.knn(q, 10, { strategy: 'exact' }).map((n) => n.id))).toBeGreaterThanOrEqual(0.8);
     expect(db.sqlite.transaction(() => index.ensureDimensions(64))()).toBe(false);
 
     // A second index on the same file (the CLI beside the app) sees the rebuilt tables as they are.

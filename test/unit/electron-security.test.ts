@@ -6,7 +6,7 @@ import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/ipc-channels
 import { contentSecurityPolicy } from '../../shared/security';
 import { appResponseHeaders, contentTypeFor, createAppProtocolHandler } from '../../electron/main/app-protocol';
 import { FORBIDDEN_SENDER, isTrustedSenderFrame, registerIpc, type CoreEndpoint } from '../../electron/main/ipc-adapter';
-import { externalLinkTarget, guardWebContents, hardenSession, isNavigationAllowed } from '../../electron/main/session-policy';
+import { externalLinkTarget, guardWebContents, hardenSession, isNavigationAllowed, isOwnFileUrl } from '../../electron/main/session-policy';
 import { APP_ORIGIN, isAppUrl, isSafeExternalUrl, resolveAppPath, windowOptions } from '../../electron/main/window-options';
 import { createBridge } from '../../electron/preload/bridge';
 
@@ -94,7 +94,7 @@ describe('URL rules', () => {
 describe('session policy', () => {
   type RequestHandler = (wc: unknown, permission: string, cb: (granted: boolean) => void) => void;
   type CheckHandler = (wc: unknown, permission: string) => boolean;
-  type DownloadHandler = (event: { preventDefault(): void }) => void;
+  type DownloadHandler = (event: { preventDefault(): void }, item: { getURL(): string; getFilename(): string; setSaveDialogOptions(o: object): void }) => void;
 
   function fakeSession() {
     const handlers: { request?: RequestHandler; check?: CheckHandler; device?: (details: unknown) => boolean; download?: DownloadHandler } = {};
@@ -107,7 +107,7 @@ describe('session policy', () => {
     return { session, handlers };
   }
 
-  it('denies every permission request and check, every device, and every download', () => {
+  it('denies every permission request and check, and every device', () => {
     const { session, handlers } = fakeSession();
     hardenSession(session);
     for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation', 'openExternal', 'fullscreen', 'hid', 'serial']) {
@@ -117,9 +117,32 @@ describe('session policy', () => {
       expect(handlers.check!({}, permission)).toBe(false);
     }
     expect(handlers.device!({ deviceType: 'usb' })).toBe(false);
-    const download = { preventDefault: vi.fn() };
-    handlers.download!(download);
-    expect(download.preventDefault).toHaveBeenCalled();
+  });
+
+  function fakeDownload(url: string) {
+    const event = { preventDefault: vi.fn() };
+    const item = { getURL: () => url, getFilename: () => 'mnemo-memories.md', setSaveDialogOptions: vi.fn() };
+    return { event, item };
+  }
+
+  it('refuses every download but a file our own page made (an export), which goes through the Save dialog', () => {
+    const { session, handlers } = fakeSession();
+    hardenSession(session, { downloadsDir: '/home/u/Downloads' });
+    for (const url of ['https://example.com/x.exe', 'http://127.0.0.1:5173/a', 'blob:https://evil.example/1234', 'blob:app://other/1234', 'data:text/plain,hi', 'file:///etc/passwd', 'app://mnemo/index.html', 'blob:null/1234']) {
+      const { event, item } = fakeDownload(url);
+      handlers.download!(event, item);
+      expect(event.preventDefault, url).toHaveBeenCalled();
+      expect(item.setSaveDialogOptions).not.toHaveBeenCalled();
+    }
+    const own = fakeDownload('blob:app://mnemo/6c1f7a52-3b0e-4d8e-9f43-1a2b3c4d5e6f');
+    handlers.download!(own.event, own.item);
+    expect(own.event.preventDefault).not.toHaveBeenCalled();
+    expect(own.item.setSaveDialogOptions).toHaveBeenCalledWith({ defaultPath: path.join('/home/u/Downloads', 'mnemo-memories.md') });
+  });
+
+  it('isOwnFileUrl: only blob URLs of the app origin', () => {
+    expect(isOwnFileUrl('blob:app://mnemo/abc')).toBe(true);
+    for (const url of ['blob:app://mnemo.evil/abc', 'blob:app://evil/abc', 'app://mnemo/abc', 'blob:', '', 'blob:https://mnemo/abc']) expect(isOwnFileUrl(url), url).toBe(false);
   });
 
   function fakeContents() {

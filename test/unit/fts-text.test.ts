@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_QUERY_TERMS, searchTerms, toFtsDocument, toFtsQuery } from '../../electron/core/text/fts-text';
+import { isShortPrefixQuery, MAX_QUERY_TERMS, searchTerms, toFtsDocument, toFtsQuery } from '../../electron/core/text/fts-text';
 
 // One FTS5 string ("..." with "" as the only escape), optionally a prefix query.
 const TERM = String.raw`"(?:[^"]|"")+"\*?`;
@@ -139,6 +139,13 @@ describe('toFtsQuery', () => {
         expect(result).toMatch(o.mode === 'any' ? ANY_QUERY : ALL_QUERY);
       }),
     );
+  });
+});
+
+describe('isShortPrefixQuery', () => {
+  it('is a lone word of one or two characters, or a lone CJK character', () => {
+    for (const q of ['e', 'Ab', ' n ', 'é', '茶', '"e"', '(x']) expect(isShortPrefixQuery(q), q).toBe(true);
+    for (const q of ['', '  ', '!!', 'tea', 'green t', 'e x', '咖啡', '喝 茶', 'node.js', 'a.b']) expect(isShortPrefixQuery(q), q).toBe(false);
   });
 });
 

@@ -124,6 +124,13 @@ describe('needsMoreCandidates', () => {
     expect(needsMoreCandidates([...head.slice(1), 199], 200)).toBe(true);
     expect(needsMoreCandidates([], 200)).toBe(false);
   });
+
+  it('judges as many as the caller asks for, and at least the nearest one', () => {
+    expect(needsMoreCandidates([0, 1, 2, 150], 200, 3)).toBe(false); // the deep one is fourth: not judged
+    expect(needsMoreCandidates([0, 1, 150, 2], 200, 3)).toBe(true);
+    expect(needsMoreCandidates([150, 0], 200, 0)).toBe(true);
+    expect(needsMoreCandidates([0, 150], 200, 0)).toBe(false);
+  });
 });
 
 describe('BandMemory', () => {

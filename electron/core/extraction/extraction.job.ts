@@ -122,6 +122,20 @@ export function createExtractionJob(deps: {
   function commitCandidates(exchange: Exchange, candidates: Candidate[], embeddings: PreparedEmbedding[] | null, settings: Settings): ExtractionOutcome {
     const outcome: ExtractionOutcome = { created: [], updated: [], review: [], dropped: 0 };
     const provenance = { sourceThreadId: exchange.threadId, sourceMessageId: exchange.user.id };
+    /** A new memory from a candidate: active, or waiting in the review inbox ('proposed' on the timeline). */
+    const create = (candidate: Candidate, embedding: PreparedEmbedding | null, importance: number, needsReview: boolean, eventData?: Record<string, unknown>) =>
+      memories.createMemory(
+        { content: candidate.content, category: candidate.category, importance, confidence: candidate.confidence, expiresAt: candidate.expiresAt },
+        {
+          origin: 'extraction',
+          status: needsReview ? 'review' : 'active',
+          ...provenance,
+          evidence: candidate.evidence,
+          embedding,
+          eventKind: needsReview ? 'proposed' : 'learned',
+          ...(needsReview && eventData ? { eventData } : {}),
+        },
+      );
     candidates.forEach((candidate, i) => {
       const embedding = embeddings?.[i] ?? null;
       const hash = contentHash(candidate.content);
@@ -147,10 +161,8 @@ export function createExtractionJob(deps: {
       const replaced = candidate.replaces !== null ? memories.getMemory(candidate.replaces) : null;
       if (replaced && replaced.status === 'active') {
         const needsReview = settings.memoryMode === 'ask' || candidate.flag !== null;
-        const memory = memories.createMemory(
-          { content: candidate.content, category: candidate.category, importance: Math.max(candidate.importance, replaced.importance), confidence: candidate.confidence, expiresAt: candidate.expiresAt },
-          { origin: 'extraction', status: needsReview ? 'review' : 'active', ...provenance, evidence: candidate.evidence, embedding, eventKind: needsReview ? 'proposed' : 'learned' },
-        );
+        // Approving it later supersedes the old memory then (review.service.ts).
+        const memory = create(candidate, embedding, Math.max(candidate.importance, replaced.importance), needsReview, { replaces: replaced.id });
         if (needsReview) {
           outcome.review.push(memory);
           return;
@@ -197,17 +209,7 @@ export function createExtractionJob(deps: {
         }
       }
       const needsReview = settings.memoryMode === 'ask' || candidate.flag !== null;
-      const memory = memories.createMemory(
-        { content: candidate.content, category: candidate.category, importance: candidate.importance, confidence: candidate.confidence, expiresAt: candidate.expiresAt },
-        {
-          origin: 'extraction',
-          status: needsReview ? 'review' : 'active',
-          ...provenance,
-          evidence: candidate.evidence,
-          embedding,
-          eventKind: needsReview ? 'proposed' : 'learned',
-        },
-      );
+      const memory = create(candidate, embedding, candidate.importance, needsReview);
       (needsReview ? outcome.review : outcome.created).push(memory);
     });
     return outcome;

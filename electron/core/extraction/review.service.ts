@@ -1,14 +1,20 @@
 /**
  * The review inbox: approve (optionally edited) or reject what the extractor proposed. Rejected candidates keep their
  * row with status 'rejected' so the extractor recognizes the same fact (by content hash) and never proposes it again.
+ * A candidate proposed as replacing an older memory (a contradiction: its 'proposed' timeline event says which)
+ * supersedes that memory when approved, in the same transaction, as it would have without review.
  */
 import type { Memory, MemoryCategory } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
+import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import type { MemoryService } from '../memory/memory.service';
 
-export function createReviewService(deps: { memories: MemoryService; events: EventBus }) {
-  const { memories, events } = deps;
+export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryService; events: EventBus }) {
+  const { sqlite, memories, events } = deps;
+  const replacesOf = sqlite.prepare(
+    `SELECT json_extract(data, '$.replaces') AS replaces FROM events WHERE memory_id = ? AND kind = 'proposed' ORDER BY id DESC LIMIT 1`,
+  );
 
   function pending(memoryId: number): Memory {
     const memory = memories.getMemory(memoryId);
@@ -23,18 +29,29 @@ export function createReviewService(deps: { memories: MemoryService; events: Eve
       const edited = input.content !== undefined && input.content !== before.content;
       // Embed an edited wording before the write; without an embedder the vector is filled in later.
       const [embedding] = edited ? ((await memories.prepareEmbeddings([input.content!])) ?? [null]) : [null];
-      pending(input.memoryId); // still waiting after the await
-      const memory = memories.updateMemory(
-        input.memoryId,
-        {
-          status: 'active',
-          ...(edited ? { content: input.content } : {}),
-          ...(input.category ? { category: input.category } : {}),
-          ...(input.importance !== undefined ? { importance: input.importance } : {}),
-        },
-        { origin: 'user', reason: edited ? 'approved-edited' : 'approved', eventKind: 'approved', ...(embedding ? { embedding } : {}) },
-      );
+      const { memory, superseded } = sqlite.transaction(() => {
+        pending(input.memoryId); // still waiting after the await
+        const approved = memories.updateMemory(
+          input.memoryId,
+          {
+            status: 'active',
+            ...(edited ? { content: input.content } : {}),
+            ...(input.category ? { category: input.category } : {}),
+            ...(input.importance !== undefined ? { importance: input.importance } : {}),
+          },
+          { origin: 'user', reason: edited ? 'approved-edited' : 'approved', eventKind: 'approved', ...(embedding ? { embedding } : {}) },
+        );
+        const replaces = (replacesOf.get(input.memoryId) as { replaces: number | null } | undefined)?.replaces ?? null;
+        // Only if it is still what the user believes: an old memory edited into something else meanwhile stays.
+        const old = replaces !== null ? memories.getMemory(replaces) : null;
+        const gone =
+          old && old.status === 'active'
+            ? memories.updateMemory(old.id, { status: 'superseded', supersededBy: approved.id }, { origin: 'user', reason: 'superseded', eventKind: 'superseded', eventData: { by: approved.id } })
+            : null;
+        return { memory: approved, superseded: gone };
+      })();
       events.emit('memory.updated', { memory });
+      if (superseded) events.emit('memory.updated', { memory: superseded });
       return memory;
     },
     reject(memoryId: number): Memory {

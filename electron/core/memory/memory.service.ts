@@ -14,6 +14,7 @@
  *   token of the text stays behind a tombstone, then checkpoints the WAL (TRUNCATE) so the text is not left in it.
  * - Prompt retrieval never returns a memory that is not active or is expired; pinned ones come first.
  */
+import type Database from 'better-sqlite3';
 import type {
   Memory,
   MemoryCategory,
@@ -33,14 +34,15 @@ import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import { toFtsDocument, toFtsQuery } from '../text/fts-text';
+import { isShortPrefixQuery, toFtsDocument, toFtsQuery } from '../text/fts-text';
 import { contentHash } from './content-hash';
-import { anyTermQuery } from './keyword-query';
+import { anyOf, messageTerms, rarestTerms, type KeywordTerm } from './keyword-query';
 import { rankHybrid, type RankedHit } from './hybrid-search';
 import { filterSql, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
 import { finalScore, recencyFactor } from './memory-scoring';
 import { formatMemoriesForPrompt } from './memory-prompt';
 import { createVectorIndex, MAX_K, type VectorIndexOptions } from './vector-index';
+import { JUDGED } from './quantized-search';
 
 /** A vector made outside any transaction, to be written with a memory. */
 export interface PreparedEmbedding {
@@ -70,6 +72,8 @@ export interface CreateOptions {
   reason?: string;
   /** Timeline kind, default 'learned'. */
   eventKind?: string;
+  /** Small facts (ids, never user text) added to the timeline event. */
+  eventData?: Record<string, unknown>;
 }
 
 export interface MemoryPatch {
@@ -167,6 +171,13 @@ const DUPLICATE_STATUSES: MemoryStatus[] = ['active', 'archived', 'review'];
 /** Pinned memories read per prompt at most (they are all meant to be used; this only bounds a pathological count). */
 const MAX_PINNED = 500;
 const PURGE_CHUNK = 500;
+/** Keyword matches ranked per query at most: the newest ones (see ftsSearch). */
+const KEYWORD_SCAN = 5000;
+/** A chat message's keyword query keeps its rarest terms whose documents add up to at most this (keyword-query.ts). */
+const ANY_TERMS_BUDGET = 5000;
+/** Cached term document counts: at most this many, dropped after this many keyword writes. */
+const DF_CACHE_SIZE = 20_000;
+const DF_STALE_AFTER = 1000;
 /** Below this many keyword matches a filtered list starts from the matches rather than from the sort index. */
 const FTS_DRIVES_BELOW = 2000;
 
@@ -208,7 +219,14 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     ftsInsert: sqlite.prepare('INSERT INTO memories_fts (rowid, body) VALUES (?, ?)'),
     ftsDelete: sqlite.prepare('DELETE FROM memories_fts WHERE rowid = ?'),
     // FTS5 sorts by rank only when asked in the query that MATCHes; the filters are applied to its result.
-    ftsSearch: sqlite.prepare('SELECT rowid AS id, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?'),
+    // BM25 among the newest KEYWORD_SCAN matches: FTS5 scores every match before ORDER BY rank can stop, so an
+    // unbounded query costs as much as its matches are many (about 100 ms for 64k at 100k memories); the inner
+    // rowid-ordered LIMIT stops early. Queries with fewer matches are ranked exactly as without it.
+    ftsSearch: sqlite.prepare(
+      'SELECT id, rank FROM (SELECT rowid AS id, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank LIMIT ?',
+    ),
+    // FTS5 walks a doclist in rowid order and stops after LIMIT: cost follows the limit, not the number of matches.
+    ftsNewest: sqlite.prepare('SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?'),
     ftsCount: sqlite.prepare('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?'),
     ftsOptimize: sqlite.prepare(`INSERT INTO memories_fts (memories_fts) VALUES ('optimize')`),
     deleteMemory: sqlite.prepare('DELETE FROM memories WHERE id = ?'),
@@ -322,6 +340,10 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
 
   /** Replaces a memory's full-text entry; `next` null removes it (see purgeIds for what a removal leaves). */
   function setFts(id: number, next: string | null, replacing: boolean): void {
+    if (++keywordWritesSinceCount > DF_STALE_AFTER) {
+      documentCounts.clear();
+      keywordWritesSinceCount = 0;
+    }
     if (replacing) q.ftsDelete.run(BigInt(id));
     const doc = next === null ? '' : toFtsDocument(next);
     if (doc) q.ftsInsert.run(BigInt(id), doc);
@@ -354,7 +376,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       if (model) q.setEmbeddingModel.run(model, id, input.content);
       const r = mustRow(id);
       const version = writeVersion(r, options.origin, options.reason ?? 'created', at);
-      writeEvent(options.eventKind ?? 'learned', r, { version, origin: options.origin, status, importance: r.importance }, at);
+      writeEvent(options.eventKind ?? 'learned', r, { version, origin: options.origin, status, importance: r.importance, ...options.eventData }, at);
       return toMemory(r, at);
     });
   }
@@ -463,11 +485,55 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     return out;
   }
 
-  /** The best BM25 matches, scored so that higher is better; null when the query has no searchable words. */
+  /**
+   * Document counts of keyword terms, for choosing a chat message's rare terms (keyword-query.ts). Read from FTS5's
+   * own vocabulary (an fts5vocab table in this connection's temp schema: nothing is stored) and cached: a count moves
+   * little between messages, and an estimate is all the choice needs. The cache is dropped after DF_STALE_AFTER
+   * keyword writes through this service; writes by another connection (the CLI) only age it a little.
+   */
+  let vocab: { exact: Database.Statement; prefix: Database.Statement } | null = null;
+  const documentCounts = new Map<string, number>();
+  let keywordWritesSinceCount = 0;
+  function documentsWith(term: KeywordTerm): number {
+    const key = `${term.prefix ? '*' : '='}${term.text}`;
+    const cached = documentCounts.get(key);
+    if (cached !== undefined) return cached;
+    if (!vocab) {
+      sqlite.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_fts_terms USING fts5vocab(main, memories_fts, row)');
+      vocab = {
+        exact: sqlite.prepare('SELECT doc AS n FROM temp.memories_fts_terms WHERE term = ?'),
+        // Tokens starting with the character: an upper bound of the documents (one may hold several).
+        prefix: sqlite.prepare('SELECT coalesce(sum(doc), 0) AS n FROM temp.memories_fts_terms WHERE term >= ? AND term < ?'),
+      };
+    }
+    const row = (term.prefix ? vocab.prefix.get(term.text, `${term.text}\u{10FFFF}`) : vocab.exact.get(term.text)) as { n: number } | undefined;
+    const n = row?.n ?? 0;
+    if (documentCounts.size >= DF_CACHE_SIZE) documentCounts.clear();
+    documentCounts.set(key, n);
+    return n;
+  }
+
+  /**
+   * The best BM25 matches, scored so that higher is better; null when the query has no searchable words.
+   * - 'any' (a chat message): its rarest terms ORed (keyword-query.ts, rarestTerms);
+   * - 'all' (a search box): every term; a lone short prefix being typed ("e", "茶") takes its newest matches, newest
+   *   best, since ranking would have to score most of the store and says little (fts-text.ts, isShortPrefixQuery).
+   */
   function keywordMatches(query: string, mode: 'all' | 'any', prefix: boolean, depth: number): Array<{ id: number; score: number }> | null {
-    const match = mode === 'any' ? anyTermQuery(query) : toFtsQuery(query, { mode, prefix });
-    if (match === null) return null;
-    const rows = q.ftsSearch.all(match, depth) as Array<{ id: number; rank: number }>;
+    let match: string | null;
+    if (mode === 'any') {
+      const terms = messageTerms(query);
+      if (terms.length === 0) return null;
+      match = anyOf(rarestTerms(terms, documentsWith, ANY_TERMS_BUDGET));
+      if (match === null) return []; // no term occurs in any memory
+    } else {
+      match = toFtsQuery(query, { mode, prefix });
+      if (match === null) return null;
+      if (prefix && isShortPrefixQuery(query)) {
+        return (q.ftsNewest.all(match, depth) as Array<{ id: number }>).map((r) => ({ id: r.id, score: r.id }));
+      }
+    }
+    const rows = q.ftsSearch.all(match, KEYWORD_SCAN, depth) as Array<{ id: number; rank: number }>;
     return rows.map((r) => ({ id: r.id, score: -r.rank }));
   }
 
@@ -491,7 +557,9 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     let neighbors: Array<{ id: number; similarity: number }> | null = null;
     if (vector && model && vector.length === model.dimensions) {
       syncVectorTable();
-      neighbors = vectors.knn(vector, semanticDepth).map((n) => ({ id: n.id, similarity: 1 - n.distance }));
+      // The head of the list that decides the shown results is judged for exactness (vector-index.ts, KnnOptions).
+      const judged = Math.min(JUDGED, opts.limit);
+      neighbors = vectors.knn(vector, semanticDepth, { judged }).map((n) => ({ id: n.id, similarity: 1 - n.distance }));
     }
     const keyword = keywordMatches(query, opts.ftsMode, opts.prefix, keywordDepth);
     const eligible = loadRows([...(neighbors ?? []).map((n) => n.id), ...(keyword ?? []).map((k) => k.id)], filters, at);

@@ -40,20 +40,21 @@ export function planSearch(k: number, total: number, options: { strategy: 'auto'
 }
 
 /**
- * The leading results whose hamming ranks decide whether the candidate list was long enough: the ones a hybrid
- * search's ranking leans on most (the tail of a 100-deep semantic list moves its top 10 little).
+ * The leading results whose hamming ranks decide whether the candidate list was long enough, by default: the ones a
+ * hybrid search's ranking leans on most (the tail of a 100-deep semantic list moves its top 10 little). A caller
+ * that shows fewer results judges fewer (vector-index.ts, KnnOptions.judged).
  */
 export const JUDGED = 30;
 
 /**
- * Whether to re-score a longer candidate list: when one of the best JUDGED results (by exact distance) ranked in the
- * second half of the candidates by hamming distance, a longer list is likely to hold better ones. Easy queries (a
- * dense group of close neighbours) stop at the first list; sparse ones, where hamming ranks scatter, get more.
+ * Whether to re-score a longer candidate list: when one of the best `judgedCount` results (by exact distance) ranked
+ * in the second half of the candidates by hamming distance, a longer list is likely to hold better ones. Easy queries
+ * (a dense group of close neighbours) stop at the first list; sparse ones, where hamming ranks scatter, get more.
  *
  * `hammingRanks` are the 0-based ranks in the candidate list of the results, best result first.
  */
-export function needsMoreCandidates(hammingRanks: readonly number[], candidates: number): boolean {
-  const judged = hammingRanks.slice(0, JUDGED);
+export function needsMoreCandidates(hammingRanks: readonly number[], candidates: number, judgedCount = JUDGED): boolean {
+  const judged = hammingRanks.slice(0, Math.max(1, judgedCount));
   return judged.length > 0 && Math.max(...judged) >= candidates / 2;
 }
 

@@ -27,7 +27,7 @@
  * Ids are bound as BigInt: vec0 refuses a REAL primary key, and better-sqlite3 binds JS numbers as REAL.
  */
 import type { Sqlite } from '../db/open-database';
-import { BandMemory, nearestByBands, needsMoreCandidates, planSearch } from './quantized-search';
+import { BandMemory, JUDGED, nearestByBands, needsMoreCandidates, planSearch } from './quantized-search';
 
 export interface Neighbor {
   id: number;
@@ -38,6 +38,18 @@ export interface Neighbor {
 /** 'auto': exact below `exactBelow` vectors, quantized from there. The other two force a path (tests, benchmarks). */
 export type KnnStrategy = 'auto' | 'exact' | 'quantized';
 
+export interface KnnOptions {
+  /** Default 'auto'. */
+  strategy?: KnnStrategy;
+  /**
+   * How many of the nearest must be as exact as the quantized pass can make them (default JUDGED): the candidate
+   * list grows until none of these came from its second half. Results past them are exact distances of the best
+   * candidates found, not necessarily the true next neighbours. A caller that shows 12 results of a 48-deep list
+   * judges 12, and most queries then need one bit pass instead of two or three.
+   */
+  judged?: number;
+}
+
 export interface VectorIndex {
   /** The dimension the tables were created with. */
   dimensions(): number;
@@ -46,7 +58,7 @@ export interface VectorIndex {
   upsert(id: number, vector: Float32Array): void;
   remove(ids: readonly number[]): void;
   /** The k nearest (k is capped at MAX_K), nearest first, with exact cosine distances. */
-  knn(vector: Float32Array, k: number, strategy?: KnnStrategy): Neighbor[];
+  knn(vector: Float32Array, k: number, options?: KnnOptions): Neighbor[];
   count(): number;
 }
 
@@ -125,7 +137,7 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
     return s().knn.all(vector, BigInt(k)) as Neighbor[];
   }
 
-  function quantized(vector: Float32Array, k: number, plan: { first: number; limit: number }): Neighbor[] {
+  function quantized(vector: Float32Array, k: number, plan: { first: number; limit: number }, judged: number): Neighbor[] {
     const { bits } = s().quantize.get(vector) as { bits: Buffer };
     const probe = (n: number, lo: number, hi: number) => s().band.all(bits, BigInt(n), lo, hi) as Array<{ id: number; distance: number }>;
     const exactDistance = new Map<number, number>();
@@ -139,7 +151,7 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
       best.sort((a, b) => a.distance - b.distance || a.id - b.id);
       best.length = Math.min(best.length, k);
       const rank = new Map(rows.map((r, i) => [r.id, i]));
-      if (want >= plan.limit || !needsMoreCandidates(best.map((n) => rank.get(n.id) ?? rows.length), want)) return best;
+      if (want >= plan.limit || !needsMoreCandidates(best.map((n) => rank.get(n.id) ?? rows.length), want, judged)) return best;
     }
   }
 
@@ -172,12 +184,12 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
         s().removeBits.run(BigInt(id));
       }
     },
-    knn(vector, k, strategy = 'auto') {
+    knn(vector, k, { strategy = 'auto', judged = JUDGED } = {}) {
       if (vector.length !== dims || k <= 0) return [];
       const wanted = Math.min(MAX_K, Math.floor(k));
       if (strategy === 'exact') return exact(vector, wanted);
       const plan = planSearch(wanted, count(), { strategy, exactBelow, maxK: MAX_K });
-      return plan.mode === 'exact' ? exact(vector, wanted) : quantized(vector, wanted, plan);
+      return plan.mode === 'exact' ? exact(vector, wanted) : quantized(vector, wanted, plan, judged);
     },
     count,
   };

@@ -6,8 +6,6 @@ import type { OpOutput, TimelineEvent } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
 
-const DAY = 86_400_000;
-
 interface EventRow {
   id: number;
   kind: string;
@@ -31,10 +29,14 @@ export function createTimelineService(deps: { sqlite: Sqlite; clock: Clock }) {
   const { sqlite, clock } = deps;
 
   return {
-    list(input: { before?: number | undefined; kinds?: string[] | undefined; categories?: string[] | undefined; limit: number }): OpOutput<'timeline.list'> {
+    list(input: { before?: number | undefined; beforeId?: number | undefined; kinds?: string[] | undefined; categories?: string[] | undefined; limit: number }): OpOutput<'timeline.list'> {
       const where: string[] = [];
       const params: unknown[] = [];
-      if (input.before !== undefined) {
+      if (input.before !== undefined && input.beforeId !== undefined) {
+        // Keyset on the sort order (time, then id): the page continues exactly after the last event shown.
+        where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+        params.push(input.before, input.before, input.beforeId);
+      } else if (input.before !== undefined) {
         where.push('created_at < ?');
         params.push(input.before);
       }
@@ -52,25 +54,18 @@ export function createTimelineService(deps: { sqlite: Sqlite; clock: Clock }) {
       return { events: rows.slice(0, input.limit).map(toEvent), hasMore: rows.length > input.limit };
     },
 
-    activity(input: { from: number; to: number; bucket: 'day' | 'week' }): OpOutput<'timeline.activity'> {
-      const size = input.bucket === 'week' ? 7 * DAY : DAY;
-      // Weeks start on Monday (1970-01-01 was a Thursday: shift by 3 days).
-      const offset = input.bucket === 'week' ? 3 * DAY : 0;
-      const start = Math.floor((input.from + offset) / size) * size - offset;
-      const rows = sqlite
-        .prepare(
-          // better-sqlite3 binds JS numbers as REAL: cast so the division truncates to a bucket index.
-          `SELECT (CAST(created_at + ? AS INTEGER) / CAST(? AS INTEGER)) * CAST(? AS INTEGER) - CAST(? AS INTEGER) AS bucket,
-             sum(kind = 'learned') AS learned, sum(kind != 'learned') AS changed
-           FROM events WHERE created_at >= ? AND created_at < ? AND memory_id IS NOT NULL GROUP BY bucket`,
-        )
-        .all(offset, size, size, offset, start, input.to) as Array<{ bucket: number; learned: number; changed: number }>;
-      const byStart = new Map(rows.map((r) => [r.bucket, r]));
-      const buckets: OpOutput<'timeline.activity'>['buckets'] = [];
-      for (let t = start; t < input.to && buckets.length < 2000; t += size) {
-        const r = byStart.get(t);
-        buckets.push({ start: t, learned: r?.learned ?? 0, changed: r?.changed ?? 0 });
-      }
+    activity(input: { edges: number[] }): OpOutput<'timeline.activity'> {
+      // One range count per bucket through the created_at index: the work follows the events in range, and the
+      // calendar (local midnights, daylight saving) stays with the caller.
+      const count = sqlite.prepare(
+        `SELECT coalesce(sum(kind = 'learned'), 0) AS learned, coalesce(sum(kind != 'learned'), 0) AS changed
+         FROM events WHERE created_at >= ? AND created_at < ? AND memory_id IS NOT NULL`,
+      );
+      const buckets = input.edges.slice(1).map((end, k) => {
+        const start = input.edges[k]!;
+        const r = count.get(start, end) as { learned: number; changed: number };
+        return { start, end, learned: r.learned, changed: r.changed };
+      });
       return { buckets };
     },
 

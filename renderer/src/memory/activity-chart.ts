@@ -1,4 +1,7 @@
-/** Geometry of the activity chart: one bar per bucket, scaled to the busiest bucket (no chart library). */
+/**
+ * The activity chart: its buckets in the user's calendar, and its geometry (one bar per bucket, scaled to the
+ * busiest bucket; no chart library).
+ */
 export interface Bucket {
   start: number;
   learned: number;
@@ -33,4 +36,21 @@ export function layoutBars(buckets: readonly Bucket[], width: number, height: nu
       total,
     };
   });
+}
+
+/**
+ * Edges of the chart's buckets in local time, oldest first, ending with the next local midnight after `now`: 84 days,
+ * or 52 weeks from Monday. Each edge is built from calendar fields (new Date(y, m, d)), so a day of a daylight-saving
+ * change is 23 or 25 hours long, as the user lives it.
+ */
+export function activityEdges(now: number, bucket: 'day' | 'week'): number[] {
+  const today = new Date(now);
+  const end = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1);
+  // Weeks end on the Monday after this week (getDay: Sunday 0 ... Saturday 6).
+  if (bucket === 'week') end.setDate(end.getDate() + ((8 - end.getDay()) % 7));
+  const step = bucket === 'week' ? 7 : 1;
+  const count = bucket === 'week' ? 52 : 84;
+  const edges: number[] = [];
+  for (let i = count; i >= 0; i--) edges.push(new Date(end.getFullYear(), end.getMonth(), end.getDate() - i * step).getTime());
+  return edges;
 }

@@ -1,4 +1,7 @@
-/** Saves text as a file the browser way (a Blob behind an <a download>): nothing is sent anywhere. */
+/**
+ * Saves text as a file the browser way (a Blob behind an <a download>): nothing is sent anywhere. In the desktop app
+ * the session lets exactly these downloads through, to the native Save dialog (electron/main/session-policy.ts).
+ */
 export function downloadText(filename: string, content: string, type: string): void {
   const url = URL.createObjectURL(new Blob([content], { type }));
   const a = document.createElement('a');
@@ -9,6 +12,6 @@ export function downloadText(filename: string, content: string, type: string): v
   document.body.appendChild(a);
   a.click();
   a.remove();
-  // The click has started the download synchronously; the URL is not needed after this task.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  // The download may read the blob only once a Save dialog is answered (Electron): keep it a minute, then free it.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

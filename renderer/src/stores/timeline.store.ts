@@ -7,13 +7,13 @@ import { create } from 'zustand';
 import type { MemoryCategory, OpOutput, TimelineEvent } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo } from '../../../shared/errors';
+import { activityEdges } from '../memory/activity-chart';
 import { localDayStart, nextLocalDay } from '../memory/memory-query';
 import { KIND_FILTERS, type KindFilter } from '../memory/timeline-format';
 import { useAppStore } from './app.store';
 import { useMemoryRefsStore } from './memory-refs.store';
 
 const PAGE = 100;
-const DAY_MS = 86_400_000;
 const REFRESH_DELAY_MS = 300;
 export type ActivityBucket = OpOutput<'timeline.activity'>['buckets'][number];
 export type AsOf = OpOutput<'memory.asOf'>;
@@ -53,12 +53,13 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
   let stale = true;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
-  function listInput(before: number | null) {
+  function listInput(before: number | null, beforeId?: number) {
     const kinds = KIND_FILTERS[get().kind];
     const category = get().category;
     return {
       limit: PAGE,
       ...(before !== null ? { before } : {}),
+      ...(beforeId !== undefined ? { beforeId } : {}),
       ...(kinds.length > 0 ? { kinds: [...kinds] } : {}),
       ...(category !== 'all' ? { categories: [category] } : {}),
     };
@@ -129,17 +130,10 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
       if (!client || !last || get().loading || !get().hasMore) return;
       const mine = ++request;
       set({ loading: true });
-      // Events are ordered by time, then id, and `before` is a time: rows sharing the last timestamp (a bulk action
-      // writes many at once) would be skipped by `before: last`, so the page starts one millisecond later, large
-      // enough to get past those already shown, and duplicates are removed by id. A group larger than the largest
-      // page is stepped over.
-      const sameTime = get().events.filter((e) => e.createdAt === last.createdAt).length;
-      const limit = Math.min(500, sameTime + PAGE);
-      let result = await client.call('timeline.list', { ...listInput(last.createdAt + 1), limit });
+      // The page continues right after the last event shown (its time and id), so a burst of events written at one
+      // instant (a bulk delete) is neither skipped nor repeated.
+      const result = await client.call('timeline.list', listInput(last.createdAt, last.id));
       const seen = new Set(get().events.map((e) => e.id));
-      if (result.ok && result.value.hasMore && result.value.events.every((e) => seen.has(e.id))) {
-        result = await client.call('timeline.list', listInput(last.createdAt));
-      }
       if (mine !== request) return;
       if (!result.ok) return set({ loading: false, error: result.error });
       const fresh = result.value.events.filter((e) => !seen.has(e.id));
@@ -172,10 +166,8 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
       const client = get().client;
       if (!client) return;
       const bucket = get().bucket;
-      // The core's buckets are UTC days (weeks from Monday): the last 12 weeks by day, or the last year by week.
-      const to = Math.ceil(Date.now() / DAY_MS) * DAY_MS;
-      const from = to - (bucket === 'day' ? 84 : 364) * DAY_MS;
-      const result = await client.call('timeline.activity', { from, to, bucket });
+      // The user's days (weeks from Monday): the last 12 weeks by day, or the last year by week.
+      const result = await client.call('timeline.activity', { edges: activityEdges(Date.now(), bucket) });
       if (result.ok && get().bucket === bucket) set({ activity: result.value.buckets });
     },
 

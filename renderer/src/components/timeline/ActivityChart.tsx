@@ -10,7 +10,6 @@ import { useLanguage, useT } from '../../use-t';
 
 const WIDTH = 840;
 const HEIGHT = 72;
-const DAY_MS = 86_400_000;
 
 export function ActivityChart({ onPick }: { onPick(bucket: ActivityBucket, end: number): void }) {
   const t = useT();
@@ -22,9 +21,8 @@ export function ActivityChart({ onPick }: { onPick(bucket: ActivityBucket, end: 
   const [focus, setFocus] = useState<number | null>(null);
   const svg = useRef<SVGSVGElement>(null);
   const bars = layoutBars(buckets, WIDTH, HEIGHT);
-  const size = bucket === 'week' ? 7 * DAY_MS : DAY_MS;
-  // The core's buckets start at UTC midnight: their dates are read in UTC.
-  const dateOf = (at: number) => dateFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(at);
+  // Buckets start at local midnights (activityEdges): their dates are read in local time.
+  const dateOf = (at: number) => dateFormat(language, { dateStyle: 'medium' }).format(at);
   const learned = buckets.reduce((n, b) => n + b.learned, 0);
   const current = focus ?? bars.length - 1;
 
@@ -67,12 +65,12 @@ export function ActivityChart({ onPick }: { onPick(bucket: ActivityBucket, end: 
               tabIndex={i === current ? 0 : -1}
               aria-label={label}
               className="bar"
-              onClick={() => onPick(b, bar.start + size)}
+              onClick={() => onPick(b, b.end)}
               onFocus={() => setFocus(i)}
               onKeyDown={(e) => {
                 if (e.key === 'Enter' || e.key === ' ') {
                   e.preventDefault();
-                  onPick(b, bar.start + size);
+                  onPick(b, b.end);
                 }
               }}
             >
