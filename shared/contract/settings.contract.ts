@@ -9,6 +9,8 @@ export const Settings = z.object({
   ollamaHost: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
   chatModel: z.string().max(200).default('llama3.2'),
   backgroundModel: z.string().max(200).default('llama3.2'),
+  /** How long a model may take to load and send its first word before the request fails with MODEL_LOAD_TIMEOUT. */
+  modelLoadTimeoutSeconds: z.number().int().min(1).max(3600).default(120),
   embeddingProvider: z.enum(['onnx', 'ollama']).default('onnx'),
   embeddingModel: z.string().max(200).default('Xenova/multilingual-e5-small'),
   memoryMode: z.enum(['auto', 'ask', 'off']).default('auto'),

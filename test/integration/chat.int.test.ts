@@ -102,6 +102,22 @@ describe('chat through the core against a fake Ollama', () => {
     expect(prompt.messages.map((m) => m.content)).not.toContain('partial answer');
   });
 
+  it('a model that takes too long to load: MODEL_LOAD_TIMEOUT after the configured time, history consistent, next reply fine', async () => {
+    const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    unwrap(await client.call('settings.update', { patch: { modelLoadTimeoutSeconds: 1 } }));
+    const thread = unwrap(await client.call('thread.create', {}));
+    fake.setFault({ kind: 'slow-first-token', delayMs: 30_000 });
+    const r = await client.call('chat.send', { threadId: thread.id, text: 'are you there?' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'MODEL_LOAD_TIMEOUT' } });
+    const msgs = unwrap(await client.call('thread.messages', { threadId: thread.id })).messages;
+    expect(msgs.map((m) => [m.role, m.status, m.errorCode, m.content])).toEqual([
+      ['user', 'complete', null, 'are you there?'],
+      ['assistant', 'error', 'MODEL_LOAD_TIMEOUT', ''],
+    ]);
+    const ok = unwrap(await client.call('chat.send', { threadId: thread.id, text: 'and now?' }));
+    expect(ok.assistantMessage.status).toBe('complete');
+  });
+
   it('retry answers the last question again, replacing the failed reply; a complete one is refused', async () => {
     const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
     const t = unwrap(await client.call('thread.create', {}));

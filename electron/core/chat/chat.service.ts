@@ -116,6 +116,7 @@ export function createChatService(deps: ChatServiceDeps) {
         model,
         messages: prompt,
         options: { num_ctx: budget.contextWindow },
+        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
         signal: controller.signal,
         onChunk: (chunk) => {
           content += chunk.content;

@@ -98,6 +98,7 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
         model: deps.settings().backgroundModel,
         messages: [{ role: 'user', content: summaryPrompt(previous?.content || null, transcript) }],
         signal,
+        firstChunkTimeoutMs: deps.settings().modelLoadTimeoutSeconds * 1000,
         options: { temperature: 0.2 },
       });
       const text = result.content.trim();
@@ -167,6 +168,7 @@ export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
           },
         ],
         signal,
+        firstChunkTimeoutMs: deps.settings().modelLoadTimeoutSeconds * 1000,
         options: { temperature: 0.2 },
       });
       const title = cleanTitle(result.content);

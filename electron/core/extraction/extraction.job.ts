@@ -100,6 +100,7 @@ export function createExtractionJob(deps: {
         messages: request.messages,
         format: request.format,
         options: { temperature: 0 },
+        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
         signal,
       });
       // Throws LLM_BAD_OUTPUT (retryable) when nothing in the answer is usable; drops invalid items with a reason.

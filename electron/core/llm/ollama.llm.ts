@@ -275,7 +275,7 @@ function toMnemoError(
   if (call.timedOut === 'first-chunk') {
     return new MnemoError(
       'MODEL_LOAD_TIMEOUT',
-      `Model "${model}" did not start answering within ${seconds}. It may still be loading: try again, or choose a smaller model.`,
+      `Model "${model}" did not start answering within ${seconds}. It may still be loading: try again, raise the model load timeout in Settings, or choose a smaller model.`,
       { details: { model, timeoutMs }, cause: err },
     );
   }

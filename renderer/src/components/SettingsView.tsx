@@ -155,6 +155,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <OllamaLine />
         <ModelField {...field('chatModel')} label={t('settings.chatModel')} hint={t('settings.chatModelHint')} />
         <ModelField {...field('backgroundModel')} label={t('settings.backgroundModel')} hint={t('settings.backgroundModelHint')} />
+        <NumberField {...field('modelLoadTimeoutSeconds')} label={t('settings.loadTimeout')} hint={t('settings.loadTimeoutHint')} />
       </Section>
 
       <Section title={t('settings.memory')}>

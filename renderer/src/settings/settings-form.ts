@@ -20,6 +20,7 @@ export const NUMBER_FIELDS = {
   'budget.memories': { min: 0, max: 1, step: 0.05 },
   'budget.conversation': { min: 0, max: 1, step: 0.05 },
   'budget.reply': { min: 0, max: 1, step: 0.05 },
+  modelLoadTimeoutSeconds: { min: 1, max: 3600, step: 10, integer: true },
   nearDuplicateSimilarity: { min: 0.5, max: 1, step: 0.01 },
   trashRetentionDays: { min: 1, max: 3650, step: 1, integer: true },
   activeMemoryCap: { min: 100, max: 1_000_000, step: 100, integer: true },
