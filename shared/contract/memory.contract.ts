@@ -189,9 +189,9 @@ export const memoryOperations = {
     Memory,
   ),
   'memory.bulk': operation(
-    'One action on many memories, in one transaction; memories it does not apply to are skipped.',
+    'One action on many memories, in one transaction; memories it does not apply to are skipped. restore: out of the trash (to the status each had) or the archive; purge: deletes for good, only memories already in the trash.',
     z.discriminatedUnion('action', [
-      z.object({ action: z.enum(['delete', 'archive', 'unarchive', 'pin', 'unpin']), memoryIds: BulkIds }).strict(),
+      z.object({ action: z.enum(['delete', 'archive', 'unarchive', 'pin', 'unpin', 'restore', 'purge']), memoryIds: BulkIds }).strict(),
       z.object({ action: z.literal('recategorize'), category: MemoryCategory, memoryIds: BulkIds }).strict(),
     ]),
     z.object({ changed: z.number().int().nonnegative(), skipped: z.number().int().nonnegative() }),

@@ -203,6 +203,30 @@ describe('long-term memory store', () => {
       expect(versions.map((v) => v.reason)).toEqual(['created', 'pinned', 'archived', 'deleted']);
     });
 
+    it('restores many from the trash to where each was, and purges for good only what is in the trash', async () => {
+      const { client, core } = start();
+      const a = await add(client, 'Alpha fact');
+      const b = await add(client, 'Beta fact');
+      const c = await add(client, 'Gamma fact');
+      const keep = await add(client, 'Kept fact');
+      unwrap(await client.call('memory.bulk', { action: 'archive', memoryIds: [b.id] }));
+      unwrap(await client.call('memory.bulk', { action: 'delete', memoryIds: [a.id, b.id, c.id] }));
+      const seen = collect(core);
+      expect(unwrap(await client.call('memory.bulk', { action: 'restore', memoryIds: [a.id, b.id, keep.id, 999] }))).toEqual({ changed: 2, skipped: 2 });
+      const status = async (id: number) => unwrap(await client.call('memory.get', { memoryId: id })).memory.status;
+      expect([await status(a.id), await status(b.id), await status(c.id), await status(keep.id)]).toEqual(['active', 'archived', 'trashed', 'active']);
+      expect(seen.filter((e) => e.event === 'memory.restored')).toHaveLength(2);
+      const { versions } = unwrap(await client.call('memory.get', { memoryId: b.id }));
+      expect(versions.map((v) => v.reason)).toEqual(['created', 'archived', 'deleted', 'restored']);
+
+      // Purge skips what is not in the trash, whatever the caller sends.
+      expect(unwrap(await client.call('memory.bulk', { action: 'purge', memoryIds: [a.id, c.id, keep.id] }))).toEqual({ changed: 1, skipped: 2 });
+      expect(await client.call('memory.get', { memoryId: c.id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+      expect(await status(a.id)).toBe('active');
+      expect(await status(keep.id)).toBe('active');
+      expect(seen.filter((e) => e.event === 'memory.purged').map((e) => (e.payload as { memoryIds: number[] }).memoryIds)).toEqual([[c.id]]);
+    });
+
     it('refuses recategorize without a category', async () => {
       const { client } = start();
       const m = await add(client, 'Delta fact');

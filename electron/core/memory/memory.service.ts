@@ -464,6 +464,14 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     return purged;
   }
 
+  /** Out of the trash to where it was (active, archived, in review...); out of the archive to active; else null. */
+  function restorePatch(r: MemoryRow): MemoryPatch | null {
+    if (r.status === 'archived') return { status: 'active' };
+    if (r.status !== 'trashed') return null;
+    const previous = (q.statusBeforeTrash.get(r.id) as { status: MemoryStatus } | undefined)?.status;
+    return { status: previous ?? 'active' };
+  }
+
   function checkpoint(): void {
     const [result] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number; checkpointed: number }>;
     // Busy means another connection is reading: its pages stay in the WAL until the next checkpoint.
@@ -702,13 +710,9 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     restore(memoryId) {
       const memory = tx(() => {
         const r = mustRow(memoryId);
-        if (r.status !== 'trashed' && r.status !== 'archived') {
-          throw new MnemoError('CONFLICT', `Memory ${memoryId} is not in the trash or the archive (it is ${r.status}).`);
-        }
-        // Out of the trash to where it was (active, archived, in review...); out of the archive to active.
-        const previous = (q.statusBeforeTrash.get(memoryId) as { status: MemoryStatus } | undefined)?.status;
-        const status: MemoryStatus = r.status === 'trashed' && previous ? previous : 'active';
-        return toMemory(applyPatch(r, { status }, { origin: 'user', reason: 'restored', eventKind: 'restored' })!, now());
+        const patch = restorePatch(r);
+        if (!patch) throw new MnemoError('CONFLICT', `Memory ${memoryId} is not in the trash or the archive (it is ${r.status}).`);
+        return toMemory(applyPatch(r, patch, { origin: 'user', reason: 'restored', eventKind: 'restored' })!, now());
       });
       events.emit('memory.restored', { memory });
       return memory;
@@ -746,12 +750,20 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
 
     bulk(input) {
       const { action } = input;
+      const unique = [...new Set(input.memoryIds)];
+      if (action === 'purge') {
+        // Only from the trash: a bulk purge must never reach a memory the user did not delete first.
+        const trashed = unique.filter((id) => rowOf(id)?.status === 'trashed');
+        const purged = purgeIds(trashed);
+        if (purged > 0) events.emit('memory.purged', { memoryIds: trashed });
+        return { changed: purged, skipped: unique.length - purged };
+      }
       const changed: Memory[] = [];
       let skipped = 0;
       tx(() => {
-        for (const id of new Set(input.memoryIds)) {
+        for (const id of unique) {
           const r = rowOf(id);
-          const patch = r ? bulkPatch(r, input) : null;
+          const patch = !r ? null : action === 'restore' ? restorePatch(r) : bulkPatch(r, input);
           if (!r || !patch) {
             skipped++;
             continue;
@@ -762,7 +774,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           else skipped++;
         }
       });
-      emitAll(action === 'delete' ? 'memory.deleted' : 'memory.updated', changed);
+      emitAll(action === 'delete' ? 'memory.deleted' : action === 'restore' ? 'memory.restored' : 'memory.updated', changed);
       return { changed: changed.length, skipped };
     },
 
@@ -921,13 +933,18 @@ const BULK_EFFECT = {
   pin: { reason: 'pinned', eventKind: 'updated' },
   unpin: { reason: 'unpinned', eventKind: 'updated' },
   recategorize: { reason: 'recategorized', eventKind: 'updated' },
+  restore: { reason: 'restored', eventKind: 'restored' },
 } as const;
 
 const STATUSES: MemoryStatus[] = ['active', 'archived', 'trashed', 'superseded', 'review', 'rejected'];
 const CATEGORIES: MemoryCategory[] = ['knowledge', 'preference', 'project', 'skill'];
 
+/** The patch of a bulk action for one memory, or null when it does not apply. restore and purge need the database (bulk). */
 function bulkPatch(r: MemoryRow, input: OpParsedInput<'memory.bulk'>): MemoryPatch | null {
   switch (input.action) {
+    case 'restore':
+    case 'purge':
+      return null;
     case 'delete':
       return r.status === 'trashed' ? null : { status: 'trashed' };
     case 'archive':

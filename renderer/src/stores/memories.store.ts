@@ -178,16 +178,20 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
     });
   }
 
-  async function restoreEach(ids: number[]): Promise<number> {
+  /** restore or purge many, one memory.bulk transaction per MAX_BULK ids; how many changed. */
+  async function bulkAll(action: 'restore' | 'purge', ids: number[]): Promise<number> {
     const client = get().client;
     if (!client) return 0;
-    let restored = 0;
-    // A few at a time: each is its own small transaction in the core.
-    for (let i = 0; i < ids.length; i += 20) {
-      const results = await Promise.all(ids.slice(i, i + 20).map((memoryId) => client.call('memory.restore', { memoryId })));
-      restored += results.filter((r) => r.ok).length;
+    let changed = 0;
+    for (let i = 0; i < ids.length; i += MAX_BULK) {
+      const result = await client.call('memory.bulk', { action, memoryIds: ids.slice(i, i + MAX_BULK) });
+      if (!result.ok) {
+        useAppStore.getState().showError(result.error);
+        break;
+      }
+      changed += result.value.changed;
     }
-    return restored;
+    return changed;
   }
 
   return {
@@ -385,8 +389,8 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       if (!result.ok) return useAppStore.getState().showError(result.error);
       set({ selected: new Set(), anchor: null });
       const { changed, skipped } = result.value;
-      // The trash is the undo of a delete; the button saves a trip there for a handful of memories.
-      const undo = action === 'delete' && changed > 0 && ids.length <= 500 ? () => void restoreEach(ids) : undefined;
+      // The trash is the undo of a delete; the button saves a trip there (one transaction, whatever the count).
+      const undo = action === 'delete' && changed > 0 ? () => void bulkAll('restore', ids) : undefined;
       announce(skipped > 0 ? 'memories.bulk.doneSkipped' : 'memories.bulk.done', changed, skipped, undo);
     },
 
@@ -394,20 +398,15 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       const ids = [...get().selected];
       if (ids.length === 0) return;
       set({ selected: new Set(), anchor: null });
-      const restored = await restoreEach(ids);
+      const restored = await bulkAll('restore', ids);
       useAppStore.getState().pushToast({ text: { key: 'memories.trash.restored', params: { count: restored } } });
     },
 
     async purgeSelected() {
-      const client = get().client;
       const ids = [...get().selected];
-      if (!client || ids.length === 0) return;
+      if (ids.length === 0) return;
       set({ selected: new Set(), anchor: null });
-      let purged = 0;
-      for (const memoryId of ids) {
-        const result = await client.call('memory.purge', { memoryId });
-        if (result.ok) purged += result.value.purged;
-      }
+      const purged = await bulkAll('purge', ids);
       useAppStore.getState().pushToast({ text: { key: 'memories.trash.purged', params: { count: purged } } });
     },
 
