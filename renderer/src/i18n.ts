@@ -154,6 +154,8 @@ const en = {
   'status.embeddingReady': 'Semantic search on',
   'status.embeddingLoading': 'Loading the embedding model…',
   'status.embeddingDownloading': 'Downloading the embedding model {percent}',
+  'status.reindexing': 'Indexing memories for meaning {done} / {total}',
+  'status.importing': 'Importing {done} / {total}',
   'status.embeddingOff': 'Keyword search only',
   'status.schema': 'Database',
 
@@ -777,6 +779,8 @@ const zhCN: Record<MessageKey, string> = {
   'status.embeddingReady': '语义搜索已开启',
   'status.embeddingLoading': '正在加载嵌入模型…',
   'status.embeddingDownloading': '正在下载嵌入模型 {percent}',
+  'status.reindexing': '正在为记忆建立语义索引 {done} / {total}',
+  'status.importing': '正在导入 {done} / {total}',
   'status.embeddingOff': '仅关键词搜索',
   'status.schema': '数据库',
 

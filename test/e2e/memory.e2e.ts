@@ -484,4 +484,19 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await expect.poll(() => memories.listStatus.textContent()).toMatch(/best match(es)?, by meaning and keywords$/);
     expect(await memories.rows.first().textContent()).toContain('Prefers green tea over coffee');
   });
+
+  it('an import of many memories shows its progress in the status bar while it embeds them', async () => {
+    // Every text the status bar shows, recorded in the page: the import may be over before a poll would look.
+    await page.evaluate(() => {
+      const bar = document.querySelector('.status-bar')!;
+      const seen: string[] = [];
+      (window as unknown as { statusTexts: string[] }).statusTexts = seen;
+      new MutationObserver(() => seen.push(bar.textContent ?? '')).observe(bar, { subtree: true, childList: true, characterData: true });
+    });
+    const lines = Array.from({ length: 300 }, (_, i) => `- Imported fact number ${i} about ${['tea', 'hiking', 'chess'][i % 3]}`).join('\n');
+    expect(unwrap(await api.call('memory.import', { content: lines })).written).toBe(300);
+    const seen = () => page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts);
+    await expect.poll(async () => (await seen()).some((text) => /Importing \d+ \/ 300/.test(text))).toBe(true);
+    await expect.poll(() => chat.statusBar.textContent()).not.toContain('Importing');
+  });
 });

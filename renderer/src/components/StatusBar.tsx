@@ -14,6 +14,8 @@ export function StatusBar() {
   const embedding = useStatusStore((s) => s.embedding);
   const download = useStatusStore((s) => s.embeddingDownload);
   const pulls = useStatusStore((s) => s.pulls);
+  const reindex = useStatusStore((s) => s.reindex);
+  const importing = useStatusStore((s) => s.importing);
   const chatModel = useSettingsStore((s) => s.settings?.chatModel ?? null);
   const activePull = Object.entries(pulls).find(([, p]) => !p.done);
 
@@ -36,9 +38,19 @@ export function StatusBar() {
       {activePull && (
         <span className="status-item">
           {t('status.pulling', { model: activePull[0], percent: activePull[1].percent === null ? '…' : `${Math.floor(activePull[1].percent)}%` })}
-          <span className="mini-progress" aria-hidden="true">
-            <span style={{ width: `${activePull[1].percent ?? 0}%` }} />
-          </span>
+          <MiniProgress percent={activePull[1].percent ?? 0} />
+        </span>
+      )}
+      {reindex && (
+        <span className="status-item">
+          {t('status.reindexing', { done: formatNumber(reindex.done, language, 0), total: formatNumber(reindex.total, language, 0) })}
+          <MiniProgress percent={(100 * reindex.done) / reindex.total} />
+        </span>
+      )}
+      {importing && (
+        <span className="status-item">
+          {t('status.importing', { done: formatNumber(importing.done, language, 0), total: formatNumber(importing.total, language, 0) })}
+          <MiniProgress percent={(100 * importing.done) / importing.total} />
         </span>
       )}
       {queue && <span className="status-item" title={queue.paused?.message ?? ''}>{queueText(queue, t)}</span>}
@@ -51,6 +63,7 @@ export function StatusBar() {
               : embedding.state === 'downloading'
                 ? t('status.embeddingDownloading', { percent: download ? `${formatNumber(download.percent, language, 0)}%` : '…' })
                 : t('status.embeddingOff')}
+          {embedding.state === 'downloading' && <MiniProgress percent={download?.percent ?? 0} />}
         </span>
       )}
       <span className="status-spacer" />
@@ -63,6 +76,15 @@ export function StatusBar() {
         </>
       )}
     </footer>
+  );
+}
+
+/** A small bar beside a text that already says the figure (hidden from screen readers, which read the text). */
+function MiniProgress({ percent }: { percent: number }) {
+  return (
+    <span className="mini-progress" aria-hidden="true">
+      <span style={{ width: `${Math.max(0, Math.min(100, percent))}%` }} />
+    </span>
   );
 }
 

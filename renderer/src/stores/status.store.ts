@@ -1,6 +1,6 @@
 /**
  * What is running and how healthy it is: the connection to Mnemo, app info, Ollama and its models (with model
- * pulls in progress), the background queue, and the embedding model. Fed by events; models.list is asked again
+ * pulls in progress), the background queue, the embedding model, and the progress of re-indexing and of an import. Fed by events; models.list is asked again
  * when something that changes its answer happens (settings, a finished pull, the queue resuming, a chat error).
  */
 import { create } from 'zustand';
@@ -11,6 +11,15 @@ import { useAppStore } from './app.store';
 export type ModelsOverview = OpOutput<'models.list'>;
 export type QueueState = OpOutput<'queue.status'>;
 export type PullState = Omit<EventPayload<'model.pullProgressed'>, 'name'>;
+export interface Progress {
+  done: number;
+  total: number;
+}
+
+/** A progress to show, or null once it is complete (or says nothing). */
+export function activeProgress(p: Progress): Progress | null {
+  return p.total > 0 && p.done < p.total ? p : null;
+}
 
 /** While Ollama is unreachable, how often to look again (it may be started at any moment). */
 const UNREACHABLE_RECHECK_MS = 5000;
@@ -28,6 +37,10 @@ interface StatusState {
   queue: QueueState | null;
   embedding: EmbeddingStatus | null;
   embeddingDownload: EmbeddingDownloadProgress | null;
+  /** Memories re-embedded so far by the running re-index (null when none runs). */
+  reindex: Progress | null;
+  /** Items an import has prepared so far (null when none runs). */
+  importing: Progress | null;
   init(client: Client, onReconnect: () => void): void;
   setConnected(connected: boolean): void;
   refreshModels(): Promise<void>;
@@ -54,13 +67,16 @@ export const useStatusStore = create<StatusState>((set, get) => {
     queue: null,
     embedding: null,
     embeddingDownload: null,
+    reindex: null,
+    importing: null,
 
     init(client, onReconnect) {
       reconnectHandler = onReconnect;
       set({ client });
       client.on('queue.changed', (queue) => {
         const wasPaused = get().queue?.paused != null;
-        set({ queue });
+        // A re-index that stopped (no embedder, or paused) is not running any more.
+        set({ queue, ...(queue.running?.kind === 'reembed' ? {} : { reindex: null }) });
         if (wasPaused && queue.paused === null) void get().refreshModels();
       });
       client.on('model.pullProgressed', ({ name, ...progress }) => {
@@ -69,6 +85,9 @@ export const useStatusStore = create<StatusState>((set, get) => {
       });
       client.on('embedding.statusChanged', ({ status }) => set({ embedding: status, ...(status.state === 'downloading' ? {} : { embeddingDownload: null }) }));
       client.on('embedding.downloadProgressed', (progress) => set({ embeddingDownload: progress }));
+      client.on('embedding.reindexProgressed', (progress) => set({ reindex: activeProgress(progress) }));
+      client.on('import.progressed', (progress) => set({ importing: activeProgress(progress) }));
+      client.on('memory.imported', () => set({ importing: null }));
       client.on('settings.changed', ({ keys }) => {
         if (keys.some((k) => MODEL_KEYS.has(k))) void get().refreshModels();
       });
