@@ -291,7 +291,7 @@ export function createCore(options: CoreOptions): Core {
       threads.get(threadId);
       return { memoryIds: timeline.exclusions(threadId) };
     },
-    'review.list': ({ limit }) => memories.list({ statuses: ['review'], limit, offset: 0, sort: 'created' }),
+    'review.list': ({ limit }) => review.list(limit),
     'review.approve': (input) => review.approve(input),
     'review.reject': ({ memoryId }) => review.reject(memoryId),
     'memory.export': (input) => exporter.export(input),

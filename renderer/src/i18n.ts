@@ -438,6 +438,8 @@ const en = {
   'review.reject': 'Reject',
   'review.rejectOne': 'Reject “{content}”',
   'review.source': 'From “{title}”',
+  'review.replaces': 'Replaces:',
+  'review.replacesHint': 'Approving it keeps the old memory in its history as superseded; it is no longer used.',
   'review.approved': 'Approved: Mnemo will remember it.',
   'review.rejected': 'Rejected: Mnemo will not propose it again.',
 
@@ -1063,6 +1065,8 @@ const zhCN: Record<MessageKey, string> = {
   'review.reject': '拒绝',
   'review.rejectOne': '拒绝“{content}”',
   'review.source': '来自“{title}”',
+  'review.replaces': '将取代：',
+  'review.replacesHint': '批准后，旧记忆会作为“已被取代”保留在历史中，不再使用。',
   'review.approved': '已批准：Mnemo 会记住它。',
   'review.rejected': '已拒绝：Mnemo 不会再提议它。',
 

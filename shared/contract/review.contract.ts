@@ -6,11 +6,14 @@ import { Memory, MemoryCategory } from './memory.contract';
  * The review inbox: candidates the extractor proposed while memory mode is "ask first", and any candidate that reads
  * like an instruction to the assistant (always reviewed). A rejected candidate is remembered so it is not proposed again.
  */
+export const ReviewItem = Memory.extend({ replaces: Memory.nullable() });
+export type ReviewItem = z.output<typeof ReviewItem>;
+
 export const reviewOperations = {
   'review.list': operation(
-    'Candidates waiting for review, newest first.',
+    'Candidates waiting for review, newest first; with the memory each would replace (a contradiction), which approving supersedes.',
     z.object({ limit: z.number().int().min(1).max(500).default(100) }).strict(),
-    z.object({ items: z.array(Memory), total: z.number().int().nonnegative() }),
+    z.object({ items: z.array(ReviewItem), total: z.number().int().nonnegative() }),
   ),
   'review.approve': operation(
     'Accepts a candidate into memory, optionally edited first.',

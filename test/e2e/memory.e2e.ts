@@ -29,7 +29,8 @@ import { ROOT, startMnemo, type RunningApp } from './support/processes';
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 const EMBEDDING_MODEL = 'Xenova/multilingual-e5-small';
 
-type Fact = { content: string; category: string; importance: number; evidence: string };
+/** `replaces`: the content of a known memory this fact contradicts (its id is read from the extraction prompt). */
+type Fact = { content: string; category: string; importance: number; evidence: string; replaces?: string };
 /** What the extractor "learns" from a user message containing the key. */
 const FACTS: Array<[string, Fact[]]> = [
   ['I live in Lisbon', [{ content: 'Lives in Lisbon', category: 'knowledge', importance: 0.9, evidence: 'I live in Lisbon' }]],
@@ -40,6 +41,10 @@ const FACTS: Array<[string, Fact[]]> = [
       { content: 'Plays the piano every evening', category: 'skill', importance: 0.6, evidence: 'I play the piano every evening' },
       { content: 'Has a dog called Rex', category: 'knowledge', importance: 0.5, evidence: 'a dog called Rex' },
     ],
+  ],
+  [
+    'from the piano to the guitar',
+    [{ content: 'Plays the guitar most evenings', category: 'skill', importance: 0.6, evidence: 'from the piano to the guitar', replaces: 'Plays the piano most evenings' }],
   ],
 ];
 
@@ -82,7 +87,10 @@ function reply(request: FakeInferenceRequest): FakeReply {
     const exchange = request.messages.at(-1)?.content ?? '';
     const user = JSON.parse(`"${/"user": "((?:[^"\\]|\\.)*)"/.exec(exchange)?.[1] ?? ''}"`) as string;
     const facts = FACTS.filter(([key]) => user.includes(key)).flatMap(([, f]) => f);
-    return { content: JSON.stringify({ memories: facts.map((f) => ({ ...f, confidence: 0.9, validity: 'permanent' })) }) };
+    // As a model would: the id of the contradicted memory among those the prompt says are already remembered.
+    const idOf = (content: string) => Number(new RegExp(`"id": (\\d+),\\s*"content": "${content}"`).exec(exchange)?.[1] ?? NaN);
+    const wire = facts.map(({ replaces, ...f }) => ({ ...f, confidence: 0.9, validity: 'permanent', ...(replaces && idOf(replaces) ? { replaces: idOf(replaces) } : {}) }));
+    return { content: JSON.stringify({ memories: wire }) };
   }
   if (isTitle(request)) return { content: 'About me' };
   const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
@@ -462,6 +470,19 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await expect.poll(() => page.getByText('Nothing is waiting for review.').count()).toBe(1);
     expect(await memoryByContent('Has a dog called Rex')).toMatchObject({ status: 'rejected' });
     await expect.poll(async () => norm([(await memories.navButton.textContent()) ?? ''])).toEqual(['Memories']);
+
+    // A contradiction waits too, saying what it would replace; approving it retires the old memory.
+    await chat.newThreadButton.click();
+    await chat.send('I switched from the piano to the guitar this spring.');
+    await memories.open();
+    await memories.tab('Review inbox').click();
+    await expect.poll(() => memories.reviewList.getByRole('listitem').count()).toBe(1);
+    const guitar = memories.reviewCard('Plays the guitar most evenings');
+    expect(norm([(await guitar.textContent()) ?? ''])[0]).toContain('Replaces: Plays the piano most evenings');
+    await guitar.getByRole('button', { name: 'Approve “Plays the guitar most evenings”' }).click();
+    await expect.poll(() => page.getByText('Nothing is waiting for review.').count()).toBe(1);
+    expect(await memoryByContent('Plays the piano most evenings')).toMatchObject({ status: 'superseded' });
+    expect(await memoryByContent('Plays the guitar most evenings')).toMatchObject({ status: 'active' });
   });
 
   it('semantic search is off until the local model is downloaded on request, with a progress bar', async () => {

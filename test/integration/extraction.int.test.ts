@@ -130,6 +130,20 @@ describe('learning from conversations', () => {
     expect(r.memoriesUsed.map((m) => m.memoryId)).toEqual([active[0]!.id]);
   });
 
+  it('without semantic search, the extractor is still shown the memories a message names, by their rare words', async () => {
+    const { core, client, fake } = await setup(tempDir, (user) =>
+      user.includes('Lisbon') ? memoriesJson([{ content: 'Lives in Lisbon', category: 'knowledge', importance: 0.8, confidence: 0.9, validity: 'permanent', evidence: 'I live in Lisbon' }]) : memoriesJson([]),
+    { embedder: false });
+    unwrap(await client.call('chat.send', { text: 'I live in Lisbon, near the river, for ten years now.' }));
+    await core.queue.runUntilIdle();
+    const [lisbon] = unwrap(await client.call('memory.list', {})).items;
+    unwrap(await client.call('chat.send', { text: 'Big news: I left Lisbon and moved to Berlin last month.' }));
+    await core.queue.runUntilIdle();
+    const extraction = fake.requests.filter((r) => r.path === '/api/chat' && (r.body as { format?: unknown }).format !== undefined).at(-1)!;
+    const prompt = (extraction.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content;
+    expect(prompt).toMatch(new RegExp(`"id": ${lisbon!.id},\\s*"content": "Lives in Lisbon"`));
+  });
+
   it('in ask-first mode a contradiction waits for review, and approving it supersedes the old memory then', async () => {
     const { core, client, lisbon } = await movingHarness();
     unwrap(await client.call('settings.update', { patch: { memoryMode: 'ask' } }));
@@ -137,7 +151,7 @@ describe('learning from conversations', () => {
     await core.queue.runUntilIdle();
     expect(unwrap(await client.call('memory.list', {})).items.map((m) => m.content)).toEqual(['Lives in Lisbon']);
     const [berlin] = unwrap(await client.call('review.list', {})).items;
-    expect(berlin).toMatchObject({ content: 'Lives in Berlin', status: 'review' });
+    expect(berlin).toMatchObject({ content: 'Lives in Berlin', status: 'review', replaces: { id: lisbon.id, content: 'Lives in Lisbon' } });
     unwrap(await client.call('review.approve', { memoryId: berlin!.id }));
     expect(unwrap(await client.call('memory.list', {})).items.map((m) => m.content)).toEqual(['Lives in Berlin']);
     const old = unwrap(await client.call('memory.get', { memoryId: lisbon.id }));

@@ -256,8 +256,10 @@ describe('memory for prompts, provenance and vectors (internal API)', () => {
       expect(contents.slice(1).every((c) => c.includes('walking'))).toBe(true);
       // Only common words: the rarest of them still finds something.
       expect((await retrieve(h, 'the user likes', 100_000)).items.length).toBeGreaterThan(0);
-      // A word no memory has finds nothing by keyword.
+      // A word no memory has finds nothing by keyword; once a memory has it, the next message finds it.
       expect((await retrieve(h, 'zebras', 100_000)).items).toEqual([]);
+      const zebras = await add(h, 'Saw zebras in Kenya last year');
+      expect((await retrieve(h, 'any zebras?', 100_000)).items.map((i) => i.memoryId)).toEqual([zebras.id]);
     });
   });
 

@@ -92,8 +92,10 @@ export function createExtractionJob(deps: {
       if (isTrivial(exchange.user.content, exchange.assistant.content)) return null;
 
       // What is already remembered on the subject, so the model can say a new fact replaces an old one.
-      const related = await memories.search({ query: exchange.user.content.slice(0, 500), limit: RELATED_MEMORIES });
-      const known = related.hits.map((h) => ({ id: h.memory.id, content: h.memory.content }));
+      // A message is a sentence: any of its rare words may name the subject (a search-box AND of every word would
+      // find nothing without semantic search).
+      const related = await memories.related(exchange.user.content.slice(0, 500), RELATED_MEMORIES);
+      const known = related.map((m) => ({ id: m.id, content: m.content }));
       const request = buildExtractionRequest({ userText: exchange.user.content, assistantText: exchange.assistant.content, messageDate: exchange.user.createdAt, known });
       const result = await deps.llm().chat({
         model: settings.backgroundModel,

@@ -4,7 +4,7 @@
  * A candidate proposed as replacing an older memory (a contradiction: its 'proposed' timeline event says which)
  * supersedes that memory when approved, in the same transaction, as it would have without review.
  */
-import type { Memory, MemoryCategory } from '../../../shared/contract';
+import type { Memory, MemoryCategory, ReviewItem } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
@@ -23,7 +23,19 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
     return memory;
   }
 
+  /** The active memory a candidate would replace (from its 'proposed' event), else null. */
+  function replacedBy(candidateId: number): Memory | null {
+    const replaces = (replacesOf.get(candidateId) as { replaces: number | null } | undefined)?.replaces ?? null;
+    const old = replaces !== null ? memories.getMemory(replaces) : null;
+    // Only if it is still what the user believes: an old memory deleted or replaced meanwhile is left alone.
+    return old && old.status === 'active' ? old : null;
+  }
+
   return {
+    list(limit: number): { items: ReviewItem[]; total: number } {
+      const { items, total } = memories.list({ statuses: ['review'], limit, offset: 0, sort: 'created' });
+      return { items: items.map((m) => ({ ...m, replaces: replacedBy(m.id) })), total };
+    },
     async approve(input: { memoryId: number; content?: string | undefined; category?: MemoryCategory | undefined; importance?: number | undefined }): Promise<Memory> {
       const before = pending(input.memoryId);
       const edited = input.content !== undefined && input.content !== before.content;
@@ -41,13 +53,10 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
           },
           { origin: 'user', reason: edited ? 'approved-edited' : 'approved', eventKind: 'approved', ...(embedding ? { embedding } : {}) },
         );
-        const replaces = (replacesOf.get(input.memoryId) as { replaces: number | null } | undefined)?.replaces ?? null;
-        // Only if it is still what the user believes: an old memory edited into something else meanwhile stays.
-        const old = replaces !== null ? memories.getMemory(replaces) : null;
-        const gone =
-          old && old.status === 'active'
-            ? memories.updateMemory(old.id, { status: 'superseded', supersededBy: approved.id }, { origin: 'user', reason: 'superseded', eventKind: 'superseded', eventData: { by: approved.id } })
-            : null;
+        const old = replacedBy(input.memoryId);
+        const gone = old
+          ? memories.updateMemory(old.id, { status: 'superseded', supersededBy: approved.id }, { origin: 'user', reason: 'superseded', eventKind: 'superseded', eventData: { by: approved.id } })
+          : null;
         return { memory: approved, superseded: gone };
       })();
       events.emit('memory.updated', { memory });

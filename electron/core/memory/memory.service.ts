@@ -137,6 +137,8 @@ export interface MemoryService {
 
   // For chat (MemoryRetrievalPort).
   retrieveForPrompt(input: RetrieveInput): Promise<{ items: PromptMemoryItem[]; text: string }>;
+  /** Active memories about what a message says (its terms ORed, like a prompt's retrieval, plus meaning). */
+  related(text: string, limit: number): Promise<Memory[]>;
   /** Records which memories an answer used and bumps their use counts. Synchronous: runs inside the caller's transaction. */
   recordUse(messageId: number, items: ReadonlyArray<{ memoryId: number; score: number; reason: MemoryReason }>): void;
 
@@ -497,7 +499,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
    * Document counts of keyword terms, for choosing a chat message's rare terms (keyword-query.ts). Read from FTS5's
    * own vocabulary (an fts5vocab table in this connection's temp schema: nothing is stored) and cached: a count moves
    * little between messages, and an estimate is all the choice needs. The cache is dropped after DF_STALE_AFTER
-   * keyword writes through this service; writes by another connection (the CLI) only age it a little.
+   * keyword writes through this service; writes by another connection (the CLI) only age it a little. Zero counts
+   * are never cached (see below).
    */
   let vocab: { exact: Database.Statement; prefix: Database.Statement } | null = null;
   const documentCounts = new Map<string, number>();
@@ -516,6 +519,9 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     }
     const row = (term.prefix ? vocab.prefix.get(term.text, `${term.text}\u{10FFFF}`) : vocab.exact.get(term.text)) as { n: number } | undefined;
     const n = row?.n ?? 0;
+    // A term no memory has yet is not cached: the next memory may have it, and a stale 0 would hide that memory
+    // (a stale count above 0 only shifts which terms the cost budget keeps).
+    if (n === 0) return 0;
     if (documentCounts.size >= DF_CACHE_SIZE) documentCounts.clear();
     documentCounts.set(key, n);
     return n;
@@ -807,6 +813,13 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         vectors: { present, missing: eligible - present, dimensions: vectors.dimensions() },
         semanticSearch: status,
       };
+    },
+
+    async related(text, limit) {
+      if (!text.trim()) return [];
+      const { hits } = await hybridSearch(text, { statuses: ['active'], expired: false }, { limit, ftsMode: 'any', prefix: false });
+      const at = now();
+      return hits.map((h) => toMemory(h.memory, at));
     },
 
     async retrieveForPrompt({ query, tokenBudget, estimateTokens, excludeIds }) {

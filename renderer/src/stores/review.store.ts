@@ -4,7 +4,7 @@
  * whenever an event may have changed it.
  */
 import { create } from 'zustand';
-import type { Memory, MemoryCategory } from '../../../shared/contract';
+import type { Memory, MemoryCategory, ReviewItem } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { Result } from '../../../shared/errors';
 import { useAppStore } from './app.store';
@@ -20,7 +20,7 @@ export interface ReviewEdit {
 
 interface ReviewState {
   client: Client | null;
-  items: Memory[];
+  items: ReviewItem[];
   total: number;
   loaded: boolean;
   busy: Record<number, true>;

@@ -1,9 +1,10 @@
 /**
  * What Mnemo would like to remember, waiting for a yes: approve as it is, edit then approve, or reject (the same
- * fact is then never proposed again). Each candidate shows the user's own words it rests on.
+ * fact is then never proposed again). Each candidate shows the user's own words it rests on, and the memory it would
+ * replace when it contradicts one (approving moves that one to history as superseded).
  */
 import { useId, useState } from 'react';
-import type { Memory } from '../../../../shared/contract';
+import type { ReviewItem } from '../../../../shared/contract';
 import { formatNumber, formatRelativeTime } from '../../format';
 import { showMessage } from '../../stores/navigate';
 import { useReviewStore } from '../../stores/review.store';
@@ -38,7 +39,7 @@ export function ReviewInbox() {
   );
 }
 
-function ReviewCard({ memory }: { memory: Memory }) {
+function ReviewCard({ memory }: { memory: ReviewItem }) {
   const t = useT();
   const language = useLanguage();
   const headingId = useId();
@@ -90,6 +91,13 @@ function ReviewCard({ memory }: { memory: Memory }) {
             {t(`category.${memory.category}`)} · {t('memories.importance')} {formatNumber(memory.importance, language, 2)} · {formatRelativeTime(memory.createdAt, Date.now(), language)}
           </p>
           {memory.evidence && <blockquote className="evidence">“{memory.evidence}”</blockquote>}
+          {memory.replaces && (
+            <p className="review-replaces small">
+              <strong>{t('review.replaces')}</strong> <span className="replaced-content">{memory.replaces.content}</span>
+              <br />
+              <span className="muted">{t('review.replacesHint')}</span>
+            </p>
+          )}
           {error && (
             <p className="field-error" role="alert">
               {error}
