@@ -17,6 +17,7 @@ import { SettingsPage } from './pages/settings.page';
 import { launchBrowser } from './support/browser';
 import { ROOT, startMnemo, type RunningApp } from './support/processes';
 import type { Client } from '../../shared/client';
+import { unwrap } from '../../shared/client';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 const IMAGE_URL = 'http://images.example.invalid/cat.png';
@@ -319,5 +320,23 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     await page.getByLabel('语言').selectOption('en');
     await expect.poll(() => settings.heading.count()).toBe(1);
     expect(foreignRequests).toEqual([]);
+  });
+
+  it('settings: backs up now, lists the backup, and stages a restore for the next start after asking', async () => {
+    await expect.poll(() => settings.heading.count()).toBe(1);
+    const manual = settings.backups.getByRole('listitem').filter({ hasText: 'Manual' });
+    expect(await manual.count()).toBe(0);
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    await expect.poll(() => manual.count()).toBe(1);
+    expect(await manual.textContent()).toMatch(/Manual · .* · [\d.]+ (KB|MB)/);
+    expect(unwrap(await api.call('db.backups', {})).backups.filter((b) => b.kind === 'manual')).toHaveLength(1);
+
+    await manual.getByRole('button', { name: /^Restore the backup / }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Restore this backup?' });
+    expect(await dialog.textContent()).toContain('The current database is backed up first');
+    expect(await unnamedControls(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Restore at next start' }).click();
+    await expect.poll(() => page.getByText(/^Ready to restore .*: quit and start Mnemo again to finish\.$/).count()).toBe(1);
+    expect(fs.existsSync(path.join(dataDir, 'mnemo.db.restore-pending'))).toBe(true);
   });
 });

@@ -26,7 +26,9 @@ import { formatNumber } from '../format';
 import type { MessageKey } from '../i18n';
 import { useLanguage, useT } from '../use-t';
 import { BackIcon, CopyIcon } from './icons';
+import { BackupsSection } from './BackupsSection';
 import { TransferPanel } from './memories/TransferPanel';
+import { Section } from './SettingsSection';
 
 export function SettingsView() {
   const t = useT();
@@ -47,6 +49,7 @@ export function SettingsView() {
             <AppearanceSection settings={settings} />
             <SettingsForm settings={settings} />
             <DataSection />
+            <BackupsSection />
             <Section title={t('transfer.title')} description={t('transfer.settingsHint')}>
               <TransferPanel />
             </Section>
@@ -55,17 +58,6 @@ export function SettingsView() {
           <p className="muted">{t('common.loading')}</p>
         )}
       </div>
-    </section>
-  );
-}
-
-function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section className="settings-section" aria-labelledby={id}>
-      <h3 id={id}>{title}</h3>
-      {description && <p className="muted small">{description}</p>}
-      <div className="settings-fields">{children}</div>
     </section>
   );
 }

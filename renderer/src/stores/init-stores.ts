@@ -1,5 +1,6 @@
 /** Hands the one client to every store and wires what happens after a reconnect (re-read everything shown). */
 import type { Client } from '../../../shared/client';
+import { useBackupsStore } from './backups.store';
 import { useChatStore } from './chat.store';
 import { useMemoriesStore } from './memories.store';
 import { useMemoryDetailStore } from './memory-detail.store';
@@ -21,6 +22,7 @@ export function initStores(client: Client): void {
   useReviewStore.getState().init(client);
   useTimelineStore.getState().init(client);
   useTransferStore.getState().init(client);
+  useBackupsStore.getState().init(client);
   useStatusStore.getState().init(client, () => {
     void useSettingsStore.getState().load();
     void useThreadsStore.getState().reload();

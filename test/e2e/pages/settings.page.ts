@@ -8,6 +8,8 @@ export class SettingsPage {
   readonly save: Locator;
   readonly dataFolder: Locator;
   readonly budgetTotal: Locator;
+  /** The list of backups (absent until there is one). */
+  readonly backups: Locator;
 
   constructor(readonly page: Page) {
     this.openButton = page.getByRole('navigation').getByRole('button', { name: /^Settings/ });
@@ -16,6 +18,7 @@ export class SettingsPage {
     this.save = page.getByRole('button', { name: 'Save changes' });
     this.dataFolder = page.getByRole('textbox', { name: 'Data folder' });
     this.budgetTotal = page.locator('.budget-total');
+    this.backups = page.getByRole('list', { name: 'Backups' });
   }
 
   field(label: string): Locator {
