@@ -14,6 +14,10 @@ export const ERROR_CODES = [
   'DB_MIGRATION_FAILED',
   /** A backup could not be written or did not verify (disk full, folder not writable). */
   'BACKUP_FAILED',
+  /** The disk is full: the write was rolled back; retryable once space is freed. */
+  'STORAGE_FULL',
+  /** Another connection holds the database longer than the busy timeout; retryable. */
+  'DB_BUSY',
   'OLLAMA_UNREACHABLE',
   'MODEL_NOT_FOUND',
   'MODEL_LOAD_TIMEOUT',

@@ -646,6 +646,8 @@ const en = {
   'errorCode.CONFLICT': 'A reply is still being written in this thread.',
   'errorCode.NOT_FOUND': 'This thread no longer exists.',
   'errorCode.INTERNAL': 'Something failed unexpectedly.',
+  'errorCode.STORAGE_FULL': 'The disk is full, so Mnemo could not save. Nothing saved before was lost: free some space and try again.',
+  'errorCode.DB_BUSY': 'Another program is holding Mnemo’s database. Try again in a moment.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -1292,6 +1294,8 @@ const zhCN: Record<MessageKey, string> = {
   'errorCode.CONFLICT': '此对话中仍有回复正在生成。',
   'errorCode.NOT_FOUND': '这个对话已不存在。',
   'errorCode.INTERNAL': '发生了意外错误。',
+  'errorCode.STORAGE_FULL': '磁盘已满，Mnemo 无法保存。之前保存的内容没有丢失：请释放一些空间后重试。',
+  'errorCode.DB_BUSY': '另一个程序正在占用 Mnemo 的数据库。请稍后重试。',
 };
 
 export type Language = 'en' | 'zh-CN';

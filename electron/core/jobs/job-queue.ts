@@ -16,6 +16,7 @@
  */
 import { MnemoError, type ErrorCode } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
+import { sqliteFailure } from '../db/sqlite-errors';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 
@@ -85,7 +86,13 @@ export interface JobQueueOptions {
   random?: () => number;
 }
 
-const PAUSING_CODES = new Set<string>(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND']);
+/**
+ * Failures of the machine rather than of the job: the queue pauses without burning an attempt. Ollama's are resumed
+ * by the probe; a full disk or a held database by trying again after the probe interval (nothing to ask: the next
+ * write is the test).
+ */
+const PAUSING_CODES = new Set<string>(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND', 'STORAGE_FULL', 'DB_BUSY']);
+const RETRY_AFTER_PAUSE = new Set<string>(['STORAGE_FULL', 'DB_BUSY']);
 const PERMANENT_CODES = new Set<string>(['INVALID_INPUT', 'NOT_FOUND', 'UNKNOWN_OPERATION']);
 
 export class JobQueue {
@@ -101,6 +108,8 @@ export class JobQueue {
   private readonly owner = `worker-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   private running: { job: JobRow; controller: AbortController } | null = null;
   private paused: QueueState['paused'] = null;
+  /** A job whose failure could not be written (see process); released when the queue resumes. */
+  private unreleased: JobRow | null = null;
   private started = false;
   private stopping = false;
   private loop: Promise<void> | null = null;
@@ -289,14 +298,22 @@ export class JobQueue {
         this.flushIdleWaiters(); // paused counts as idle: nothing will run until the probe succeeds
         await this.sleep(this.probeIntervalMs);
         if (this.stopping) break;
-        if (await this.probeOk()) {
+        if (RETRY_AFTER_PAUSE.has(this.paused.code) || (await this.probeOk())) {
+          if (this.unreleased && !this.release(this.unreleased)) continue;
+          this.unreleased = null;
           this.logger.info('queue resumed', { reason: this.paused?.code });
           this.paused = null;
           this.emitChange();
         }
         continue;
       }
-      const job = this.claim();
+      let job: JobRow | null;
+      try {
+        job = this.claim();
+      } catch (e) {
+        if (this.pauseFor(e)) continue;
+        throw e;
+      }
       if (!job) {
         this.flushIdleWaiters();
         const at = this.nextWakeAt();
@@ -351,11 +368,40 @@ export class JobQueue {
       })();
       if (!applied) this.logger.info('discarded the result of a job that was cancelled or re-claimed', { job: job.id, kind: job.kind });
     } catch (e) {
-      this.fail(job, handler, toMnemoError(e, controller.signal));
+      try {
+        this.fail(job, handler, toMnemoError(e, controller.signal));
+      } catch (writeError) {
+        // Not even the failure could be written (the disk filled up): pause, and give the job back on resume.
+        if (!this.pauseFor(writeError)) throw writeError;
+        this.unreleased = job;
+      }
     } finally {
       clearInterval(heartbeat);
       this.running = null;
       this.emitChange();
+    }
+  }
+
+  /** Pauses for a failure of the machine (a full disk, a held database); false for anything else. */
+  private pauseFor(e: unknown): boolean {
+    const known = sqliteFailure(e);
+    if (!known || !PAUSING_CODES.has(known.code)) return false;
+    this.paused = { code: known.code, message: known.message };
+    this.logger.warn('queue paused', { code: known.code });
+    this.emitChange();
+    return true;
+  }
+
+  /** Gives back a job whose failure could not be recorded: queued again, its attempt returned. False if still impossible. */
+  private release(job: JobRow): boolean {
+    try {
+      this.sqlite
+        .prepare(`UPDATE extraction_jobs SET status = 'queued', attempts = max(0, attempts - 1), lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
+        .run(this.clock.now(), job.id, job.fencingToken);
+      return true;
+    } catch (e) {
+      if (this.pauseFor(e)) return false;
+      throw e;
     }
   }
 
@@ -463,6 +509,8 @@ function toJob(r: RawJob): JobRow {
 function toMnemoError(e: unknown, signal: AbortSignal): MnemoError {
   if (e instanceof MnemoError) return e;
   if (signal.aborted) return new MnemoError('ABORTED', 'The job was stopped.');
+  const known = sqliteFailure(e);
+  if (known) return known;
   return new MnemoError('INTERNAL', 'The job failed unexpectedly.', { cause: e });
 }
 

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { isOperationName, operations, type OpOutput, type OpParsedInput, type OperationName } from '../../../shared/contract';
 import { MnemoError, type Result } from '../../../shared/errors';
+import { sqliteFailure } from '../db/sqlite-errors';
 import type { Logger } from '../ports/logger.port';
 
 export type Handlers = { [N in OperationName]: (input: OpParsedInput<N>) => Promise<OpOutput<N>> | OpOutput<N> };
@@ -36,6 +37,11 @@ export function createDispatcher(handlers: Handlers, logger: Logger, opts: { che
         return { ok: true, value };
       } catch (e) {
         if (e instanceof MnemoError) return fail(e);
+        const known = sqliteFailure(e);
+        if (known) {
+          logger.warn('operation failed', { operation: name, code: known.code });
+          return fail(known);
+        }
         logger.error('operation failed unexpectedly', { operation: name, error: (e as Error)?.message ?? String(e) });
         return fail(new MnemoError('INTERNAL', `Something went wrong in ${name}. Your data is unchanged; please try again, and report it if it repeats.`));
       }
