@@ -70,7 +70,7 @@ export function createChatService(deps: ChatServiceDeps) {
       let userMessage = last;
       if (last?.role === 'assistant') {
         if (last.status === 'complete') throw new MnemoError('CONFLICT', 'The last answer is complete; send a new message instead.');
-        sqlite.transaction(() => messages.remove(last.id))();
+        sqlite.transaction(() => messages.remove(last.id)).immediate();
         userMessage = messages.last(thread.id);
       }
       if (!userMessage || userMessage.role !== 'user') throw new MnemoError('NOT_FOUND', 'There is no question in this thread to answer again.');
@@ -160,7 +160,7 @@ export function createChatService(deps: ChatServiceDeps) {
       if (memoriesUsed.length > 0) deps.memory().recordUse(message.id, memoriesUsed);
       enqueueFollowUps(threadId, incognito, userMessage, message);
       return message;
-    })();
+    }).immediate();
     events.emit('message.completed', { message: finished, memoriesUsed });
 
     if (failure && failure.code !== 'ABORTED') throw failure;

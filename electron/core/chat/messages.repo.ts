@@ -171,7 +171,7 @@ export function createMessagesRepo(sqlite: Sqlite) {
           ftsDelete.run(BigInt(r.id));
           if (r.content) ftsInsert.run(BigInt(r.id), toFtsDocument(r.content));
         }
-      })();
+      }).immediate();
       return rows.length;
     },
   };

@@ -217,7 +217,7 @@ function migrate(
         throw new MnemoError('DB_MIGRATION_FAILED', `A migration would break ${violations.length} references between rows; nothing was changed.`);
       }
     });
-    run();
+    run.immediate();
   } catch (e) {
     sqlite.pragma('foreign_keys = ON');
     if (e instanceof MnemoError) throw e;

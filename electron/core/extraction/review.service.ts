@@ -58,7 +58,7 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
           ? memories.updateMemory(old.id, { status: 'superseded', supersededBy: approved.id }, { origin: 'user', reason: 'superseded', eventKind: 'superseded', eventData: { by: approved.id } })
           : null;
         return { memory: approved, superseded: gone };
-      })();
+      }).immediate();
       events.emit('memory.updated', { memory });
       if (superseded) events.emit('memory.updated', { memory: superseded });
       return memory;

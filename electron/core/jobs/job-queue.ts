@@ -345,7 +345,7 @@ export class JobQueue {
         )
         .run(this.owner, now + this.leaseMs, now, next.id);
       return this.sqlite.prepare('SELECT * FROM extraction_jobs WHERE id = ?').get(next.id) as RawJob;
-    })();
+    }).immediate();
     return claimed ? toJob(claimed) : null;
   }
 
@@ -365,7 +365,7 @@ export class JobQueue {
           .prepare(`UPDATE extraction_jobs SET status = 'done', finished_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, last_error_code = NULL, last_error_message = NULL WHERE id = ?`)
           .run(this.clock.now(), this.clock.now(), job.id);
         return true;
-      })();
+      }).immediate();
       if (!applied) this.logger.info('discarded the result of a job that was cancelled or re-claimed', { job: job.id, kind: job.kind });
     } catch (e) {
       try {
@@ -433,7 +433,7 @@ export class JobQueue {
         .run(final ? 'dead' : 'queued', final ? job.runAfter : now + Math.round(delay), error.code, safeErrorMessage(error), final ? now : null, now, job.id, job.fencingToken).changes;
       if (changed > 0) handler.onFailure?.(job, error, final);
       return changed > 0;
-    })();
+    }).immediate();
     this.logger.warn(final ? 'job dead-lettered' : 'job failed, will retry', { job: job.id, kind: job.kind, code: error.code, attempt: job.attempts });
     if (written && final) this.options.onDead?.(job, error.code);
   }

@@ -159,7 +159,7 @@ export function createMemoryImporter(deps: MemoryImportDeps): { import(input: Op
       const summary = { written, ...counts(planned) };
       insertEvent.run('import_completed', JSON.stringify({ ...summary, format, origin: 'import' }), clock.now());
       return summary;
-    })();
+    }).immediate();
   }
 
   return {

@@ -80,7 +80,7 @@ export function decayedImportance(importance: number): number | null {
 
 export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenance {
   const { sqlite, clock, events, logger, memories, embedding } = deps;
-  const tx = <T>(fn: () => T): T => sqlite.transaction(fn)();
+  const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const q = {
     newlyExpired: sqlite.prepare(
       `SELECT id, category, source_thread_id, expires_at FROM memories m

@@ -261,7 +261,9 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   };
 
   const now = () => clock.now();
-  const tx = <T>(fn: () => T): T => sqlite.transaction(fn)();
+  // IMMEDIATE: the write lock is taken at BEGIN, where the busy timeout applies. A deferred transaction that read
+  // first and then writes while another process holds the lock fails at once (SQLite cannot wait there).
+  const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
 
   function rowOf(id: number): MemoryRow | undefined {
     return q.byId.get(id) as MemoryRow | undefined;

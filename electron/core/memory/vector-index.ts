@@ -117,7 +117,7 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
     if (row.basis >= CENTER_SETTLED) return;
     const n = count();
     if (row.basis === 0 ? n < CENTER_FIRST : n < 2 * row.basis) return;
-    sqlite.transaction(() => rebuildBits(meanOfStored(n), n))();
+    sqlite.transaction(() => rebuildBits(meanOfStored(n), n)).immediate();
   }
 
   function meanOfStored(n: number): Float32Array {

@@ -57,7 +57,7 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
     const now = clock.now();
     sqlite.transaction(() => {
       for (const key of keys) upsert.run(key, JSON.stringify(next[key]), now);
-    })();
+    }).immediate();
     events.emit('settings.changed', { keys });
     return next;
   }

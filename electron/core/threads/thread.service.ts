@@ -82,7 +82,7 @@ export function createThreadService(deps: { sqlite: Sqlite; orm: Orm; clock: Clo
         // words from the file (the user deleted this conversation: its words must not stay on disk).
         if (changes > 0) optimizeMessageFts.run();
         return changes;
-      })();
+      }).immediate();
       if (removed === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
       events.emit('thread.deleted', { threadId });
     },
