@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
-import type { EventName, Memory } from '../../shared/contract';
+import type { EventName, Memory, MemoryVersion } from '../../shared/contract';
 import type { Core, CoreOptions } from '../../electron/core/create-core';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import { createTestClock, openMemoryHarness, type TestClock } from '../support/memory-harness';
@@ -225,10 +225,12 @@ describe('memory export and import', () => {
       await add(a.client, 'Mixed 中文 and English: 用 TypeScript 写代码', { category: 'skill', importance: 1 });
       await add(a.client, 'Conference talk in Lisbon', { category: 'project', expiresAt: a.clock.now() + 10 * DAY });
       const old = await add(a.client, 'Used to play the violin', { category: 'skill', importance: 0.1 });
+      a.clock.advance(DAY);
       unwrap(await a.client.call('memory.bulk', { action: 'archive', memoryIds: [old.id] }));
       const exported = unwrap(await a.client.call('memory.export', { format: 'json', includeArchived: true }));
 
       const b = start({ embedder: createBagOfWordsEmbedder() });
+      b.clock.advance(2 * DAY); // imported later than it was exported
       const dry = unwrap(await b.client.call('memory.import', { content: exported.content, dryRun: true }));
       expect(dry).toMatchObject({ format: 'mnemo-json', new: 5, duplicate: 0, conflicting: 0, invalid: 0 });
       expect(unwrap(await b.client.call('memory.import', { content: exported.content, dryRun: false }))).toMatchObject({ written: 5 });
@@ -240,7 +242,20 @@ describe('memory export and import', () => {
           .sort((x, y) => x.content.localeCompare(y.content));
       expect(await all(b.client)).toEqual(await all(a.client));
       const first = unwrap(await b.client.call('memory.list', { limit: 1, query: '起床' })).items[0]!;
-      expect(unwrap(await b.client.call('memory.get', { memoryId: first.id })).versions.map((v) => v.origin)).toEqual(['import']);
+      expect(unwrap(await b.client.call('memory.get', { memoryId: first.id })).versions.map((v) => [v.origin, v.reason])).toEqual([
+        ['user', 'created'],
+        ['import', 'imported'],
+      ]);
+      // The history comes along: versions with their origin, reason and time, so "as of" goes back as it did there.
+      const violinA = unwrap(await a.client.call('memory.get', { memoryId: old.id }));
+      const violinB = unwrap(await b.client.call('memory.list', { statuses: ['archived'], limit: 5 })).items[0]!;
+      const historyB = unwrap(await b.client.call('memory.get', { memoryId: violinB.id })).versions;
+      const strip = (v: MemoryVersion) => ({ version: v.version, content: v.content, status: v.status, origin: v.origin, reason: v.reason, createdAt: v.createdAt });
+      expect(historyB.slice(0, -1).map(strip)).toEqual(violinA.versions.map(strip));
+      expect(historyB.at(-1)).toMatchObject({ version: violinA.versions.length + 1, origin: 'import', reason: 'imported', status: 'archived' });
+      expect(violinB.createdAt).toBe(violinA.memory.createdAt);
+      const asOf = unwrap(await b.client.call('memory.asOf', { at: violinA.versions[0]!.createdAt }));
+      expect(asOf.items.map((i) => i.content)).toContain('Used to play the violin');
       // Importing the same export again changes nothing.
       expect(unwrap(await b.client.call('memory.import', { content: exported.content, dryRun: false }))).toMatchObject({ written: 0, duplicate: 5 });
     });

@@ -8,7 +8,7 @@
  * (rules, table borders) are skipped; lines with fewer than 3 letters or digits are reported invalid. A trailing
  * metadata group as the Markdown export writes it ("_(pinned · importance 0.80 · expires 2026-03-01)_") is read back.
  */
-import { ExportedMemory, EXPORT_FORMAT, EXPORT_VERSION, MemoryExportDocument, type MemoryCategory, type MemoryStatus } from '../../../shared/contract';
+import { ExportedMemory, EXPORT_FORMAT, EXPORT_VERSION, MemoryExportDocument, type MemoryCategory, type MemoryStatus, type MemoryVersion } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 
 export interface ImportCandidate {
@@ -25,6 +25,8 @@ export interface ImportCandidate {
   validFrom?: number | null;
   expiresAt?: number | null;
   evidence?: string | null;
+  /** JSON imports: the memory's version history where it was exported, carried over. */
+  history?: MemoryVersion[];
   /** Set when the item cannot be imported. */
   invalid?: string;
 }
@@ -91,6 +93,7 @@ export function parseMnemoJson(text: string): ImportCandidate[] {
       validFrom: m.validFrom,
       expiresAt: m.expiresAt,
       evidence: m.provenance.evidence,
+      history: m.versions,
     };
     const why = contentProblem(item.content);
     return why ? { ...item, invalid: why } : item;

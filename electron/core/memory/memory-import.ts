@@ -151,7 +151,15 @@ export function createMemoryImporter(deps: MemoryImportDeps): { import(input: Op
             validFrom: c.validFrom ?? null,
             expiresAt: c.expiresAt ?? null,
           },
-          { origin: 'import', status: c.status ?? 'active', evidence: c.evidence ?? null, embedding: p.embedding, reason: 'imported', eventKind: 'imported' },
+          {
+            origin: 'import',
+            status: c.status ?? 'active',
+            evidence: c.evidence ?? null,
+            embedding: p.embedding,
+            reason: 'imported',
+            eventKind: 'imported',
+            ...(c.history ? { history: c.history } : {}),
+          },
         );
         p.item = { ...p.item, memoryId: memory.id, ...(p.item.outcome === 'conflict' ? { imported: true } : {}) };
         written++;

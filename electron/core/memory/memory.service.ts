@@ -74,6 +74,12 @@ export interface CreateOptions {
   eventKind?: string;
   /** Small facts (ids, never user text) added to the timeline event. */
   eventData?: Record<string, unknown>;
+  /**
+   * Earlier versions carried over from elsewhere (a Mnemo JSON export), oldest first: written before the memory's own
+   * version with their origin, reason and time, so its history and "as of" views go back as far as they did there.
+   * The memory counts as created when the first of them was.
+   */
+  history?: ReadonlyArray<MemoryVersion>;
 }
 
 export interface MemoryPatch {
@@ -357,6 +363,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     return tx(() => {
       const at = now();
       const status = options.status ?? 'active';
+      // Oldest first; a time after now (a clock that ran ahead where it was exported) is taken as now.
+      const history = [...(options.history ?? [])].sort((a, b) => a.version - b.version).map((v) => ({ ...v, createdAt: Math.min(v.createdAt, at) }));
       const info = q.insert.run({
         content: input.content,
         content_hash: contentHash(input.content),
@@ -371,10 +379,13 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         valid_from: input.validFrom ?? null,
         expires_at: input.expiresAt ?? null,
         trashed_at: status === 'trashed' ? at : null,
-        created_at: at,
+        created_at: history[0]?.createdAt ?? at,
         updated_at: at,
       });
       const id = Number(info.lastInsertRowid);
+      for (const v of history) {
+        q.insertVersion.run(id, id, v.content, v.category, v.importance, v.pinned ? 1 : 0, v.status, v.expiresAt, v.origin, v.reason, v.createdAt);
+      }
       setFts(id, input.content, false);
       const model = writeVector(id, options.embedding);
       if (model) q.setEmbeddingModel.run(model, id, input.content);
