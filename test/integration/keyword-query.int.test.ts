@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anyTermQuery } from '../../electron/core/memory/keyword-query';
+import { anyOf, messageTerms } from '../../electron/core/memory/keyword-query';
 import { toFtsDocument } from '../../electron/core/text/fts-text';
 
 // Against SQLite's real FTS5 parser and tokenizer. The table is hand-written on purpose: this tests the query text,
@@ -18,11 +18,11 @@ beforeAll(() => {
 afterAll(() => db.close());
 
 const match = (text: string) => {
-  const q = anyTermQuery(text);
+  const q = anyOf(messageTerms(text));
   return q === null ? [] : (db.prepare('SELECT rowid AS id FROM t WHERE t MATCH ? ORDER BY rank').all(q) as Array<{ id: number }>).map((r) => r.id);
 };
 
-describe('anyTermQuery in FTS5', () => {
+describe('anyOf(messageTerms(text)) in FTS5', () => {
   it('finds a memory sharing one term of a long sentence, Chinese or English', () => {
     expect(match('附近有好喝的咖啡吗')).toEqual([1]);
     expect(match('Who plays NEAR( "AND" OR tennis')).toEqual([2]);

@@ -382,22 +382,37 @@ export class JobQueue {
     }
   }
 
+  private pause(error: MnemoError): void {
+    this.paused = { code: error.code, message: error.message };
+    this.logger.warn('queue paused', { code: error.code });
+  }
+
   /** Pauses for a failure of the machine (a full disk, a held database); false for anything else. */
   private pauseFor(e: unknown): boolean {
     const known = sqliteFailure(e);
     if (!known || !PAUSING_CODES.has(known.code)) return false;
-    this.paused = { code: known.code, message: known.message };
-    this.logger.warn('queue paused', { code: known.code });
+    this.pause(known);
     this.emitChange();
     return true;
   }
 
-  /** Gives back a job whose failure could not be recorded: queued again, its attempt returned. False if still impossible. */
+  /**
+   * Queued again with its attempt returned and its lease released, if we still hold it; `errorCode` is recorded as
+   * the last error (null keeps the one there).
+   */
+  private giveBack(job: JobRow, errorCode: string | null): void {
+    this.sqlite
+      .prepare(
+        `UPDATE extraction_jobs SET status = 'queued', attempts = max(0, attempts - 1), last_error_code = coalesce(?, last_error_code), lease_owner = NULL,
+         lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`,
+      )
+      .run(errorCode, this.clock.now(), job.id, job.fencingToken);
+  }
+
+  /** Gives back a job whose failure could not be recorded. False if that is still impossible. */
   private release(job: JobRow): boolean {
     try {
-      this.sqlite
-        .prepare(`UPDATE extraction_jobs SET status = 'queued', attempts = max(0, attempts - 1), lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
-        .run(this.clock.now(), job.id, job.fencingToken);
+      this.giveBack(job, null);
       return true;
     } catch (e) {
       if (this.pauseFor(e)) return false;
@@ -409,17 +424,12 @@ export class JobQueue {
     const now = this.clock.now();
     if (error.code === 'ABORTED' && this.stopping) {
       // Shutting down: release the lease and give the attempt back; the job runs again at next start.
-      this.sqlite
-        .prepare(`UPDATE extraction_jobs SET status = 'queued', attempts = max(0, attempts - 1), lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
-        .run(now, job.id, job.fencingToken);
+      this.giveBack(job, null);
       return;
     }
     if (PAUSING_CODES.has(error.code)) {
-      this.sqlite
-        .prepare(`UPDATE extraction_jobs SET status = 'queued', attempts = max(0, attempts - 1), last_error_code = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
-        .run(error.code, now, job.id, job.fencingToken);
-      this.paused = { code: error.code, message: error.message };
-      this.logger.warn('queue paused', { code: error.code });
+      this.giveBack(job, error.code);
+      this.pause(error);
       return;
     }
     const final = PERMANENT_CODES.has(error.code) || job.attempts >= job.maxAttempts;

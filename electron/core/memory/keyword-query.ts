@@ -32,11 +32,6 @@ export function anyOf(terms: readonly KeywordTerm[]): string | null {
   return terms.map((t) => (t.prefix ? `${quote(t.text)}*` : quote(t.text))).join(' OR ');
 }
 
-/** An FTS5 MATCH expression ORing all the text's terms, or null when it has none. */
-export function anyTermQuery(text: string): string | null {
-  return anyOf(messageTerms(text));
-}
-
 /**
  * The rarest terms whose document counts add up to at most `budget`, rarest first; the rarest matching term is kept
  * even when it alone exceeds the budget (the caller bounds that case by other means). Terms that match nothing are

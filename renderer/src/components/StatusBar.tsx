@@ -2,7 +2,7 @@
 import { useLanguage, useT, type Translate } from '../use-t';
 import { formatNumber } from '../format';
 import { useSettingsStore } from '../stores/settings.store';
-import { useStatusStore, type QueueState } from '../stores/status.store';
+import { useStatusStore, type Progress, type QueueState } from '../stores/status.store';
 
 export function StatusBar() {
   const t = useT();
@@ -41,18 +41,8 @@ export function StatusBar() {
           <MiniProgress percent={activePull[1].percent ?? 0} />
         </span>
       )}
-      {reindex && (
-        <span className="status-item">
-          {t('status.reindexing', { done: formatNumber(reindex.done, language, 0), total: formatNumber(reindex.total, language, 0) })}
-          <MiniProgress percent={(100 * reindex.done) / reindex.total} />
-        </span>
-      )}
-      {importing && (
-        <span className="status-item">
-          {t('status.importing', { done: formatNumber(importing.done, language, 0), total: formatNumber(importing.total, language, 0) })}
-          <MiniProgress percent={(100 * importing.done) / importing.total} />
-        </span>
-      )}
+      {reindex && <CountProgress textKey="status.reindexing" progress={reindex} />}
+      {importing && <CountProgress textKey="status.importing" progress={importing} />}
       {queue && <span className="status-item" title={queue.paused?.message ?? ''}>{queueText(queue, t)}</span>}
       {embedding && (
         <span className="status-item" title={embedding.message ?? embedding.modelId ?? ''}>
@@ -76,6 +66,18 @@ export function StatusBar() {
         </>
       )}
     </footer>
+  );
+}
+
+/** "Importing 64 / 300" and its bar. */
+function CountProgress({ textKey, progress }: { textKey: 'status.reindexing' | 'status.importing'; progress: Progress }) {
+  const t = useT();
+  const language = useLanguage();
+  return (
+    <span className="status-item">
+      {t(textKey, { done: formatNumber(progress.done, language, 0), total: formatNumber(progress.total, language, 0) })}
+      <MiniProgress percent={(100 * progress.done) / progress.total} />
+    </span>
   );
 }
 
