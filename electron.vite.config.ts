@@ -13,6 +13,8 @@ export default defineConfig({
         input: {
           index: path.resolve('electron/main/index.ts'),
           'core-process': path.resolve('electron/main/core-process.ts'),
+          // The local embedding model's worker thread, found beside the bundle (electron/core/embedding/onnx-worker.embedder.ts).
+          'onnx-embedder.worker': path.resolve('electron/core/embedding/onnx-embedder.worker.ts'),
         },
       },
     },

@@ -22,6 +22,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // expect.poll waits for what the app does in the background (an extraction, a toast); the default 1 s is
+          // too short on a loaded 2-core machine, where a learned memory can take several seconds to show.
+          expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
         },
       },

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { MemoryCategory } from '../shared/contract';
+import { createBackupScrubber } from '../electron/core/backup/backup-scrub';
 import { createMessagesRepo } from '../electron/core/chat/messages.repo';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../electron/core/db/open-database';
 import type { Embedder } from '../electron/core/embedding/embedder.port';
@@ -17,6 +18,7 @@ import { createEventBus } from '../electron/core/event-bus';
 import { createMemoryService, type MemoryService } from '../electron/core/memory/memory.service';
 import type { VectorIndexOptions } from '../electron/core/memory/vector-index';
 import { silentLogger } from '../electron/core/ports/logger.port';
+import { derivePaths } from '../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../electron/core/settings/settings.service';
 import { estimateTokens } from '../electron/core/text/token-estimate';
 import { createThreadService } from '../electron/core/threads/thread.service';
@@ -82,7 +84,16 @@ export async function openFixture(fixture: Pick<MemoryFixture, 'file' | 'queries
   const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger: silentLogger });
   const embedding = createEmbeddingService({ embedder: lookupEmbedder(new Map(fixture.queries.map((q) => [q.text, q.vector]))), logger: silentLogger });
   if (!(await embedding.ensureReady())) throw new Error('bench embedder did not load');
-  const memories = createMemoryService({ sqlite: db.sqlite, clock, events, logger: silentLogger, embedding, settings: () => settings.get(), vectorSearch });
+  const memories = createMemoryService({
+    sqlite: db.sqlite,
+    clock,
+    events,
+    logger: silentLogger,
+    embedding,
+    settings: () => settings.get(),
+    backups: createBackupScrubber({ paths: derivePaths(path.dirname(fixture.file), { dbFile: fixture.file }), logger: silentLogger }),
+    vectorSearch,
+  });
   return {
     db,
     memories,

@@ -8,7 +8,9 @@ import { eventLoopBench } from './suites/event-loop.bench';
 import { importBench } from './suites/import.bench';
 import { promptBench } from './suites/prompt.bench';
 import { queueBench } from './suites/queue.bench';
+import { responsivenessBench } from './suites/responsiveness.bench';
 import { retrievalBench } from './suites/retrieval.bench';
+import { retrievalQualityBench } from './suites/retrieval-quality.bench';
 import { uiBench } from './suites/ui.bench';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
@@ -19,8 +21,10 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
   'event-loop': () => eventLoopBench(quick ? 50 : 500),
   import: () => importBench(quick ? 1_000 : 10_000),
   retrieval: () => retrievalBench(quick ? [1_000, 30_000] : [1_000, 10_000, 30_000, 100_000], quick ? 50 : 200),
+  'retrieval-quality': () => retrievalQualityBench(),
   prompt: () => promptBench(quick ? 10_000 : 100_000, quick ? 2_000 : 10_000, quick ? 50 : 200),
   ui: () => uiBench(quick ? 10_000 : 100_000, 1_000, quick ? 5 : 15),
+  responsiveness: () => responsivenessBench(quick ? 500 : 3_000),
 };
 
 console.log(`# Mnemo benchmarks\n\nmachine: ${machine()}${quick ? '\nmode: --quick (smaller sizes)' : ''}`);

@@ -35,8 +35,10 @@ if (!binary) {
 
 if (!binary) {
   console.log(`Electron's binary is not available (${failure}); starting the browser mode instead.`);
-  const web = spawn(process.execPath, [path.join(root, 'scripts', 'web.mjs'), ...args], { cwd: root, stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => web.kill(signal));
+  // Same rule as web.mjs gives its server: an IPC channel that closes however this process ends (kill -9 included),
+  // and signals passed on by closing it, so the server shuts down once and cleanly.
+  const web = spawn(process.execPath, [path.join(root, 'scripts', 'web.mjs'), ...args], { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => (web.connected ? web.disconnect() : web.kill('SIGKILL')));
   web.on('exit', (code) => process.exit(code ?? 1));
 } else {
   // The app runs from a staged copy (release/app) whose native modules are built for Electron's ABI; ./node_modules

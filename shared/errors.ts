@@ -10,7 +10,12 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   'FORBIDDEN',
   'DB_CORRUPT',
+  /** The data folder or the database file cannot be written (read-only folder, file or disk); nothing was changed. */
   'DB_READ_ONLY',
+  /** The file at the database's place is another program's SQLite database; it was left exactly as it was. */
+  'DB_NOT_MNEMO',
+  /** The database is missing or empty while the backups folder holds a good copy; nothing was created. */
+  'DB_MISSING',
   'DB_MIGRATION_FAILED',
   /** A backup could not be written or did not verify (disk full, folder not writable). */
   'BACKUP_FAILED',

@@ -8,7 +8,7 @@ export interface CommandLine {
   help: boolean;
 }
 
-const BOOLEAN_FLAGS = new Set(['json', 'help', 'pin', 'dry-run', 'incognito', 'until-idle', 'unpin', 'pinned', 'include-archived', 'include-trashed']);
+const BOOLEAN_FLAGS = new Set(['json', 'help', 'pin', 'dry-run', 'incognito', 'until-idle', 'unpin', 'pinned', 'include-archived', 'include-trashed', 'latest']);
 
 export function parseCommandLine(argv: string[]): CommandLine {
   const words: string[] = [];

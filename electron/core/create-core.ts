@@ -21,11 +21,13 @@ import { createLlmProvider } from './llm/llm-provider';
 import { createModelsService } from './models/models.service';
 import { createTokenCalibrator } from './text/token-estimate';
 import type { Embedder } from './embedding/embedder.port';
-import { createDefaultEmbedder, createEmbedderFactory, resolveModelHub } from './embedding/embedder.factory';
+import { createDefaultEmbedder, createEmbedderFactory, resolveModelHub, type LocalEmbeddingThread } from './embedding/embedder.factory';
 import { createEmbeddingService } from './embedding/embedding.service';
 import { createMemoryService, memoryRetrievalPort } from './memory/memory.service';
 import { createBackupService } from './backup/backup.service';
+import { createBackupScrubber } from './backup/backup-scrub';
 import { createDailyScheduler } from './backup/daily-scheduler';
+import { handleMissingDatabase, type WhenDatabaseMissing } from './backup/missing-database';
 import { createMemoryExporter } from './memory/memory-export';
 import { createMemoryImporter } from './memory/memory-import';
 import { createMemoryMaintenance } from './memory/memory-maintenance';
@@ -48,6 +50,9 @@ export interface CoreOptions {
   embedder?: Embedder | null;
   /** Where the local embedding model is downloaded from, on request. Default: HF_ENDPOINT, else the Hugging Face Hub. */
   modelHub?: string;
+  /** Where the local embedding model runs: a worker thread (default), or the thread that answers calls (the
+   * benchmarks' "before"). */
+  embeddingThread?: LocalEmbeddingThread;
   /** Start the background queue (default true). The CLI's `queue run` and some tests drive it themselves. */
   startQueue?: boolean;
   /** Environment for OLLAMA_HOST and friends (default process.env). */
@@ -60,6 +65,9 @@ export interface CoreOptions {
   /** Run the daily automatic backup and memory maintenance (when due at start, then every 24 h). Default: only in the
    * long-running hosts (electron, web); a CLI command or a test does not back up or maintain on its own. */
   dailyTasks?: boolean;
+  /** The database is missing or empty beside a good backup (backup/missing-database.ts): 'refuse' (default: DB_MISSING,
+   * the host asks the user), 'restore-newest' or 'start-empty', as the user chose. */
+  whenDatabaseMissing?: WhenDatabaseMissing;
 }
 
 export interface Core {
@@ -79,6 +87,7 @@ export function createCore(options: CoreOptions): Core {
   const disposers: Array<() => void | Promise<void>> = [];
 
   fs.mkdirSync(paths.dataDir, { recursive: true });
+  handleMissingDatabase(paths, options.whenDatabaseMissing ?? 'refuse', logger);
   const db: OpenedDatabase = openDatabase(paths.dbFile, {
     migrationsDir: paths.migrationsDir,
     backupsDir: paths.backupsDir,
@@ -97,7 +106,12 @@ export function createCore(options: CoreOptions): Core {
   if (interrupted > 0) logger.info('marked replies interrupted by a previous exit as stopped', { count: interrupted });
 
   const llm = createLlmProvider({ settings: () => settings.get(), logger, ...(options.env ? { env: options.env } : {}), ...(options.llm ? { override: options.llm } : {}) });
-  const embedderDeps = { paths, llm: () => llm.get(), modelHub: options.modelHub ?? resolveModelHub(options.env) };
+  const embedderDeps = {
+    paths,
+    llm: () => llm.get(),
+    modelHub: options.modelHub ?? resolveModelHub(options.env),
+    ...(options.embeddingThread ? { localThread: options.embeddingThread } : {}),
+  };
   const embedding = createEmbeddingService({
     embedder: options.embedder !== undefined ? options.embedder : createDefaultEmbedder({ ...embedderDeps, settings: settings.get() }),
     factory: createEmbedderFactory({ ...embedderDeps, modelsDir: paths.modelsDir }),
@@ -111,7 +125,15 @@ export function createCore(options: CoreOptions): Core {
     embedding.switchModel(embeddingProvider, embeddingModel).catch((e: unknown) => logger.warn('embedding model switch failed', { error: (e as Error).message }));
   });
   disposers.push(() => embedding.dispose());
-  const memories = createMemoryService({ sqlite: db.sqlite, clock, events, logger, embedding, settings: () => settings.get() });
+  const memories = createMemoryService({
+    sqlite: db.sqlite,
+    clock,
+    events,
+    logger,
+    embedding,
+    settings: () => settings.get(),
+    backups: createBackupScrubber({ paths, logger }),
+  });
   const queue = new JobQueue({
     sqlite: db.sqlite,
     clock,
@@ -125,8 +147,8 @@ export function createCore(options: CoreOptions): Core {
         .run(kind, job.threadId, job.messageId, JSON.stringify({ jobId: job.id, code }), clock.now());
       events.emit('job.failed', { jobId: job.id, kind: job.kind, code, final: true });
     },
-    probe: async () => {
-      await llm.get().version();
+    probe: async (signal) => {
+      await llm.get().version(signal);
       return true;
     },
   });
@@ -194,7 +216,8 @@ export function createCore(options: CoreOptions): Core {
     app: () => ({ version: options.version ?? '0.0.0', schemaVersion: db.schemaVersion }),
   });
   const importer = createMemoryImporter({ sqlite: db.sqlite, clock, events, logger, memories, settings: () => settings.get() });
-  // The backup first: the day's copy holds what maintenance is about to change (purging old trash cannot be undone).
+  // The backup first: the day's copy holds what maintenance is about to change (merges, decay, the cap). Old trash it
+  // purges is erased from every backup as well, this one included: deleted for good means gone from the backups too.
   const daily = createDailyScheduler({
     clock,
     logger,
@@ -257,7 +280,7 @@ export function createCore(options: CoreOptions): Core {
     'models.list': () => models.overview(),
     'models.show': ({ name }) => models.show(name),
     'models.pull': ({ name }) => models.pull(name),
-    'queue.status': () => queue.state(),
+    'queue.status': () => queue.status(),
     'queue.list': ({ status, limit }) => ({ jobs: queue.list({ limit, ...(status ? { status } : {}) }) }),
     'queue.retry': ({ jobId }) => queue.retry(jobId),
     'queue.cancel': ({ jobId }) => queue.cancel(jobId),
@@ -268,8 +291,8 @@ export function createCore(options: CoreOptions): Core {
     'memory.update': (input) => memories.update(input),
     'memory.delete': ({ memoryId }) => memories.trash(memoryId),
     'memory.restore': ({ memoryId }) => memories.restore(memoryId),
-    'memory.purge': ({ memoryId }) => ({ purged: memories.purge([memoryId]) }),
-    'memory.emptyTrash': ({ trashedBefore }) => ({ purged: memories.emptyTrash(trashedBefore) }),
+    'memory.purge': ({ memoryId }) => memories.purge([memoryId]),
+    'memory.emptyTrash': ({ trashedBefore }) => memories.emptyTrash(trashedBefore),
     'memory.revert': ({ memoryId, version }) => memories.revert(memoryId, version),
     'memory.bulk': (input) => memories.bulk(input),
     'memory.stats': () => memories.stats(),

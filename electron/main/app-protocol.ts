@@ -1,9 +1,11 @@
 /**
  * The app:// protocol: serves the built renderer from disk (or app.asar) with the CSP header on every response.
  * Invariants: only GET/HEAD on app://mnemo; nothing outside the renderer folder is ever read; a path without an
- * extension is a client-side route and gets index.html, a missing asset is a 404 (never index.html served as script).
+ * extension is a client-side route and gets index.html, a missing asset is a 404 (never index.html served as script),
+ * a malformed percent-escape is a 400 (the same answer as the web host's).
  */
 import { contentSecurityPolicy } from '../../shared/security';
+import { decodeUrlPath, MALFORMED_PATH_MESSAGE } from '../../shared/url-path';
 import { APP_HOST, resolveAppPath } from './window-options';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -69,6 +71,7 @@ export function createAppProtocolHandler(deps: AppProtocolDeps): (request: Reque
       return plain(400, 'Bad request');
     }
     if (url.host !== APP_HOST) return plain(404, 'Not found');
+    if (decodeUrlPath(url.pathname) === null) return plain(400, MALFORMED_PATH_MESSAGE);
     const file = resolveAppPath(deps.rendererDir, request.url, deps.join, deps.sep);
     if (!file) return plain(404, 'Not found');
     const head = request.method === 'HEAD';

@@ -35,6 +35,7 @@ serveCore(
       version: options.version,
       logger: createStderrLogger(options.logLevel),
       paths: options.paths,
+      ...(options.whenDatabaseMissing ? { whenDatabaseMissing: options.whenDatabaseMissing } : {}),
     }),
   { logger: wireLogger },
 );

@@ -11,6 +11,7 @@
  */
 import type { EventMessage } from '../../shared/contract';
 import { MnemoError, type ErrorInfo, type Result } from '../../shared/errors';
+import type { WhenDatabaseMissing } from '../core/backup/missing-database';
 import type { Core } from '../core/create-core';
 import type { Paths } from '../core/ports/paths.port';
 import type { CoreEndpoint } from './ipc-adapter';
@@ -22,7 +23,12 @@ export interface CoreStartOptions {
   version: string;
   paths: Partial<Paths>;
   logLevel: LogLevel;
+  /** The user's answer after a start failed with DB_MISSING (see missing-database-dialog.ts). */
+  whenDatabaseMissing?: WhenDatabaseMissing;
 }
+
+// A Record over the type: the compiler makes it list every choice, so the vocabulary stays the core's.
+const DATABASE_MISSING_CHOICES: Record<WhenDatabaseMissing, true> = { refuse: true, 'restore-newest': true, 'start-empty': true };
 
 export type ToCore = { kind: 'start'; options: CoreStartOptions } | { kind: 'call'; id: number; name: string; input: unknown } | { kind: 'stop' };
 
@@ -51,7 +57,12 @@ export function parseToCore(x: unknown): ToCore | null {
   switch (x.kind) {
     case 'start': {
       const o = x.options;
-      return isObj(o) && typeof o.dataDir === 'string' && typeof o.version === 'string' && isObj(o.paths) && ['debug', 'info', 'warn', 'error'].includes(o.logLevel as string)
+      return isObj(o) &&
+        typeof o.dataDir === 'string' &&
+        typeof o.version === 'string' &&
+        isObj(o.paths) &&
+        ['debug', 'info', 'warn', 'error'].includes(o.logLevel as string) &&
+        (o.whenDatabaseMissing === undefined || Object.hasOwn(DATABASE_MISSING_CHOICES, o.whenDatabaseMissing as string))
         ? (x as ToCore)
         : null;
     }
@@ -241,7 +252,10 @@ export interface ServeOptions {
 /** What the server needs of the core. */
 export type ServedCore = Pick<Core, 'paths' | 'call' | 'subscribe' | 'dispose'>;
 
-/** Runs in the utility process: builds the core on `start`, answers calls, forwards events, disposes on `stop`. */
+/**
+ * Runs in the utility process: builds the core on `start`, answers calls, forwards events, disposes on `stop`. After a
+ * failed start, another `start` may follow (the user's answer to a missing database); once started, it is ignored.
+ */
 export function serveCore(endpoint: Endpoint, makeCore: (options: CoreStartOptions) => ServedCore, options: ServeOptions = {}): { stopped: Promise<void> } {
   let core: ServedCore | null = null;
   let startError: ErrorInfo | null = null;
@@ -272,9 +286,10 @@ export function serveCore(endpoint: Endpoint, makeCore: (options: CoreStartOptio
     }
     switch (message.kind) {
       case 'start':
-        if (core || startError || stopping) return;
+        if (core || stopping) return;
         try {
           core = makeCore(message.options);
+          startError = null;
           unsubscribe = core.subscribe((event) => post({ kind: 'event', message: jsonShaped(event) }));
           post({ kind: 'started', paths: jsonShaped(core.paths) });
         } catch (e) {

@@ -15,9 +15,10 @@ import { isMnemoError } from '../../shared/errors';
 import { createStderrLogger } from '../core/ports/logger.port';
 import { buildMenuTemplate } from './app-menu';
 import { createAppProtocolHandler } from './app-protocol';
-import { createCoreClient, type CoreClient, type LogLevel } from './core-protocol';
+import { createCoreClient, type CoreClient, type CoreStartOptions, type LogLevel } from './core-protocol';
 import { desktopCorePaths, desktopDataDir } from './desktop-paths';
 import { registerIpc } from './ipc-adapter';
+import { chosen, missingDatabaseQuestion } from './missing-database-dialog';
 import { createQuitController } from './quit-controller';
 import { guardWebContents, hardenSession } from './session-policy';
 import { captureWindowState, createWindowStateStore, WINDOW_STATE_FILE } from './window-state';
@@ -93,7 +94,7 @@ async function start(): Promise<void> {
   );
 
   core = forkCore();
-  const coreStarted = core.start({ dataDir, version: app.getVersion(), paths: corePaths(), logLevel });
+  const coreStarted = startCore(core, { dataDir, version: app.getVersion(), paths: corePaths(), logLevel });
 
   const windowState = createWindowStateStore(path.join(dataDir, WINDOW_STATE_FILE));
   const primary = screen.getPrimaryDisplay();
@@ -107,7 +108,42 @@ async function start(): Promise<void> {
   registerIpc(ipcMain, core, () => (window.isDestroyed() ? null : window.webContents));
 
   // Calls the page makes before the core is up queue behind 'start' in the core process, so both proceed at once.
-  await Promise.all([coreStarted.then(() => (coreReady = true)), window.loadURL(`${APP_ORIGIN}/index.html`)]);
+  const [started] = await Promise.all([
+    coreStarted.then((how) => {
+      coreReady = true;
+      return how;
+    }),
+    window.loadURL(`${APP_ORIGIN}/index.html`),
+  ]);
+  // The page loaded while the core was refusing (its first calls got DB_MISSING): load it again against the core.
+  if (started === 'after-asking' && !window.isDestroyed()) window.webContents.reload();
+}
+
+/** Starts the core; if its database is missing beside a good backup, asks the user and starts it again as chosen. */
+async function startCore(client: CoreClient, options: CoreStartOptions): Promise<'at-once' | 'after-asking'> {
+  try {
+    await client.start(options);
+    return 'at-once';
+  } catch (e) {
+    const question = isMnemoError(e) ? missingDatabaseQuestion(e.toInfo(), (at) => new Date(at).toLocaleString()) : null;
+    if (!question) throw e;
+    const choice = chosen(question, (await dialog.showMessageBox(question.options)).response);
+    if (choice === 'quit') {
+      await quitWithoutStarting();
+      return 'after-asking';
+    }
+    await client.start({ ...options, whenDatabaseMissing: choice });
+    return 'after-asking';
+  }
+}
+
+async function quitWithoutStarting(): Promise<void> {
+  try {
+    await core?.stop();
+  } finally {
+    coreProcess?.kill();
+    app.exit(0);
+  }
 }
 
 function forkCore(): CoreClient {

@@ -12,6 +12,7 @@ import { packageVersion, repoRoot } from '../core/version';
 import { startWebHost } from './web-host';
 
 async function main(): Promise<void> {
+  const stopRequested = whenStopRequested();
   const { values } = parseArgs({
     options: { port: { type: 'string', default: '0' }, 'data-dir': { type: 'string' }, 'static-dir': { type: 'string' } },
     allowPositionals: false,
@@ -31,16 +32,34 @@ async function main(): Promise<void> {
   });
   console.log(`Mnemo is running: open ${host.appUrl}`);
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) process.exit(1); // a second Ctrl+C forces it
-    stopping = true;
-    await host.close();
-    await core.dispose();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  await stopRequested;
+  await host.close();
+  await core.dispose();
+  process.exit(0);
+}
+
+/**
+ * Resolves on the first request to stop: SIGINT (Ctrl+C), SIGTERM, SIGHUP (terminal closed), or the end of the
+ * `npm run web` wrapper that started this server, seen as its IPC channel closing (scripts/web.mjs says why).
+ * Set up first thing, so a request that comes while the server is starting (or between printing the URL and the
+ * next line) stops it cleanly once started, instead of the default action killing it with the database open.
+ * A second signal forces the exit at once (a stuck shutdown). Only signals count: on Ctrl+C the terminal signals us
+ * and the wrapper closes its channel for the same key press, in either order, and that is one request.
+ */
+function whenStopRequested(): Promise<void> {
+  return new Promise((resolve) => {
+    let signalled = false;
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.on(signal, () => {
+        if (signalled) process.exit(1);
+        signalled = true;
+        resolve();
+      });
+    }
+    if (!process.send) return; // no IPC channel: started directly, not by the wrapper
+    if (!process.connected) return resolve(); // the wrapper was gone before this module ran
+    process.once('disconnect', () => resolve());
+  });
 }
 
 main().catch((e: unknown) => {

@@ -7,7 +7,10 @@
  * - every /rpc request and /events socket carries the per-start token (Authorization: Bearer, or for browser
  *   sockets, which cannot set headers, the subprotocol "mnemo.bearer.<token>") -> else 401;
  * - the Origin must be this host's own origin and the Host header must name loopback (DNS rebinding) -> else 403;
- * - request bodies are size-limited and validated against the contract by the core's dispatcher.
+ * - request bodies are size-limited and validated against the contract by the core's dispatcher;
+ * - a malformed request is the client's mistake, answered 400, never 500: a target that is not a URL at all before
+ *   routing (there is nothing to route); a malformed percent-escape where the path is decoded, i.e. after the token
+ *   and origin checks for /rpc and after the Host check for files, so a request without the token learns nothing new.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -17,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MnemoError, type ErrorCode } from '../../shared/errors';
 import { contentSecurityPolicy } from '../../shared/security';
+import { decodeUrlPath, MALFORMED_PATH_MESSAGE } from '../../shared/url-path';
 import type { Core } from '../core/create-core';
 import type { Logger } from '../core/ports/logger.port';
 import { silentLogger } from '../core/ports/logger.port';
@@ -43,6 +47,7 @@ export interface WebHost {
 
 export const TOKEN_SUBPROTOCOL_PREFIX = 'mnemo.bearer.';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MALFORMED_TARGET_MESSAGE = 'Bad request: the request target is not a valid URL.';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -71,12 +76,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', origin);
+    const url = parseTarget(req.url, origin);
+    if (!url) return sendText(res, 400, MALFORMED_TARGET_MESSAGE);
     if (url.pathname.startsWith('/rpc/')) {
       const denied = checkAccess(req, { requireOrigin: true });
       if (denied) return sendJson(res, denied.status, envelope(denied.code, denied.message));
       if (req.method !== 'POST') return sendJson(res, 405, envelope('INVALID_INPUT', 'Use POST for /rpc calls.'));
-      const name = decodeURIComponent(url.pathname.slice('/rpc/'.length));
+      const name = decodeUrlPath(url.pathname.slice('/rpc/'.length));
+      if (name === null) {
+        return sendJson(res, 400, envelope('INVALID_INPUT', 'The operation name in the URL has a malformed percent-escape: encode it with encodeURIComponent.'));
+      }
       let body: unknown;
       try {
         body = await readJson(req);
@@ -111,7 +120,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   function serveStatic(pathname: string, res: http.ServerResponse): void {
-    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const decoded = decodeUrlPath(pathname);
+    if (decoded === null) return sendText(res, 400, MALFORMED_PATH_MESSAGE);
+    const relative = decoded === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
     const file = path.resolve(staticDir, relative);
     // Path traversal: never serve anything outside the built renderer.
     if (file !== staticDir && !file.startsWith(staticDir + path.sep)) return sendText(res, 404, 'Not found');
@@ -140,10 +151,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     handleProtocols: (protocols) => (protocols.has('mnemo') ? 'mnemo' : false),
   });
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
-    const denied = url.pathname === '/events' ? checkAccess(req, { requireOrigin: true }) : { status: 404, message: 'Not found' };
+    // A throw in this listener is not caught by the request handler's catch: it would end the whole process.
+    const url = parseTarget(req.url, origin);
+    const denied = !url ? { status: 400 } : url.pathname === '/events' ? checkAccess(req, { requireOrigin: true }) : { status: 404 };
     if (denied) {
-      socket.end(`HTTP/1.1 ${denied.status} ${denied.status === 401 ? 'Unauthorized' : denied.status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.end(`HTTP/1.1 ${denied.status} ${http.STATUS_CODES[denied.status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
     sockets.handleUpgrade(req, socket, head, (ws) => sockets.emit('connection', ws, req));
@@ -178,6 +190,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The request target as a URL, or null when it is not one ("http://[", "//%zz" read as a host): a 400. */
+function parseTarget(target: string | undefined, base: string): URL | null {
+  try {
+    return new URL(target ?? '/', base);
+  } catch {
+    return null;
+  }
 }
 
 function presentedToken(req: http.IncomingMessage): string | null {

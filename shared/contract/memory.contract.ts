@@ -116,6 +116,26 @@ export const ScoreParts = z.object({
 export const MemoryHit = z.object({ memory: Memory, score: z.number(), parts: ScoreParts, reason: MemoryReason });
 export type MemoryHit = z.output<typeof MemoryHit>;
 
+/** A copy of the database that may still hold purged memories: where it is, and why Mnemo could not change it. */
+export const RemainingCopy = z.object({ path: z.string(), reason: z.string() });
+export type RemainingCopy = z.output<typeof RemainingCopy>;
+
+/**
+ * What a purge did in Mnemo's backups (every file in the backups folder, subfolders included, and a staged restore):
+ * the purged memories are erased from each one that held them (electron/core/backup/backup-scrub.ts).
+ */
+export const BackupErasure = z.object({
+  /** Backup files that hold no copy now: the memories were erased from them, or they never held them. */
+  clean: z.number().int().nonnegative(),
+  /** Of those, the files the memories were erased from. */
+  erased: z.number().int().nonnegative(),
+  /** Files that could not be read or changed and may still hold copies: the user deletes them by hand. */
+  remaining: z.array(RemainingCopy),
+});
+export type BackupErasure = z.output<typeof BackupErasure>;
+
+const PurgeResult = z.object({ purged: z.number().int().nonnegative(), backups: BackupErasure });
+
 const BulkIds = z.array(Id).min(1).max(10_000);
 
 const countsOf = <T extends z.ZodEnum>(e: T) => z.record(e, z.number().int().nonnegative());
@@ -174,14 +194,15 @@ export const memoryOperations = {
   'memory.delete': operation('Moves a memory to the trash (restorable until purged).', z.object({ memoryId: Id }).strict(), Memory),
   'memory.restore': operation('Brings a memory back from the trash (to the status it had before) or out of the archive (as active).', z.object({ memoryId: Id }).strict(), Memory),
   'memory.purge': operation(
-    'Deletes a memory for good: the row, its versions, its search entries, its vector and its uses.',
+    'Deletes a memory for good: the row, its versions, its search entries, its vector and its uses, in the database ' +
+      'and in every backup (backups lists the files that could not be changed).',
     z.object({ memoryId: Id }).strict(),
-    z.object({ purged: z.number().int().nonnegative() }),
+    PurgeResult,
   ),
   'memory.emptyTrash': operation(
-    'Purges every memory in the trash (or only those trashed before a time).',
+    'Purges every memory in the trash (or only those trashed before a time), from the database and its backups.',
     z.object({ trashedBefore: Timestamp.optional() }).strict(),
-    z.object({ purged: z.number().int().nonnegative() }),
+    PurgeResult,
   ),
   'memory.revert': operation(
     "Makes an earlier version's content, category, importance, pin and expiry current again, as a new version.",
@@ -189,12 +210,17 @@ export const memoryOperations = {
     Memory,
   ),
   'memory.bulk': operation(
-    'One action on many memories, in one transaction; memories it does not apply to are skipped. restore: out of the trash (to the status each had) or the archive; purge: deletes for good, only memories already in the trash.',
+    'One action on many memories, in one transaction; memories it does not apply to are skipped. restore: out of the trash (to the status each had) or the archive; purge: deletes for good (backups included), only memories already in the trash.',
     z.discriminatedUnion('action', [
       z.object({ action: z.enum(['delete', 'archive', 'unarchive', 'pin', 'unpin', 'restore', 'purge']), memoryIds: BulkIds }).strict(),
       z.object({ action: z.literal('recategorize'), category: MemoryCategory, memoryIds: BulkIds }).strict(),
     ]),
-    z.object({ changed: z.number().int().nonnegative(), skipped: z.number().int().nonnegative() }),
+    z.object({
+      changed: z.number().int().nonnegative(),
+      skipped: z.number().int().nonnegative(),
+      /** purge only: what it did in the backups. */
+      backups: BackupErasure.optional(),
+    }),
   ),
   'memory.stats': operation(
     'Counts by status and category, vectors present and missing, and whether semantic search is on (and why not).',

@@ -5,10 +5,18 @@ export const JobKind = z.enum(['extract', 'summarize', 'title', 'reembed']);
 
 export const QueueState = z.object({
   queued: z.number().int().nonnegative(),
+  /** The job the answering process runs. */
   running: z.object({ id: Id, kind: JobKind }).nullable(),
+  /** Jobs other live Mnemo processes run now (the app while a terminal asks, or a `queue run` while the app does). */
+  runningElsewhere: z.number().int().nonnegative(),
+  /** Jobs left running by a runner that is gone (killed, crashed); the next run in any host takes them back. */
+  stalled: z.number().int().nonnegative(),
   dead: z.number().int().nonnegative(),
-  /** Set while Ollama is unreachable or the model is missing: the queue waits and probes instead of failing jobs. */
-  paused: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /**
+   * Set while Ollama is unreachable, the model is missing, the disk is full or the database is held: jobs wait (no
+   * attempt burned) until it is fixed. `since` when known: the moment a runner paused, here or in another process.
+   */
+  paused: z.object({ code: z.string(), message: z.string(), since: Timestamp.optional() }).nullable(),
 });
 
 export const Job = z.object({

@@ -41,6 +41,11 @@ export const Settings = z.object({
     .refine((b) => b.system + b.memories + b.conversation + b.reply <= 1.0001, 'The context shares must add up to at most 1.'),
   nearDuplicateSimilarity: z.number().min(0.5).max(1).default(0.9),
   trashRetentionDays: z.number().int().min(1).max(3650).default(30),
+  /**
+   * How many active memories Mnemo keeps of what it learned on its own (electron/core/memory/memory-cap.ts); beyond
+   * it, maintenance trashes the least valuable of those. What the user wrote, edited, pinned, approved, restored or
+   * imported never counts and is never trashed for it, so the active total may be far above this.
+   */
   activeMemoryCap: z.number().int().min(100).max(1_000_000).default(10_000),
   language: z.enum(['en', 'zh-CN']).default('en'),
   theme: z.enum(['light', 'dark', 'system']).default('system'),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { Id, operation } from './define';
+import { MemoryCapStanding } from './maintenance.contract';
 import { Memory, MemoryCategory, MemoryProvenance, MemoryVersion } from './memory.contract';
 
 /** Written in every JSON export; an import refuses a document with a newer version than it knows. */
@@ -65,6 +66,11 @@ export const ImportReport = z.object({
   written: z.number().int().nonnegative(),
   /** Whether near-duplicates were looked for by meaning (semantic search on) or only exact duplicates. */
   nearDuplicateCheck: z.boolean(),
+  /**
+   * The active memories against the cap after this import (a dry run's: as if it were applied). Imported memories
+   * are the user's, so they never count against the cap nor are trashed for it; `active` above `cap` says so.
+   */
+  cap: MemoryCapStanding,
   items: z.array(ImportItem),
 });
 export type ImportReport = z.output<typeof ImportReport>;
@@ -89,7 +95,8 @@ export const transferOperations = {
     'Imports a Mnemo JSON export, or plain text / Markdown with one memory per line (headings set the category). ' +
       'Every item is classified new, duplicate (already there: nothing changes), conflict (a near-duplicate by meaning in ' +
       'the same category, or the same text in the trash or rejected) or invalid. dryRun reports without writing; a real ' +
-      'run writes the new items (and conflicts with onConflict "import") in one transaction.',
+      'run writes the new items (and conflicts with onConflict "import") in one transaction. Imported memories are the ' +
+      "user's: the cap on active memories never counts or trashes them; the report says where the total stands against it.",
     z
       .object({
         content: ImportContent,

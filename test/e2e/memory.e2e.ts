@@ -269,6 +269,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await memories.detailButton('Delete forever').click();
     const confirm = memories.confirmation('Delete this memory forever?');
     expect(await confirm.textContent()).toContain('This cannot be undone');
+    expect(await confirm.textContent()).toContain('Mnemo’s backups included');
     expect(await unnamedControls(page)).toEqual([]);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     expect(await memoryByContent('A note to erase for good')).toBeDefined();
@@ -276,7 +277,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await confirm.getByRole('button', { name: 'Delete forever' }).click();
     await expect.poll(() => memories.row('A note to erase for good').count()).toBe(0);
     expect(await memoryByContent('A note to erase for good')).toBeUndefined();
-    await expect.poll(() => memories.toasts.textContent()).toContain('Deleted 1 memory forever.');
+    await expect.poll(() => memories.toasts.textContent()).toContain('Deleted 1 memory forever, from the database and its backups.');
     await memories.tab('All memories').click();
   });
 
@@ -519,5 +520,27 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     const seen = () => page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts);
     await expect.poll(async () => (await seen()).some((text) => /Importing \d+ \/ 300/.test(text))).toBe(true);
     await expect.poll(() => chat.statusBar.textContent()).not.toContain('Importing');
+  });
+
+  it('an import preview past the cap says imported memories never count against it', async () => {
+    unwrap(await api.call('settings.update', { patch: { activeMemoryCap: 100 } }));
+    try {
+      const lines = Array.from({ length: 101 }, (_, i) => `- Cap check fact number ${i}`).join('\n');
+      expect(unwrap(await api.call('memory.import', { content: lines })).written).toBe(101);
+      await chat.open(app.url); // a fresh page, so this test also runs on its own
+      await memories.open();
+      await page.getByRole('button', { name: 'Import / export' }).click();
+      const dialog = memories.dialog('Import and export memories');
+      await dialog.getByRole('textbox', { name: /^(Or paste the text|Text of )/ }).fill('- Cap check one more fact');
+      await dialog.getByRole('button', { name: 'Preview' }).click();
+      const preview = dialog.getByRole('region', { name: 'Import preview' });
+      await expect
+        .poll(() => preview.textContent())
+        .toMatch(/After this import you will have \d+ active memories, more than the limit of 100\. The limit counts only what Mnemo learned on its own \(\d+ now\)/);
+      expect(await preview.textContent()).toContain('Nothing will be moved to the trash for the limit.');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+    } finally {
+      unwrap(await api.call('settings.update', { patch: { activeMemoryCap: 10_000 } }));
+    }
   });
 });

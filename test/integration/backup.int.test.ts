@@ -3,7 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
-import { createBackupService, KEEP_AUTOMATIC } from '../../electron/core/backup/backup.service';
+import { KEEP_AUTOMATIC } from '../../electron/core/backup/backup-rotation';
+import { createBackupService } from '../../electron/core/backup/backup.service';
 import { createDailyScheduler, DAY_MS } from '../../electron/core/backup/daily-scheduler';
 import type { Core } from '../../electron/core/create-core';
 import { openDatabase, pendingRestorePath, sourceMigrationsDir } from '../../electron/core/db/open-database';
@@ -117,6 +118,106 @@ describe('backup and restore', () => {
     }
   });
 
+  describe('rotation never deletes a backup to keep one that holds less', () => {
+    /** A database in `dir` whose content (memories + messages, backup-rotation.ts) is set by hand, and its backups. */
+    function backedUpDatabase(dir: string, clock: TestClock) {
+      const paths = derivePaths(dir);
+      let db = openDatabase(paths.dbFile, { migrationsDir: paths.migrationsDir, now: () => clock.now() });
+      const service = () => createBackupService({ sqlite: db.sqlite, paths, clock, events: createEventBus(silentLogger), logger: silentLogger });
+      let backups = service();
+      return {
+        paths,
+        get backups() {
+          return backups;
+        },
+        /** Exactly n messages (one thread); memories stay as they are. */
+        holdMessages(n: number) {
+          db.sqlite.exec('DELETE FROM messages; DELETE FROM threads;');
+          const thread = db.sqlite.prepare("INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES ('t', 1, 1, 1)").run().lastInsertRowid;
+          const insert = db.sqlite.prepare("INSERT INTO messages (thread_id, role, content, created_at, updated_at) VALUES (?, 'user', ?, 1, 1)");
+          db.sqlite.transaction(() => {
+            for (let i = 0; i < n; i++) insert.run(thread, `message ${i}`);
+          })();
+        },
+        /** The database is lost and a new, empty one takes its place (what a 0-byte or deleted mnemo.db became). */
+        replaceWithEmpty() {
+          db.close();
+          for (const suffix of ['', '-wal', '-shm']) fs.rmSync(paths.dbFile + suffix, { force: true });
+          db = openDatabase(paths.dbFile, { migrationsDir: paths.migrationsDir, now: () => clock.now() });
+          backups = service();
+        },
+        dailyBackup(day: number) {
+          clock.set(Date.UTC(2026, 0, 1) + day * DAY_MS);
+          return backups.backup('automatic');
+        },
+        close: () => db.close(),
+      };
+    }
+    const messagesIn = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    const day = (d: number) => Date.UTC(2026, 0, 1) + d * DAY_MS;
+
+    it('a database that went empty: its daily copies are kept aside, and the 7 good ones all stay', () => {
+      const dir = tempDir();
+      const d = backedUpDatabase(dir, createTestClock());
+      try {
+        d.holdMessages(40);
+        for (let n = 0; n < 7; n++) d.dailyBackup(n);
+        d.replaceWithEmpty();
+        const keptAside: string[] = [];
+        for (let n = 7; n < 17; n++) keptAside.push(d.dailyBackup(n).path);
+
+        const counted = d.backups.list().backups.filter((b) => b.kind === 'automatic');
+        expect(counted.map((b) => b.createdAt)).toEqual([6, 5, 4, 3, 2, 1, 0].map(day));
+        expect(counted.map((b) => messagesIn(b.path))).toEqual(Array(7).fill(40));
+        // Kept aside, where they say they are: the 7 newest of them (all equally empty).
+        const asideDir = path.join(d.paths.backupsDir, 'kept-aside');
+        expect(keptAside.every((p) => path.dirname(p) === asideDir)).toBe(true);
+        expect(fs.readdirSync(asideDir).sort()).toEqual(keptAside.slice(3).map((p) => path.basename(p)).sort());
+        expect(fs.readdirSync(asideDir).map((f) => messagesIn(path.join(asideDir, f)))).toEqual(Array(7).fill(0));
+        // The daily backup did run: it is not due again until tomorrow.
+        expect(d.backups.lastAutomaticAt()).toBe(day(16));
+        expect(d.backups.list().lastAutomaticAt).toBe(day(16));
+
+        // Content comes back (at least half of the fullest copy kept): counted again, and the oldest good one goes.
+        d.holdMessages(20);
+        const back = d.dailyBackup(17);
+        expect(path.dirname(back.path)).toBe(d.paths.backupsDir);
+        expect(d.backups.list().backups.filter((b) => b.kind === 'automatic').map((b) => b.createdAt)).toEqual([17, 6, 5, 4, 3, 2, 1].map(day));
+      } finally {
+        d.close();
+      }
+    });
+
+    it('a database shrinking a little each day: each copy is counted, and the fullest is never deleted', () => {
+      const dir = tempDir();
+      const d = backedUpDatabase(dir, createTestClock());
+      try {
+        // 30, 29, ..., 21: never below half of the fullest (30), so all counted; 10 is more than the 7 kept.
+        for (let n = 0; n < 10; n++) {
+          d.holdMessages(30 - n);
+          expect(path.dirname(d.dailyBackup(n).path)).toBe(d.paths.backupsDir);
+        }
+        const counted = d.backups.list().backups.filter((b) => b.kind === 'automatic');
+        expect(counted.map((b) => b.createdAt)).toEqual([9, 8, 7, 6, 5, 4, 3, 0].map(day));
+        expect(counted.map((b) => messagesIn(b.path))).toEqual([21, 22, 23, 24, 25, 26, 27, 30]);
+        expect(fs.existsSync(path.join(d.paths.backupsDir, 'kept-aside'))).toBe(false);
+        // Less than half of the fullest (30): kept aside.
+        d.holdMessages(14);
+        expect(path.dirname(d.dailyBackup(10).path)).toBe(path.join(d.paths.backupsDir, 'kept-aside'));
+        expect(d.backups.list().backups.filter((b) => b.kind === 'automatic')).toHaveLength(8);
+      } finally {
+        d.close();
+      }
+    });
+  });
+
   it('restore round trip: a backup staged now replaces the database at the next start, the replaced one kept', async () => {
     const dir = tempDir();
     const clock = createTestClock();
@@ -124,7 +225,8 @@ describe('backup and restore', () => {
     for (const content of ['Prefers tea', '喜欢在周末爬山', 'Works on a birdhouse']) unwrap(await first.client.call('memory.create', { content }));
     const backup = unwrap(await first.client.call('db.backup', {}));
     const ids = unwrap(await first.client.call('memory.list', {})).items.map((m) => m.id);
-    for (const memoryId of ids) unwrap(await first.client.call('memory.purge', { memoryId }));
+    // Archived, not purged: a purge would erase them from the backup too (purge-backups.int.test.ts).
+    unwrap(await first.client.call('memory.bulk', { action: 'archive', memoryIds: ids }));
     unwrap(await first.client.call('memory.create', { content: 'Added after the backup' }));
 
     const staged = unwrap(await first.client.call('db.restore', { file: backup.name }));
@@ -141,7 +243,7 @@ describe('backup and restore', () => {
     expect(fs.existsSync(staged.staged)).toBe(false);
     const kept = unwrap(await second.client.call('db.backups', {})).backups.find((b) => b.kind === 'pre-restore');
     expect(kept).toBeDefined();
-    expect(memoriesIn(kept!.path)).toEqual(['Added after the backup']);
+    expect(memoriesIn(kept!.path)).toEqual(['Added after the backup', 'Prefers tea', 'Works on a birdhouse', '喜欢在周末爬山']);
     // The restored database works on: search finds by keyword, writes succeed.
     expect(unwrap(await second.client.call('memory.search', { query: '爬山' })).hits).toHaveLength(1);
     unwrap(await second.client.call('memory.create', { content: 'Written after the restore' }));

@@ -1,26 +1,17 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MnemoError } from '../../shared/errors';
 import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-database';
+import { migrationJournal, migrationsUpTo } from '../support/older-migrations';
+import { readOnlyMethod, readOnlyPath } from '../support/read-only-path';
 import { useTempDirs } from '../support/temp-dir';
 
 const migrationsDir = sourceMigrationsDir();
-const journal = JSON.parse(fs.readFileSync(path.join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as {
-  entries: Array<{ tag: string; when: number }>;
-};
+const journal = migrationJournal();
 const latestTag = journal.entries[journal.entries.length - 1]!.tag;
-
-/** A copy of drizzle/ holding only the first `count` migrations: the schema an older Mnemo shipped. */
-function migrationsUpTo(dir: string, count: number): string {
-  const target = path.join(dir, `migrations-${count}`);
-  fs.mkdirSync(path.join(target, 'meta'), { recursive: true });
-  const entries = journal.entries.slice(0, count);
-  for (const e of entries) fs.copyFileSync(path.join(migrationsDir, `${e.tag}.sql`), path.join(target, `${e.tag}.sql`));
-  fs.writeFileSync(path.join(target, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries }));
-  return target;
-}
 
 function expectCode(fn: () => unknown, code: string): MnemoError {
   try {
@@ -181,5 +172,120 @@ describe('openDatabase', () => {
     expectCode(() => openDatabase(file, { migrationsDir }), 'DB_CORRUPT');
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
     expect(fs.existsSync(path.join(path.dirname(file), 'backups'))).toBe(false);
+  });
+});
+
+describe("openDatabase refuses what is not Mnemo's", () => {
+  const tempDir = useTempDirs();
+  const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+  it("another program's SQLite file: DB_NOT_MNEMO, naming the file and what to do, and not one byte changed", () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'mnemo.db');
+    const other = new Database(file);
+    other.exec("CREATE TABLE recipes (name TEXT, steps TEXT); INSERT INTO recipes VALUES ('bread', 'knead'), ('soup', 'stir');");
+    other.close();
+    const before = sha256(file);
+
+    const error = expectCode(() => openDatabase(file, { migrationsDir }), 'DB_NOT_MNEMO');
+    expect(error.message).toContain(file);
+    expect(error.message).toMatch(/not a Mnemo database: .*\(recipes\)\. Mnemo has not changed it\./);
+    expect(error.message).toMatch(/Move it elsewhere/);
+    expect(sha256(file)).toBe(before);
+    expect(fs.readdirSync(dir)).toEqual(['mnemo.db']);
+  });
+
+  it("another program's file that also uses drizzle's migrations table is refused too", () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'mnemo.db');
+    const other = new Database(file);
+    other.exec('CREATE TABLE __drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric); CREATE TABLE invoices (total REAL);');
+    other.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run('abc', 1_600_000_000_000);
+    other.close();
+    const before = sha256(file);
+    expectCode(() => openDatabase(file, { migrationsDir }), 'DB_NOT_MNEMO');
+    expect(sha256(file)).toBe(before);
+  });
+
+  it('a database file with no tables yet is taken as a new one', () => {
+    const file = path.join(tempDir(), 'mnemo.db');
+    const blank = new Database(file);
+    blank.pragma('user_version = 0');
+    blank.exec('VACUUM');
+    blank.close();
+    expect(fs.statSync(file).size).toBeGreaterThan(0);
+    const db = openDatabase(file, { migrationsDir });
+    expect(db.appliedMigrations).toEqual(journal.entries.map((e) => e.tag));
+    db.close();
+  });
+
+  it('an older Mnemo database is still migrated (it has our migrations table and tables)', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'mnemo.db');
+    openDatabase(file, { migrationsDir: migrationsUpTo(dir, 1) }).close();
+    const db = openDatabase(file, { migrationsDir });
+    expect(db.appliedMigrations).toEqual(journal.entries.slice(1).map((e) => e.tag));
+    db.close();
+  });
+});
+
+describe.skipIf(!readOnlyMethod.how)(`openDatabase where it cannot write (made read-only by ${readOnlyMethod.why})`, () => {
+  const tempDir = useTempDirs();
+  /** Every file in a folder with a hash of its bytes: what "touch nothing" compares. */
+  const snapshot = (dir: string) => Object.fromEntries(fs.readdirSync(dir).sort().map((f) => [f, createHash('sha256').update(fs.readFileSync(path.join(dir, f))).digest('hex')]));
+
+  function withDatabase(): { data: string; file: string } {
+    const data = path.join(tempDir(), 'data');
+    const file = path.join(data, 'mnemo.db');
+    const db = openDatabase(file, { migrationsDir });
+    db.sqlite.prepare("INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES ('kept', 1, 1, 1)").run();
+    db.close();
+    return { data, file };
+  }
+
+  function refusedWhileReadOnly(target: string, file: string): MnemoError {
+    const ro = readOnlyPath(target);
+    ro.apply();
+    let opened: { close(): void } | null = null;
+    try {
+      return expectCode(() => (opened = openDatabase(file, { migrationsDir })), 'DB_READ_ONLY');
+    } finally {
+      try {
+        (opened as { close(): void } | null)?.close();
+      } finally {
+        ro.undo();
+      }
+    }
+  }
+
+  it('a read-only data folder is reported as read-only, not as a damaged database, and nothing in it changes', () => {
+    const { data, file } = withDatabase();
+    const before = snapshot(data);
+    const error = refusedWhileReadOnly(data, file);
+    expect(error.message).toContain(data);
+    expect(error.message).toMatch(/is read-only/);
+    expect(error.message).toMatch(/has not changed anything/);
+    expect(error.message).not.toMatch(/restore|damaged|cannot read/i);
+    expect(snapshot(data)).toEqual(before);
+    // Writable again, the same file opens with everything in it.
+    const db = openDatabase(file, { migrationsDir });
+    expect(db.sqlite.prepare('SELECT title FROM threads').all()).toEqual([{ title: 'kept' }]);
+    db.close();
+  });
+
+  it('a read-only data folder without a database: read-only, and no database is created', () => {
+    const data = path.join(tempDir(), 'data');
+    fs.mkdirSync(data);
+    refusedWhileReadOnly(data, path.join(data, 'mnemo.db'));
+    expect(fs.readdirSync(data)).toEqual([]);
+  });
+
+  it('a read-only database file in a writable folder: read-only, naming the file, and no journal files appear beside it', () => {
+    const { data, file } = withDatabase();
+    const before = snapshot(data);
+    const error = refusedWhileReadOnly(file, file);
+    expect(error.message).toContain(file);
+    expect(error.message).toMatch(/is read-only/);
+    expect(snapshot(data)).toEqual(before);
   });
 });

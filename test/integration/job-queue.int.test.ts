@@ -1,18 +1,45 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MnemoError } from '../../shared/errors';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
 import { JobQueue, type JobHandler, type JobQueueOptions } from '../../electron/core/jobs/job-queue';
+import { formatLeaseOwner } from '../../electron/core/jobs/lease-owner';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { useTempDirs } from '../support/temp-dir';
 
 const open: Array<{ db: OpenedDatabase; queue: JobQueue }> = [];
+const children: ChildProcess[] = [];
 afterEach(async () => {
   for (const { db, queue } of open.splice(0)) {
     await queue.stop();
     db.close();
   }
+  for (const child of children.splice(0)) child.kill('SIGKILL');
 });
+
+/** The pid of a process that has run and ended (and been reaped): as dead as a killed `queue run`. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', '']);
+  expect(r.status).toBe(0);
+  return r.pid;
+}
+
+/** A live process of this machine other than the test itself (another Mnemo runner, as far as the queue can tell). */
+async function liveProcess(): Promise<ChildProcess & { pid: number }> {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000); console.log("up")'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.push(child);
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  return child as ChildProcess & { pid: number };
+}
+
+function until(check: () => boolean): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const poll = () => (check() ? resolve() : setTimeout(poll, 10));
+    poll();
+  });
+}
 
 function deferred<T = void>() {
   let resolve!: (v: T) => void;
@@ -235,5 +262,198 @@ describe('job queue', () => {
     await queue.waitForIdle();
     expect(queue.get(id)!.status).toBe('done');
     expect(() => queue.retry(id)).toThrow(/only dead or cancelled/);
+  });
+
+  describe('jobs whose runner is gone', () => {
+    /** Makes a queued job look claimed by `owner` (pid, host), as a runner in another process would leave it. */
+    function holdAs(db: OpenedDatabase, jobId: number, owner: { pid: number; host?: string }, leaseExpiresAt: number) {
+      db.sqlite
+        .prepare("UPDATE extraction_jobs SET status = 'running', attempts = 1, fencing_token = fencing_token + 1, lease_owner = ?, lease_expires_at = ? WHERE id = ?")
+        .run(formatLeaseOwner({ pid: owner.pid, host: owner.host ?? os.hostname(), id: 'other1' }), leaseExpiresAt, jobId);
+    }
+
+    it("a live owner's job is not stolen: neither another queue of this process nor another live process loses its job", async () => {
+      const file = path.join(tempDir(), 'q.db');
+      const a = setup(file);
+      const b = setup(file);
+      const started = deferred();
+      const release = deferred();
+      let runsOfHeld = 0;
+      a.queue.register({
+        kind: 'reembed',
+        run: async ({ job }) => {
+          started.resolve();
+          await release.promise;
+          return a.writeFor(job.id);
+        },
+      });
+      b.queue.register({ kind: 'reembed', run: async ({ job }) => (job.idempotencyKey === 'held' && runsOfHeld++, b.writeFor(job.id)) });
+      const held = a.queue.enqueue({ kind: 'reembed', idempotencyKey: 'held' });
+      a.queue.start();
+      await started.promise;
+      const other = await liveProcess();
+      const elsewhere = b.queue.enqueue({ kind: 'reembed', idempotencyKey: 'elsewhere' });
+      holdAs(b.db, elsewhere, { pid: other.pid }, now + 60_000);
+      b.queue.enqueue({ kind: 'reembed', idempotencyKey: 'free' });
+
+      await b.queue.runUntilIdle();
+      expect(runsOfHeld).toBe(0);
+      expect(b.queue.get(held)!.status).toBe('running');
+      expect(b.queue.get(elsewhere)!.status).toBe('running');
+      expect(b.queue.state()).toMatchObject({ queued: 0, running: null, runningElsewhere: 2, stalled: 0 });
+      expect(b.writes()).toBe(1); // "free" only
+
+      release.resolve();
+      await until(() => a.queue.get(held)!.status === 'done');
+      expect(b.writes()).toBe(2);
+    });
+
+    it("a dead owner's job (its process ended on this machine) is shown as stalled, then taken back and run exactly once", async () => {
+      const { db, queue, writes, writeFor } = setup();
+      queue.register({ kind: 'reembed', run: async ({ job }) => writeFor(job.id) });
+      const id = queue.enqueue({ kind: 'reembed', idempotencyKey: 'orphan' });
+      holdAs(db, id, { pid: deadPid() }, now + 60_000); // the lease alone would hold for another minute
+      expect(queue.state()).toMatchObject({ queued: 0, running: null, runningElsewhere: 0, stalled: 1 });
+
+      await queue.runUntilIdle();
+      expect(queue.get(id)).toMatchObject({ status: 'done', attempts: 2 });
+      expect(writes()).toBe(1);
+      expect(queue.state()).toMatchObject({ queued: 0, stalled: 0 });
+    });
+
+    it('an expired lease is taken back, even from an owner on another machine (whose process cannot be asked)', async () => {
+      const { db, queue, writes, writeFor } = setup();
+      queue.register({ kind: 'reembed', run: async ({ job }) => writeFor(job.id) });
+      const id = queue.enqueue({ kind: 'reembed', idempotencyKey: 'far' });
+      holdAs(db, id, { pid: process.pid, host: 'another-machine' }, now + 60_000);
+
+      await queue.runUntilIdle();
+      expect(queue.get(id)!.status).toBe('running'); // still within its lease: maybe alive
+      expect(queue.state()).toMatchObject({ runningElsewhere: 1, stalled: 0 });
+
+      now += 60_000;
+      expect(queue.state()).toMatchObject({ runningElsewhere: 0, stalled: 1 });
+      await queue.runUntilIdle();
+      expect(queue.get(id)!.status).toBe('done');
+      expect(writes()).toBe(1);
+    });
+
+    it('an idle running queue takes back the job of a runner that claimed it and died meanwhile, without waiting for the lease', { timeout: 20_000 }, async () => {
+      const { db, queue, writes, writeFor } = setup(undefined, { leaseMs: 6_000 });
+      queue.register({ kind: 'reembed', run: async ({ job }) => writeFor(job.id) });
+      const runner = await liveProcess();
+      queue.start();
+      await queue.waitForIdle(); // asleep, with nothing to do
+      // Another runner (a `queue run` in a terminal) enqueues and claims a job: this queue is not told.
+      const id = queue.enqueue({ kind: 'reembed', idempotencyKey: 'cli-job' });
+      holdAs(db, id, { pid: runner.pid }, now + 10 * 60_000);
+      await queue.waitForIdle();
+      expect(queue.get(id)!.status).toBe('running'); // its owner lives
+
+      const exited = new Promise((resolve) => runner.once('exit', resolve));
+      runner.kill('SIGKILL');
+      await exited;
+      await until(() => queue.get(id)!.status === 'done'); // at the next look at other runners' jobs (1 s here)
+      expect(writes()).toBe(1);
+    });
+
+    it('a lease is renewed while its job runs, so a long job is not taken for abandoned', async () => {
+      const file = path.join(tempDir(), 'q.db');
+      const a = setup(file, { leaseMs: 6_000 });
+      const b = setup(file, { leaseMs: 6_000 });
+      const started = deferred();
+      const release = deferred();
+      a.queue.register({ kind: 'reembed', run: async ({ job }) => (started.resolve(), await release.promise, a.writeFor(job.id)) });
+      b.queue.register({ kind: 'reembed', run: async ({ job }) => b.writeFor(job.id) });
+      const id = a.queue.enqueue({ kind: 'reembed', idempotencyKey: 'long' });
+      a.queue.start();
+      await started.promise;
+      const leaseAt = () => (a.db.sqlite.prepare('SELECT lease_expires_at AS at FROM extraction_jobs WHERE id = ?').get(id) as { at: number }).at;
+      const first = leaseAt();
+      now += 5_000; // most of the lease gone; the heartbeat (every second here) renews it from the new time
+      await until(() => leaseAt() > first);
+      now += 2_000; // past the first lease, within the renewed one
+      await b.queue.runUntilIdle();
+      expect(b.writes()).toBe(0);
+      expect(b.queue.state()).toMatchObject({ runningElsewhere: 1, stalled: 0 });
+      release.resolve();
+      await until(() => a.queue.get(id)!.status === 'done');
+      expect(a.writes()).toBe(1);
+    });
+  });
+
+  describe('status in a process whose queue does not run (the CLI)', () => {
+    it('asks the model server when jobs wait: unreachable is reported as paused, with its message', async () => {
+      let up = false;
+      const { queue } = setup(undefined, {
+        probe: async () => {
+          if (!up) throw new MnemoError('OLLAMA_UNREACHABLE', 'Cannot reach Ollama at http://127.0.0.1:9. Start it with "ollama serve" or set OLLAMA_HOST.');
+          return true;
+        },
+      });
+      queue.register({ kind: 'reembed', run: async () => null });
+      expect((await queue.status()).paused).toBeNull(); // nothing waits: nothing to ask
+      queue.enqueue({ kind: 'reembed', idempotencyKey: 'w' });
+      expect(queue.state().paused).toBeNull(); // what this process saw (nothing) ...
+      expect((await queue.status()).paused).toMatchObject({ code: 'OLLAMA_UNREACHABLE', message: expect.stringContaining('ollama serve') }); // ... and the truth
+      up = true;
+      expect((await queue.status()).paused).toBeNull();
+    });
+
+    it('a model server that does not answer is reported as unreachable after a short time', { timeout: 20_000 }, async () => {
+      const { queue } = setup(undefined, {
+        probe: (signal) => new Promise<boolean>((_, reject) => signal?.addEventListener('abort', () => reject(new MnemoError('ABORTED', 'stopped')))),
+      });
+      queue.register({ kind: 'reembed', run: async () => null });
+      queue.enqueue({ kind: 'reembed', idempotencyKey: 'w' });
+      expect((await queue.status()).paused).toMatchObject({ code: 'OLLAMA_UNREACHABLE', message: expect.stringMatching(/did not answer/) });
+    });
+
+    it('reports the pause another runner recorded (model missing), with its time, until the job runs', async () => {
+      const file = path.join(tempDir(), 'q.db');
+      let installed = false;
+      const runner = setup(file);
+      runner.queue.register({
+        kind: 'reembed',
+        run: async ({ job }) => {
+          if (!installed) throw new MnemoError('MODEL_NOT_FOUND', 'Model "llama3.2" is not installed in Ollama. Install it with "ollama pull llama3.2".');
+          return runner.writeFor(job.id);
+        },
+      });
+      runner.queue.enqueue({ kind: 'reembed', idempotencyKey: 'm' });
+      const pausedAt = now;
+      await runner.queue.runUntilIdle(); // pauses, gives the job back and ends, like `queue run --until-idle`
+
+      const asker = setup(file, { probe: async () => true }); // Ollama itself answers
+      expect((await asker.queue.status()).paused).toEqual({ code: 'MODEL_NOT_FOUND', message: expect.stringContaining('ollama pull llama3.2'), since: pausedAt });
+
+      installed = true;
+      now += 1_000;
+      const next = setup(file);
+      next.queue.register({ kind: 'reembed', run: async ({ job }) => next.writeFor(job.id) });
+      await next.queue.runUntilIdle();
+      expect(next.writes()).toBe(1);
+      expect((await asker.queue.status()).paused).toBeNull();
+    });
+
+    it('a recorded pause ends when a runner takes the job again, even if that runner is stopped before it finishes', async () => {
+      const file = path.join(tempDir(), 'q.db');
+      const runner = setup(file);
+      runner.queue.register({ kind: 'reembed', run: async () => Promise.reject(new MnemoError('MODEL_NOT_FOUND', 'Model "llama3.2" is not installed in Ollama.')) });
+      const id = runner.queue.enqueue({ kind: 'reembed', idempotencyKey: 'm' });
+      await runner.queue.runUntilIdle();
+      const asker = setup(file, { probe: async () => true });
+      expect((await asker.queue.status()).paused).toMatchObject({ code: 'MODEL_NOT_FOUND' });
+
+      // The model is back; the app takes the job and is closed in the middle of it: the job waits again, not paused.
+      const app = setup(file);
+      const started = deferred();
+      app.queue.register({ kind: 'reembed', run: ({ signal }) => (started.resolve(), new Promise((_, reject) => signal.addEventListener('abort', () => reject(new MnemoError('ABORTED', 'stopped'))))) });
+      app.queue.start();
+      await started.promise;
+      await app.queue.stop();
+      expect(asker.queue.get(id)).toMatchObject({ status: 'queued', lastErrorCode: null });
+      expect((await asker.queue.status()).paused).toBeNull();
+    });
   });
 });

@@ -5,12 +5,21 @@ import { unwrap, type Client } from '../../shared/client';
 import type { MaintenanceReport, Memory } from '../../shared/contract';
 import type { Core, CoreOptions } from '../../electron/core/create-core';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
-import { createTestClock, type TestClock } from '../support/memory-harness';
+import { createTestClock, openMemoryHarness, type TestClock } from '../support/memory-harness';
 import { useTempDirs } from '../support/temp-dir';
 import { createTestCore } from '../support/test-core';
 
 const DAY = 86_400_000;
-const NOTHING: MaintenanceReport = { merged: 0, decayed: 0, trashedForCap: 0, purged: 0, expired: 0, mergePending: 0, mergeChecked: false };
+const NOTHING: MaintenanceReport = {
+  merged: 0,
+  decayed: 0,
+  trashedForCap: 0,
+  purged: 0,
+  expired: 0,
+  mergePending: 0,
+  mergeChecked: false,
+  cap: { cap: 10_000, active: 1, learned: 0, overCap: 0, restorableDays: 30 },
+};
 
 describe('memory maintenance', () => {
   const tempDir = useTempDirs();
@@ -19,10 +28,10 @@ describe('memory maintenance', () => {
     for (const core of open.splice(0)) await core.dispose();
   });
 
-  function start(options: Partial<CoreOptions> = {}): { client: Client; core: Core; dir: string; clock: TestClock } {
-    const dir = tempDir();
-    const clock = createTestClock();
-    const { core, client } = createTestCore(dir, { startQueue: false, embedder: null, clock, ...options });
+  function start(options: Partial<CoreOptions> & { dir?: string } = {}): { client: Client; core: Core; dir: string; clock: TestClock } {
+    const { dir = tempDir(), ...rest } = options;
+    const clock = (rest.clock as TestClock | undefined) ?? createTestClock();
+    const { core, client } = createTestCore(dir, { startQueue: false, embedder: null, ...rest, clock });
     open.push(core);
     return { core, client, dir, clock };
   }
@@ -111,31 +120,99 @@ describe('memory maintenance', () => {
     expect((await get(client, low.id)).memory.importance).toBe(0.25);
   });
 
-  it('enforces the cap: trashes the least important unpinned memories, never pinned ones; restore undoes it', async () => {
-    const { client } = start();
+  /** Memories Mnemo learned on its own, written as the extraction job writes them, before the core opens the folder. */
+  async function learnBeforeStart(dir: string, clock: TestClock, items: Array<{ content: string; importance: number; status?: 'review' }>): Promise<Map<string, number>> {
+    const h = openMemoryHarness(dir, { embedder: null, clock });
+    try {
+      const ids = new Map<string, number>();
+      for (const { content, importance, status } of items) {
+        ids.set(content, h.memories.createMemory({ content, category: 'knowledge', importance }, { origin: 'extraction', ...(status ? { status } : {}) }).id);
+      }
+      return ids;
+    } finally {
+      await h.close();
+    }
+  }
+
+  const importLines = async (client: Client, lines: string[]) => unwrap(await client.call('memory.import', { content: lines.join('\n'), dryRun: false }));
+  const activeContents = async (client: Client) =>
+    new Set(unwrap(await client.call('memory.list', { limit: 500 })).items.map((m) => m.content));
+
+  it('never trashes what the user imported or wrote for the cap, however many: the report says the cap counts learned memories only', async () => {
+    const dir = tempDir();
+    const clock = createTestClock();
+    await learnBeforeStart(dir, clock, [
+      { content: 'Learned minor fact one', importance: 0.02 },
+      { content: 'Learned minor fact two', importance: 0.03 },
+    ]);
+    const { client } = start({ dir, clock });
     unwrap(await client.call('settings.update', { patch: { activeMemoryCap: 100 } }));
-    // 100 ordinary memories, 2 pinned ones that matter least, and 3 that matter little.
-    const lines = [
-      ...Array.from({ length: 100 }, (_, i) => `- Ordinary fact number ${i} _(importance 0.50)_`),
-      '- Pinned but minor fact alpha _(pinned · importance 0.01)_',
-      '- Pinned but minor fact beta _(pinned · importance 0.01)_',
-      '- Minor fact gamma _(importance 0.02)_',
-      '- Minor fact delta _(importance 0.03)_',
-      '- Minor fact epsilon _(importance 0.04)_',
-    ];
-    const imported = unwrap(await client.call('memory.import', { content: lines.join('\n'), dryRun: false }));
-    expect(imported.written).toBe(105);
+    // Two imports of 60, both least important of all, and one written by hand: 123 active, above the cap of 100.
+    expect((await importLines(client, Array.from({ length: 60 }, (_, i) => `- First import fact ${i} _(importance 0.01)_`))).written).toBe(60);
+    expect((await importLines(client, Array.from({ length: 60 }, (_, i) => `- Second import fact ${i} _(importance 0.01)_`))).written).toBe(60);
+    await add(client, 'Written by hand and minor', { importance: 0.01 });
 
-    expect(await maintain(client)).toMatchObject({ trashedForCap: 5 });
-    const active = unwrap(await client.call('memory.list', { limit: 500 }));
-    expect(active.total).toBe(100);
-    expect(active.items.filter((m) => m.pinned).map((m) => m.content).sort()).toEqual(['Pinned but minor fact alpha', 'Pinned but minor fact beta']);
-    const trashed = unwrap(await client.call('memory.list', { statuses: ['trashed'], sort: 'importance', limit: 10 })).items;
-    expect(trashed.map((m) => m.content)).toEqual(['Ordinary fact number 1', 'Ordinary fact number 0', 'Minor fact epsilon', 'Minor fact delta', 'Minor fact gamma']);
-    const detail = await get(client, trashed[4]!.id);
-    expect(detail.versions.at(-1)).toMatchObject({ origin: 'maintenance', reason: 'over the cap', status: 'trashed' });
+    const report = await maintain(client);
+    expect(report).toMatchObject({ trashedForCap: 0, cap: { cap: 100, active: 123, learned: 2, overCap: 0 } });
+    expect(unwrap(await client.call('memory.list', { statuses: ['trashed'] })).total).toBe(0);
+    expect((await activeContents(client)).size).toBe(123);
+    expect(timeline(dir, 'maintained').at(-1)!.data).toMatchObject({ trashedForCap: 0, cap: { active: 123, learned: 2 } });
+  });
 
-    expect(unwrap(await client.call('memory.restore', { memoryId: trashed[4]!.id }))).toMatchObject({ status: 'active' });
+  it('trashes the learned memories beyond the cap, least valuable first, never one the user edited, pinned, approved or that replaced theirs; restore keeps it', async () => {
+    const dir = tempDir();
+    const clock = createTestClock();
+    const learned = await learnBeforeStart(dir, clock, [
+      ...Array.from({ length: 102 }, (_, i) => ({ content: `Learned ordinary fact ${i}`, importance: 0.5 })),
+      { content: 'Learned minor fact gamma', importance: 0.02 },
+      { content: 'Learned minor fact delta', importance: 0.03 },
+      { content: 'Learned minor fact epsilon', importance: 0.04 },
+      { content: 'Learned, then recategorized by the user', importance: 0.01 },
+      { content: 'Learned, then pinned by the user', importance: 0.01 },
+      { content: 'Learned, then approved from review', importance: 0.01, status: 'review' },
+      { content: 'Learned, then merged with a fact the user wrote', importance: 0.01 },
+      { content: 'Learned, and it replaced a fact the user wrote', importance: 0.01 },
+    ]);
+    const id = (content: string) => learned.get(content)!;
+    const { client } = start({ dir, clock });
+    unwrap(await client.call('settings.update', { patch: { activeMemoryCap: 100 } }));
+    unwrap(await client.call('memory.update', { memoryId: id('Learned, then recategorized by the user'), category: 'project' }));
+    unwrap(await client.call('memory.update', { memoryId: id('Learned, then pinned by the user'), pinned: true }));
+    unwrap(await client.call('review.approve', { memoryId: id('Learned, then approved from review') }));
+    await importLines(client, Array.from({ length: 60 }, (_, i) => `- Imported fact ${i} _(importance 0.01)_`));
+
+    // The user's facts a learned memory took over: one merged into it (as maintenance merges), one it superseded (as
+    // extraction corrects an outdated fact). The newer memory carries the user's fact, so it is the user's too.
+    const merged = await add(client, 'Wrote by hand, merged later', { importance: 0.01 });
+    const replaced = await add(client, 'Wrote by hand, replaced later', { importance: 0.01 });
+    const h = openMemoryHarness(dir, { embedder: null, clock });
+    try {
+      h.memories.updateMemory(merged.id, { status: 'archived', supersededBy: id('Learned, then merged with a fact the user wrote') }, { origin: 'maintenance', reason: 'merged', eventKind: 'merged' });
+      h.memories.updateMemory(replaced.id, { status: 'superseded', supersededBy: id('Learned, and it replaced a fact the user wrote') }, { origin: 'extraction', reason: 'superseded', eventKind: 'superseded' });
+    } finally {
+      await h.close();
+    }
+
+    // 105 learned memories that are Mnemo's alone, cap 100: the 5 worth least go, ties broken by use, then age.
+    const report = await maintain(client);
+    const lowest = ['Learned minor fact gamma', 'Learned minor fact delta', 'Learned minor fact epsilon', 'Learned ordinary fact 0', 'Learned ordinary fact 1'];
+    expect(report).toMatchObject({ trashedForCap: 5, cap: { cap: 100, active: 165, learned: 100, overCap: 0, restorableDays: 30 } });
+    const trashed = unwrap(await client.call('memory.list', { statuses: ['trashed'], limit: 10 })).items;
+    expect(trashed.map((m) => m.content).sort()).toEqual([...lowest].sort());
+    const active = await activeContents(client);
+    for (const content of [...learned.keys()].filter((c) => !lowest.includes(c))) expect(active.has(content), content).toBe(true);
+    for (let i = 0; i < 60; i++) expect(active.has(`Imported fact ${i}`)).toBe(true);
+
+    // Shown: each is a version and a timeline event of the maintenance, naming the cap.
+    const gamma = await get(client, id('Learned minor fact gamma'));
+    expect(gamma.versions.at(-1)).toMatchObject({ origin: 'maintenance', reason: 'over the cap', status: 'trashed' });
+    expect(timeline(dir, 'deleted').filter((e) => e.data.reason === 'over the cap')).toHaveLength(5);
+    expect(timeline(dir, 'deleted').find((e) => e.memory_id === gamma.memory.id)!.data).toMatchObject({ origin: 'maintenance', cap: 100 });
+
+    // Reversible: a restored memory is the user's choice to keep it, so the cap does not take it again.
+    expect(unwrap(await client.call('memory.restore', { memoryId: gamma.memory.id }))).toMatchObject({ status: 'active' });
+    expect(await maintain(client)).toMatchObject({ trashedForCap: 0, cap: { learned: 100, overCap: 0 } });
+    expect((await get(client, gamma.memory.id)).memory.status).toBe('active');
   });
 
   it('purges trash older than the retention, keeps newer trash', async () => {

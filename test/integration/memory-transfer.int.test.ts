@@ -137,6 +137,43 @@ describe('memory export and import', () => {
       expect(report.items.filter((i) => i.outcome === 'conflict').every((i) => i.imported === true && i.memoryId !== undefined)).toBe(true);
     });
 
+    it('says, dry run and real, where the active memories stand against the cap; the cap never trashes what was imported', async () => {
+      const dir = tempDir();
+      const clock = createTestClock();
+      // 105 memories Mnemo learned on its own, 5 more than the cap of 100 set below.
+      const h = openMemoryHarness(dir, { embedder: null, clock });
+      for (let i = 0; i < 105; i++) h.memories.createMemory({ content: `Learned fact number ${i}`, category: 'knowledge', importance: 0.5 }, { origin: 'extraction' });
+      await h.close();
+      const { client } = start({ dir, clock });
+      unwrap(await client.call('settings.update', { patch: { activeMemoryCap: 100 } }));
+
+      // 60 new lines (least important of all), a repeated and an unreadable line, which add nothing.
+      const lines = [...Array.from({ length: 60 }, (_, i) => `- Imported fact number ${i} _(importance 0.01)_`), '- Imported fact number 7', '- ok'];
+      const standing = { cap: 100, active: 165, learned: 105, overCap: 5, restorableDays: 30 };
+      const dry = unwrap(await client.call('memory.import', { content: lines.join('\n'), dryRun: true }));
+      expect(dry).toMatchObject({ written: 0, new: 60, duplicate: 1, invalid: 1, cap: standing });
+      expect(unwrap(await client.call('memory.list', {})).total).toBe(105); // the dry run wrote nothing
+
+      const real = unwrap(await client.call('memory.import', { content: lines.join('\n'), dryRun: false }));
+      expect(real).toMatchObject({ written: 60, cap: standing });
+
+      // Maintenance trashes only the 5 learned memories over the cap, none of the 60 imported, least important as they are.
+      expect(unwrap(await client.call('memory.maintain', {}))).toMatchObject({ trashedForCap: 5, cap: { active: 160, learned: 100, overCap: 0 } });
+      const trashed = unwrap(await client.call('memory.list', { statuses: ['trashed'] })).items;
+      expect(trashed.map((m) => m.content).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `Learned fact number ${i}`).sort());
+
+      // A JSON export counts only what it brings in as active: its trashed memory would land in the trash.
+      const other = start();
+      const kept = await add(other.client, 'Keeps bees on the roof');
+      const gone = await add(other.client, 'Had a flat tyre');
+      unwrap(await other.client.call('memory.delete', { memoryId: gone.id }));
+      const json = unwrap(await other.client.call('memory.export', { format: 'json', includeTrashed: true }));
+      expect(json.count).toBe(2);
+      const fromJson = unwrap(await client.call('memory.import', { content: json.content, dryRun: true }));
+      expect(fromJson).toMatchObject({ new: 2, cap: { active: 161, learned: 100, overCap: 0 } });
+      expect(fromJson.items.map((i) => i.content).sort()).toEqual([kept.content, gone.content].sort());
+    });
+
     it('without an embedder, saves without vectors and checks exact duplicates only', async () => {
       const { client } = start();
       await seed(client);
@@ -271,6 +308,50 @@ describe('memory export and import', () => {
       const shape = (m: Memory) => [m.content, m.category, m.importance, m.pinned];
       const list = async (c: Client) => unwrap(await c.call('memory.list', { sort: 'importance' })).items.map(shape);
       expect(await list(b.client)).toEqual(await list(a.client));
+    });
+  });
+
+  describe('secrets never become memories, whoever writes them', () => {
+    it('an import lists a line holding a secret as invalid (dry run and real run) and writes none of it', async () => {
+      const { client, dir } = start();
+      const file = ['Enjoys hiking in the Alps', 'My bank PIN is 4821', '我的支付密码改成了135790', 'postgres://app:Hunter2pass@db.local/prod', 'Changed my password yesterday'].join('\n');
+      for (const dryRun of [true, false]) {
+        const report = unwrap(await client.call('memory.import', { content: file, dryRun }));
+        expect(report.items.map((i) => [i.line, i.outcome])).toEqual([
+          [1, 'new'],
+          [2, 'invalid'],
+          [3, 'invalid'],
+          [4, 'invalid'],
+          [5, 'new'],
+        ]);
+        expect(report.items[1]!.reason).toMatch(/looks like a PIN, and Mnemo never keeps secrets as memories/);
+        expect(report.items[2]!.reason).toMatch(/looks like a password/);
+      }
+      const contents = unwrap(await client.call('memory.list', { statuses: ['active', 'archived', 'review', 'trashed'] })).items.map((m) => m.content);
+      expect(contents.sort()).toEqual(['Changed my password yesterday', 'Enjoys hiking in the Alps']);
+      const db = new Database(path.join(dir, 'mnemo.db'), { readonly: true });
+      try {
+        const versions = db.prepare('SELECT content FROM memory_versions').all() as Array<{ content: string }>;
+        expect(versions.some((v) => /4821|135790|Hunter2pass/.test(v.content))).toBe(false);
+      } finally {
+        db.close();
+      }
+    });
+
+    it('a memory added or edited by hand is refused with INVALID_INPUT when it holds a secret, and nothing changes', async () => {
+      const { client } = start();
+      const added = await client.call('memory.create', { content: 'Using hunter2 as my password for the router' });
+      expect(added.ok).toBe(false);
+      if (!added.ok) {
+        expect(added.error.code).toBe('INVALID_INPUT');
+        expect(added.error.path).toBe('content');
+        expect(added.error.message).toMatch(/^This was not saved: it looks like a password/);
+      }
+      const kept = await add(client, 'Has a router at home');
+      const edited = await client.call('memory.update', { memoryId: kept.id, content: 'Router admin password is S3cr3t!x' });
+      expect(edited.ok).toBe(false);
+      expect(unwrap(await client.call('memory.get', { memoryId: kept.id, usesLimit: 1 })).memory.content).toBe('Has a router at home');
+      expect(unwrap(await client.call('memory.list', {})).total).toBe(1);
     });
   });
 });

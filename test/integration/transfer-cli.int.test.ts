@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createTestClock, openMemoryHarness } from '../support/memory-harness';
 import { useTempDirs } from '../support/temp-dir';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -77,7 +78,7 @@ describe('export, import, maintenance and backups in the terminal host', () => {
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
-  });
+  }, 180_000); // a dozen CLI processes, each starting a core: slow on a loaded machine
 
   it('backs up, lists, and restores over a database that no longer opens', () => {
     const dir = tempDir();
@@ -107,4 +108,41 @@ describe('export, import, maintenance and backups in the terminal host', () => {
     const kept = fs.readdirSync(path.join(dir, 'backups')).find((f) => f.startsWith('pre-restore-'))!;
     expect(fs.readFileSync(path.join(dir, 'backups', kept))).toEqual(damaged);
   });
+
+  it('an import past the cap says, dry run first, that imported memories never count, and what the next maintenance will trash', async () => {
+    const dir = tempDir();
+    // A cap of 100 and 103 memories Mnemo learned on its own, set up before the CLI opens the folder.
+    const h = openMemoryHarness(dir, { embedder: null, clock: createTestClock(Date.now()) });
+    h.settings.update({ activeMemoryCap: 100 });
+    for (let i = 0; i < 103; i++) h.memories.createMemory({ content: `Learned fact number ${i}`, category: 'knowledge' }, { origin: 'extraction' });
+    await h.close();
+    const cli = cliIn(dir);
+    fs.writeFileSync(path.join(dir, 'facts.txt'), Array.from({ length: 60 }, (_, i) => `- Imported fact number ${i}`).join('\n'));
+
+    const dry = cli('memory', 'import', 'facts.txt', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(
+      'After this import you will have 163 memories active, more than the cap of 100. The cap counts only what Mnemo learned on its own (103 now): imported memories never count and are never trashed for it.',
+    );
+    expect(dry.stdout).toContain(
+      'Mnemo learned 3 memories more than the cap allows: the next maintenance moves its 3 least useful learned ones to the trash, where "memory restore ID" brings one back within 30 days.',
+    );
+
+    const real = cli('memory', 'import', 'facts.txt');
+    expect(real.code, real.stderr).toBe(0);
+    expect(real.stdout).toContain('You now have 163 memories active, more than the cap of 100.');
+
+    const maintained = cli('memory', 'maintain');
+    expect(maintained.code, maintained.stderr).toBe(0);
+    expect(maintained.stdout).toMatch(/^trashed \(cap\) +3 +\(learned memories beyond the cap, least useful first\)$/m);
+    expect(maintained.stdout).toMatch(/^cap +100 learned of 100 allowed; 160 active \(what you wrote, edited, pinned, approved or imported never counts\)$/m);
+    expect(JSON.parse(cli('memory', 'list', '--status', 'trashed', '--json').stdout)).toMatchObject({ total: 3 });
+    expect(JSON.parse(cli('memory', 'list', 'Imported', '--json').stdout)).toMatchObject({ total: 60 });
+
+    // Back at the cap for learned memories: one more import still goes past the cap, and trashes nothing.
+    fs.writeFileSync(path.join(dir, 'one.txt'), '- Keeps bees on the roof\n');
+    const one = cli('memory', 'import', 'one.txt', '--dry-run').stdout;
+    expect(one).toContain('After this import you will have 161 memories active, more than the cap of 100.');
+    expect(one).toContain('Nothing will be moved to the trash for the cap.');
+  }, 180_000);
 });

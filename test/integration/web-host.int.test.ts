@@ -1,3 +1,4 @@
+import http from 'node:http';
 import path from 'node:path';
 import fc from 'fast-check';
 import WebSocket from 'ws';
@@ -24,6 +25,31 @@ async function setup(tempDir: () => string) {
 function post(url: string, body: string, headers: Record<string, string>) {
   return fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 }
+
+/**
+ * One request with the path sent exactly as written: fetch and new URL() would normalise or refuse the malformed
+ * targets these tests are about. An upgrade request is answered like any other here (the socket is not opened).
+ */
+function rawRequest(port: number, target: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: target, method: options.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...options.headers } });
+    const answer = (res: http.IncomingMessage) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body }));
+    };
+    req.on('response', answer);
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, type: '', body: '' });
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const MALFORMED_PATHS = ['/%zz', '/%', '/%E0%A4%A', '/assets/%c0%af', '/threads/%ff', '/index.html%'];
 
 function openSocket(url: string, protocols: string[], headers: Record<string, string>): Promise<{ opened: true; ws: WebSocket } | { opened: false; status: number }> {
   return new Promise((resolve) => {
@@ -119,6 +145,50 @@ describe('web host', () => {
     const index = await fetch(host.url + '/');
     expect(index.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(index.headers.get('content-security-policy')).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)/);
+  });
+
+  it('answers a static path with a malformed percent-escape 400 with a plain message, token or not', async () => {
+    const { host } = await setup(tempDir);
+    for (const target of MALFORMED_PATHS) {
+      const withToken: Record<string, string> = { authorization: `Bearer ${host.token}`, origin: host.url };
+      for (const headers of [{}, withToken]) {
+        const res = await rawRequest(host.port, target, { headers });
+        expect(res.status, target).toBe(400);
+        expect(res.type, target).toBe('text/plain; charset=utf-8');
+        expect(res.body, target).toMatch(/malformed percent-escape/);
+      }
+      // The Host check still comes first: a rebinding page learns nothing new.
+      expect((await rawRequest(host.port, target, { headers: { host: `evil.example:${host.port}` } })).status, target).toBe(403);
+    }
+    expect((await rawRequest(host.port, '/index.html')).status).toBe(200);
+  });
+
+  it('answers /rpc/ with a malformed operation name 400 INVALID_INPUT, after the token and origin checks', async () => {
+    const { host } = await setup(tempDir);
+    const good = { authorization: `Bearer ${host.token}`, origin: host.url };
+    for (const target of ['/rpc/%zz', '/rpc/%', '/rpc/app.info%E0%A4%A', '/rpc/%c0%af']) {
+      const noToken = await rawRequest(host.port, target, { method: 'POST', headers: { origin: host.url }, body: '{}' });
+      expect(noToken.status, target).toBe(401);
+      expect(JSON.parse(noToken.body), target).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
+      expect((await rawRequest(host.port, target, { method: 'POST', headers: { ...good, origin: 'http://evil.example' }, body: '{}' })).status, target).toBe(403);
+      const authorised = await rawRequest(host.port, target, { method: 'POST', headers: good, body: '{}' });
+      expect(authorised.status, target).toBe(400);
+      expect(JSON.parse(authorised.body), target).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringMatching(/malformed percent-escape/) } });
+    }
+    expect((await rawRequest(host.port, '/rpc/app.info', { method: 'POST', headers: good, body: '{}' })).status).toBe(200);
+  });
+
+  it('answers a request target that is not a URL at all 400, sockets included, and keeps serving', async () => {
+    const { host } = await setup(tempDir);
+    const socketHeaders = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+    for (const target of ['http://[', '//%zz', '//[/events']) {
+      expect((await rawRequest(host.port, target)).status, target).toBe(400);
+      expect((await rawRequest(host.port, target, { method: 'POST', headers: { authorization: `Bearer ${host.token}`, origin: host.url }, body: '{}' })).status, target).toBe(400);
+      // Before the fix this one threw inside the 'upgrade' listener and took the whole process down.
+      expect((await rawRequest(host.port, target, { headers: socketHeaders })).status, target).toBe(400);
+    }
+    expect((await rawRequest(host.port, '/events%zz', { headers: socketHeaders })).status).toBe(404);
+    expect((await rawRequest(host.port, '/rpc/app.info', { method: 'POST', headers: { authorization: `Bearer ${host.token}`, origin: host.url }, body: '{}' })).status).toBe(200);
   });
 
   it('survives any payload: every answer is an envelope and the host keeps serving (property)', async () => {

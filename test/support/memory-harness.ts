@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createBackupScrubber } from '../../electron/core/backup/backup-scrub';
 import { createMessagesRepo, type MessagesRepo } from '../../electron/core/chat/messages.repo';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
 import type { Embedder } from '../../electron/core/embedding/embedder.port';
@@ -7,6 +8,7 @@ import { createEventBus, type EventBus } from '../../electron/core/event-bus';
 import { createMemoryService, type MemoryService } from '../../electron/core/memory/memory.service';
 import type { Clock } from '../../electron/core/ports/clock.port';
 import { silentLogger } from '../../electron/core/ports/logger.port';
+import { derivePaths } from '../../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../../electron/core/settings/settings.service';
 import { createThreadService, type ThreadService } from '../../electron/core/threads/thread.service';
 
@@ -50,7 +52,15 @@ export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | 
   const events = createEventBus(silentLogger);
   const settings = createSettingsService({ sqlite: db.sqlite, clock: opts.clock, events, logger: silentLogger });
   const embedding = createEmbeddingService({ embedder: opts.embedder, logger: silentLogger });
-  const memories = createMemoryService({ sqlite: db.sqlite, clock: opts.clock, events, logger: silentLogger, embedding, settings: () => settings.get() });
+  const memories = createMemoryService({
+    sqlite: db.sqlite,
+    clock: opts.clock,
+    events,
+    logger: silentLogger,
+    embedding,
+    settings: () => settings.get(),
+    backups: createBackupScrubber({ paths: derivePaths(dataDir), logger: silentLogger }),
+  });
   const threads = createThreadService({ sqlite: db.sqlite, orm: db.orm, clock: opts.clock, events });
   const messages = createMessagesRepo(db.sqlite);
   return {

@@ -111,6 +111,20 @@ describe('core process protocol', () => {
     expect(await client.call('echo', {})).toMatchObject({ ok: false, error: { code: 'DB_CORRUPT' } });
   });
 
+  it('after a failed start the main process may start again with the user\'s answer (a missing database)', async () => {
+    const { client, made } = wire((o) => {
+      if (!o.whenDatabaseMissing) throw new MnemoError('DB_MISSING', "Mnemo's database is missing.", { details: { state: 'missing' } });
+      return fakeCore();
+    });
+    await expect(client.start(startOptions)).rejects.toMatchObject({ code: 'DB_MISSING', details: { state: 'missing' } });
+    expect(await client.call('echo', 1)).toMatchObject({ ok: false, error: { code: 'DB_MISSING' } });
+    expect(await client.start({ ...startOptions, whenDatabaseMissing: 'restore-newest' })).toEqual(paths);
+    expect(await client.call('echo', 1)).toEqual({ ok: true, value: 1 });
+    expect(made.map((o) => o.whenDatabaseMissing)).toEqual([undefined, 'restore-newest']);
+    expect(parseToCore({ kind: 'start', options: { ...startOptions, whenDatabaseMissing: 'start-empty' } })).not.toBeNull();
+    expect(parseToCore({ kind: 'start', options: { ...startOptions, whenDatabaseMissing: 'delete-everything' } })).toBeNull();
+  });
+
   it('an unexpected error while starting becomes INTERNAL with its reason', async () => {
     const { client } = wire(() => {
       throw new Error('The module was compiled against a different Node.js version');

@@ -9,14 +9,16 @@ import { minimatch } from 'minimatch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requiredModelFiles } from '../../electron/core/embedding/onnx.embedder';
 import { useTempDirs } from '../support/temp-dir';
+import { TOOL_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-describe('electron-builder.yml', () => {
+// electron-builder's own loader and its schema validator (a large JSON schema compiled on first use) are slow to start.
+describe('electron-builder.yml', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
   let config: Configuration;
   beforeAll(async () => {
     config = await getConfig(ROOT, 'electron-builder.yml', null);
-  });
+  }, TOOL_TEST_TIMEOUT_MS);
 
   it('is valid for the installed electron-builder', async () => {
     // The validator normalizes what it checks in place; the other tests read the file as written.
@@ -86,7 +88,8 @@ describe('electron-builder.yml', () => {
   });
 });
 
-describe('scripts/bundle-model.mjs', () => {
+// Each test runs the script in a new node process.
+describe('scripts/bundle-model.mjs', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
   const tempDir = useTempDirs();
   const script = path.join(ROOT, 'scripts', 'bundle-model.mjs');
   const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {

@@ -270,6 +270,17 @@ describe('app:// protocol', () => {
     for (const [file] of readFile.mock.calls) expect(file.startsWith(`${rendererDir}/`), file).toBe(true);
   });
 
+  it('answers a malformed percent-escape 400 with the CSP, reading nothing', async () => {
+    readFile.mockClear();
+    for (const url of ['app://mnemo/%zz', 'app://mnemo/%', 'app://mnemo/%E0%A4%A', 'app://mnemo/assets/%c0%af', 'app://mnemo/threads/%ff']) {
+      const res = await get(url);
+      expect(res.status, url).toBe(400);
+      expect(res.headers.get('content-security-policy'), url).toBe(contentSecurityPolicy());
+      expect(await res.text(), url).toMatch(/malformed percent-escape/);
+    }
+    expect(readFile).not.toHaveBeenCalled();
+  });
+
   it('reports missing app files as a 500 that says to reinstall', async () => {
     const broken = createAppProtocolHandler({ rendererDir, readFile: () => Promise.reject(new Error('ENOENT')), join: path.posix.join, sep: '/' });
     const res = await broken(new Request('app://mnemo/'));

@@ -4,6 +4,7 @@ import { isMnemoError } from '../../shared/errors';
 import { Candidate, evidenceSupportedBy, parseExtraction, type ExtractionResult } from '../../electron/core/extraction/extract-parse';
 import { readLenientJson } from '../../electron/core/extraction/lenient-json';
 import { EXTRACTOR_CASES, MESSAGE_DATE } from '../fixtures/extractor-outputs';
+import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 function thrownCode(fn: () => unknown): string | null {
   try {
@@ -130,7 +131,7 @@ describe('readLenientJson', () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, PROPERTY_TEST_TIMEOUT_MS);
 
   it('keeps the elements completed before a cut, and marks the cut ones', () => {
     const items = [{ a: 1 }, { a: 2 }, { a: 3 }];
@@ -183,7 +184,7 @@ function checkInvariants(raw: string, userText: string): void {
   }
 }
 
-describe('parseExtraction: properties', () => {
+describe('parseExtraction: properties', { timeout: PROPERTY_TEST_TIMEOUT_MS }, () => {
   it('throws nothing but LLM_BAD_OUTPUT for arbitrary strings', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ maxLength: 80 }), checkInvariants), { numRuns: 500 });
   });

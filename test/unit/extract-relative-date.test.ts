@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveRelativeDate } from '../../electron/core/extraction/relative-date';
+import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 const DAY = 86_400_000;
 const eod = (y: number, m: number, d: number): number => Date.UTC(y, m - 1, d, 23, 59, 59, 999);
@@ -120,7 +121,7 @@ describe('resolveRelativeDate: properties', () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, PROPERTY_TEST_TIMEOUT_MS);
 
   it('"in N days" is exactly N calendar days after the base day', () => {
     fc.assert(

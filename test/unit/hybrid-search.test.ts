@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rankHybrid, type RankableMemory } from '../../electron/core/memory/hybrid-search';
+import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 const NOW = Date.UTC(2026, 0, 1);
 const W = { similarity: 0.6, importance: 0.25, recency: 0.15 };
@@ -76,5 +77,5 @@ describe('rankHybrid', () => {
         expect(pos(run(boosted))).toBeLessThanOrEqual(pos(a));
       }),
     );
-  });
+  }, PROPERTY_TEST_TIMEOUT_MS);
 });

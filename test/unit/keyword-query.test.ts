@@ -1,21 +1,25 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyOf, messageTerms, rarestTerms } from '../../electron/core/memory/keyword-query';
+import { anyOf, MEMORY_FLOOR, QUESTION_FLOOR, rarestTerms, relevantMatches, termCoverage, termWeight, type WeightedTerm } from '../../electron/core/memory/keyword-query';
+import type { MeaningfulTerm } from '../../electron/core/text/meaningful-terms';
 
-describe('anyOf(messageTerms(text))', () => {
-  const anyTermQuery = (text: string) => anyOf(messageTerms(text));
-  it('ORs every word and CJK bigram as its own quoted term', () => {
-    expect(anyTermQuery('附近有咖啡吗')).toBe('"附近" OR "近有" OR "有咖" OR "咖啡" OR "啡吗"');
-    expect(anyTermQuery('Any "coffee" tips? 茶')).toBe('"any" OR "coffee" OR "tips" OR "茶"*');
-    expect(anyTermQuery('?!')).toBeNull();
+const word = (key: string): MeaningfulTerm => ({ key, kind: 'word' });
+
+describe('anyOf', () => {
+  it('ORs every token of every term, a lone CJK character as a prefix, each once', () => {
+    expect(
+      anyOf([
+        { term: word('live'), tokens: ['lives', 'living'], documents: 3 },
+        { term: { key: '咖啡', kind: 'cjk' }, tokens: ['咖啡'], documents: 1 },
+        { term: { key: '茶', kind: 'cjk-char' }, tokens: ['茶'], documents: 1 },
+        { term: word('say'), tokens: ['say "hi"', 'lives'], documents: 1 },
+      ]),
+    ).toBe('"lives" OR "living" OR "咖啡" OR "茶"* OR "say ""hi"""');
   });
 
-  it('messageTerms: distinct, in order, a lone CJK character as a prefix; anyOf of none is null', () => {
-    expect(messageTerms('tea, TEA and 茶')).toEqual([
-      { text: 'tea', prefix: false },
-      { text: 'and', prefix: false },
-      { text: '茶', prefix: true },
-    ]);
+  it('is null when no term has a token (nothing in the index has them)', () => {
     expect(anyOf([])).toBeNull();
+    expect(anyOf([{ term: word('zebra'), tokens: [], documents: 0 }])).toBeNull();
   });
 });
 
@@ -34,5 +38,113 @@ describe('rarestTerms', () => {
     expect(rarest(['zebra', 'the'], 100)).toEqual(['the']);
     expect(rarest(['zebra'], 100)).toEqual([]);
     expect(rarest([], 100)).toEqual([]);
+  });
+});
+
+describe('termWeight', () => {
+  const kinds = fc.constantFrom<MeaningfulTerm['kind']>('word', 'cjk', 'cjk-char');
+
+  it('is positive and never grows with the number of memories holding the term', () => {
+    fc.assert(
+      fc.property(kinds, fc.nat(200_000), fc.nat(200_000), fc.nat(200_000), (kind, a, b, total) => {
+        const term = { key: 'x', kind };
+        const [fewer, more] = a < b ? [a, b] : [b, a];
+        expect(termWeight(term, fewer, total)).toBeGreaterThan(0);
+        if (fewer > 0) expect(termWeight(term, fewer, total)).toBeGreaterThanOrEqual(termWeight(term, more, total));
+      }),
+    );
+  });
+
+  it('an unseen word weighs most; an unseen CJK bigram half of that; a small store weighs like one of 1,000', () => {
+    const unseen = termWeight(word('france'), 0, 5000);
+    expect(unseen).toBeGreaterThan(termWeight(word('france'), 1, 5000));
+    expect(termWeight({ key: '个城', kind: 'cjk' }, 0, 5000)).toBeCloseTo(unseen / 2, 10);
+    expect(termWeight({ key: '茶', kind: 'cjk-char' }, 0, 5000)).toBeCloseTo(unseen, 10);
+    expect(termWeight(word('coffee'), 1, 3)).toBeCloseTo(termWeight(word('coffee'), 1, 1000), 10);
+  });
+});
+
+describe('termCoverage and relevantMatches', () => {
+  const terms: WeightedTerm[] = [
+    { key: 'capit', weight: 7 },
+    { key: 'franc', weight: 7 },
+  ];
+
+  it('coverage is the weighted share of the terms held', () => {
+    expect(termCoverage(terms, new Set(['capit', 'franc', 'other']))).toBe(1);
+    expect(termCoverage(terms, new Set(['franc']))).toBe(0.5);
+    expect(termCoverage(terms, new Set())).toBe(0);
+    expect(termCoverage([], new Set(['x']))).toBe(0);
+  });
+
+  it('a question whose matches together hold too little of it gets none (the store does not know its subject)', () => {
+    // "How do I fix a flat tyre?" beside "Rents a two-bedroom flat": fix and tyre are in no memory.
+    const tyre: WeightedTerm[] = [
+      { key: 'fix', weight: 7.6 },
+      { key: 'flat', weight: 6.5 },
+      { key: 'tyre', weight: 7.6 },
+    ];
+    expect(termCoverage(tyre, new Set(['flat']))).toBeGreaterThan(MEMORY_FLOOR);
+    expect(termCoverage(tyre, new Set(['flat']))).toBeLessThan(QUESTION_FLOOR);
+    expect(relevantMatches(tyre, [new Set(['rent', 'flat', 'bedroom'])])).toEqual([false]);
+  });
+
+  it('a question about two things keeps a memory for each; a memory sharing only a common word stays out', () => {
+    const q: WeightedTerm[] = [
+      { key: 'wife', weight: 6.5 },
+      { key: 'work', weight: 2.9 },
+      { key: 'the', weight: 0.1 },
+    ];
+    expect(relevantMatches(q, [new Set(['wife', 'sofia']), new Set(['work', 'acm']), new Set(['the', 'dog'])])).toEqual([true, true, false]);
+    expect(termCoverage(q, new Set(['the']))).toBeLessThan(MEMORY_FLOOR);
+  });
+
+  it('a memory holding a word the question wrote as a name is relevant whatever the floors say', () => {
+    const porto: WeightedTerm[] = [
+      { key: 'tip', weight: 7.6 },
+      { key: 'weekend', weight: 7.6 },
+      { key: 'porto', weight: 6.5, name: true },
+    ];
+    expect(termCoverage(porto, new Set(['live', 'porto']))).toBeLessThan(QUESTION_FLOOR);
+    expect(relevantMatches(porto, [new Set(['live', 'porto'])])).toEqual([true]);
+    expect(relevantMatches(porto.map((t) => ({ ...t, name: false })), [new Set(['live', 'porto'])])).toEqual([false]);
+  });
+
+  const question = fc.uniqueArray(fc.record({ key: fc.constantFrom('a', 'b', 'c', 'd', 'e'), weight: fc.double({ min: 0.01, max: 10, noNaN: true }), name: fc.boolean() }), {
+    selector: (t) => t.key,
+    maxLength: 5,
+  });
+  const keySet = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'z'), { maxLength: 6 }).map((a) => new Set(a));
+
+  it('does not depend on the order of the candidates', () => {
+    fc.assert(
+      fc.property(question, fc.array(keySet, { maxLength: 6 }), (terms, candidates) => {
+        const forward = relevantMatches(terms, candidates);
+        const backward = relevantMatches(terms, [...candidates].reverse());
+        expect(backward).toEqual([...forward].reverse());
+      }),
+    );
+  });
+
+  it('holding more keys never makes a candidate irrelevant, nor the others', () => {
+    fc.assert(
+      fc.property(question, fc.array(keySet, { minLength: 1, maxLength: 6 }), fc.nat(5), fc.constantFrom('a', 'b', 'c', 'd', 'e'), (terms, candidates, i, extra) => {
+        const before = relevantMatches(terms, candidates);
+        const grown = candidates.map((k, j) => (j === i % candidates.length ? new Set([...k, extra]) : k));
+        relevantMatches(terms, grown).forEach((kept, j) => {
+          if (before[j]) expect(kept).toBe(true);
+        });
+      }),
+    );
+  });
+
+  it('a candidate holding every term is relevant; no terms, nothing is', () => {
+    fc.assert(
+      fc.property(question, fc.array(keySet, { maxLength: 4 }), (terms, others) => {
+        const all = new Set(terms.map((t) => t.key));
+        expect(relevantMatches(terms, [all, ...others])[0]).toBe(terms.length > 0);
+        expect(relevantMatches([], [all, ...others]).every((k) => !k)).toBe(true);
+      }),
+    );
   });
 });

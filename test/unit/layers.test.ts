@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { TOOL_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 // Proves each layer rule in eslint.config.js fires: a wrong-layer import must fail lint, a right one must pass.
 const eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, '../..') });
@@ -10,7 +11,8 @@ async function restrictedImports(filePath: string, code: string): Promise<number
   return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').length;
 }
 
-describe('layer rules', () => {
+// Real ESLint: the first lint loads the config and the TypeScript parser, seconds on a loaded machine.
+describe('layer rules', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
   it.each([
     ['electron/core/x.ts', "import { app } from 'electron';"],
     ['electron/core/x.ts', "import { startWebHost } from '../server/web-host';"],

@@ -6,6 +6,7 @@ import { safeLinkUrl, displayUrl } from '../../renderer/src/markdown/safe-url';
 import { codeLanguage, hastText } from '../../renderer/src/markdown/hast-text';
 import { applyDelta, mergeOlder, replyState, retryableReply, upsertMessage } from '../../renderer/src/stores/chat-merge';
 import { matchTitle, snippet } from '../../renderer/src/search-text';
+import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 function message(id: number, patch: Partial<Message> = {}): Message {
   return {
@@ -96,7 +97,7 @@ describe('links in model output', () => {
         if (safe !== null) expect(new URL(safe).protocol).toMatch(/^(https?|mailto):$/);
       }),
     );
-  });
+  }, PROPERTY_TEST_TIMEOUT_MS);
 
   it('shortens long URLs for display', () => {
     expect(displayUrl(`data:image/png;base64,${'A'.repeat(5000)}`).length).toBeLessThanOrEqual(120);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitThink, ThinkSplitter, type ThinkParts } from '../../electron/core/llm/think-splitter';
+import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 function streamThrough(chunks: string[]): ThinkParts {
   const splitter = new ThinkSplitter();
@@ -93,7 +94,7 @@ describe('ThinkSplitter', () => {
       }),
       { numRuns: 2000 },
     );
-  });
+  }, PROPERTY_TEST_TIMEOUT_MS);
 
   it('property: well-formed blocks come back exactly, at any chunking', () => {
     const plain = fc.string({ maxLength: 12 }).filter((s) => !s.includes('<'));
@@ -109,5 +110,5 @@ describe('ThinkSplitter', () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, PROPERTY_TEST_TIMEOUT_MS);
 });

@@ -6,6 +6,7 @@ import {
   createTokenCalibrator,
   estimateTokens,
 } from '../../electron/core/text/token-estimate';
+import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 // Han (BMP and extension B), kana and Hangul syllables, as whole code points.
 const cjkChar = fc
@@ -89,7 +90,7 @@ describe('estimateTokens', () => {
       }),
       { numRuns: 500 },
     );
-  });
+  }, PROPERTY_TEST_TIMEOUT_MS);
 });
 
 describe('createTokenCalibrator', () => {

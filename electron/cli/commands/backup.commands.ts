@@ -2,15 +2,19 @@
  * Database backups from the terminal. `db restore` runs without a core: it must work when the database no longer opens
  * (the very case the "cannot read its database" message sends people here for). It stages the backup and opens the
  * database once, which swaps it in (this process owns the data folder unless Mnemo runs elsewhere on it).
+ * `db restore --latest` and `db start-empty` are the two ways out the "database is missing" message offers
+ * (core/backup/missing-database.ts); both work without a core too, since the core refuses to start in that case.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BackupInfo, OpOutput } from '../../../shared/contract';
 import { isMnemoError } from '../../../shared/errors';
-import { stageRestore } from '../../core/backup/backup.service';
-import { openDatabase } from '../../core/db/open-database';
+import { KEPT_ASIDE_DIR } from '../../core/backup/backup-rotation';
+import { listBackups, stageRestore } from '../../core/backup/backup.service';
+import { missingDatabase, newestGoodBackup } from '../../core/backup/missing-database';
+import { openDatabase, type OpenedDatabase } from '../../core/db/open-database';
 import { createStderrLogger } from '../../core/ports/logger.port';
-import { derivePaths } from '../../core/ports/paths.port';
+import { derivePaths, type Paths } from '../../core/ports/paths.port';
 import type { CliCommand, CliOutput, StandaloneContext } from '../commands';
 
 const size = (bytes: number) => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
@@ -20,22 +24,46 @@ const time = (t: number) => new Date(t).toISOString().slice(0, 19).replace('T', 
 function formatList(l: OpOutput<'db.backups'>): string {
   if (l.backups.length === 0) return `No backups yet in ${l.folder}.`;
   const rows = l.backups.map((b: BackupInfo) => `${time(b.createdAt)}  ${b.kind.padEnd(13)} ${size(b.sizeBytes).padStart(9)}  ${b.name}`);
-  return [...rows, '', `folder: ${l.folder}`, `last automatic backup: ${l.lastAutomaticAt === null ? 'none yet' : time(l.lastAutomaticAt)}`].join('\n');
+  const asideDir = path.join(l.folder, KEPT_ASIDE_DIR);
+  const aside = listBackups(asideDir).length;
+  return [
+    ...rows,
+    '',
+    `folder: ${l.folder}`,
+    `last automatic backup: ${l.lastAutomaticAt === null ? 'none yet' : time(l.lastAutomaticAt)}`,
+    ...(aside > 0 ? [`kept aside: ${aside} automatic ${aside === 1 ? 'backup' : 'backups'} holding much less than the others, in ${asideDir}`] : []),
+  ].join('\n');
 }
 
-async function restore({ args, dataDir }: StandaloneContext): Promise<CliOutput> {
+/** Opens the database the one way (openDatabase), which swaps in a staged restore or creates a new database. */
+function openOnce(paths: Paths): OpenedDatabase {
+  return openDatabase(paths.dbFile, {
+    migrationsDir: paths.migrationsDir,
+    backupsDir: paths.backupsDir,
+    ...(paths.vecExtensionPath ? { vecExtensionPath: paths.vecExtensionPath } : {}),
+  });
+}
+
+async function restore({ args, flags, dataDir }: StandaloneContext): Promise<CliOutput> {
   const arg = args.join(' ').trim();
-  if (!arg) return { ok: false, error: { code: 'INVALID_INPUT', message: 'Say which backup to restore: npm run -s cli -- db restore FILE (a path, or a name from "db backups").' } };
+  const latest = flags.latest === 'true';
+  if (latest && arg) return { ok: false, error: { code: 'INVALID_INPUT', message: 'Say either a backup to restore (FILE) or --latest, not both.' } };
+  if (!arg && !latest) {
+    return { ok: false, error: { code: 'INVALID_INPUT', message: 'Say which backup to restore: npm run -s cli -- db restore FILE (a path, or a name from "db backups"), or --latest for the newest good one.' } };
+  }
   const paths = derivePaths(dataDir);
-  // A path as typed (relative to here) when it exists; otherwise a name in the backups folder.
-  const file = fs.existsSync(path.resolve(arg)) ? path.resolve(arg) : arg;
+  let file: string;
+  if (latest) {
+    const good = newestGoodBackup(paths);
+    if (!good) return { ok: false, error: { code: 'NOT_FOUND', message: `There is no backup to restore in ${paths.backupsDir}: none verifies and holds a memory or a message. Nothing was changed.` } };
+    file = good.path;
+  } else {
+    // A path as typed (relative to here) when it exists; otherwise a name in the backups folder.
+    file = fs.existsSync(path.resolve(arg)) ? path.resolve(arg) : arg;
+  }
   try {
     const staged = stageRestore(paths, file, createStderrLogger('error'));
-    const db = openDatabase(paths.dbFile, {
-      migrationsDir: paths.migrationsDir,
-      backupsDir: paths.backupsDir,
-      ...(paths.vecExtensionPath ? { vecExtensionPath: paths.vecExtensionPath } : {}),
-    });
+    const db = openOnce(paths);
     const outcome = db.restore;
     db.close();
     const value = { ...staged, outcome };
@@ -47,6 +75,27 @@ async function restore({ args, dataDir }: StandaloneContext): Promise<CliOutput>
       return { ok: true, value, text: `Mnemo is running on this data folder, so the backup is staged: it replaces the database when Mnemo next starts.` };
     }
     return { ok: false, error: { code: 'DB_CORRUPT', message: outcome?.reason ?? 'The staged backup was not restored.' } };
+  } catch (e) {
+    if (isMnemoError(e)) return { ok: false, error: e.toInfo() };
+    throw e;
+  }
+}
+
+/** Begins with an empty database where there is none (or a 0-byte one), when the user chooses that over a backup. */
+async function startEmpty({ dataDir }: StandaloneContext): Promise<CliOutput> {
+  const paths = derivePaths(dataDir);
+  if (!missingDatabase(paths.dbFile)) {
+    return {
+      ok: false,
+      error: { code: 'CONFLICT', message: `There is already a database at ${paths.dbFile} (or a restore staged for it); start-empty only creates one where there is none. Nothing was changed.` },
+    };
+  }
+  try {
+    const db = openOnce(paths);
+    const value = { path: db.path, schemaVersion: db.schemaVersion };
+    db.close();
+    const kept = listBackups(paths.backupsDir).length > 0 ? ` The backups in ${paths.backupsDir} stay as they were: restore one any time with npm run -s cli -- db restore FILE.` : '';
+    return { ok: true, value, text: `Started with an empty database at ${value.path}.${kept}` };
   } catch (e) {
     if (isMnemoError(e)) return { ok: false, error: e.toInfo() };
     throw e;
@@ -74,7 +123,12 @@ export const backupCommands: CliCommand[] = [
   },
   {
     words: ['db', 'restore'],
-    synopsis: 'db restore FILE          replaces the database with a backup (the current one is kept in backups/ first)',
+    synopsis: 'db restore FILE|--latest replaces the database with a backup, or the newest good one (the current one is kept in backups/ first)',
     runWithoutCore: restore,
+  },
+  {
+    words: ['db', 'start-empty'],
+    synopsis: 'db start-empty           begins with an empty database where it is missing or empty (the backups stay)',
+    runWithoutCore: startEmpty,
   },
 ];

@@ -77,12 +77,24 @@ function formatModels(o: z.output<typeof ModelsOverview>): string {
   return lines.join('\n');
 }
 
+/**
+ * Never "nothing to do" while work waits: jobs another process runs, jobs whose runner died (stalled, taken back by
+ * the next run) and a pause with its reason all show, each with what to do when the user has something to do.
+ */
 function formatQueue(s: z.output<typeof QueueState>): string {
-  return [
+  const elsewhere = s.runningElsewhere > 0 ? `  (${s.runningElsewhere} in another Mnemo process)` : '';
+  const lines = [
     `queued   ${s.queued}`,
-    `running  ${s.running ? `#${s.running.id} (${s.running.kind})` : '-'}`,
+    `running  ${s.running ? `#${s.running.id} (${s.running.kind})` : '-'}${elsewhere}`,
+    `stalled  ${s.stalled}${s.stalled > 0 ? '  (left running by a runner that stopped; "queue run --until-idle" or the app runs it again)' : ''}`,
     `dead     ${s.dead}`,
-    `paused   ${s.paused ? s.paused.message : 'no'}`,
+  ];
+  if (!s.paused) return [...lines, 'paused   no'].join('\n');
+  const since = s.paused.since === undefined ? '' : ` (since ${new Date(s.paused.since).toISOString().slice(0, 16).replace('T', ' ')} UTC)`;
+  return [
+    ...lines,
+    `paused   yes${since}: ${s.paused.message}`,
+    `         Waiting jobs are kept. Once that is fixed the app resumes by itself; from the terminal run "queue run --until-idle".`,
   ].join('\n');
 }
 

@@ -2,7 +2,7 @@
  * Long-term memory from the terminal: add, list, search, show, edit, delete, restore, purge, revert, stats.
  * Every command is one contract operation; with --json it prints the operation's value.
  */
-import type { Memory, MemoryCategory, MemoryHit, MemoryStatus, OpOutput } from '../../../shared/contract';
+import type { BackupErasure, Memory, MemoryCategory, MemoryHit, MemoryStatus, OpOutput, RemainingCopy } from '../../../shared/contract';
 import { MemoryCategory as CategorySchema, MemoryStatus as StatusSchema } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 
@@ -216,7 +216,7 @@ async function edit(ctx: CliContext): Promise<CliOutput> {
 }
 
 function byId(
-  op: 'memory.delete' | 'memory.restore' | 'memory.purge',
+  op: 'memory.delete' | 'memory.restore',
   done: (id: number) => string,
 ): (ctx: CliContext) => Promise<CliOutput> {
   return async (ctx) => {
@@ -226,6 +226,35 @@ function byId(
     if (!r.ok) return r;
     return { ok: true, value: r.value, text: done(memoryId) };
   };
+}
+
+/** Backups a purge could not change, and what to do: each file by path, with why. Empty when there are none. */
+export function remainingCopiesText(remaining: readonly RemainingCopy[]): string {
+  if (remaining.length === 0) return '';
+  return [
+    `${remaining.length === 1 ? 'This file' : 'These files'} could not be changed and may still hold a copy:`,
+    ...remaining.map((c) => `  ${c.path}  (${c.reason})`),
+    `Delete ${remaining.length === 1 ? 'it' : 'them'} by hand to erase the copies (the database itself holds none).`,
+  ].join('\n');
+}
+
+/** A purge's answer: erased from the database, and from which backups; the files that still hold copies, if any. */
+function purgeText(what: string, backups: BackupErasure): string {
+  const files = `${backups.clean} ${backups.clean === 1 ? 'backup' : 'backups'}`;
+  if (backups.remaining.length === 0) {
+    return backups.clean === 0
+      ? `Purged ${what}: erased from the database (there are no backups); nothing of it is left.`
+      : `Purged ${what}: erased from the database and from every backup (${files}); nothing of it is left.`;
+  }
+  return `Purged ${what}: erased from the database${backups.clean > 0 ? ` and from ${files}` : ''}, but not from every backup.\n${remainingCopiesText(backups.remaining)}`;
+}
+
+async function purge(ctx: CliContext): Promise<CliOutput> {
+  const memoryId = positiveInt(ctx.args[0], 'The memory id');
+  if (isFailure(memoryId)) return memoryId;
+  const r = await ctx.client.call('memory.purge', { memoryId });
+  if (!r.ok) return r;
+  return { ok: true, value: r.value, text: purgeText(`memory #${memoryId}`, r.value.backups) };
 }
 
 async function revert(ctx: CliContext): Promise<CliOutput> {
@@ -258,8 +287,8 @@ export const memoryCommands: CliCommand[] = [
   { words: ['memory', 'restore'], synopsis: 'memory restore ID        brings it back from the trash', run: byId('memory.restore', (id) => `Restored memory #${id}.`) },
   {
     words: ['memory', 'purge'],
-    synopsis: 'memory purge ID          deletes it for good (text, history, search entries, vector)',
-    run: byId('memory.purge', (id) => `Purged memory #${id}; nothing of it is left.`),
+    synopsis: 'memory purge ID          deletes it for good (text, history, search entries, vector), backups included',
+    run: purge,
   },
   { words: ['memory', 'revert'], synopsis: 'memory revert ID VERSION makes an earlier version current again', run: revert },
   { words: ['memory', 'stats'], synopsis: 'memory stats             counts, vectors, and whether semantic search is on', run: stats },

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ImportItem, ImportReport, MaintenanceReport, MemoryCategory } from '../../../shared/contract';
 import { MemoryCategory as CategorySchema } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
+import { remainingCopiesText } from './memory.commands';
 
 const invalid = (message: string): CliOutput => ({ ok: false, error: { code: 'INVALID_INPUT', message } });
 /** Item lines printed before "and N more". */
@@ -56,9 +57,25 @@ function formatImport(r: ImportReport): string {
     `new ${r.new} · duplicate ${r.duplicate} · conflict ${r.conflicting} · invalid ${r.invalid}   (${r.format === 'mnemo-json' ? 'Mnemo export' : 'text, one memory per line'})`,
     `near-duplicates: ${r.nearDuplicateCheck ? 'checked by meaning' : 'exact text only (semantic search is off: see memory stats)'}`,
   ];
+  lines.push(...capLines(r));
   if (r.items.length > 0) lines.push('', ...r.items.slice(0, SHOWN_ITEMS).map(itemLine));
   if (r.items.length > SHOWN_ITEMS) lines.push(`... and ${r.items.length - SHOWN_ITEMS} more (--json lists them all)`);
   return lines.join('\n');
+}
+
+const countMemories = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
+
+/** When the active total goes past the cap: what the cap counts, and whether anything will go to the trash for it. */
+function capLines({ cap: c, dryRun }: ImportReport): string[] {
+  if (c.active <= c.cap) return [];
+  return [
+    `${dryRun ? 'After this import you will have' : 'You now have'} ${countMemories(c.active)} active, more than the cap of ${c.cap}. ` +
+      `The cap counts only what Mnemo learned on its own (${c.learned} now): imported memories never count and are never trashed for it.`,
+    c.overCap > 0
+      ? `Mnemo learned ${countMemories(c.overCap)} more than the cap allows: the next maintenance moves its ${c.overCap} least useful learned ones to the trash, ` +
+        `where "memory restore ID" brings one back within ${c.restorableDays} days.`
+      : 'Nothing will be moved to the trash for the cap.',
+  ];
 }
 
 async function importMemories(ctx: CliContext): Promise<CliOutput> {
@@ -100,11 +117,13 @@ function formatMaintenance(r: MaintenanceReport): string {
   return [
     `merged          ${r.merged}${r.mergeChecked ? (r.mergePending > 0 ? `   (${r.mergePending} still to check: run again)` : '') : '   (not checked: semantic search is off)'}`,
     `decayed         ${r.decayed}`,
-    `trashed (cap)   ${r.trashedForCap}`,
+    `trashed (cap)   ${r.trashedForCap}${r.trashedForCap > 0 ? '   (learned memories beyond the cap, least useful first)' : ''}`,
+    `cap             ${r.cap.learned} learned of ${r.cap.cap} allowed; ${r.cap.active} active (what you wrote, edited, pinned, approved or imported never counts)`,
     `purged (trash)  ${r.purged}`,
     `newly expired   ${r.expired}`,
     '',
     'Every change is a version: "memory show ID" lists it, "memory revert" or "memory restore" undoes it.',
+    ...(r.purgedCopiesRemain ? ['', 'The memories purged from the trash were erased from the backups, but not from every one.', remainingCopiesText(r.purgedCopiesRemain)] : []),
   ].join('\n');
 }
 

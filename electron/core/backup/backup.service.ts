@@ -5,8 +5,9 @@
  * - A backup is a VACUUM INTO snapshot (consistent, WAL included) written under a temporary name, proved sound
  *   (integrity_check, our tables, a known schema) and synced, then renamed: a file listed under a backup's name is
  *   always a complete, verified copy.
- * - Rotation deletes only automatic backups beyond the newest 7. Manual, pre-migration and pre-restore copies, and
- *   files this service did not name, are never deleted.
+ * - Rotation deletes only automatic backups beyond the newest 7, never the fullest, and an automatic backup holding
+ *   much less than the others is kept aside instead of counted (backup-rotation.ts). Manual, pre-migration and
+ *   pre-restore copies, and files this service did not name, are never deleted.
  * - A restore never replaces the open database: the chosen file is verified, copied (VACUUM INTO, so a WAL beside it
  *   is included), the copy verified again, and staged as `<db>.restore-pending`; openDatabase swaps it in at the next
  *   start (see open-database.ts).
@@ -21,6 +22,7 @@ import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
+import { contentOf, holdsMuchLess, KEEP_AUTOMATIC, KEPT_ASIDE_DIR, rotationVictims } from './backup-rotation';
 
 export interface BackupServiceDeps {
   sqlite: Sqlite;
@@ -33,13 +35,11 @@ export interface BackupServiceDeps {
 export interface BackupService {
   backup(kind: 'manual' | 'automatic'): BackupInfo;
   list(): OpOutput<'db.backups'>;
-  /** Deletes automatic backups beyond the newest KEEP_AUTOMATIC; returns how many. */
+  /** Deletes automatic backups beyond the newest KEEP_AUTOMATIC of each folder, never the fullest; returns how many. */
   rotate(): number;
   lastAutomaticAt(): number | null;
   stageRestore(file: string): OpOutput<'db.restore'>;
 }
-
-export const KEEP_AUTOMATIC = 7;
 
 /** `mnemo-2026-01-31T08-00-00-000Z.sqlite` (manual), `mnemo-auto-...` (automatic), a `-N` suffix on a clash. */
 const OURS = /^mnemo-(auto-)?(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(?:-\d+)?\.sqlite$/;
@@ -68,56 +68,102 @@ function clashNumber(name: string): number {
   return Number(/Z-(\d+)\.sqlite$/.exec(name)?.[1] ?? 0);
 }
 
+/** The backups in one folder (files named as backups; not its subfolders), newest first. */
+export function listBackups(folder: string): BackupInfo[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => backupInfo(folder, name))
+    .filter((b): b is BackupInfo => b !== null)
+    .sort((a, b) => b.createdAt - a.createdAt || clashNumber(b.name) - clashNumber(a.name));
+}
+
+function backupInfo(folder: string, name: string): BackupInfo | null {
+  const parsed = parseBackupName(name);
+  if (!parsed) return null;
+  const file = path.join(folder, name);
+  try {
+    return { path: file, name, kind: parsed.kind, createdAt: parsed.createdAt, sizeBytes: fs.statSync(file).size };
+  } catch {
+    return null; // removed meanwhile
+  }
+}
+
+/** Memories plus messages in a backup file, read only; null when it cannot be read. */
+function contentOfFile(file: string): number | null {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      return contentOf({ memories: count('memories'), messages: count('messages') });
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
 export function createBackupService(deps: BackupServiceDeps): BackupService {
   const { sqlite, paths, clock, events, logger } = deps;
   const dir = paths.backupsDir;
-
-  function infoOf(name: string): BackupInfo | null {
-    const parsed = parseBackupName(name);
-    if (!parsed) return null;
-    const file = path.join(dir, name);
-    try {
-      return { path: file, name, kind: parsed.kind, createdAt: parsed.createdAt, sizeBytes: fs.statSync(file).size };
-    } catch {
-      return null; // removed meanwhile
-    }
-  }
-
-  function all(): BackupInfo[] {
-    let names: string[];
-    try {
-      names = fs.readdirSync(dir);
-    } catch {
-      return [];
-    }
-    return names
-      .map(infoOf)
-      .filter((b): b is BackupInfo => b !== null)
-      .sort((a, b) => b.createdAt - a.createdAt || clashNumber(b.name) - clashNumber(a.name));
-  }
+  const keptAsideDir = path.join(dir, KEPT_ASIDE_DIR);
+  const all = () => listBackups(dir);
+  const automaticIn = (folder: string) => listBackups(folder).filter((b) => b.kind === 'automatic');
 
   function freeName(kind: 'manual' | 'automatic', at: number): string {
     const base = backupName(kind, at);
     let name = base;
-    for (let n = 1; fs.existsSync(path.join(dir, name)); n++) name = base.replace(/\.sqlite$/, `-${n}.sqlite`);
+    // Unique in both folders: a backup kept aside keeps its name.
+    for (let n = 1; fs.existsSync(path.join(dir, name)) || fs.existsSync(path.join(keptAsideDir, name)); n++) name = base.replace(/\.sqlite$/, `-${n}.sqlite`);
     return name;
   }
 
+  function rotateFolder(folder: string): number {
+    const automatic = automaticIn(folder);
+    if (automatic.length <= KEEP_AUTOMATIC) return 0;
+    const victims = rotationVictims(automatic.map((b) => ({ ...b, content: contentOfFile(b.path) })));
+    for (const old of victims) fs.rmSync(old.path, { force: true });
+    if (victims.length > 0) logger.info('removed old automatic backups', { removed: victims.length, kept: automatic.length - victims.length });
+    return victims.length;
+  }
+
   function rotate(): number {
-    const automatic = all().filter((b) => b.kind === 'automatic');
-    let removed = 0;
-    for (const old of automatic.slice(KEEP_AUTOMATIC)) {
-      fs.rmSync(old.path, { force: true });
-      removed++;
+    return rotateFolder(dir) + rotateFolder(keptAsideDir);
+  }
+
+  /** Counts a new automatic backup among the kept ones, or keeps it aside (backup-rotation.ts); returns where it is. */
+  function placeAutomatic(fresh: BackupInfo, content: number): BackupInfo {
+    const others = automaticIn(dir).filter((b) => b.path !== fresh.path);
+    const fullest = Math.max(0, ...others.map((b) => contentOfFile(b.path) ?? 0));
+    if (!holdsMuchLess(content, fullest)) {
+      rotate();
+      return fresh;
     }
-    if (removed > 0) logger.info('removed old automatic backups', { removed, kept: KEEP_AUTOMATIC });
-    return removed;
+    fs.mkdirSync(keptAsideDir, { recursive: true });
+    const keptAt = path.join(keptAsideDir, fresh.name);
+    fs.renameSync(fresh.path, keptAt);
+    syncDirectory(keptAsideDir);
+    syncDirectory(dir);
+    logger.warn('automatic backup kept aside: it holds much less than the backups kept', { content, fullest });
+    rotate();
+    return { ...fresh, path: keptAt };
+  }
+
+  function lastAutomaticAt(): number | null {
+    const newest = [...automaticIn(dir), ...automaticIn(keptAsideDir)].map((b) => b.createdAt);
+    return newest.length > 0 ? Math.max(...newest) : null;
   }
 
   return {
     backup(kind) {
       let partial: string | null = null;
       let name: string;
+      let content: number;
       try {
         fs.mkdirSync(dir, { recursive: true });
         name = freeName(kind, clock.now());
@@ -125,7 +171,7 @@ export function createBackupService(deps: BackupServiceDeps): BackupService {
         partial = `${target}.partial`;
         fs.rmSync(partial, { force: true });
         sqlite.prepare('VACUUM INTO ?').run(partial);
-        inspectDatabaseFile(partial, paths.migrationsDir);
+        content = contentOf(inspectDatabaseFile(partial, paths.migrationsDir));
         syncFile(partial);
         fs.renameSync(partial, target);
         syncDirectory(dir);
@@ -136,23 +182,20 @@ export function createBackupService(deps: BackupServiceDeps): BackupService {
           cause: e,
         });
       }
-      const info = infoOf(name)!;
+      const written = backupInfo(dir, name)!;
+      const info = kind === 'automatic' ? placeAutomatic(written, content) : written;
       logger.info('database backed up', { kind, sizeBytes: info.sizeBytes });
       events.emit('db.backedUp', { backup: info });
-      if (kind === 'automatic') rotate();
       return info;
     },
 
     list() {
-      const backups = all();
-      return { backups, folder: dir, lastAutomaticAt: backups.find((b) => b.kind === 'automatic')?.createdAt ?? null };
+      return { backups: all(), folder: dir, lastAutomaticAt: lastAutomaticAt() };
     },
 
     rotate,
-
-    lastAutomaticAt() {
-      return all().find((b) => b.kind === 'automatic')?.createdAt ?? null;
-    },
+    // Kept-aside ones included: the daily backup ran, whichever folder its copy went to.
+    lastAutomaticAt,
 
     stageRestore: (file) => stageRestore(paths, file, logger),
   };

@@ -4,7 +4,8 @@
  * checked after) -> quick_check.
  *
  * Invariant: a file that cannot be read as a healthy Mnemo database is never replaced, rewritten or migrated.
- * Opening it fails with DB_CORRUPT and a message that says what to do; the file stays exactly as it was.
+ * Opening it fails with a message that says what to do (DB_CORRUPT: damaged or not a database; DB_NOT_MNEMO: another
+ * program's database; DB_READ_ONLY: the folder or file cannot be written), and the file stays exactly as it was.
  *
  * Restore: a backup staged beside the database (`<db>.restore-pending`, see backup.service.ts) replaces it at the next
  * open, before anything else touches the file, and only if (a) the staged file verifies again (integrity_check, our
@@ -21,6 +22,7 @@ import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
 import * as sqliteVec from 'sqlite-vec';
 import { MnemoError } from '../../../shared/errors';
 import { repoRoot } from '../version';
+import { readOnlyProblem } from './read-only-check';
 import * as schema from './schema';
 
 export type Sqlite = Database.Database;
@@ -62,7 +64,14 @@ const MIGRATIONS_TABLE = '__drizzle_migrations';
 
 export function openDatabase(file: string, options: OpenDatabaseOptions): OpenedDatabase {
   const absolute = path.resolve(file);
-  fs.mkdirSync(path.dirname(absolute), { recursive: true });
+  try {
+    fs.mkdirSync(path.dirname(absolute), { recursive: true });
+  } catch (e) {
+    throw readOnlyProblem(absolute) ?? e;
+  }
+  // Before anything else, restore included: a read-only folder must not be reported as damage (read-only-check.ts).
+  const readOnly = readOnlyProblem(absolute);
+  if (readOnly) throw readOnly;
   const backupsDir = options.backupsDir ?? path.join(path.dirname(absolute), 'backups');
   const restore = applyPendingRestore(absolute, { migrationsDir: options.migrationsDir, backupsDir, now: options.now ?? Date.now });
   const existedBefore = fs.existsSync(absolute) && fs.statSync(absolute).size > 0;
@@ -122,7 +131,8 @@ function applyPragmas(sqlite: Sqlite, file: string): void {
   }
 }
 
-function loadVec(sqlite: Sqlite, extensionPath: string | undefined): void {
+/** Loads sqlite-vec into a connection (vec0 tables cannot be read or changed without it); also used on backups. */
+export function loadVec(sqlite: Sqlite, extensionPath: string | undefined): void {
   if (extensionPath) sqlite.loadExtension(extensionPath);
   else sqliteVec.load(sqlite);
 }
@@ -136,9 +146,36 @@ function preflight(file: string): void {
   }
   try {
     quickCheck(readonly, file);
+    refuseForeign(readonly, file);
   } finally {
     readonly.close();
   }
+}
+
+/**
+ * A file is Mnemo's when it has no tables yet (a new one), only the migrations table (a first start that stopped
+ * before its first migration committed: the table is created outside that transaction), or the migrations table with
+ * the tables every Mnemo database has. Anything else belongs to another program: migrating it would add our tables
+ * to its file. Other programs use drizzle's `__drizzle_migrations` too, hence the tables as well.
+ */
+function refuseForeign(readonly: Sqlite, file: string): void {
+  const tables = tableNames(readonly);
+  const ours = tables.size === 0 || (tables.has(MIGRATIONS_TABLE) && (tables.size === 1 || REQUIRED_TABLES.every((t) => tables.has(t))));
+  if (ours) return;
+  const theirs = [...tables].filter((t) => t !== MIGRATIONS_TABLE).sort();
+  const shown = theirs.slice(0, 3).join(', ') + (theirs.length > 3 ? `, and ${theirs.length - 3} more` : '');
+  throw new MnemoError(
+    'DB_NOT_MNEMO',
+    `The file at ${file} is not a Mnemo database: it holds another program's tables (${shown}). Mnemo has not changed it. ` +
+      `Move it elsewhere (it may belong to another program) and start Mnemo again to begin with a new database, or start Mnemo on another data folder (--data-dir).`,
+    { details: { file, tables: theirs.slice(0, 10) } },
+  );
+}
+
+/** The tables of a database, without SQLite's own (sqlite_sequence, sqlite_stat1, ...). */
+function tableNames(db: Sqlite): Set<string> {
+  const rows = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`).all() as Array<{ name: string }>;
+  return new Set(rows.map((r) => r.name));
 }
 
 function quickCheck(sqlite: Sqlite, file: string): void {
@@ -272,6 +309,9 @@ function closeDatabase(sqlite: Sqlite): void {
 }
 
 function unreadable(file: string, e: unknown): MnemoError {
+  // Permissions can change after the check at the start; a write refused now is still not damage.
+  const readOnly = readOnlyProblem(file, e);
+  if (readOnly) return readOnly;
   const reason = (e as { code?: string }).code ?? (e as Error).message;
   return new MnemoError('DB_CORRUPT', corruptMessage(file, String(reason)), { cause: e, details: { file } });
 }
@@ -291,6 +331,8 @@ const REQUIRED_TABLES = ['threads', 'messages', 'memories', 'memory_versions', '
 export interface DatabaseFileInfo {
   schemaVersion: string;
   memories: number;
+  /** Chat messages: with memories, what a backup holds of the user's (see backup-rotation.ts). */
+  messages: number;
   sizeBytes: number;
 }
 
@@ -319,7 +361,7 @@ export function inspectDatabaseFile(file: string, migrationsDir: string): Databa
       throw refuse('DB_CORRUPT', `it is damaged (${code ?? (e as Error).message})`, e);
     }
     if (problems.length > 0) throw refuse('DB_CORRUPT', `it is damaged (integrity check: ${problems.slice(0, 3).join('; ')})`);
-    const tables = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as Array<{ name: string }>).map((r) => r.name));
+    const tables = tableNames(db);
     const missing = REQUIRED_TABLES.filter((t) => !tables.has(t));
     if (missing.length > 0) throw refuse('INVALID_INPUT', `it is not a Mnemo database (no ${missing.slice(0, 3).join(', ')} table)`);
     const applied = appliedMillis(db);
@@ -328,8 +370,8 @@ export function inspectDatabaseFile(file: string, migrationsDir: string): Databa
     if (applied !== null && newest && applied > newest.when) throw refuse('INVALID_INPUT', 'it was written by a newer version of Mnemo; update Mnemo first');
     const known = journal.find((e) => e.when === applied);
     if (!known) throw refuse('INVALID_INPUT', 'its schema version is not one this version of Mnemo knows');
-    const memories = (db.prepare('SELECT count(*) AS n FROM memories').get() as { n: number }).n;
-    return { schemaVersion: known.tag, memories, sizeBytes: fs.statSync(file).size };
+    const count = (table: 'memories' | 'messages') => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return { schemaVersion: known.tag, memories: count('memories'), messages: count('messages'), sizeBytes: fs.statSync(file).size };
   } finally {
     db.close();
   }

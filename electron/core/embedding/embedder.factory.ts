@@ -11,6 +11,10 @@ import type { DownloadProgress } from './download-progress';
 import type { Embedder } from './embedder.port';
 import { createOllamaEmbedder } from './ollama.embedder';
 import { createOnnxEmbedder, DEFAULT_MODEL_HUB, modelFolder, normalizeHubUrl } from './onnx.embedder';
+import { createOnnxWorkerEmbedder, onnxWorkerEntry } from './onnx-worker.embedder';
+
+/** Where the local model runs: a worker thread (default), or the thread that asks (the benchmarks' "before"). */
+export type LocalEmbeddingThread = 'worker' | 'in-process';
 
 export type EmbeddingProvider = Settings['embeddingProvider'];
 
@@ -21,6 +25,8 @@ export interface EmbedderFactoryDeps {
   llm: LlmPort | (() => LlmPort);
   /** Where downloads of the local model come from. Default: the Hugging Face Hub. */
   modelHub?: string;
+  /** Default 'worker'; a build without the worker's file runs the model in-process (slower to answer, same vectors). */
+  localThread?: LocalEmbeddingThread;
 }
 
 export interface EmbedderFactory {
@@ -49,7 +55,10 @@ export function createEmbedderFactory(deps: EmbedderFactoryDeps): EmbedderFactor
   return {
     create(provider, model) {
       if (provider === 'ollama') return guarded(`ollama:${model}`, () => createOllamaEmbedder({ llm, model }));
-      return guarded(`onnx:${model}`, () => createOnnxEmbedder({ modelsDir, modelName: model }));
+      return guarded(`onnx:${model}`, () => {
+        const entry = deps.localThread === 'in-process' ? null : onnxWorkerEntry();
+        return entry ? createOnnxWorkerEmbedder({ modelsDir, modelName: model, entry }) : createOnnxEmbedder({ modelsDir, modelName: model });
+      });
     },
     createDownloader(model, onProgress) {
       return guarded(`onnx:${model}`, () => {
@@ -66,11 +75,13 @@ export function createDefaultEmbedder(deps: {
   paths: Pick<Paths, 'modelsDir'>;
   llm: LlmPort | (() => LlmPort);
   modelHub?: string;
+  localThread?: LocalEmbeddingThread;
 }): Embedder {
   const factory = createEmbedderFactory({
     modelsDir: deps.paths.modelsDir,
     llm: deps.llm,
     ...(deps.modelHub === undefined ? {} : { modelHub: deps.modelHub }),
+    ...(deps.localThread === undefined ? {} : { localThread: deps.localThread }),
   });
   return factory.create(deps.settings.embeddingProvider, deps.settings.embeddingModel);
 }

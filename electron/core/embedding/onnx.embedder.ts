@@ -116,6 +116,19 @@ export function findLocalModel(modelsDir: string, modelName: string, dtype: Onnx
   return missingModelFiles(modelsDir, modelName, dtype).length === 0 ? modelFolder(modelsDir, modelName) : null;
 }
 
+/** The error of a load whose model files are not in the models folder (a cheap check: file existence only). */
+export function modelMissing(modelsDir: string, modelName: string, dtype: OnnxDtype = 'q8'): MnemoError {
+  const modelDir = modelFolder(path.resolve(modelsDir), modelName);
+  const missing = missingModelFiles(modelsDir, modelName, dtype);
+  return new MnemoError(
+    'EMBEDDER_UNAVAILABLE',
+    `The embedding model "${modelName}" is not installed: ${modelDir} is missing ${missing.join(', ')}. ` +
+      `Download it from Mnemo's settings, or copy the model folder to ${modelDir} ` +
+      `(the models folder is set by MNEMO_MODELS_DIR).`,
+    { details: { reason: 'model_missing', modelsDir: path.resolve(modelsDir), modelDir, missing } },
+  );
+}
+
 export function createOnnxEmbedder(opts: OnnxEmbedderOptions): Embedder {
   const dtype = opts.dtype ?? 'q8';
   const prefixes = opts.prefixes ?? E5_PREFIXES;
@@ -157,16 +170,7 @@ export function createOnnxEmbedder(opts: OnnxEmbedderOptions): Embedder {
   async function load(signal?: AbortSignal): Promise<void> {
     throwIfAborted(signal);
     const local = findLocalModel(modelsDir, modelName, dtype);
-    if (!local && !allowRemote) {
-      const missing = missingModelFiles(modelsDir, modelName, dtype);
-      throw new MnemoError(
-        'EMBEDDER_UNAVAILABLE',
-        `The embedding model "${modelName}" is not installed: ${modelDir} is missing ${missing.join(', ')}. ` +
-          `Download it from Mnemo's settings, or copy the model folder to ${modelDir} ` +
-          `(the models folder is set by MNEMO_MODELS_DIR).`,
-        { details: { reason: 'model_missing', modelsDir, modelDir, missing } },
-      );
-    }
+    if (!local && !allowRemote) throw modelMissing(modelsDir, modelName, dtype);
 
     let transformers: typeof Transformers;
     try {

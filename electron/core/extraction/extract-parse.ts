@@ -8,7 +8,8 @@
  *
  * - every candidate quotes evidence found in the user's text (this is what stops invented facts, the assistant's
  *   suggestions and echoes of the extraction prompt);
- * - nothing with a secret in its content or evidence survives (secret-detector.ts);
+ * - nothing with a secret in its content or evidence survives (secret-detector.ts), nor anything repeating a secret
+ *   the user's message holds, keyword or not ("my bank PIN 4821" -> "Has a bank PIN (4821)");
  * - text that reads like an instruction to the assistant is kept but flagged, for the review inbox.
  *
  * Outcomes: candidates (possibly none) plus the dropped items with a reason, or MnemoError LLM_BAD_OUTPUT (retryable)
@@ -27,7 +28,7 @@ import { MAX_CANDIDATES } from './extract-prompt';
 import { INJECTION_KINDS, looksLikeInstruction } from './instruction-detector';
 import { readLenientJson } from './lenient-json';
 import { resolveRelativeDate } from './relative-date';
-import { detectSecret } from './secret-detector';
+import { detectSecret, secretEchoCheck, type SecretMatch } from './secret-detector';
 
 export const MIN_CONTENT_CHARS = 3;
 export const MAX_CONTENT_CHARS = 300;
@@ -467,6 +468,8 @@ interface ItemContext {
   user: UserTextIndex;
   scales: Scales;
   userTextInjection: () => Flagging;
+  /** Finds a secret of the user's message repeated in a candidate's text. */
+  userSecretEcho: (text: string) => SecretMatch | null;
   knownIds: ReadonlySet<number>;
 }
 
@@ -492,7 +495,7 @@ function normalizeItem(item: unknown, ictx: ItemContext): Candidate | DropReason
   const evidenceText = rawEvidence === undefined ? '' : cleanEvidence(rawEvidence);
 
   // Secrets first: whatever else is wrong with the item, this is the reason that matters.
-  const secret = detectSecret(content) ?? (evidenceText ? detectSecret(evidenceText) : null);
+  const secret = detectSecret(content) ?? (evidenceText ? detectSecret(evidenceText) : null) ?? ictx.userSecretEcho(`${content}\n${evidenceText}`);
   if (secret) return `secret:${secret.kind}`;
 
   if (content.length < MIN_CONTENT_CHARS || !/[\p{L}\p{N}]/u.test(content)) return 'content_too_short';
@@ -594,7 +597,7 @@ export function parseExtraction(raw: string, ctx: ParseContext): ExtractionResul
   const candidates: Candidate[] = [];
   const dropped: DroppedItem[] = [];
   const seen = new Set<string>();
-  const ictx: ItemContext = { incomplete, messageDate: ctx.messageDate, user: indexUserText(ctx.userText), scales, userTextInjection: injectionIn(ctx.userText), knownIds: ctx.knownIds ?? new Set() };
+  const ictx: ItemContext = { incomplete, messageDate: ctx.messageDate, user: indexUserText(ctx.userText), scales, userTextInjection: injectionIn(ctx.userText), userSecretEcho: secretEchoCheck(ctx.userText), knownIds: ctx.knownIds ?? new Set() };
   let complete = 0;
 
   examined.forEach((item, index) => {

@@ -180,7 +180,9 @@ export function createExtractionJob(deps: {
         );
         return;
       }
-      if (embedding) {
+      // A flagged candidate never merges: the merge would put its words into an active memory, and so into every
+      // prompt, without the review it was flagged for. It waits in review as a memory of its own.
+      if (embedding && candidate.flag === null) {
         const [near] = memories.nearest(embedding.vector, {
           limit: 1,
           minSimilarity: settings.nearDuplicateSimilarity,

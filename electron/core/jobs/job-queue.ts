@@ -9,7 +9,10 @@
  *   and returns a commit function; the queue runs that commit and marks the job done in ONE transaction, and only if
  *   the row is still running with the same token. A cancelled, deleted (thread/message cascade) or re-claimed job
  *   therefore writes nothing.
- * - Rows left 'running' by a dead process are re-queued at start (this process owns the database file).
+ * - Several processes may run the queue on one database (the app, and `queue run` in a terminal). A claim is a lease
+ *   held by its owner's heartbeat; every claim (in every host, the CLI included) first takes back the running jobs
+ *   whose owner is gone, and never one whose owner lives: the rule is lease-owner.ts's. A job taken back keeps its
+ *   attempt (a crash may be the job's own doing) and goes first, since its run_after is old.
  * - Failures: OLLAMA_UNREACHABLE / MODEL_NOT_FOUND pause the whole queue (no attempt is burned) and a probe resumes it;
  *   other retryable errors back off exponentially with jitter; after maxAttempts the job is dead-lettered with its
  *   error code. Only codes and ids are logged, never the user's text.
@@ -19,6 +22,7 @@ import type { Sqlite } from '../db/open-database';
 import { sqliteFailure } from '../db/sqlite-errors';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
+import { formatLeaseOwner, judgeLease, newLeaseOwner, type LeaseHolder } from './lease-owner';
 
 export type JobKind = 'extract' | 'summarize' | 'title' | 'reembed';
 export type JobStatus = 'queued' | 'running' | 'done' | 'dead' | 'cancelled';
@@ -54,9 +58,14 @@ export interface JobHandler {
 
 export interface QueueState {
   queued: number;
+  /** The job this process runs. */
   running: { id: number; kind: JobKind } | null;
+  /** Jobs other live processes run now (the app while a terminal asks, or the other way round). */
+  runningElsewhere: number;
+  /** Jobs left running by a runner that is gone (killed, crashed): the next claim, in any host, takes them back. */
+  stalled: number;
   dead: number;
-  paused: { code: ErrorCode; message: string } | null;
+  paused: { code: ErrorCode; message: string; since?: number } | null;
 }
 
 export interface EnqueueInput {
@@ -77,8 +86,13 @@ export interface JobQueueOptions {
   onChange?: (state: QueueState) => void;
   /** Called when a job is dead-lettered. */
   onDead?: (job: JobRow, code: string) => void;
-  /** Checks whether the LLM is back; resolves true when it is. */
-  probe?: () => Promise<boolean>;
+  /** Checks whether the LLM is back; resolves true when it is, rejects (or false) when not. */
+  probe?: (signal?: AbortSignal) => Promise<boolean>;
+  /**
+   * How long a claim holds without its owner's heartbeat (renewed every sixth of it). Short enough that a job whose
+   * owner cannot be asked (another machine, a recycled pid) comes back within minutes; long enough that a live owner
+   * whose event loop is busy for a while keeps its job.
+   */
   leaseMs?: number;
   baseBackoffMs?: number;
   maxBackoffMs?: number;
@@ -94,6 +108,8 @@ export interface JobQueueOptions {
 const PAUSING_CODES = new Set<string>(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND', 'STORAGE_FULL', 'DB_BUSY']);
 const RETRY_AFTER_PAUSE = new Set<string>(['STORAGE_FULL', 'DB_BUSY']);
 const PERMANENT_CODES = new Set<string>(['INVALID_INPUT', 'NOT_FOUND', 'UNKNOWN_OPERATION']);
+/** `queue.status` in a host whose queue does not run asks the model server, but a status must answer promptly. */
+const STATUS_PROBE_TIMEOUT_MS = 3_000;
 
 export class JobQueue {
   private readonly handlers = new Map<JobKind, JobHandler>();
@@ -105,7 +121,8 @@ export class JobQueue {
   private readonly maxBackoffMs: number;
   private readonly probeIntervalMs: number;
   private readonly random: () => number;
-  private readonly owner = `worker-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private readonly owner = newLeaseOwner();
+  private readonly ownerText = formatLeaseOwner(this.owner);
   private running: { job: JobRow; controller: AbortController } | null = null;
   private paused: QueueState['paused'] = null;
   /** A job whose failure could not be written (see process); released when the queue resumes. */
@@ -121,7 +138,7 @@ export class JobQueue {
     this.sqlite = options.sqlite;
     this.clock = options.clock;
     this.logger = options.logger;
-    this.leaseMs = options.leaseMs ?? 10 * 60_000;
+    this.leaseMs = options.leaseMs ?? 2 * 60_000;
     this.baseBackoffMs = options.baseBackoffMs ?? 5_000;
     this.maxBackoffMs = options.maxBackoffMs ?? 30 * 60_000;
     this.probeIntervalMs = options.probeIntervalMs ?? 15_000;
@@ -156,14 +173,13 @@ export class JobQueue {
     return row.id;
   }
 
-  /** Re-queues jobs a dead process left running, then processes jobs in the background until stop(). */
+  /**
+   * Processes jobs in the background until stop(). Jobs a dead runner left running are taken back by the first claim
+   * (synchronously, before this returns), not by a blanket reset: another process may be running them right now.
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
-    const recovered = this.sqlite
-      .prepare(`UPDATE extraction_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE status = 'running'`)
-      .run(this.clock.now()).changes;
-    if (recovered > 0) this.logger.info('re-queued jobs left running by a previous process', { count: recovered });
     this.loop = this.runLoop();
   }
 
@@ -200,17 +216,40 @@ export class JobQueue {
     this.wake?.();
   }
 
+  /** This process's view: its own running job and pause, and what the database says about everyone's jobs. */
   state(): QueueState {
     // Two index counts (status is the leading column of extraction_jobs_ready_idx), not a scan of every job ever run.
     const counts = this.sqlite
       .prepare(`SELECT (SELECT count(*) FROM extraction_jobs WHERE status = 'queued') AS queued, (SELECT count(*) FROM extraction_jobs WHERE status = 'dead') AS dead`)
       .get() as { queued: number | null; dead: number | null };
+    const now = this.clock.now();
+    const holders = this.runningLeases().map((lease) => this.holderOf(lease, now));
     return {
       queued: counts.queued ?? 0,
       running: this.running ? { id: this.running.job.id, kind: this.running.job.kind } : null,
+      runningElsewhere: holders.filter((h) => h === 'live').length,
+      stalled: holders.filter((h) => h === 'gone').length,
       dead: counts.dead ?? 0,
       paused: this.paused,
     };
+  }
+
+  /**
+   * What `queue.status` answers, truthful in every host. A host whose queue runs (app, web host) knows first-hand:
+   * its own pause, which its probe lifts. A host whose queue does not run (the CLI's `queue status`, a fresh process)
+   * has no pause in memory, yet must not answer "not paused" while jobs wait and nothing can run them. When jobs wait
+   * it therefore (1) asks the model server now, with the runner's own probe, bounded by a short timeout: unreachable
+   * means paused, with the reason and what to do; (2) if the server answers, reports what the last runner saw: a job
+   * given back on a pause records that pause's code, message and time in its row (model missing, disk full, database
+   * held), and the record goes when the job runs. The pause lives in the rows it holds up, so it cannot outlive them
+   * or disagree with them; no separate flag has to be set and cleared by every runner that may be killed.
+   */
+  async status(): Promise<QueueState> {
+    const state = this.state();
+    if (this.started || state.paused || state.queued + state.stalled === 0) return state;
+    const unreachable = await this.probeFailure(STATUS_PROBE_TIMEOUT_MS);
+    // Ollama answers now (or cannot be asked): an "unreachable" on record is history, other causes still stand.
+    return { ...state, paused: unreachable ?? this.lastRunnerPause(this.options.probe ? ['OLLAMA_UNREACHABLE'] : []) };
   }
 
   list(filter: { status?: JobStatus[]; limit: number }): JobRow[] {
@@ -283,6 +322,58 @@ export class JobQueue {
     );
   }
 
+  private runningLeases(): RunningLease[] {
+    return this.sqlite
+      .prepare(`SELECT id, kind, fencing_token, lease_owner, lease_expires_at FROM extraction_jobs WHERE status = 'running'`)
+      .all() as RunningLease[];
+  }
+
+  private holderOf(lease: RunningLease, now: number): LeaseHolder {
+    return judgeLease({ owner: lease.lease_owner, expiresAt: lease.lease_expires_at }, this.owner, now);
+  }
+
+  /**
+   * Takes back the running jobs whose owner is gone: queued again with the same attempt count and run_after, so they
+   * run next. Guarded by the fencing token: a job re-claimed or finished meanwhile is left alone.
+   */
+  private reclaimAbandoned(): void {
+    const now = this.clock.now();
+    const requeue = this.sqlite.prepare(
+      `UPDATE extraction_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`,
+    );
+    for (const lease of this.runningLeases()) {
+      if (this.holderOf(lease, now) !== 'gone') continue;
+      if (requeue.run(now, lease.id, lease.fencing_token).changes > 0) {
+        const expired = lease.lease_expires_at === null || lease.lease_expires_at <= now;
+        this.logger.info('took back a job whose runner is gone', { job: lease.id, kind: lease.kind, reason: expired ? 'lease expired' : 'process ended' });
+      }
+    }
+  }
+
+  /**
+   * When an idle queue looks again at the jobs other processes hold: every heartbeat period, since another runner
+   * (a `queue run` in a terminal) may claim a job and die while this one sleeps, and a dead runner on this machine
+   * shows at once; or at a live owner's lease expiry, if sooner.
+   */
+  private nextLeaseCheckAt(): number {
+    const now = this.clock.now();
+    let at = now + this.heartbeatMs();
+    for (const lease of this.runningLeases()) {
+      if (this.holderOf(lease, now) === 'live') at = Math.min(at, lease.lease_expires_at!);
+    }
+    return at;
+  }
+
+  /** Something to claim: a due job, or one to take back. Reads only, so an idle look never takes the write lock. */
+  private hasWork(): boolean {
+    const now = this.clock.now();
+    return this.nextDue() !== null || this.runningLeases().some((lease) => this.holderOf(lease, now) === 'gone');
+  }
+
+  private heartbeatMs(): number {
+    return Math.max(1_000, Math.floor(this.leaseMs / 6));
+  }
+
   private nextWakeAt(): number | null {
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return null;
@@ -309,15 +400,15 @@ export class JobQueue {
       }
       let job: JobRow | null;
       try {
-        job = this.claim();
+        job = this.hasWork() ? this.claim() : null;
       } catch (e) {
         if (this.pauseFor(e)) continue;
         throw e;
       }
       if (!job) {
         this.flushIdleWaiters();
-        const at = this.nextWakeAt();
-        await this.sleep(at === null ? null : Math.max(0, at - this.clock.now()));
+        const at = Math.min(this.nextWakeAt() ?? Infinity, this.nextLeaseCheckAt());
+        await this.sleep(Math.max(0, at - this.clock.now()));
         continue;
       }
       await this.process(job);
@@ -333,17 +424,49 @@ export class JobQueue {
     }
   }
 
+  /** Why the model server cannot take jobs now (null if it can, or if there is no probe), within `timeoutMs`. */
+  private async probeFailure(timeoutMs: number): Promise<NonNullable<QueueState['paused']> | null> {
+    if (!this.options.probe) return null;
+    const signal = AbortSignal.timeout(timeoutMs);
+    const silent = () => ({ code: 'OLLAMA_UNREACHABLE' as const, message: `Ollama did not answer within ${timeoutMs / 1000} s. Is it running and responsive?` });
+    try {
+      return (await this.options.probe(signal)) ? null : silent();
+    } catch (e) {
+      if (signal.aborted || !(e instanceof MnemoError)) return silent();
+      return { code: e.code, message: e.message };
+    }
+  }
+
+  /** The newest pause a runner recorded on a job it gave back (see giveBack), leaving out `ignore`d codes. */
+  private lastRunnerPause(ignore: string[]): QueueState['paused'] {
+    const codes = [...PAUSING_CODES].filter((c) => !ignore.includes(c));
+    const row = this.sqlite
+      .prepare(
+        `SELECT last_error_code AS code, last_error_message AS message, updated_at AS since FROM extraction_jobs
+         WHERE status = 'queued' AND last_error_code IN (${codes.map(() => '?').join(',')}) ORDER BY updated_at DESC LIMIT 1`,
+      )
+      .get(...codes) as { code: ErrorCode; message: string | null; since: number } | undefined;
+    if (!row) return null;
+    return { code: row.code, message: row.message ?? `The last run stopped on ${row.code}.`, since: row.since };
+  }
+
+  /** Takes the next due job. A pause recorded on it (see giveBack) ends here: a runner got past it, or records it again. */
   private claim(): JobRow | null {
     const now = this.clock.now();
+    const pausing = [...PAUSING_CODES];
     const claimed = this.sqlite.transaction(() => {
+      this.reclaimAbandoned();
       const next = this.nextDue();
       if (!next) return null;
+      const held = `last_error_code IN (${pausing.map(() => '?').join(',')})`;
       this.sqlite
         .prepare(
           `UPDATE extraction_jobs SET status = 'running', attempts = attempts + 1, fencing_token = fencing_token + 1,
-           lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?`,
+           lease_owner = ?, lease_expires_at = ?, updated_at = ?,
+           last_error_message = CASE WHEN ${held} THEN NULL ELSE last_error_message END, last_error_code = CASE WHEN ${held} THEN NULL ELSE last_error_code END
+           WHERE id = ?`,
         )
-        .run(this.owner, now + this.leaseMs, now, next.id);
+        .run(this.ownerText, now + this.leaseMs, now, ...pausing, ...pausing, next.id);
       return this.sqlite.prepare('SELECT * FROM extraction_jobs WHERE id = ?').get(next.id) as RawJob;
     }).immediate();
     return claimed ? toJob(claimed) : null;
@@ -355,7 +478,7 @@ export class JobQueue {
     const controller = new AbortController();
     this.running = { job, controller };
     this.emitChange();
-    const heartbeat = setInterval(() => this.renewLease(job), Math.max(1_000, Math.floor(this.leaseMs / 3)));
+    const heartbeat = setInterval(() => this.renewLease(job), this.heartbeatMs());
     try {
       const commit = await handler.run({ job, signal: controller.signal });
       const applied = this.sqlite.transaction(() => {
@@ -383,7 +506,7 @@ export class JobQueue {
   }
 
   private pause(error: MnemoError): void {
-    this.paused = { code: error.code, message: error.message };
+    this.paused = { code: error.code, message: error.message, since: this.clock.now() };
     this.logger.warn('queue paused', { code: error.code });
   }
 
@@ -397,16 +520,17 @@ export class JobQueue {
   }
 
   /**
-   * Queued again with its attempt returned and its lease released, if we still hold it; `errorCode` is recorded as
-   * the last error (null keeps the one there).
+   * Queued again with its attempt returned and its lease released, if we still hold it; `error` is recorded as the
+   * last error (null keeps the one there). A pause given back this way is what `status()` reports in other processes.
    */
-  private giveBack(job: JobRow, errorCode: string | null): void {
+  private giveBack(job: JobRow, error: MnemoError | null): void {
     this.sqlite
       .prepare(
-        `UPDATE extraction_jobs SET status = 'queued', attempts = max(0, attempts - 1), last_error_code = coalesce(?, last_error_code), lease_owner = NULL,
-         lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`,
+        `UPDATE extraction_jobs SET status = 'queued', attempts = max(0, attempts - 1), last_error_code = coalesce(?, last_error_code),
+         last_error_message = coalesce(?, last_error_message), lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+         WHERE id = ? AND fencing_token = ? AND status = 'running'`,
       )
-      .run(errorCode, this.clock.now(), job.id, job.fencingToken);
+      .run(error?.code ?? null, error ? safeErrorMessage(error) : null, this.clock.now(), job.id, job.fencingToken);
   }
 
   /** Gives back a job whose failure could not be recorded. False if that is still impossible. */
@@ -428,7 +552,7 @@ export class JobQueue {
       return;
     }
     if (PAUSING_CODES.has(error.code)) {
-      this.giveBack(job, error.code);
+      this.giveBack(job, error);
       this.pause(error);
       return;
     }
@@ -453,9 +577,14 @@ export class JobQueue {
   }
 
   private renewLease(job: JobRow): void {
-    this.sqlite
-      .prepare(`UPDATE extraction_jobs SET lease_expires_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
-      .run(this.clock.now() + this.leaseMs, job.id, job.fencingToken);
+    try {
+      this.sqlite
+        .prepare(`UPDATE extraction_jobs SET lease_expires_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
+        .run(this.clock.now() + this.leaseMs, job.id, job.fencingToken);
+    } catch (e) {
+      // A held database or a full disk: the next beat tries again. Losing the lease would cost a re-run, not data.
+      this.logger.warn('could not renew a job lease', { job: job.id, code: sqliteFailure(e)?.code ?? 'INTERNAL' });
+    }
   }
 
   private sleep(ms: number | null): Promise<void> {
@@ -476,6 +605,14 @@ export class JobQueue {
   private emitChange(): void {
     this.options.onChange?.(this.state());
   }
+}
+
+interface RunningLease {
+  id: number;
+  kind: JobKind;
+  fencing_token: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
 }
 
 interface RawJob {

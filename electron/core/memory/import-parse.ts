@@ -10,6 +10,7 @@
  */
 import { ExportedMemory, EXPORT_FORMAT, EXPORT_VERSION, MemoryExportDocument, type MemoryCategory, type MemoryStatus, type MemoryVersion } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
+import { secretRefusal } from '../extraction/secret-detector';
 
 export interface ImportCandidate {
   /** Text imports: 1-based line. */
@@ -192,5 +193,5 @@ function trailingMetadata(s: string): { rest: string; fields: Partial<ImportCand
 function contentProblem(content: string): string | undefined {
   if ((content.match(SIGNIFICANT)?.length ?? 0) < MIN_SIGNIFICANT) return 'too short to be a memory';
   if (content.length > MAX_CONTENT) return `longer than ${MAX_CONTENT} characters`;
-  return undefined;
+  return secretRefusal(content) ?? undefined;
 }

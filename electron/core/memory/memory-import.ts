@@ -2,7 +2,8 @@
  * Importing memories: parse (import-parse.ts), plan, then write.
  *
  * Invariants:
- * - Planning only reads. A dry run stops after planning, so it writes nothing at all (it does not even let the vector
+ * - Planning only reads, in time slices (time-slicer.ts) so other calls are answered meanwhile; vectors are made in
+ *   the embedder's worker thread. A dry run stops after planning, so it writes nothing at all (it does not even let the vector
  *   index follow a new model's dimension: the near-duplicate check is skipped when the index has another dimension).
  * - Vectors are made before the write, in batches, outside any transaction; without an embedder the memories are saved
  *   without one and the background re-embed job fills them in later.
@@ -12,6 +13,8 @@
  * - Exact identity is the content hash (content-hash.ts). A hash match in the trash, among rejected or superseded
  *   memories, or a near-duplicate by meaning in the same category, is a conflict: reported, and skipped unless
  *   onConflict is 'import'.
+ * - Imported memories are the user's (memory-cap.ts): the cap never counts or trashes them. The report carries the
+ *   cap standing after the import (a dry run's as if applied), so the user is told when the total goes past the cap.
  */
 import type { ImportItem, ImportReport, MemoryCategory, MemoryStatus, OpParsedInput, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
@@ -20,6 +23,8 @@ import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { contentHash } from './content-hash';
 import { parseImport, type ImportCandidate } from './import-parse';
+import { createMemoryCap } from './memory-cap';
+import { createTimeSlicer } from '../time-slicer';
 import type { MemoryService, PreparedEmbedding } from './memory.service';
 
 export interface MemoryImportDeps {
@@ -53,6 +58,7 @@ interface Planned {
 export function createMemoryImporter(deps: MemoryImportDeps): { import(input: OpParsedInput<'memory.import'>, signal?: AbortSignal): Promise<ImportReport> } {
   const { sqlite, clock, events, logger, memories } = deps;
   const insertEvent = sqlite.prepare('INSERT INTO events (kind, data, created_at) VALUES (?, ?, ?)');
+  const cap = createMemoryCap({ sqlite, settings: deps.settings });
 
   /** Exact-duplicate outcome of one item against the database, or null when its text is not there. */
   function exactMatch(hash: string): Pick<ImportItem, 'outcome' | 'existingId' | 'reason'> | null {
@@ -66,7 +72,9 @@ export function createMemoryImporter(deps: MemoryImportDeps): { import(input: Op
 
   async function plan(candidates: ImportCandidate[], signal: AbortSignal | undefined): Promise<{ planned: Planned[]; nearDuplicateCheck: boolean }> {
     const firstLine = new Map<string, ImportItem>();
-    const planned = candidates.map((candidate): Planned => {
+    // Planning only reads, so it can give other calls a turn between items (the write re-checks exact duplicates).
+    const slicer = createTimeSlicer();
+    const planOne = (candidate: ImportCandidate): Planned => {
       const item: ImportItem = {
         ...(candidate.line !== undefined ? { line: candidate.line } : {}),
         ...(candidate.index !== undefined ? { index: candidate.index } : {}),
@@ -84,7 +92,12 @@ export function createMemoryImporter(deps: MemoryImportDeps): { import(input: Op
       firstLine.set(hash, item);
       const match = exactMatch(hash);
       return { candidate, item: match ? { ...item, ...match } : item, hash, embedding: null };
-    });
+    };
+    const planned: Planned[] = [];
+    for (const candidate of candidates) {
+      planned.push(planOne(candidate));
+      await slicer.yield();
+    }
 
     // Vectors for what may be written: new items, and conflicts in case they are imported anyway.
     const toEmbed = planned.filter((p) => p.item.outcome === 'new' || p.item.outcome === 'conflict');
@@ -112,6 +125,7 @@ export function createMemoryImporter(deps: MemoryImportDeps): { import(input: Op
     const indexDimensions = vectorTableDimensions(sqlite);
     let nearDuplicateCheck = false;
     for (const p of planned) {
+      await slicer.yield(); // each nearest() scans the stored vectors
       if (p.item.outcome !== 'new' || !p.embedding || p.embedding.vector.length !== indexDimensions) continue;
       nearDuplicateCheck = true;
       const [near] = memories.nearest(p.embedding.vector, {
@@ -132,8 +146,7 @@ export function createMemoryImporter(deps: MemoryImportDeps): { import(input: Op
     return sqlite.transaction(() => {
       let written = 0;
       for (const p of planned) {
-        const wanted = p.item.outcome === 'new' || (p.item.outcome === 'conflict' && onConflict === 'import');
-        if (!wanted) continue;
+        if (!isWritten(p.item, onConflict)) continue;
         // Again inside the transaction: an exact duplicate may have been written since planning.
         const now = exactMatch(p.hash);
         if (now?.outcome === 'duplicate') {
@@ -179,9 +192,17 @@ export function createMemoryImporter(deps: MemoryImportDeps): { import(input: Op
         events.emit('memory.imported', { written: summary.written, duplicate: summary.duplicate, conflicting: summary.conflicting, invalid: summary.invalid });
         logger.info('memories imported', { format: parsed.format, ...summary });
       }
-      return { format: parsed.format, dryRun: input.dryRun, ...summary, nearDuplicateCheck, items: planned.map((p) => p.item) };
+      // Imported memories are the user's: they never count against the cap, whose standing the report shows (a dry
+      // run's as if it were applied), so the user sees before and after whether the total goes past it.
+      const addedActive = input.dryRun ? planned.filter((p) => isWritten(p.item, input.onConflict) && (p.candidate.status ?? 'active') === 'active').length : 0;
+      return { format: parsed.format, dryRun: input.dryRun, ...summary, nearDuplicateCheck, cap: cap.standing(addedActive), items: planned.map((p) => p.item) };
     },
   };
+}
+
+/** Whether the write imports an item of the plan: a new one, or a conflict when asked to. */
+function isWritten(item: ImportItem, onConflict: 'skip' | 'import'): boolean {
+  return item.outcome === 'new' || (item.outcome === 'conflict' && onConflict === 'import');
 }
 
 interface ImportSummary {

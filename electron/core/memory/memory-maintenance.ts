@@ -8,7 +8,10 @@
  *   merged memory, a memory trashed for the cap). Purging old trash is final by definition.
  * - Expiry changes nothing about a memory (it stays active and visible, retrieval skips it); it only gets one
  *   'expired' timeline event per expiry date.
- * - Pinned memories are never decayed or trashed for the cap. A merge keeps a pin (the survivor is pinned if either was).
+ * - Pinned memories are never decayed. A merge keeps a pin (the survivor is pinned if either was).
+ * - The cap trashes only memories Mnemo learned on its own, when there are more of them than the cap (memory-cap.ts
+ *   says which are the user's): never one the user wrote, edited, pinned, approved, restored or imported, however
+ *   many of those there are. The trash keeps them restorable for trashRetentionDays, as any trashed memory.
  * - Merging compares only vectors of the current model; it checks memories changed since the
  *   previous run (a watermark kept in the 'maintained' timeline event), a bounded number per run, in small
  *   transactions with the event loop free between them.
@@ -20,6 +23,8 @@ import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
+import { createMemoryCap } from './memory-cap';
+import { createTimeSlicer } from '../time-slicer';
 import type { MemoryService } from './memory.service';
 
 export interface MaintenanceDeps {
@@ -105,12 +110,8 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
          AND updated_at < @cutoff AND (last_used_at IS NULL OR last_used_at < @cutoff)
        ORDER BY id`,
     ),
-    activeCount: sqlite.prepare(`SELECT count(*) AS n FROM memories WHERE status = 'active'`),
-    leastValuable: sqlite.prepare(
-      `SELECT id FROM memories WHERE status = 'active' AND pinned = 0
-       ORDER BY importance ASC, access_count ASC, coalesce(last_used_at, updated_at) ASC, id ASC LIMIT ?`,
-    ),
   };
+  const cap = createMemoryCap({ sqlite, settings: deps.settings });
 
   function lastRun(): { at: number; watermark: Watermark } | null {
     const row = q.lastRun.get() as { at: number; data: string } | undefined;
@@ -169,11 +170,15 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
     let watermark = lastRun()?.watermark ?? { at: 0, id: 0 };
     const candidates = q.mergeCandidates.all({ model, ...watermark, limit: MERGE_PER_RUN }) as Array<{ id: number; updated_at: number }>;
     let merged = 0;
-    for (let i = 0; i < candidates.length; i += MERGE_PER_TRANSACTION) {
-      const chunk = candidates.slice(i, i + MERGE_PER_TRANSACTION);
+    const slicer = createTimeSlicer();
+    for (let i = 0; i < candidates.length; ) {
+      const first = i;
       merged += tx(() => {
         let n = 0;
-        for (const c of chunk) {
+        // A transaction ends after MERGE_PER_TRANSACTION memories or once its time slice is spent (merges write
+        // versions and events, so 50 of them can take long), whichever comes first; it always makes progress.
+        for (; i < candidates.length && i - first < MERGE_PER_TRANSACTION && (i === first || !slicer.spent()); i++) {
+          const c = candidates[i]!;
           let current = memories.getMemory(c.id);
           const vector = current?.status === 'active' && current.embeddingModel === model ? storedVector(c.id) : null;
           if (!current || !vector) continue;
@@ -187,10 +192,10 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
         }
         return n;
       });
-      const last = chunk[chunk.length - 1]!;
+      const last = candidates[i - 1]!;
       watermark = { at: last.updated_at, id: last.id };
       // Each nearest() is a full scan of the vectors: give other calls a turn between transactions.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await slicer.yield();
     }
     const pending = (q.mergePending.get({ model, ...watermark }) as { n: number }).n;
     return { merged, pending, checked: true, watermark };
@@ -213,12 +218,10 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
 
   function enforceCap(): number {
     return tx(() => {
-      const cap = deps.settings().activeMemoryCap;
-      const over = (q.activeCount.get() as { n: number }).n - cap;
-      if (over <= 0) return 0;
-      const ids = (q.leastValuable.all(over) as Array<{ id: number }>).map((r) => r.id);
+      const standing = cap.standing();
+      const ids = cap.leastValuableLearned(standing.overCap);
       for (const id of ids) {
-        memories.updateMemory(id, { status: 'trashed' }, { origin: 'maintenance', reason: 'over the cap', eventKind: 'deleted', eventData: { cap } });
+        memories.updateMemory(id, { status: 'trashed' }, { origin: 'maintenance', reason: 'over the cap', eventKind: 'deleted', eventData: { cap: standing.cap } });
       }
       return ids.length;
     });
@@ -231,8 +234,18 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
     const merge = await mergeNearDuplicates();
     const decayed = decay();
     const trashedForCap = enforceCap();
-    const purged = memories.emptyTrash(clock.now() - deps.settings().trashRetentionDays * DAY);
-    const report: MaintenanceReport = { merged: merge.merged, decayed, trashedForCap, purged, expired, mergePending: merge.pending, mergeChecked: merge.checked };
+    const trash = memories.emptyTrash(clock.now() - deps.settings().trashRetentionDays * DAY);
+    const report: MaintenanceReport = {
+      merged: merge.merged,
+      decayed,
+      trashedForCap,
+      purged: trash.purged,
+      ...(trash.backups.remaining.length > 0 ? { purgedCopiesRemain: trash.backups.remaining } : {}),
+      expired,
+      mergePending: merge.pending,
+      mergeChecked: merge.checked,
+      cap: cap.standing(),
+    };
     const watermark = merge.watermark ?? lastRun()?.watermark ?? { at: 0, id: 0 };
     q.insertEvent.run('maintained', null, null, null, JSON.stringify({ ...report, mergeWatermark: watermark, origin: 'maintenance' }), clock.now());
     events.emit('memory.maintained', { report });

@@ -12,9 +12,10 @@
  *   meant for callers' transactions (createMemory, updateMemory) emit nothing: their caller emits after its commit.
  * - Purge really deletes (row, versions, FTS entry, vector, uses) with secure_delete on, merges the FTS index so no
  *   token of the text stays behind a tombstone, then checkpoints the WAL (TRUNCATE) so the text is not left in it.
+ *   After that commit it erases the same memories from every backup (backup-scrub.ts) and answers with what it did
+ *   there, the files that could not be changed included.
  * - Prompt retrieval never returns a memory that is not active or is expired; pinned ones come first.
  */
-import type Database from 'better-sqlite3';
 import type {
   Memory,
   MemoryCategory,
@@ -28,15 +29,19 @@ import type {
   Settings,
 } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
+import { NOTHING_ERASED, type BackupScrubber, type PurgedMemory } from '../backup/backup-scrub';
 import type { MemoryRetrievalPort } from '../chat/memory-retrieval.port';
 import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import { isShortPrefixQuery, toFtsDocument, toFtsQuery } from '../text/fts-text';
+import { toFtsDocument, toFtsQuery } from '../text/fts-text';
+import { termKeys } from '../text/meaningful-terms';
+import { secretRefusal } from '../extraction/secret-detector';
 import { contentHash } from './content-hash';
-import { anyOf, messageTerms, rarestTerms, type KeywordTerm } from './keyword-query';
+import { createKeywordIndex, type KeywordHit, type RelevantMatches } from './keyword-index';
+import { relevantMatches } from './keyword-query';
 import { rankHybrid, type RankedHit } from './hybrid-search';
 import { filterSql, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
 import { finalScore, recencyFactor } from './memory-scoring';
@@ -135,8 +140,8 @@ export interface MemoryService {
   update(input: OpParsedInput<'memory.update'>): Promise<Memory>;
   trash(memoryId: number): Memory;
   restore(memoryId: number): Memory;
-  purge(memoryIds: readonly number[]): number;
-  emptyTrash(trashedBefore?: number): number;
+  purge(memoryIds: readonly number[]): OpOutput<'memory.purge'>;
+  emptyTrash(trashedBefore?: number): OpOutput<'memory.emptyTrash'>;
   revert(memoryId: number, version: number): Promise<Memory>;
   bulk(input: OpParsedInput<'memory.bulk'>): OpOutput<'memory.bulk'>;
   stats(): Promise<OpOutput<'memory.stats'>>;
@@ -170,6 +175,8 @@ export interface MemoryServiceDeps {
   logger: Logger;
   embedding: EmbeddingService;
   settings: () => Settings;
+  /** Erases purged memories from the backups, after the purge has committed here. */
+  backups: BackupScrubber;
   /** Vector search tuning (benchmarks compare the quantized and exact paths); the defaults are the product's. */
   vectorSearch?: VectorIndexOptions;
 }
@@ -179,19 +186,27 @@ const DUPLICATE_STATUSES: MemoryStatus[] = ['active', 'archived', 'review'];
 /** Pinned memories read per prompt at most (they are all meant to be used; this only bounds a pathological count). */
 const MAX_PINNED = 500;
 const PURGE_CHUNK = 500;
-/** Keyword matches ranked per query at most: the newest ones (see ftsSearch). */
-const KEYWORD_SCAN = 5000;
-/** A chat message's keyword query keeps its rarest terms whose documents add up to at most this (keyword-query.ts). */
-const ANY_TERMS_BUDGET = 5000;
-/** Cached term document counts: at most this many, dropped after this many keyword writes. */
-const DF_CACHE_SIZE = 20_000;
-const DF_STALE_AFTER = 1000;
 /** Below this many keyword matches a filtered list starts from the matches rather than from the sort index. */
 const FTS_DRIVES_BELOW = 2000;
+/** memory.search adds relevant matches (keyword-query.ts) when every term together matches fewer memories than this. */
+const THIN_STRICT = 5;
+/** Relevant matches read by that fallback at least (twice the limit when that is more). */
+const RELEVANT_FALLBACK_DEPTH = 50;
+
+type KeywordMode = 'search' | 'prompt' | 'related';
+
+/** Keyword candidates before filters: the search box's strict matches and a sentence's relevant ones. */
+interface KeywordCandidates {
+  strict: KeywordHit[];
+  relevant: RelevantMatches | null;
+  /** Drop relevant matches below the relevance floor. */
+  floor: boolean;
+}
 
 export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const { sqlite, clock, events, logger, embedding } = deps;
   const vectors = createVectorIndex(sqlite, deps.vectorSearch);
+  const keywords = createKeywordIndex(sqlite);
 
   const q = {
     byId: sqlite.prepare('SELECT * FROM memories WHERE id = ?'),
@@ -226,15 +241,6 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     ),
     ftsInsert: sqlite.prepare('INSERT INTO memories_fts (rowid, body) VALUES (?, ?)'),
     ftsDelete: sqlite.prepare('DELETE FROM memories_fts WHERE rowid = ?'),
-    // FTS5 sorts by rank only when asked in the query that MATCHes; the filters are applied to its result.
-    // BM25 among the newest KEYWORD_SCAN matches: FTS5 scores every match before ORDER BY rank can stop, so an
-    // unbounded query costs as much as its matches are many (about 100 ms for 64k at 100k memories); the inner
-    // rowid-ordered LIMIT stops early. Queries with fewer matches are ranked exactly as without it.
-    ftsSearch: sqlite.prepare(
-      'SELECT id, rank FROM (SELECT rowid AS id, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank LIMIT ?',
-    ),
-    // FTS5 walks a doclist in rowid order and stops after LIMIT: cost follows the limit, not the number of matches.
-    ftsNewest: sqlite.prepare('SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?'),
     ftsCount: sqlite.prepare('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?'),
     ftsOptimize: sqlite.prepare(`INSERT INTO memories_fts (memories_fts) VALUES ('optimize')`),
     deleteMemory: sqlite.prepare('DELETE FROM memories WHERE id = ?'),
@@ -350,10 +356,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
 
   /** Replaces a memory's full-text entry; `next` null removes it (see purgeIds for what a removal leaves). */
   function setFts(id: number, next: string | null, replacing: boolean): void {
-    if (++keywordWritesSinceCount > DF_STALE_AFTER) {
-      documentCounts.clear();
-      keywordWritesSinceCount = 0;
-    }
+    keywords.changed();
     if (replacing) q.ftsDelete.run(BigInt(id));
     const doc = next === null ? '' : toFtsDocument(next);
     if (doc) q.ftsInsert.run(BigInt(id), doc);
@@ -450,33 +453,36 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     });
   }
 
-  function purgeIds(ids: readonly number[]): number {
-    let purged = 0;
+  function purgeIds(ids: readonly number[]): OpOutput<'memory.purge'> {
+    const purged: PurgedMemory[] = [];
     for (let i = 0; i < ids.length; i += PURGE_CHUNK) {
       const chunk = ids.slice(i, i + PURGE_CHUNK);
-      purged += tx(() => {
-        let n = 0;
-        const at = now();
-        for (const id of chunk) {
-          const r = rowOf(id);
-          if (!r) continue;
-          setFts(id, null, true);
-          vectors.remove([id]);
-          // memory_versions and message_memories cascade; events keep their rows (no text) with memory_id set NULL.
-          q.deleteMemory.run(id);
-          writeEvent('purged', r, { memoryId: id }, at, null);
-          n++;
-        }
-        // A DELETE on a contentless-delete FTS5 table only adds a tombstone: the tokens stay in their segment until
-        // it is merged ('delete' with the old document is refused on such tables). Merging now, in the same
-        // transaction, rewrites the index without them (about 0.1 s at 100k memories), and secure_delete zeroes the
-        // freed pages.
-        if (n > 0) q.ftsOptimize.run();
-        return n;
-      });
+      purged.push(
+        ...tx(() => {
+          const gone: PurgedMemory[] = [];
+          const at = now();
+          for (const id of chunk) {
+            const r = rowOf(id);
+            if (!r) continue;
+            setFts(id, null, true);
+            vectors.remove([id]);
+            // memory_versions and message_memories cascade; events keep their rows (no text) with memory_id set NULL.
+            q.deleteMemory.run(id);
+            writeEvent('purged', r, { memoryId: id }, at, null);
+            gone.push({ id, createdAt: r.created_at });
+          }
+          // A DELETE on a contentless-delete FTS5 table only adds a tombstone: the tokens stay in their segment until
+          // it is merged ('delete' with the old document is refused on such tables). Merging now, in the same
+          // transaction, rewrites the index without them (about 0.1 s at 100k memories), and secure_delete zeroes the
+          // freed pages.
+          if (gone.length > 0) q.ftsOptimize.run();
+          return gone;
+        }),
+      );
     }
-    if (purged > 0) checkpoint();
-    return purged;
+    if (purged.length === 0) return { purged: 0, backups: NOTHING_ERASED };
+    checkpoint();
+    return { purged: purged.length, backups: deps.backups.eraseMemories(purged) };
   }
 
   /** Out of the trash to where it was (active, archived, in review...); out of the archive to active; else null. */
@@ -509,65 +515,46 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   }
 
   /**
-   * Document counts of keyword terms, for choosing a chat message's rare terms (keyword-query.ts). Read from FTS5's
-   * own vocabulary (an fts5vocab table in this connection's temp schema: nothing is stored) and cached: a count moves
-   * little between messages, and an estimate is all the choice needs. The cache is dropped after DF_STALE_AFTER
-   * keyword writes through this service; writes by another connection (the CLI) only age it a little. Zero counts
-   * are never cached (see below).
+   * The keyword candidates of a search, before filters; null when the query has nothing searchable.
+   * - 'search' (memory.search, a search box): every term, the last one as a prefix while typing; when that finds fewer
+   *   than THIN_STRICT, the relevant matches follow, so a question typed in natural language still finds what it means.
+   * - 'prompt' (a chat message): the relevant matches.
+   * - 'related' (extraction's known memories, judged by the model): the relevant matches without the relevance floor.
    */
-  let vocab: { exact: Database.Statement; prefix: Database.Statement } | null = null;
-  const documentCounts = new Map<string, number>();
-  let keywordWritesSinceCount = 0;
-  function documentsWith(term: KeywordTerm): number {
-    const key = `${term.prefix ? '*' : '='}${term.text}`;
-    const cached = documentCounts.get(key);
-    if (cached !== undefined) return cached;
-    if (!vocab) {
-      sqlite.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_fts_terms USING fts5vocab(main, memories_fts, row)');
-      vocab = {
-        exact: sqlite.prepare('SELECT doc AS n FROM temp.memories_fts_terms WHERE term = ?'),
-        // Tokens starting with the character: an upper bound of the documents (one may hold several).
-        prefix: sqlite.prepare('SELECT coalesce(sum(doc), 0) AS n FROM temp.memories_fts_terms WHERE term >= ? AND term < ?'),
-      };
+  function keywordCandidates(query: string, mode: KeywordMode, limit: number, depth: number): KeywordCandidates | null {
+    if (mode !== 'search') {
+      const relevant = keywords.relevant(query, { depth });
+      return relevant && { strict: [], relevant, floor: mode === 'prompt' };
     }
-    const row = (term.prefix ? vocab.prefix.get(term.text, `${term.text}\u{10FFFF}`) : vocab.exact.get(term.text)) as { n: number } | undefined;
-    const n = row?.n ?? 0;
-    // A term no memory has yet is not cached: the next memory may have it, and a stale 0 would hide that memory
-    // (a stale count above 0 only shifts which terms the cost budget keeps).
-    if (n === 0) return 0;
-    if (documentCounts.size >= DF_CACHE_SIZE) documentCounts.clear();
-    documentCounts.set(key, n);
-    return n;
+    const strict = keywords.strict(query, { prefix: true, depth });
+    const thin = (strict?.length ?? 0) < Math.min(limit, THIN_STRICT);
+    // The fallback fills a page: its best few BM25 matches are enough, and each costs a row read and a floor check.
+    const relevant = thin ? keywords.relevant(query, { depth: Math.min(depth, Math.max(limit * 2, RELEVANT_FALLBACK_DEPTH)) }) : null;
+    return strict === null && relevant === null ? null : { strict: strict ?? [], relevant, floor: true };
   }
 
   /**
-   * The best BM25 matches, scored so that higher is better; null when the query has no searchable words.
-   * - 'any' (a chat message): its rarest terms ORed (keyword-query.ts, rarestTerms);
-   * - 'all' (a search box): every term; a lone short prefix being typed ("e", "茶") takes its newest matches, newest
-   *   best, since ranking would have to score most of the store and says little (fts-text.ts, isShortPrefixQuery).
+   * One keyword list for ranking, over the rows that passed the filters: strict matches first (they hold every
+   * term), then the relevant ones not already there, without those below the relevance floor (keyword-query.ts).
+   * Scores keep each part's order and ties: a strictly increasing squash into (1, 3) for strict matches and (-1, 1)
+   * for relevant ones.
    */
-  function keywordMatches(query: string, mode: 'all' | 'any', prefix: boolean, depth: number): Array<{ id: number; score: number }> | null {
-    let match: string | null;
-    if (mode === 'any') {
-      const terms = messageTerms(query);
-      if (terms.length === 0) return null;
-      match = anyOf(rarestTerms(terms, documentsWith, ANY_TERMS_BUDGET));
-      if (match === null) return []; // no term occurs in any memory
-    } else {
-      match = toFtsQuery(query, { mode, prefix });
-      if (match === null) return null;
-      if (prefix && isShortPrefixQuery(query)) {
-        return (q.ftsNewest.all(match, depth) as Array<{ id: number }>).map((r) => ({ id: r.id, score: r.id }));
-      }
-    }
-    const rows = q.ftsSearch.all(match, KEYWORD_SCAN, depth) as Array<{ id: number; rank: number }>;
-    return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  function keywordList(found: KeywordCandidates, rows: ReadonlyMap<number, MemoryRow>): KeywordHit[] {
+    const squash = (x: number) => x / (1 + Math.abs(x));
+    const list = found.strict.map((h) => ({ id: h.id, score: 2 + squash(h.score) }));
+    const seen = new Set(list.map((h) => h.id));
+    const relevant = (found.relevant?.hits ?? []).filter((h) => !seen.has(h.id) && rows.has(h.id));
+    const terms = found.relevant?.terms ?? [];
+    const kept = found.floor ? relevantMatches(terms, relevant.map((h) => termKeys(rows.get(h.id)!.content))) : relevant.map(() => true);
+    relevant.forEach((h, i) => {
+      if (kept[i]) list.push({ id: h.id, score: squash(h.score) });
+    });
+    return list;
   }
 
   interface SearchOptions {
     limit: number;
-    ftsMode: 'all' | 'any';
-    prefix: boolean;
+    keyword: KeywordMode;
     /** Candidates per list; default limit x 5 (min 100) semantic, limit x 10 (min 200) keyword. */
     depth?: { semantic: number; keyword: number };
   }
@@ -588,8 +575,10 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       const judged = Math.min(JUDGED, opts.limit);
       neighbors = vectors.knn(vector, semanticDepth, { judged }).map((n) => ({ id: n.id, similarity: 1 - n.distance }));
     }
-    const keyword = keywordMatches(query, opts.ftsMode, opts.prefix, keywordDepth);
-    const eligible = loadRows([...(neighbors ?? []).map((n) => n.id), ...(keyword ?? []).map((k) => k.id)], filters, at);
+    const found = keywordCandidates(query, opts.keyword, opts.limit, keywordDepth);
+    const candidateIds = found ? [...found.strict, ...(found.relevant?.hits ?? [])].map((k) => k.id) : [];
+    const eligible = loadRows([...(neighbors ?? []).map((n) => n.id), ...candidateIds], filters, at);
+    const keyword = found && keywordList(found, eligible);
     // A vector of another model (same dimension, not yet replaced) is not comparable with the query's.
     const semantic = neighbors?.filter((n) => eligible.get(n.id)?.embedding_model === model?.modelId) ?? null;
     const ranked = rankHybrid({
@@ -608,6 +597,12 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   }
 
   // ---- contract operations ---------------------------------------------------------------------------------------
+
+  /** A memory the user writes or edits follows the same rule as one Mnemo learns: no secrets (secret-detector.ts). */
+  function refuseSecret(content: string): void {
+    const why = secretRefusal(content);
+    if (why) throw new MnemoError('INVALID_INPUT', `This was not saved: ${why}.`, { path: 'content' });
+  }
 
   function refuseDuplicate(content: string, exceptId?: number): void {
     const hash = contentHash(content);
@@ -634,6 +629,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       if (input.expiresAt != null && input.expiresAt <= now()) {
         throw new MnemoError('INVALID_INPUT', 'The expiry date is already past; choose a later one or none.', { path: 'expiresAt' });
       }
+      refuseSecret(input.content);
       refuseDuplicate(input.content);
       const prepared = (await prepareEmbeddings([input.content]))?.[0] ?? null;
       const memory = tx(() => {
@@ -694,7 +690,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     },
 
     async search({ query, limit, ...filters }) {
-      const { hits, mode } = await hybridSearch(query, filters, { limit, ftsMode: 'all', prefix: true });
+      const { hits, mode } = await hybridSearch(query, filters, { limit, keyword: 'search' });
       const at = now();
       return { hits: hits.map((h): MemoryHit => ({ ...h, memory: toMemory(h.memory, at) })), mode };
     },
@@ -702,7 +698,10 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     async update({ memoryId, ...patch }) {
       const before = mustRow(memoryId);
       const contentChanges = patch.content !== undefined && patch.content !== before.content;
-      if (contentChanges) refuseDuplicate(patch.content!, memoryId);
+      if (contentChanges) {
+        refuseSecret(patch.content!);
+        refuseDuplicate(patch.content!, memoryId);
+      }
       const prepared = contentChanges ? ((await prepareEmbeddings([patch.content!]))?.[0] ?? null) : null;
       const result = tx(() => {
         const current = mustRow(memoryId);
@@ -739,16 +738,16 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
 
     purge(memoryIds) {
       for (const id of memoryIds) mustRow(id);
-      const purged = purgeIds(memoryIds);
-      if (purged > 0) events.emit('memory.purged', { memoryIds: [...memoryIds] });
-      return purged;
+      const result = purgeIds(memoryIds);
+      if (result.purged > 0) events.emit('memory.purged', { memoryIds: [...memoryIds] });
+      return result;
     },
 
     emptyTrash(trashedBefore) {
       const ids = (q.trashedIds.all(trashedBefore ?? null, trashedBefore ?? null) as Array<{ id: number }>).map((r) => r.id);
-      const purged = purgeIds(ids);
-      if (purged > 0) events.emit('memory.purged', { memoryIds: ids });
-      return purged;
+      const result = purgeIds(ids);
+      if (result.purged > 0) events.emit('memory.purged', { memoryIds: ids });
+      return result;
     },
 
     async revert(memoryId, version) {
@@ -773,9 +772,9 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       if (action === 'purge') {
         // Only from the trash: a bulk purge must never reach a memory the user did not delete first.
         const trashed = unique.filter((id) => rowOf(id)?.status === 'trashed');
-        const purged = purgeIds(trashed);
+        const { purged, backups } = purgeIds(trashed);
         if (purged > 0) events.emit('memory.purged', { memoryIds: trashed });
-        return { changed: purged, skipped: unique.length - purged };
+        return { changed: purged, skipped: unique.length - purged, backups };
       }
       const changed: Memory[] = [];
       let skipped = 0;
@@ -830,7 +829,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
 
     async related(text, limit) {
       if (!text.trim()) return [];
-      const { hits } = await hybridSearch(text, { statuses: ['active'], expired: false }, { limit, ftsMode: 'any', prefix: false });
+      const { hits } = await hybridSearch(text, { statuses: ['active'], expired: false }, { limit, keyword: 'related' });
       const at = now();
       return hits.map((h) => toMemory(h.memory, at));
     },
@@ -842,7 +841,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       // A prompt needs only the best `limit`, and its filters drop few candidates: shallower lists keep prompt
       // assembly fast at 100k memories (docs/BENCHMARKS.md) while browsing searches keep their deeper default.
       const depth = { semantic: Math.max(r.limit * 4, 40), keyword: Math.max(r.limit * 8, 80) };
-      const found = query.trim() ? (await hybridSearch(query, filters, { limit: r.limit, ftsMode: 'any', prefix: false, depth })).hits : [];
+      const found = query.trim() ? (await hybridSearch(query, filters, { limit: r.limit, keyword: 'prompt', depth })).hits : [];
       const at = now();
       const weights = { similarity: r.similarityWeight, importance: r.importanceWeight, recency: r.recencyWeight };
       const pinned = (q.pinnedForPrompt.all(at) as MemoryRow[]).filter((row) => !excludeIds?.has(row.id)).map((row) => ({

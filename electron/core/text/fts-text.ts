@@ -14,6 +14,9 @@
  *
  * The encoded document is for the index only (not for display, snippet() or highlight()): keep the original text
  * in its own column or table.
+ *
+ * Word forms and function words are not part of this encoding: the index keeps words as written, and relevance
+ * search reaches a stem's other forms through the index's vocabulary (meaningful-terms.ts, memory/keyword-index.ts).
  */
 
 export type FtsQueryMode = 'all' | 'any';

@@ -44,12 +44,19 @@ export function createThreadService(deps: { sqlite: Sqlite; orm: Orm; clock: Clo
   return {
     create({ title, incognito }) {
       const now = clock.now();
-      const inserted = orm
-        .insert(threads)
-        .values({ title: title ?? '', titleSource: title ? 'user' : null, incognito, createdAt: now, updatedAt: now, lastActivityAt: now })
-        .returning({ id: threads.id })
-        .get();
-      const thread = get(inserted.id);
+      // In a transaction, not autocommit: `.get()` reads the RETURNING row and resets the statement, and an
+      // autocommit's COMMIT happens in that reset, whose failure (a full disk) better-sqlite3 does not report. The
+      // explicit COMMIT throws instead, and the row is read back inside it.
+      const thread = sqlite
+        .transaction(() => {
+          const inserted = orm
+            .insert(threads)
+            .values({ title: title ?? '', titleSource: title ? 'user' : null, incognito, createdAt: now, updatedAt: now, lastActivityAt: now })
+            .returning({ id: threads.id })
+            .get();
+          return get(inserted.id);
+        })
+        .immediate();
       events.emit('thread.created', { thread });
       return thread;
     },

@@ -5,13 +5,14 @@
  * reorder rows re-reads the pages on screen.
  */
 import { create } from 'zustand';
-import type { Memory, MemoryCategory, MemoryReason, MemoryStatus, OpOutput } from '../../../shared/contract';
+import type { Memory, MemoryCategory, MemoryReason, MemoryStatus, OpOutput, RemainingCopy } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo } from '../../../shared/errors';
 import { MAX_BULK, PAGE_SIZE, pagesFor, pagesToEvict, rowAt } from '../memory/memory-pages';
 import { defaultQuery, filtersOf, isSearch, listInput, searchInput, type MemoryQuery } from '../memory/memory-query';
 import { throttleTrailing } from '../memory/throttle';
 import { useAppStore } from './app.store';
+import { announcePurge } from './purge-notice';
 
 export type MemoryTab = 'browse' | 'review' | 'trash';
 export type BulkAction = 'delete' | 'archive' | 'unarchive' | 'pin' | 'unpin' | 'recategorize';
@@ -178,11 +179,13 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
     });
   }
 
-  /** restore or purge many, one memory.bulk transaction per MAX_BULK ids; how many changed. */
-  async function bulkAll(action: 'restore' | 'purge', ids: number[]): Promise<number> {
+  /** restore or purge many, one memory.bulk transaction per MAX_BULK ids; how many changed (and, for a purge, the
+   * backups that could not be changed). */
+  async function bulkAll(action: 'restore' | 'purge', ids: number[]): Promise<{ changed: number; remaining: RemainingCopy[] }> {
     const client = get().client;
-    if (!client) return 0;
     let changed = 0;
+    const remaining: RemainingCopy[] = [];
+    if (!client) return { changed, remaining };
     for (let i = 0; i < ids.length; i += MAX_BULK) {
       const result = await client.call('memory.bulk', { action, memoryIds: ids.slice(i, i + MAX_BULK) });
       if (!result.ok) {
@@ -190,8 +193,9 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
         break;
       }
       changed += result.value.changed;
+      remaining.push(...(result.value.backups?.remaining ?? []));
     }
-    return changed;
+    return { changed, remaining };
   }
 
   return {
@@ -398,7 +402,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       const ids = [...get().selected];
       if (ids.length === 0) return;
       set({ selected: new Set(), anchor: null });
-      const restored = await bulkAll('restore', ids);
+      const restored = (await bulkAll('restore', ids)).changed;
       useAppStore.getState().pushToast({ text: { key: 'memories.trash.restored', params: { count: restored } } });
     },
 
@@ -406,8 +410,8 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       const ids = [...get().selected];
       if (ids.length === 0) return;
       set({ selected: new Set(), anchor: null });
-      const purged = await bulkAll('purge', ids);
-      useAppStore.getState().pushToast({ text: { key: 'memories.trash.purged', params: { count: purged } } });
+      const { changed, remaining } = await bulkAll('purge', ids);
+      announcePurge(changed, remaining);
     },
 
     async emptyTrash() {
@@ -416,7 +420,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       const result = await client.call('memory.emptyTrash', {});
       if (!result.ok) return useAppStore.getState().showError(result.error);
       set({ selected: new Set(), anchor: null });
-      useAppStore.getState().pushToast({ text: { key: 'memories.trash.purged', params: { count: result.value.purged } } });
+      announcePurge(result.value.purged, result.value.backups.remaining);
     },
   };
 });

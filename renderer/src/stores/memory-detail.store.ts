@@ -8,6 +8,7 @@ import type { Memory, OpInput, OpOutput } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo, Result } from '../../../shared/errors';
 import { useAppStore } from './app.store';
+import { announcePurge } from './purge-notice';
 
 export type MemoryDetail = OpOutput<'memory.get'>;
 export type MemoryPatch = Omit<OpInput<'memory.update'>, 'memoryId'>;
@@ -116,7 +117,7 @@ export const useMemoryDetailStore = create<DetailState>((set, get) => {
         return false;
       }
       set({ memoryId: null, detail: null, gone: false });
-      useAppStore.getState().pushToast({ text: { key: 'memories.trash.purged', params: { count: result.value.purged } } });
+      announcePurge(result.value.purged, result.value.backups.remaining);
       return true;
     },
   };

@@ -1,11 +1,13 @@
 /**
  * Export (JSON with every field and the history, or a readable Markdown profile) and import with a preview: the
- * dry run says for every item whether it is new, already there, in conflict or unreadable, and only then the import
- * writes. A file is read in the page (File.text()): nothing is uploaded anywhere but to Mnemo itself.
+ * dry run says for every item whether it is new, already there, in conflict or unreadable (and, when the active total
+ * goes past the cap, that imported memories never count against it), and only then the import writes. A file is read
+ * in the page (File.text()): nothing is uploaded anywhere but to Mnemo itself.
  */
 import { useId, useState } from 'react';
 import type { ImportItem } from '../../../../shared/contract';
 import { formatNumber } from '../../format';
+import { importCapNotice } from '../../memory/import-cap-notice';
 import { useTransferStore, type ExportFormat } from '../../stores/transfer.store';
 import { InlineField } from '../InlineField';
 import { useLanguage, useT } from '../../use-t';
@@ -170,6 +172,11 @@ function ImportPart() {
             <li className="outcome-invalid">{t('transfer.count.invalid', { count: report.invalid })}</li>
           </ul>
           {!report.nearDuplicateCheck && <p className="muted small">{t('transfer.noNearCheck')}</p>}
+          {importCapNotice(report, language).map(({ key, params }) => (
+            <p key={key} className="small">
+              {t(key, params)}
+            </p>
+          ))}
           <table className="report-items">
             <thead>
               <tr>

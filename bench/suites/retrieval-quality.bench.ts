@@ -1,0 +1,181 @@
+/**
+ * Retrieval quality, keyword-only (no embedding model: the state a new offline user starts in), on the bilingual
+ * evaluation set of bench/fixtures/retrieval-eval.ts: 1,000+ memories, 300+ questions asked the way people ask.
+ *
+ * - Mnemo, prompt: the memories chat puts into the prompt (chat.send through a real core whose real Ollama adapter
+ *   talks to the fake Ollama on loopback; the reply's memoriesUsed), at most the retrieval limit (settings, 12).
+ * - Mnemo, memory.search: the contract operation the CLI and the memory browser call, top 5 and top 10.
+ * - Baseline: plain SQLite FTS5 BM25 with the porter tokenizer (`tokenize='porter unicode61'`) over the same memory
+ *   texts in an in-memory table, the question's words ORed, best first; and the same with Mnemo's CJK bigram
+ *   encoding (fts-text.ts) on both sides, so the Chinese half is compared with something that can match Chinese.
+ *
+ * Measures, over the questions that have an answer: hit@k (a gold memory among the first k), recall@k (share of the
+ * question's gold memories among the first k; questions of kind 'two' need both); over the questions with none:
+ * "clean", the share whose prompt (or top k) holds no memory at all. "unrelated" is the mean number of returned
+ * memories that are neither gold nor on topic (`accept`), over all questions.
+ * Goals (issue 17): the prompt's hit rate at least 0.10 above the porter baseline's hit@12 (as many slots as the
+ * prompt may use), and a clean prompt for at least 90% of the questions without an answer.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { createClient, unwrap } from '../../shared/client';
+import { createCore } from '../../electron/core/create-core';
+import { createInProcessTransport } from '../../electron/core/in-process.transport';
+import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
+import { searchTerms, toFtsDocument } from '../../electron/core/text/fts-text';
+import { startFakeOllama } from '../../test/fakes/fake-ollama';
+import { distractorMemories, GOLD_MEMORIES, QUESTIONS, type EvalQuestion } from '../fixtures/retrieval-eval';
+import type { SuiteResult } from '../harness';
+
+const DISTRACTORS = 820;
+const SEED = 17;
+const PROMPT_GOAL_MARGIN = 0.1;
+const CLEAN_GOAL = 0.9;
+
+/** What one variant returned for each question (memory keys; distractors are "d<n>"), best first. */
+type Answers = string[][];
+
+export async function retrievalQualityBench(): Promise<SuiteResult> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-bench-quality-'));
+  const fake = await startFakeOllama();
+  const core = createCore({
+    dataDir: dir,
+    host: 'cli',
+    embedder: null,
+    startQueue: false,
+    llm: (host) => createOllamaLlm({ host }),
+    env: { OLLAMA_HOST: fake.url },
+  });
+  try {
+    const client = createClient(createInProcessTransport(core));
+    const memories = [
+      ...GOLD_MEMORIES.map((m) => ({ key: m.key, content: m.content, category: m.category })),
+      ...distractorMemories(DISTRACTORS, SEED).map((m, i) => ({ key: `d${i}`, ...m })),
+    ];
+    const keyOf = new Map<number, string>();
+    for (const m of memories) {
+      const made = unwrap(await client.call('memory.create', { content: m.content, category: m.category }));
+      keyOf.set(made.id, m.key);
+    }
+    const keys = (ids: number[]) => ids.map((id) => keyOf.get(id) ?? `?${id}`);
+
+    const prompt: Answers = [];
+    const search: Answers = [];
+    for (const q of QUESTIONS) {
+      const sent = unwrap(await client.call('chat.send', { text: q.text }));
+      prompt.push(keys(sent.memoriesUsed.map((u) => u.memoryId)));
+      const found = unwrap(await client.call('memory.search', { query: q.text, limit: 10 }));
+      search.push(keys(found.hits.map((h) => h.memory.id)));
+    }
+    const porter = baseline(memories, (text) => text, plainWords, 12);
+    const porterBigrams = baseline(memories, toFtsDocument, searchTerms, 12);
+
+    const limit = 12;
+    const variants: Array<{ name: string; k: number | string; answers: Answers }> = [
+      { name: 'Mnemo: prompt (chat.send)', k: `≤ ${limit}`, answers: prompt },
+      { name: 'Mnemo: memory.search', k: 5, answers: search.map((a) => a.slice(0, 5)) },
+      { name: 'Mnemo: memory.search', k: 10, answers: search },
+      { name: 'baseline: FTS5 porter bm25', k: 5, answers: porter.map((a) => a.slice(0, 5)) },
+      { name: 'baseline: FTS5 porter bm25', k: 10, answers: porter.map((a) => a.slice(0, 10)) },
+      { name: 'baseline: FTS5 porter bm25', k: 12, answers: porter },
+      { name: 'baseline: porter + CJK bigrams', k: 12, answers: porterBigrams },
+    ];
+    const scores = variants.map((v) => score(v.answers));
+    const rows = variants.map((v, i) => {
+      const s = scores[i]!;
+      return {
+        variant: v.name,
+        k: v.k,
+        'hit@k': s.hit.all.toFixed(3),
+        'recall@k': s.recall.toFixed(3),
+        'hit EN': s.hit.en.toFixed(3),
+        'hit ZH': s.hit.zh.toFixed(3),
+        'hit form': s.hit.form.toFixed(3),
+        'hit synonym': s.hit.synonym.toFixed(3),
+        'recall two': s.recallTwo.toFixed(3),
+        'no-answer clean': s.clean.toFixed(3),
+        unrelated: s.unrelated.toFixed(2),
+        returned: s.returned.toFixed(2),
+      };
+    });
+    const mnemo = scores[0]!;
+    const base = scores[5]!;
+    const margin = mnemo.hit.all - base.hit.all;
+    const answerable = QUESTIONS.filter((q) => q.kind !== 'none').length;
+    fs.writeFileSync(path.join(os.tmpdir(), 'mnemo-retrieval-quality.json'), JSON.stringify({ questions: QUESTIONS, prompt, search, porter }, null, 1));
+    return {
+      suite: `Retrieval quality, keyword-only (${memories.length.toLocaleString('en')} memories, ${QUESTIONS.length} questions: ${answerable} with an answer, ${QUESTIONS.length - answerable} without)`,
+      rows,
+      notes: [
+        `goal 1, prompt hit rate ≥ porter hit@12 + ${PROMPT_GOAL_MARGIN}: ${mnemo.hit.all.toFixed(3)} vs ${base.hit.all.toFixed(3)} (+${margin.toFixed(3)}; English alone ${(mnemo.hit.en - base.hit.en).toFixed(3)}, Chinese alone ${(mnemo.hit.zh - base.hit.zh).toFixed(3)}) -> ${margin >= PROMPT_GOAL_MARGIN ? 'MET' : 'NOT MET'}`,
+        `goal 2, no memory in the prompt for ≥ ${CLEAN_GOAL * 100}% of the questions without an answer: ${(mnemo.clean * 100).toFixed(1)}% -> ${mnemo.clean >= CLEAN_GOAL ? 'MET' : 'NOT MET'}`,
+        'hit: a gold memory among those returned; recall: share of the gold memories returned; clean: share of the no-answer questions with nothing returned; unrelated: mean returned memories neither gold nor on topic; returned: mean returned',
+        'synonym questions name their subject with another word than the memory does: keyword search is not expected to find most of them (semantic search is); Chinese questions are answered by Chinese memories',
+        `each question's answers: ${path.join(os.tmpdir(), 'mnemo-retrieval-quality.json')}`,
+        'the same run, the same memory texts; the baselines query FTS5 directly (the question’s words, or words and CJK bigrams, ORed), best BM25 first',
+      ],
+    };
+  } finally {
+    await core.dispose();
+    await fake.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The question's words as unicode61 would cut them (a Chinese sentence without spaces is one word). */
+function plainWords(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** FTS5 with the porter tokenizer over `encode(memory text)`, queried with the question's terms ORed. */
+function baseline(memories: Array<{ key: string; content: string }>, encode: (text: string) => string, terms: (text: string) => string[], k: number): Answers {
+  const db = new Database(':memory:');
+  try {
+    db.exec(`CREATE VIRTUAL TABLE base USING fts5(body, tokenize='porter unicode61')`);
+    const insert = db.prepare('INSERT INTO base (rowid, body) VALUES (?, ?)');
+    memories.forEach((m, i) => insert.run(i + 1, encode(m.content)));
+    const search = db.prepare('SELECT rowid AS id FROM base WHERE base MATCH ? ORDER BY rank LIMIT ?');
+    return QUESTIONS.map((q) => {
+      const words = [...new Set(terms(q.text))];
+      if (words.length === 0) return [];
+      const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ');
+      return (search.all(match, k) as Array<{ id: number }>).map((r) => memories[r.id - 1]!.key);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+interface Score {
+  hit: { all: number; en: number; zh: number; form: number; synonym: number };
+  recall: number;
+  recallTwo: number;
+  clean: number;
+  unrelated: number;
+  returned: number;
+}
+
+function score(answers: Answers): Score {
+  const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+  const answered = (q: EvalQuestion, a: string[]) => (q.gold.some((g) => a.includes(g)) ? 1 : 0);
+  const recallOf = (q: EvalQuestion, a: string[]) => q.gold.filter((g) => a.includes(g)).length / q.gold.length;
+  const pairs = QUESTIONS.map((q, i) => ({ q, a: answers[i]! }));
+  const withAnswer = pairs.filter((p) => p.q.kind !== 'none');
+  const hitWhere = (f: (q: EvalQuestion) => boolean) => mean(withAnswer.filter((p) => f(p.q)).map((p) => answered(p.q, p.a)));
+  return {
+    hit: {
+      all: hitWhere(() => true),
+      en: hitWhere((q) => q.lang === 'en'),
+      zh: hitWhere((q) => q.lang === 'zh'),
+      form: hitWhere((q) => q.kind === 'form'),
+      synonym: hitWhere((q) => q.kind === 'synonym'),
+    },
+    recall: mean(withAnswer.map((p) => recallOf(p.q, p.a))),
+    recallTwo: mean(withAnswer.filter((p) => p.q.kind === 'two').map((p) => recallOf(p.q, p.a))),
+    clean: mean(pairs.filter((p) => p.q.kind === 'none').map((p) => (p.a.length === 0 ? 1 : 0))),
+    unrelated: mean(pairs.map((p) => p.a.filter((k) => !p.q.gold.includes(k) && !(p.q.accept ?? []).includes(k)).length)),
+    returned: mean(pairs.map((p) => p.a.length)),
+  };
+}

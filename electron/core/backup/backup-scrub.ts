@@ -1,0 +1,273 @@
+/**
+ * "Delete forever" reaches the backups: after a purge has committed in the live database, the purged memories are
+ * erased from every copy of the database Mnemo keeps in the data folder: each file in the backups folder and its
+ * subfolders (automatic, manual, pre-migration, pre-restore, kept-aside copies) and a staged or refused restore beside
+ * the database (`mnemo.db.restore-pending`, `mnemo.db.restore-refused-…`).
+ *
+ * Invariants:
+ * - A backup is never changed in place. The scrub works on a scratch copy, deletes there with secure_delete on,
+ *   merges the full-text index (a contentless-delete FTS5 DELETE only writes a tombstone, see memory.service.ts),
+ *   writes a compact copy of that (VACUUM INTO: no free page keeps old bytes), proves it sound (inspectDatabaseFile:
+ *   integrity_check, our tables, a known schema) and that it lost exactly the purged memories, syncs it and renames it
+ *   over the backup. A crash at any point leaves the backup as it was (and a scratch file the next scrub removes).
+ * - A memory is matched by id and creation time. Ids never repeat within one database, but a restore rewinds them:
+ *   a backup taken before the restore may hold another memory under the same id, and that one is not touched.
+ * - Nothing is silently skipped. A file that cannot be read, is not a Mnemo database this version can change, or
+ *   cannot be rewritten is listed in `remaining` with its path and why: it may still hold a copy, and the user is
+ *   told to delete it by hand. eraseMemories itself never throws (the purge has committed; its answer must arrive).
+ * - Tables are deleted from only where they exist: a pre-migration backup has an older schema.
+ * - Files that hold none of the purged memories are only read (one lookup), not rewritten.
+ *
+ * It runs synchronously, in the purge's call: the answer says where the memories are gone from, so it waits for the
+ * files. A file that holds them costs a copy, a VACUUM INTO and an integrity_check (about 1 s for a 24 MB backup of
+ * 10,000 memories on a loaded 2-core machine).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { BackupErasure, RemainingCopy } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import { inspectDatabaseFile, loadVec, syncDirectory, syncFile, type Sqlite } from '../db/open-database';
+import type { Logger } from '../ports/logger.port';
+import type { Paths } from '../ports/paths.port';
+
+/** A purged memory as the backups know it (see the header for why the creation time). */
+export interface PurgedMemory {
+  id: number;
+  createdAt: number;
+}
+
+export interface BackupScrubber {
+  /** Erases these memories from every backup; never throws (see the header). */
+  eraseMemories(memories: readonly PurgedMemory[]): BackupErasure;
+}
+
+export const NOTHING_ERASED: BackupErasure = { clean: 0, erased: 0, remaining: [] };
+
+/** Scratch files of a scrub, beside the backup they copy. A leftover (after a crash) is removed by the next scrub. */
+const SCRATCH = ['.scrub-copy', '.scrub-out'] as const;
+/** SQLite's own files beside a database: they go with it, they are not backups themselves. */
+const COMPANIONS = ['-wal', '-shm', '-journal'] as const;
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/** Why a file could not be scrubbed, in words for the user (the file's path is given beside it). */
+class ScrubRefused extends Error {}
+
+export function createBackupScrubber(deps: { paths: Paths; logger: Logger }): BackupScrubber {
+  const { paths, logger } = deps;
+
+  function eraseMemories(memories: readonly PurgedMemory[]): BackupErasure {
+    if (memories.length === 0) return NOTHING_ERASED;
+    const found = findBackupFiles(paths);
+    for (const leftover of found.scratch) removeQuietly(leftover);
+    let clean = 0;
+    let erased = 0;
+    const remaining: RemainingCopy[] = [...found.unreadable];
+    for (const file of found.files) {
+      try {
+        if (eraseFrom(file, memories)) erased++;
+        clean++;
+      } catch (e) {
+        // Gone meanwhile (rotation in another Mnemo process): nothing of it is left to hold a copy.
+        if ((e as { code?: string }).code === 'ENOENT' && !fs.existsSync(file)) continue;
+        remaining.push({ path: file, reason: reasonOf(e) });
+      }
+    }
+    // Scratch copies hold the text until removed: one that could not be is a copy like any other.
+    for (const scratch of findBackupFiles(paths).scratch) remaining.push({ path: scratch, reason: 'it is a scratch copy of a backup that could not be removed' });
+    for (const copy of remaining) logger.warn('a backup may still hold purged memories', { file: copy.path, reason: copy.reason });
+    if (erased > 0) logger.info('purged memories erased from backups', { erased, clean, remaining: remaining.length });
+    return { clean, erased, remaining };
+  }
+
+  /** True when the file held some of the memories and was rewritten without them; false when it held none. */
+  function eraseFrom(file: string, memories: readonly PurgedMemory[]): boolean {
+    if (fs.statSync(file).size === 0) return false;
+    foldWal(file);
+    if (heldIn(file, memories).length === 0) return false;
+    const [copy, out] = SCRATCH.map((suffix) => file + suffix) as [string, string];
+    try {
+      removeWithCompanions(copy);
+      removeWithCompanions(out);
+      // A byte copy: the backup is a whole file (its WAL folded above) that nothing writes in place.
+      fs.copyFileSync(file, copy);
+      let expected = 0;
+      withDatabase(copy, { readonly: false }, (db) => {
+        // The copy is scratch: no journal file (a failure discards the whole copy), and freed pages are zeroed.
+        db.pragma('journal_mode = MEMORY');
+        db.pragma('secure_delete = ON');
+        // As in the live database: versions, uses and exclusions cascade, events and superseded_by lose the id.
+        db.pragma('foreign_keys = ON');
+        loadVec(db, paths.vecExtensionPath);
+        const before = db.prepare('SELECT count(*) FROM memories').pluck().get() as number;
+        expected = before - deleteMemories(db, memories);
+        // Reading every page of the copy, VACUUM INTO also fails on a damaged one: such a backup is reported.
+        db.prepare('VACUUM INTO ?').run(out);
+      });
+      removeWithCompanions(copy);
+      // What replaces the backup is proved sound (integrity, our tables, a schema this version knows) before it does.
+      const after = inspectDatabaseFile(out, paths.migrationsDir);
+      if (after.memories !== expected || heldIn(out, memories).length > 0) {
+        throw new ScrubRefused('the rewritten copy did not come out as expected, so the backup was left as it was');
+      }
+      syncFile(out);
+      fs.renameSync(out, file);
+      syncDirectory(path.dirname(file));
+      return true;
+    } finally {
+      // Quietly: a failure here must not hide the one that got us here; what stays is reported by the final sweep.
+      removeQuietly(copy);
+      removeQuietly(out);
+    }
+  }
+
+  return { eraseMemories };
+}
+
+/** The purged memories this database file holds (by id and creation time); none in a SQLite file not Mnemo's. */
+function heldIn(file: string, memories: readonly PurgedMemory[]): number[] {
+  return withDatabase(file, { readonly: true }, (db) => {
+    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memories'`).get()) return [];
+    const find = db.prepare('SELECT id FROM memories WHERE id = ? AND created_at = ?').pluck();
+    return memories.filter((m) => find.get(m.id, m.createdAt) !== undefined).map((m) => m.id);
+  });
+}
+
+/** Tables keyed by memory id, with the column: the search entries, vectors, versions, uses and exclusions. */
+const MEMORY_KEYED: ReadonlyArray<readonly [table: string, column: string]> = [
+  ['memories_fts', 'rowid'],
+  ['memory_vectors', 'memory_id'],
+  ['memory_vector_bits', 'memory_id'],
+  ['memory_versions', 'memory_id'],
+  ['message_memories', 'memory_id'],
+  ['thread_memory_exclusions', 'memory_id'],
+];
+
+/** Deletes the memories and everything that carries their text or their vector; returns how many memories. */
+function deleteMemories(db: Sqlite, memories: readonly PurgedMemory[]): number {
+  const tables = new Set(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]);
+  const byMemoryId = MEMORY_KEYED.filter(([table]) => tables.has(table)).map(([table, column]) => db.prepare(`DELETE FROM ${table} WHERE ${column} = ?`));
+  const deleteMemory = db.prepare('DELETE FROM memories WHERE id = ? AND created_at = ?');
+  return db.transaction(() => {
+    let removed = 0;
+    for (const m of memories) {
+      if (deleteMemory.run(m.id, m.createdAt).changes === 0) continue;
+      // vec0 and FTS5 take integer keys only as integers, never as a float-typed JS number.
+      for (const statement of byMemoryId) statement.run(BigInt(m.id));
+      removed++;
+    }
+    if (removed > 0 && tables.has('memories_fts')) db.exec(`INSERT INTO memories_fts (memories_fts) VALUES ('optimize')`);
+    return removed;
+  })();
+}
+
+/**
+ * A backup with a WAL beside it (a pre-restore copy of a database whose WAL could not be folded) is read through
+ * that WAL; folding it first makes the file whole, so the rewritten file never sits beside a stale WAL.
+ */
+function foldWal(file: string): void {
+  if (!fs.existsSync(`${file}-wal`)) return;
+  withDatabase(file, { readonly: false }, (db) => db.pragma('journal_mode = DELETE'));
+}
+
+function withDatabase<T>(file: string, opts: { readonly: boolean }, fn: (db: Sqlite) => T): T {
+  const db = new Database(file, { readonly: opts.readonly, fileMustExist: true, timeout: 0 });
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+function removeWithCompanions(file: string): void {
+  for (const suffix of ['', ...COMPANIONS]) fs.rmSync(file + suffix, { force: true });
+}
+
+function removeQuietly(file: string): void {
+  try {
+    removeWithCompanions(file);
+  } catch {
+    // Reported by the caller's final sweep.
+  }
+}
+
+interface BackupFiles {
+  /** Copies of the database to scrub. */
+  files: string[];
+  /** Scratch files a crashed scrub left behind. */
+  scratch: string[];
+  /** Folders that could not be listed: what they hold cannot be checked. */
+  unreadable: RemainingCopy[];
+}
+
+/**
+ * Every copy of the database in the data folder: the backups folder, subfolders included (symbolic links are not
+ * followed), and the staged or refused restores beside the database. In the backups folder a file counts when it is
+ * named `.sqlite` or starts like a SQLite database, so a damaged backup is counted (and reported) and a file the user
+ * put there is left alone.
+ */
+function findBackupFiles(paths: Pick<Paths, 'dbFile' | 'backupsDir'>): BackupFiles {
+  const out: BackupFiles = { files: [], scratch: [], unreadable: [] };
+  const sort = (name: string, file: string, isBackup: () => boolean) => {
+    const main = COMPANIONS.reduce((n, c) => (n.endsWith(c) ? n.slice(0, -c.length) : n), name);
+    if (SCRATCH.some((s) => main.endsWith(s))) out.scratch.push(file);
+    else if (main === name && isBackup()) out.files.push(file);
+  };
+
+  const dbDir = path.dirname(paths.dbFile);
+  const staged = `${path.basename(paths.dbFile)}.`;
+  for (const entry of list(dbDir, out)) {
+    // The live database's own files are `mnemo.db`, `mnemo.db-wal`, `mnemo.db-shm`; `mnemo.db.*` are copies of it
+    // (pendingRestorePath, the refused restores in open-database.ts).
+    if (entry.isFile() && entry.name.startsWith(staged)) sort(entry.name, path.join(dbDir, entry.name), () => true);
+  }
+  const walk = (dir: string) => {
+    for (const entry of list(dir, out)) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.isFile()) sort(entry.name, file, () => entry.name.endsWith('.sqlite') || startsLikeSqlite(file));
+    }
+  };
+  walk(paths.backupsDir);
+  return out;
+}
+
+function list(dir: string, out: BackupFiles): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code !== 'ENOENT') out.unreadable.push({ path: dir, reason: `the folder cannot be read (${code ?? 'error'}), so the backups in it were not checked` });
+    return [];
+  }
+}
+
+function startsLikeSqlite(file: string): boolean {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(file, 'r');
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    return fs.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
+/** Why a file may still hold a copy, for the user: the file is named beside it, and the fix is to delete it by hand. */
+function reasonOf(e: unknown): string {
+  if (e instanceof ScrubRefused) return e.message;
+  if (e instanceof MnemoError) {
+    // From inspectDatabaseFile.
+    return e.code === 'DB_CORRUPT' ? 'it is damaged and cannot be read' : 'it is not a Mnemo database this version can change';
+  }
+  const code = (e as { code?: string }).code ?? '';
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return 'it is damaged and cannot be read';
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code === 'EBUSY') return `another program is using it (${code})`;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full, so it could not be rewritten';
+  if (code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `it or its folder cannot be written (${code})`;
+  if (code.startsWith('SQLITE_CANTOPEN')) return `it cannot be opened (${code})`;
+  if (/no such table/i.test((e as Error).message ?? '')) return 'it is not a Mnemo database this version can change';
+  return `it could not be rewritten (${code || 'unexpected error'})`;
+}

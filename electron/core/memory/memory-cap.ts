@@ -1,0 +1,60 @@
+/**
+ * The cap on active memories (settings activeMemoryCap) bounds only what Mnemo learned on its own. What is the user's
+ * is never counted against it and never trashed for it, however many there are.
+ *
+ * A memory is the user's when, read from its versions (memory_versions.origin):
+ * - any version has origin 'user': written by hand, edited, pinned or unpinned, recategorized, approved (or edited)
+ *   from the review inbox, archived or unarchived, restored from the trash, reverted; or origin 'import': imported.
+ *   So restoring a memory the cap trashed is the user's consent to keep it, and the cap never takes it again.
+ * - or it took the place of a memory that is the user's: the maintenance merged one into it (archived, superseded_by
+ *   pointing at it) or it superseded one (a newer statement of the same fact), followed through any chain.
+ *   Otherwise a merge or a correction would hand the user's fact to a memory the cap may trash.
+ * Every other active memory is learned: extraction made it from a chat, and since then only extraction (confirmed)
+ * and maintenance (merged, decayed) changed it. Those are what the cap counts and, least valuable first, trashes.
+ */
+import type { MemoryCapStanding, Settings } from '../../../shared/contract';
+import type { Sqlite } from '../db/open-database';
+
+/** The ids of every memory that is the user's, as a common table expression named `users`. */
+const USERS_CTE = `WITH RECURSIVE users(id) AS (
+    SELECT memory_id FROM memory_versions WHERE origin IN ('user', 'import')
+    UNION
+    SELECT m.superseded_by FROM users u JOIN memories m ON m.id = u.id
+    WHERE m.superseded_by IS NOT NULL AND m.status IN ('archived', 'superseded')
+  )`;
+
+export interface MemoryCap {
+  /**
+   * Active and learned memories now, against the cap. `addedByUser`: active memories about to be added that are the
+   * user's (an import's dry run), counted as if written.
+   */
+  standing(addedByUser?: number): MemoryCapStanding;
+  /** The `n` learned, unpinned active memories worth least: least important, then least used, then longest unused. */
+  leastValuableLearned(n: number): number[];
+}
+
+export function createMemoryCap(deps: { sqlite: Sqlite; settings: () => Settings }): MemoryCap {
+  const { sqlite } = deps;
+  const q = {
+    counts: sqlite.prepare(
+      `${USERS_CTE}
+       SELECT count(*) AS active, coalesce(sum(id NOT IN (SELECT id FROM users)), 0) AS learned FROM memories WHERE status = 'active'`,
+    ),
+    leastValuable: sqlite.prepare(
+      `${USERS_CTE}
+       SELECT id FROM memories WHERE status = 'active' AND pinned = 0 AND id NOT IN (SELECT id FROM users)
+       ORDER BY importance ASC, access_count ASC, coalesce(last_used_at, updated_at) ASC, id ASC LIMIT ?`,
+    ),
+  };
+  return {
+    standing(addedByUser = 0) {
+      const { activeMemoryCap: cap, trashRetentionDays } = deps.settings();
+      const { active, learned } = q.counts.get() as { active: number; learned: number };
+      return { cap, active: active + addedByUser, learned, overCap: Math.max(0, learned - cap), restorableDays: trashRetentionDays };
+    },
+    leastValuableLearned(n) {
+      if (n <= 0) return [];
+      return (q.leastValuable.all(n) as Array<{ id: number }>).map((r) => r.id);
+    },
+  };
+}
