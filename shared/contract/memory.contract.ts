@@ -173,7 +173,8 @@ export const memoryOperations = {
     z.object({ items: z.array(Memory), total: z.number().int().nonnegative() }),
   ),
   'memory.search': operation(
-    'Hybrid search: nearest vectors and keyword matches fused, then ranked by relevance, importance and recency. Keyword-only while semantic search is off.',
+    'Hybrid search: nearest vectors and keyword matches fused, then ranked by relevance, importance and recency. Keyword-only while semantic search is off. ' +
+      'A question in natural language works: when every word together matches few memories, memories sharing its meaningful words follow.',
     z.object({ query: z.string().trim().min(1).max(500), ...Filters, limit: z.number().int().min(1).max(100).default(20) }).strict(),
     z.object({ hits: z.array(MemoryHit), mode: z.enum(['hybrid', 'keyword']) }),
   ),
