@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeOllama } from '../fakes/fake-ollama';
+import { runCli as cliAsync } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -59,17 +60,6 @@ describe('terminal host', () => {
   });
 });
 
-/** Async spawn: the fake Ollama lives in this process, so the CLI must not block its event loop. */
-function cliAsync(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('terminal host: chat, threads, models, queue', () => {
   const tempDir = useTempDirs();

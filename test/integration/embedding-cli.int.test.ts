@@ -3,7 +3,6 @@
  * and models folders from the environment, and HF_ENDPOINT pointing at a fake hub on loopback that serves the tiny
  * model under the default model's name.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,25 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ONNX_MODEL } from '../../electron/core/embedding/onnx.embedder';
 import { startFakeHfHub, type FakeHfHub } from '../fakes/fake-hf-hub';
 import { writeTinyEmbeddingModel } from '../fakes/tiny-onnx-model';
+import { runCli as cli } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Asynchronous, unlike spawnSync: the fake hub in this process must keep answering while the CLI runs. */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('embedding commands', () => {
   const tempDir = useTempDirs();

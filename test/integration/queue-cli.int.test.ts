@@ -3,31 +3,18 @@
  * Ollama down and jobs waiting it says paused, why, and what to do; a pause the last `queue run` hit (the model is
  * missing) is shown with its time until a run gets past it. Real CLI child processes, a fake Ollama on loopback.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
+import { runCli as cli } from '../support/run-cli';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Every test starts a few CLI processes (tsx start-up takes seconds on a loaded machine). */
 const TEST_TIMEOUT_MS = 120_000;
 
 /** Asynchronous, so the fake Ollama in this process keeps answering while the CLI runs. */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('queue status from the terminal', () => {
   const tempDir = useTempDirs();
