@@ -65,4 +65,25 @@ describe('thread summaries', () => {
     const summaryPrompt = (fake.requests.filter((r) => r.path === '/api/chat').at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content;
     expect(summaryPrompt).toContain('Edited by me.');
   });
+
+  it('an automatic title that quotes a secret from the exchange is not written: the thread stays untitled', async () => {
+    const h = await createChatHarness(tempDir());
+    harnesses.push(h);
+    const { core, client, fake } = h;
+    const titles = ['Router login: hunter2x', 'Wi-Fi password S3cr3tPass!', 'Home router setup'];
+    for (const [i, title] of titles.entries()) {
+      fake.setDefaultReply((req) => {
+        const last = req.messages.at(-1)!.content;
+        if (last.startsWith('Write a short title')) return { content: title };
+        return { content: 'Got it, I will keep that in mind for the setup.' };
+      });
+      const t = unwrap(await client.call('thread.create', {}));
+      // The first title repeats the user's password without a keyword (caught by comparing with the message); the
+      // second names it itself; the third is harmless and is written.
+      unwrap(await client.call('chat.send', { threadId: t.id, text: i === 0 ? 'my router password is hunter2x, please help me set it up' : 'please help me set up the router at home' }));
+      await core.queue.waitForIdle();
+      const thread = unwrap(await client.call('thread.list', {})).threads.find((x) => x.id === t.id)!;
+      expect(thread.title, title).toBe(i === 2 ? 'Home router setup' : '');
+    }
+  });
 });

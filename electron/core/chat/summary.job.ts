@@ -9,6 +9,7 @@ import type { Settings, ThreadSummary } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
+import { detectSecret, secretEchoCheck } from '../extraction/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
 import type { LlmPort } from '../llm/llm.port';
 import type { Clock } from '../ports/clock.port';
@@ -173,6 +174,10 @@ export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
       });
       const title = cleanTitle(result.content);
       if (!title) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty title.');
+      // A title is shown in the thread list, exported with every memory's provenance and kept in backups: one that
+      // quotes a secret from the exchange ("Router password hunter2") is not written; the thread stays untitled.
+      const userText = rows.find((r) => r.role === 'user')?.content ?? '';
+      if (detectSecret(title) || secretEchoCheck(userText)(title)) return null;
       const threadId = job.threadId;
       return () => {
         // A title the user chose is never overwritten.

@@ -206,7 +206,17 @@ const PASSWORD_USED_AS = new RegExp(
   'gi',
 );
 
+// "Wi-Fi password S3cr3tPass!", "router pwd Tr0ub4dor": the keyword right before a value, no linker. Only a token
+// that reads as a password counts here (letters with digits or symbols, 6+ characters): "password manager 2" or
+// "password reset" do not.
+const PASSWORD_DIRECT = new RegExp(String.raw`\b${PASSWORD_WORD}\b${NOT_ABOUT}\s+${VALUE_TOKEN}`, 'gi');
+const PASSWORD_SHAPED = /^(?=.*[A-Za-z])(?=.*[\d!@#$%^&*_+=?~-])[\x21-\x7e]{6,}$/;
+
 function* passwordsEn(text: string): Generator<Finding> {
+  for (const m of text.matchAll(PASSWORD_DIRECT)) {
+    const value = m[1]!.replace(VALUE_TRAILING, '');
+    if (PASSWORD_SHAPED.test(value)) yield { kind: 'password', value };
+  }
   for (const m of text.matchAll(PASSWORD_IS)) {
     const value = plausibleValue(m[2]!, { hanLedAllowed: true }) ?? passphrase(m[1]!);
     if (value) yield { kind: 'password', value };
