@@ -12,6 +12,7 @@ import { createEventBus } from '../../electron/core/event-bus';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { derivePaths } from '../../electron/core/ports/paths.port';
 import { createTestClock, type TestClock } from '../support/memory-harness';
+import { memoriesIn } from '../support/memories-in-file';
 import { useTempDirs } from '../support/temp-dir';
 import { createTestCore } from '../support/test-core';
 
@@ -35,14 +36,6 @@ describe('backup and restore', () => {
     unwrap(await client.call('memory.list', { statuses: ['active', 'trashed'], limit: 100 }))
       .items.map((m) => m.content)
       .sort();
-  const memoriesIn = (file: string) => {
-    const db = new Database(file, { readonly: true });
-    try {
-      return (db.prepare('SELECT content FROM memories ORDER BY content').all() as Array<{ content: string }>).map((r) => r.content);
-    } finally {
-      db.close();
-    }
-  };
 
   it('writes a verified copy in backups/ on demand and lists it', async () => {
     const dir = tempDir();

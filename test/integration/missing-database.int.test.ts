@@ -14,6 +14,7 @@ import { backupName } from '../../electron/core/backup/backup.service';
 import type { Core } from '../../electron/core/create-core';
 import { inspectDatabaseFile, sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { createTestClock } from '../support/memory-harness';
+import { memoriesIn } from '../support/memories-in-file';
 import { useTempDirs } from '../support/temp-dir';
 import { createTestCore } from '../support/test-core';
 
@@ -37,14 +38,6 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-const memoriesIn = (file: string) => {
-  const db = new Database(file, { readonly: true });
-  try {
-    return (db.prepare('SELECT content FROM memories ORDER BY content').all() as Array<{ content: string }>).map((r) => r.content);
-  } finally {
-    db.close();
-  }
-};
 
 describe('a missing or empty database beside good backups', () => {
   const tempDir = useTempDirs();
