@@ -14,17 +14,8 @@ import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-d
 import { contentHash } from '../../electron/core/memory/content-hash';
 import { parseTextImport } from '../../electron/core/memory/import-parse';
 import { fmt, type SuiteResult } from '../harness';
+import { importFile } from '../import-file';
 
-const CATEGORIES = ['Preferences', 'Projects', 'Skills', '知识'];
-
-function importFile(lines: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < lines; i++) {
-    if (i % 500 === 0) out.push(`## ${CATEGORIES[(i / 500) % CATEGORIES.length]!}`);
-    out.push(i % 3 === 0 ? `- 用户第${i}次提到喜欢在周末去第${i % 97}号公园散步` : `- Fact ${i}: works with tool number ${i % 211} on project ${i} every week`);
-  }
-  return out.join('\n');
-}
 
 export async function importBench(lines: number): Promise<SuiteResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-bench-import-'));

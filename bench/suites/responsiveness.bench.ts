@@ -30,19 +30,9 @@ import { createCore, type Core } from '../../electron/core/create-core';
 import { startWebHost, type WebHost } from '../../electron/server/web-host';
 import { writeTinyEmbeddingModel } from '../../test/fakes/tiny-onnx-model';
 import { fmt, type SuiteResult } from '../harness';
+import { importFile } from '../import-file';
 
 const PROBE_INTERVAL_MS = 20;
-const CATEGORIES = ['Preferences', 'Projects', 'Skills', '知识'];
-
-/** Distinct lines (English and Chinese under category headings), none a near duplicate of another. */
-function importFile(lines: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < lines; i++) {
-    if (i % 500 === 0) out.push(`## ${CATEGORIES[(i / 500) % CATEGORIES.length]!}`);
-    out.push(i % 3 === 0 ? `- 用户第${i}次提到喜欢在周末去第${i % 97}号公园散步` : `- Fact ${i}: works with tool number ${i % 211} on project ${i} every week`);
-  }
-  return out.join('\n');
-}
 
 /**
  * The probing client, as plain JavaScript for a worker thread: POST /rpc/queue.status every interval on keep-alive
