@@ -100,12 +100,12 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
 /** assemblePrompt's work with the naive conversation part: the whole thread read and every message re-counted. */
 async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, threadId: number, userMessage: Message, settings: Settings, ratio: number) {
   const budget = computeBudget(CONTEXT_WINDOW, settings.budget);
-  const system = fitToTokens(systemPrompt(FIXTURE_NOW), budget.system, estimateTokens);
+  const system = fitToTokens(systemPrompt(FIXTURE_NOW, 'UTC'), budget.system, estimateTokens);
   const retrieved = await memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories, estimateTokens });
   const summary = loadSummary(sqlite, threadId);
   const all = sqlite.prepare('SELECT * FROM messages WHERE thread_id = ? ORDER BY id').all(threadId) as Array<{ id: number; role: string; content: string; status: string }>;
   const history: HistoryMessage[] = all
-    .filter((r) => r.id > (summary?.toMessageId ?? 0) && r.id < userMessage.id && r.status !== 'error' && r.role !== 'system' && r.content !== '')
+    .filter((r) => r.id < userMessage.id && r.status !== 'error' && r.role !== 'system' && r.content !== '')
     .map((r) => ({ id: r.id, role: r.role as 'user' | 'assistant', content: r.content, estimatedTokens: estimateTokens(r.content) }))
     .reverse();
   const plan = planConversation({
@@ -113,6 +113,7 @@ async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, thread
     ratio,
     summary: summary?.content ?? null,
     summaryTokens: summary ? estimateTokens(summary.content) : 0,
+    summaryCoversUpTo: summary?.toMessageId ?? 0,
     history,
     userMessage: { content: userMessage.content, estimatedTokens: estimateTokens(userMessage.content) },
   });

@@ -23,6 +23,8 @@ export interface CliContext {
   core: Core;
   /** Streams text to stdout as it arrives (not used with --json). */
   write(text: string): void;
+  /** Tells the user one line on stderr, apart from the result (also with --json, whose stdout stays one JSON value). */
+  note(line: string): void;
 }
 
 /** What a command that runs without a core gets: the data folder instead of a client. */

@@ -55,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
       json: parsed.json,
       core,
       write: (text) => void process.stdout.write(text),
+      note: (line) => void process.stderr.write(`mnemo: ${line}\n`),
     });
     return report(out, parsed.json);
   } finally {

@@ -10,7 +10,8 @@ import { openDatabase, type OpenedDatabase } from './db/open-database';
 import { createChatService } from './chat/chat.service';
 import { noMemories, type MemoryRetrievalPort } from './chat/memory-retrieval.port';
 import { createMessagesRepo } from './chat/messages.repo';
-import { createSummaryJob, createTitleJob, loadSummary, updateSummaryByUser } from './chat/summary.job';
+import { createSummaryJob, loadSummary, updateSummaryByUser } from './chat/summary.job';
+import { createTitleJob } from './chat/title.job';
 import { createEventBus } from './event-bus';
 import { createExtractionJob } from './extraction/extraction.job';
 import { createReembedJob, scheduleReembed } from './extraction/reembed.job';
@@ -160,7 +161,7 @@ export function createCore(options: CoreOptions): Core {
     retrieveForPrompt: (input) => retrieval.retrieveForPrompt({ ...input, excludeIds: new Set(timeline.exclusions(input.threadId)) }),
     recordUse: retrieval.recordUse,
   };
-  const jobDeps = { sqlite: db.sqlite, clock, events, llm: () => llm.get(), settings: () => settings.get() };
+  const jobDeps = { sqlite: db.sqlite, clock, events, llm, settings: () => settings.get() };
   queue.register(createSummaryJob(jobDeps));
   queue.register(
     createTitleJob({
@@ -172,6 +173,7 @@ export function createCore(options: CoreOptions): Core {
       },
     }),
   );
+  const models = createModelsService({ llm, settings, events, logger });
   const chat = createChatService({
     sqlite: db.sqlite,
     clock,
@@ -181,13 +183,12 @@ export function createCore(options: CoreOptions): Core {
     threads,
     queue,
     calibrator: createTokenCalibrator(),
-    llm: () => llm.get(),
+    chooseModelsIfUnset: () => models.chooseModelsIfUnset(),
+    llm,
     settings: () => settings.get(),
     memory: () => memory.port,
-    contextWindow: (model) => llm.contextWindow(model),
   });
-  const models = createModelsService({ llm, settings: () => settings.get(), events, logger });
-  queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm: () => llm.get(), settings: () => settings.get(), memories }));
+  queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm, settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));
   const review = createReviewService({ sqlite: db.sqlite, memories, events });
   if (options.startQueue ?? true) {

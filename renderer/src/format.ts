@@ -3,6 +3,7 @@
  * language and options and kept: building one costs far more than using it, and a list renders dozens per frame.
  */
 import type { Language } from './i18n';
+import { currentTimeZone } from './stores/settings.store';
 
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
 
@@ -18,8 +19,11 @@ function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.Relativ
 const numberFormat = (language: string, options: Intl.NumberFormatOptions) =>
   cached(`n|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options));
 
-export const dateFormat = (language: string, options: Intl.DateTimeFormatOptions) =>
-  cached(`d|${language}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(language, options));
+/** Dates and times show in the user's time zone (settings, else the machine's), the zone the core counts days in. */
+export const dateFormat = (language: string, options: Intl.DateTimeFormatOptions) => {
+  const zoned = { timeZone: currentTimeZone(), ...options };
+  return cached(`d|${language}|${JSON.stringify(zoned)}`, () => new Intl.DateTimeFormat(language, zoned));
+};
 
 const relativeFormat = (language: string) => cached(`r|${language}`, () => new Intl.RelativeTimeFormat(language, { numeric: 'auto' }));
 

@@ -7,6 +7,11 @@ export const InstalledModel = z.object({
   family: z.string().nullable(),
   parameterSize: z.string().nullable(),
   modifiedAt: z.string().nullable(),
+  /**
+   * Can hold a conversation (electron/core/models/chat-model-pick.ts): only these are offered as chat or background
+   * models; an embedding-only model never is.
+   */
+  chat: z.boolean(),
 });
 
 export const ConfiguredModel = z.object({ name: z.string(), installed: z.boolean() });
@@ -23,7 +28,11 @@ export const ModelsOverview = z.object({
 });
 
 export const modelsOperations = {
-  'models.list': operation('Ollama health, installed models, and whether the configured ones are installed.', Empty, ModelsOverview),
+  'models.list': operation(
+    'Ollama health, installed models, and whether the configured ones are installed. While a model setting was never chosen and its default is not installed, an installed chat model is chosen and stored first (model.autoSelected).',
+    Empty,
+    ModelsOverview,
+  ),
   'models.show': operation(
     "A model's context length and capabilities (tools, thinking, embedding).",
     z.object({ name: z.string().trim().min(1).max(200) }).strict(),
@@ -37,6 +46,12 @@ export const modelsOperations = {
 };
 
 export const modelsEvents = {
+  /** Mnemo chose `name` for these settings because none was chosen and `instead` (the default) is not installed. */
+  'model.autoSelected': z.object({
+    name: z.string(),
+    keys: z.array(z.enum(['chatModel', 'backgroundModel'])).min(1),
+    instead: z.string(),
+  }),
   'model.pullProgressed': z.object({
     name: z.string(),
     status: z.string(),

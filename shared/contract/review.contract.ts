@@ -3,10 +3,18 @@ import { Id, operation } from './define';
 import { Memory, MemoryCategory } from './memory.contract';
 
 /**
- * The review inbox: candidates the extractor proposed while memory mode is "ask first", and any candidate that reads
- * like an instruction to the assistant (always reviewed). A rejected candidate is remembered so it is not proposed again.
+ * Why a candidate waits for review whatever the memory mode: 'instruction', it reads like an instruction to the
+ * assistant; 'language', it is written in another language than the user's message (keyword search in the user's
+ * language would not find it). Null: it waits only because memory mode is "ask first".
  */
-export const ReviewItem = Memory.extend({ replaces: Memory.nullable() });
+export const ReviewFlag = z.enum(['instruction', 'language']);
+export type ReviewFlag = z.output<typeof ReviewFlag>;
+
+/**
+ * The review inbox: candidates the extractor proposed while memory mode is "ask first", and any flagged candidate
+ * (always reviewed). A rejected candidate is remembered so it is not proposed again.
+ */
+export const ReviewItem = Memory.extend({ replaces: Memory.nullable(), flag: ReviewFlag.nullable() });
 export type ReviewItem = z.output<typeof ReviewItem>;
 
 export const reviewOperations = {

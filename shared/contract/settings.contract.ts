@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { canonicalTimeZone } from '../time-zone';
+import { CONTEXT_WINDOW_TOKENS } from '../context-window';
 import { Empty, operation } from './define';
 
 const share = z.number().min(0).max(1);
@@ -11,6 +13,13 @@ export const Settings = z.object({
   backgroundModel: z.string().max(200).default('llama3.2'),
   /** How long a model may take to load and send its first word before the request fails with MODEL_LOAD_TIMEOUT. */
   modelLoadTimeoutSeconds: z.number().int().min(1).max(3600).default(120),
+  /** Ollama's num_ctx for every request to a model (shared/context-window.ts). */
+  contextWindowTokens: z
+    .number()
+    .int('The context window must be a whole number of tokens')
+    .min(CONTEXT_WINDOW_TOKENS.min, `The context window must be at least ${CONTEXT_WINDOW_TOKENS.min} tokens`)
+    .max(CONTEXT_WINDOW_TOKENS.max, `The context window can be at most ${CONTEXT_WINDOW_TOKENS.max} tokens`)
+    .default(CONTEXT_WINDOW_TOKENS.default),
   embeddingProvider: z.enum(['onnx', 'ollama']).default('onnx'),
   embeddingModel: z.string().max(200).default('Xenova/multilingual-e5-small'),
   memoryMode: z.enum(['auto', 'ask', 'off']).default('auto'),
@@ -48,6 +57,18 @@ export const Settings = z.object({
    */
   activeMemoryCap: z.number().int().min(100).max(1_000_000).default(10_000),
   language: z.enum(['en', 'zh-CN']).default('en'),
+  /**
+   * The IANA time zone days are counted in ("today" for the model, expiries, the timeline's days), e.g.
+   * "Asia/Shanghai". Empty: the system's (shared/time-zone.ts). Stored in its canonical spelling.
+   */
+  timeZone: z
+    .string()
+    .trim()
+    .refine((zone) => zone === '' || canonicalTimeZone(zone) !== null, {
+      message: 'Unknown time zone: use an IANA name such as "Europe/Berlin" or "Asia/Shanghai", or leave it empty to follow the system',
+    })
+    .overwrite((zone) => (zone === '' ? '' : (canonicalTimeZone(zone) ?? zone)))
+    .default(''),
   theme: z.enum(['light', 'dark', 'system']).default('system'),
 });
 export type Settings = z.output<typeof Settings>;

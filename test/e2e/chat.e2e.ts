@@ -291,9 +291,15 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     await settings.setNumber('Memories per answer', '2.5');
     await expect.poll(() => page.getByText('Enter a whole number.').count()).toBe(1);
     await settings.setNumber('Memories per answer', '8');
+    expect(await settings.field('Context window (tokens)').inputValue()).toBe('8192');
+    await settings.setNumber('Context window (tokens)', '1000');
+    await expect.poll(() => page.getByText('Enter a number from 2048 to 1048576.').count()).toBe(1);
+    expect(await settings.save.isDisabled()).toBe(true);
+    await settings.setNumber('Context window (tokens)', '16384');
     await settings.save.click();
     await expect.poll(() => page.getByText('Saved', { exact: true }).count()).toBe(1);
     const saved = await api.call('settings.get', {});
+    expect(saved.ok && saved.value.contextWindowTokens).toBe(16384);
     expect(saved.ok && saved.value.budget).toEqual({ system: 0.15, memories: 0.1, conversation: 0.5, reply: 0.2 });
     expect(saved.ok && saved.value.retrieval).toMatchObject({ limit: 8, similarityWeight: 0.6, importanceWeight: 0.25, recencyWeight: 0.15 });
 

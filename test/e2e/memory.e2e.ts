@@ -474,7 +474,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
 
     // A contradiction waits too, saying what it would replace; approving it retires the old memory.
     await chat.newThreadButton.click();
-    await chat.send('I switched from the piano to the guitar this spring.');
+    await chat.send('I switched from the piano to the guitar this spring, I play it most evenings.');
     await memories.open();
     await memories.tab('Review inbox').click();
     await expect.poll(() => memories.reviewList.getByRole('listitem').count()).toBe(1);

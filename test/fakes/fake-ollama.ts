@@ -6,6 +6,13 @@
  * object per line, the last with `done: true` (chat/generate) or `{"status":"success"}` (pull); errors before the
  * first line are an HTTP status with `{"error":"..."}`, errors after it are one `{"error":"..."}` line and the end
  * of the body. Durations are nanoseconds.
+ *
+ * Loading follows Ollama's scheduler (server/sched.go): a model runs with the num_ctx of the request that loaded it
+ * (options.num_ctx, else the server default, never above the model's context length), and a request asking for
+ * another num_ctx reloads it. A (re)load is recorded in `loads` and reported as a non-zero `load_duration`; a request
+ * served by the loaded runner reports 0. The `think` field is checked as Ollama checks it: `think: true` to a model
+ * without the "thinking" capability is a 400 "does not support thinking"; `think: false` to a thinking model keeps
+ * its reasoning out of the reply.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -22,6 +29,8 @@ export interface FakeModel {
   capabilities?: string[];
   /** Overrides the server-wide contextLength for this model. */
   contextLength?: number;
+  /** When it was pulled, as /api/tags and /api/show report it. Default 2025-01-01T00:00:00Z. */
+  modifiedAt?: string;
 }
 
 export interface FakeReply {
@@ -76,13 +85,22 @@ export interface FakeRequestRecord {
   body: unknown;
 }
 
+export interface FakeLoad {
+  model: string;
+  numCtx: number;
+  /** True when the model was loaded already, with another num_ctx. */
+  reload: boolean;
+}
+
 export interface FakeOllamaOptions {
   models?: FakeModel[];
   /** Reported as "<family>.context_length" by /api/show. Default 4096. */
   contextLength?: number;
+  /** The num_ctx of a request that sends none (Ollama's default, OLLAMA_CONTEXT_LENGTH). Default 4096. */
+  defaultNumCtx?: number;
   /** Length of /api/embed vectors. Default 16. */
   embedDim?: number;
-  /** Reported by /api/version. */
+  /** Reported by /api/version. Before 0.6.4, /api/show has no `capabilities` field, as in Ollama. */
   version?: string;
 }
 
@@ -92,9 +110,11 @@ export interface FakeOllama {
   readonly port: number;
   /** Every request received, in arrival order (live array). */
   readonly requests: FakeRequestRecord[];
+  /** Every time a chat/generate request made the fake load a model or reload it with another num_ctx (live array). */
+  readonly loads: FakeLoad[];
   /** Shuts down for good: closes the listener and every open connection. */
   close(): Promise<void>;
-  /** Simulates "Ollama not running": closes the listener and open connections, keeps all config. */
+  /** Simulates "Ollama not running": closes the listener and open connections, unloads the models, keeps all config. */
   stop(): Promise<void>;
   /** Listens again on the same port after stop(). */
   restart(): Promise<void>;
@@ -121,6 +141,10 @@ const MS = 1_000_000;
 export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<FakeOllama> {
   let models = (options.models ?? DEFAULT_MODELS).map(normalizeModel);
   const contextLength = options.contextLength ?? 4096;
+  const defaultNumCtx = options.defaultNumCtx ?? 4096;
+  const loads: FakeLoad[] = [];
+  /** Loaded runners: model name -> the num_ctx they were loaded with. */
+  const loaded = new Map<string, number>();
   const embedDim = options.embedDim ?? 16;
   const version = options.version ?? '0.12.6';
   const requests: FakeRequestRecord[] = [];
@@ -182,7 +206,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     if (route === 'POST /api/show') {
       const model = findModel(body.model ?? body.name);
       if (!model) return sendJson(res, 404, { error: `model '${String(body.model ?? body.name)}' not found` });
-      return sendJson(res, 200, showEntry(model, contextLength));
+      return sendJson(res, 200, showEntry(model, contextLength, reportsCapabilities(version)));
     }
     if (route === 'POST /api/embed') {
       const model = findModel(body.model);
@@ -212,13 +236,30 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     if (route === 'POST /api/chat' || route === 'POST /api/generate') {
       const model = findModel(body.model);
       if (!model) return sendNotFound(res, String(body.model));
+      const thinks = model.capabilities.includes('thinking');
+      if (!thinks && body.think !== undefined && body.think !== false && body.think !== null) {
+        return sendJson(res, 400, { error: `"${String(body.model)}" does not support thinking` });
+      }
       const request = toInferenceRequest(path as FakeInferenceRequest['path'], body);
       const source = queue.shift() ?? defaultReply ?? echoReply;
       const reply = typeof source === 'function' ? source(request) : source;
-      return sendInference(res, request, reply, currentFault);
+      const loadNs = schedule(model, body.options);
+      return sendInference(res, request, thinks && body.think === false ? { ...reply, thinking: '' } : reply, currentFault, loadNs);
     }
     res.writeHead(404, { 'Content-Type': 'text/plain' });
     res.end('404 page not found');
+  }
+
+  /** Ollama's scheduler, reduced to num_ctx: returns the load_duration this request reports. */
+  function schedule(model: ModelEntry, requestOptions: unknown): number {
+    const asked = (requestOptions as { num_ctx?: unknown } | undefined)?.num_ctx;
+    // Ollama caps a num_ctx above the model's trained context ("requested context size too large for model").
+    const numCtx = Math.min(typeof asked === 'number' && asked > 0 ? asked : defaultNumCtx, model.contextLength ?? contextLength);
+    const current = loaded.get(model.name);
+    if (current === numCtx) return 0;
+    loaded.set(model.name, numCtx);
+    loads.push({ model: model.name, numCtx, reload: current !== undefined });
+    return 200 * MS;
   }
 
   let server: Server | null = null;
@@ -246,6 +287,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     const s = server;
     if (!s) return;
     server = null;
+    loaded.clear();
     const closed = new Promise<void>((resolve) => s.close(() => resolve()));
     // Streams in progress would keep close() waiting; an Ollama that goes away drops them too.
     s.closeAllConnections();
@@ -259,6 +301,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     url,
     port,
     requests,
+    loads,
     close: shutdown,
     stop: shutdown,
     restart: async () => {
@@ -305,6 +348,7 @@ async function sendInference(
   request: FakeInferenceRequest,
   reply: FakeReply,
   fault: FakeFault | null,
+  loadNs: number,
 ): Promise<void> {
   const isChat = request.path === '/api/chat';
   const thinkingChunks = wordChunks(reply.thinking ?? '');
@@ -325,7 +369,7 @@ async function sendInference(
     done: true,
     done_reason: doneReason,
     total_duration: (250 + evalCount * 20) * MS,
-    load_duration: 200 * MS,
+    load_duration: loadNs,
     prompt_eval_count: reply.promptTokens ?? request.messages.reduce((n, m) => n + countWords(m.content), 0),
     prompt_eval_duration: 30 * MS,
     eval_count: evalCount,
@@ -434,6 +478,7 @@ function normalizeModel(model: FakeModel): ModelEntry {
     parameterSize: model.parameterSize ?? '3.2B',
     sizeBytes: model.sizeBytes ?? 2_019_393_189,
     capabilities: model.capabilities ?? ['completion'],
+    modifiedAt: model.modifiedAt ?? '2025-01-01T00:00:00Z',
     ...(model.contextLength === undefined ? {} : { contextLength: model.contextLength }),
   };
 }
@@ -458,14 +503,20 @@ function tagEntry(model: ModelEntry) {
   return {
     name: model.name,
     model: model.name,
-    modified_at: '2025-01-01T00:00:00Z',
+    modified_at: model.modifiedAt,
     size: model.sizeBytes,
     digest: sha256Hex(model.name),
     details: details(model),
   };
 }
 
-function showEntry(model: ModelEntry, contextLength: number) {
+/** Ollama 0.6.4 added `capabilities` to /api/show (ollama/ollama#10066). */
+function reportsCapabilities(version: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map((n) => parseInt(n, 10) || 0);
+  return major > 0 || minor > 6 || (minor === 6 && patch >= 4);
+}
+
+function showEntry(model: ModelEntry, contextLength: number, withCapabilities: boolean) {
   return {
     license: '',
     modelfile: `# Modelfile generated by "ollama show"\nFROM ${model.name}\n`,
@@ -478,8 +529,8 @@ function showEntry(model: ModelEntry, contextLength: number) {
       [`${model.family}.context_length`]: model.contextLength ?? contextLength,
       [`${model.family}.embedding_length`]: 3072,
     },
-    capabilities: model.capabilities,
-    modified_at: '2025-01-01T00:00:00Z',
+    ...(withCapabilities ? { capabilities: model.capabilities } : {}),
+    modified_at: model.modifiedAt,
   };
 }
 

@@ -70,7 +70,8 @@ describe('learning from conversations', () => {
       memoriesJson([{ content: 'Prefers green tea over coffee', category: 'preference', importance: 0.6, confidence: 0.9, validity: 'permanent', evidence: 'green tea' }]),
     );
     unwrap(await client.call('chat.send', { text: 'I always drink green tea, never coffee, in the morning.' }));
-    unwrap(await client.call('chat.send', { text: 'Honestly green tea is the best drink there is for me.' }));
+    // The candidate must rest on each message's own words: this one says coffee too.
+    unwrap(await client.call('chat.send', { text: 'Honestly green tea, not coffee, is the best drink there is for me.' }));
     core.queue.start();
     await core.queue.waitForIdle();
     const items = unwrap(await client.call('memory.list', {})).items;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
+import { estimateTokens } from '../../electron/core/text/token-estimate';
 import { createChatHarness } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -13,11 +14,11 @@ const isSummaryRequest = (content: string) => content.startsWith('You maintain a
 describe('thread summaries', () => {
   const tempDir = useTempDirs();
 
-  it('after enough messages a background summary covers them, and the next prompt uses it instead of old messages', async () => {
+  it('after enough messages a background summary covers them; the next prompt carries it with the last two exchanges verbatim, and not the older messages', async () => {
     const h = await createChatHarness(tempDir(), { fake: { contextLength: 2048 } });
     harnesses.push(h);
     const { core, client, fake } = h;
-    unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 4, minNewTokens: 100_000 } } }));
+    unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 6, minNewTokens: 100_000 } } }));
     fake.setDefaultReply((req) => {
       const last = req.messages.at(-1)!.content;
       if (isSummaryRequest(last)) return { content: 'SUMMARY: the user plans a garden with tomatoes.' };
@@ -25,18 +26,58 @@ describe('thread summaries', () => {
       return { content: `Noted: ${last.slice(0, 20)}` };
     });
     const t = unwrap(await client.call('thread.create', {}));
-    unwrap(await client.call('chat.send', { threadId: t.id, text: 'I want to plant tomatoes this spring' }));
-    unwrap(await client.call('chat.send', { threadId: t.id, text: 'The garden faces south' }));
+    const said = ['I want to plant tomatoes this spring', 'The garden faces south', 'The soil there is quite sandy'];
+    for (const text of said) unwrap(await client.call('chat.send', { threadId: t.id, text }));
     await core.queue.waitForIdle();
     const summary = unwrap(await client.call('summary.get', { threadId: t.id }));
-    expect(summary).toMatchObject({ content: 'SUMMARY: the user plans a garden with tomatoes.', coveredCount: 4, pendingCount: 0, editedByUser: false });
+    // The summary covers the whole thread so far: a prompt built from "summary + messages after it" would be the new
+    // message alone.
+    expect(summary).toMatchObject({ content: 'SUMMARY: the user plans a garden with tomatoes.', coveredCount: 6, pendingCount: 0, editedByUser: false });
 
-    // The summary request never carried thinking and the next chat prompt includes the summary.
     unwrap(await client.call('chat.send', { threadId: t.id, text: 'What should I plant next to them?' }));
     const chat = fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as { messages: Array<{ role: string; content: string }> });
     const lastPrompt = chat.filter((b) => !isSummaryRequest(b.messages.at(-1)!.content) && !b.messages.at(-1)!.content.startsWith('Write a short')).at(-1)!;
-    expect(lastPrompt.messages.some((m) => m.content.includes('SUMMARY: the user plans a garden'))).toBe(true);
-    expect(lastPrompt.messages.some((m) => m.content === 'I want to plant tomatoes this spring')).toBe(false);
+    expect(lastPrompt.messages.map((m) => m.content)).toEqual([
+      expect.any(String), // system
+      expect.stringContaining('SUMMARY: the user plans a garden'),
+      'The garden faces south',
+      'Noted: The garden faces sou',
+      'The soil there is quite sandy',
+      'Noted: The soil there is qu',
+      'What should I plant next to them?',
+    ]);
+  });
+
+  it('a summary request fits the context window: the oldest messages that fit, the rest left for the next summary', { timeout: 60_000 }, async () => {
+    const h = await createChatHarness(tempDir(), { fake: { contextLength: 2048 } });
+    harnesses.push(h);
+    const { core, client, fake } = h;
+    unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 12, minNewTokens: 100_000 } } }));
+    fake.setDefaultReply((req) => {
+      const last = req.messages.at(-1)!.content;
+      if (isSummaryRequest(last)) return { content: 'SUMMARY: a long talk about the garden.' };
+      if (last.startsWith('Write a short title')) return { content: 'Garden' };
+      return { content: 'Noted.' };
+    });
+    const t = unwrap(await client.call('thread.create', {}));
+    const said = Array.from({ length: 6 }, (_, i) => `Part ${i}: ${'the garden needs careful planning for every season of the year '.repeat(25).trim()}`);
+    for (const text of said) unwrap(await client.call('chat.send', { threadId: t.id, text }));
+    await core.queue.waitForIdle();
+
+    const request = fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as { messages: Array<{ content: string }>; options: { num_ctx: number; num_predict: number } }).find((b) => isSummaryRequest(b.messages.at(-1)!.content))!;
+    const prompt = request.messages.at(-1)!.content;
+    expect(estimateTokens(prompt) + request.options.num_predict).toBeLessThanOrEqual(request.options.num_ctx);
+    expect(prompt).toContain(said[0]);
+    expect(prompt).not.toContain(said[5]);
+    const summary = unwrap(await client.call('summary.get', { threadId: t.id }))!;
+    const messages = unwrap(await client.call('thread.messages', { threadId: t.id })).messages;
+    // It covers a prefix of the thread, exactly the messages it read, and nothing after them is lost: the next prompt
+    // carries the newest messages verbatim.
+    const covered = messages.filter((m) => m.id <= summary.toMessageId!);
+    expect(summary.coveredCount).toBe(covered.length);
+    expect(covered.length).toBeGreaterThan(0);
+    expect(covered.length).toBeLessThan(messages.length);
+    expect(covered.every((m) => prompt.includes(m.content))).toBe(true);
   });
 
   it('when the background model fails, the old summary stays with a pending marker, and a retry catches up', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCategory } from '../../shared/contract';
-import { buildExtractionRequest, detectLanguage, MAX_CANDIDATES, MAX_USER_CHARS } from '../../electron/core/extraction/extract-prompt';
+import { buildExtractionRequest, MAX_CANDIDATES, MAX_USER_CHARS } from '../../electron/core/extraction/extract-prompt';
+import { detectLanguage } from '../../electron/core/extraction/message-language';
 
 const DATE = Date.UTC(2025, 2, 10, 9, 30); // a Monday
 
@@ -45,6 +46,17 @@ describe('buildExtractionRequest', () => {
     expect(zh.messages[0]!.content).toContain('2025-03-10（星期一）');
     const en = buildExtractionRequest({ userText: '我下周五要去上海出差', assistantText: '祝你顺利', messageDate: DATE, language: 'en' });
     expect(en.messages[0]!.content).toMatch(/^You pick out durable facts/);
+  });
+
+  it('asks for content in the language of the message, in the user\'s own words', () => {
+    const zh = buildExtractionRequest({ userText: '我养了一只橘猫，名字叫豆豆', assistantText: '好可爱', messageDate: DATE });
+    expect(zh.messages[0]!.content).toContain('content 就写中文，不要翻译成英文');
+    expect(zh.messages[0]!.content).toContain('要用用户的原词');
+    // Repeated last, where a small model reads it just before answering.
+    expect(zh.messages[1]!.content.endsWith('content 用中文写。')).toBe(true);
+    const en = buildExtractionRequest({ userText: 'I have an orange cat called Doudou', assistantText: 'Cute!', messageDate: DATE });
+    expect(en.messages[0]!.content).toMatch(/in the language of the user's message .*never translate it/);
+    expect(en.messages[0]!.content).toContain("in the user's own words");
   });
 
   it('keeps injection text and fences inside the data block', () => {

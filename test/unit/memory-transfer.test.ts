@@ -75,7 +75,7 @@ describe('text import parsing', () => {
   it('reads back the metadata group the Markdown profile writes, and leaves other parentheses alone', () => {
     const items = text(['- Prefers tea _(pinned · importance 0.80 · expires 2026-03-01)_', '- 喜欢猫 _(置顶 · 重要度 0.30)_', '- Plays chess _(on Sundays)_'].join('\n'));
     expect(items).toEqual([
-      { line: 1, content: 'Prefers tea', category: 'knowledge', pinned: true, importance: 0.8, expiresAt: Date.UTC(2026, 2, 1) },
+      { line: 1, content: 'Prefers tea', category: 'knowledge', pinned: true, importance: 0.8, expiresAt: Date.UTC(2026, 2, 1, 23, 59, 59, 999) }, // the last day it holds
       { line: 2, content: '喜欢猫', category: 'knowledge', pinned: true, importance: 0.3 },
       { line: 3, content: 'Plays chess _(on Sundays)_', category: 'knowledge' },
     ]);
@@ -117,10 +117,10 @@ describe('Markdown profile', () => {
       m(1, 'Lives in Lisbon', { importance: 0.4 }),
       m(2, 'Prefers tea', { category: 'preference', importance: 0.9 }),
       m(3, 'Has a cat', { importance: 0.2, pinned: 1 }),
-      m(4, 'Works\non a birdhouse', { category: 'project', expires_at: Date.UTC(2026, 5, 1) }),
+      m(4, 'Works\non a birdhouse', { category: 'project', expires_at: Date.UTC(2026, 5, 1, 23, 59, 59, 999) }),
       m(5, 'Speaks Spanish', { importance: 0.7 }),
     ];
-    const md = renderProfile(memories, { at: Date.UTC(2026, 0, 2), language: 'en' });
+    const md = renderProfile(memories, { at: Date.UTC(2026, 0, 2), language: 'en', timeZone: 'UTC' });
     expect(md).toBe(
       [
         '# What Mnemo remembers about you (2026-01-02, 5 memories)',
@@ -147,12 +147,12 @@ describe('Markdown profile', () => {
       ['Speaks Spanish', 'knowledge', 0.7, false, null],
       ['Lives in Lisbon', 'knowledge', 0.4, false, null],
       ['Prefers tea', 'preference', 0.9, false, null],
-      ['Works on a birdhouse', 'project', 0.5, false, Date.UTC(2026, 5, 1)],
+      ['Works on a birdhouse', 'project', 0.5, false, Date.UTC(2026, 5, 1, 23, 59, 59, 999)],
     ]);
   });
 
   it('writes Chinese headings for a Chinese interface, which the import maps back', () => {
-    const md = renderProfile([m(1, '喜欢猫', { category: 'preference' }), m(2, '会说西班牙语', { category: 'skill' })], { at: 0, language: 'zh-CN' });
+    const md = renderProfile([m(1, '喜欢猫', { category: 'preference' }), m(2, '会说西班牙语', { category: 'skill' })], { at: 0, language: 'zh-CN', timeZone: 'UTC' });
     expect(md).toContain('## 偏好\n\n- 喜欢猫 _(重要度 0.50)_');
     expect(parseTextImport(md, 'knowledge').map((i) => i.category)).toEqual(['preference', 'skill']);
   });

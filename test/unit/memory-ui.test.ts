@@ -7,6 +7,7 @@ import { PAGE_SIZE, pagesFor, pagesToEvict, rowAt, rowRange } from '../../render
 import { activeFilterCount, defaultQuery, effectiveSort, filtersOf, listInput, localDayStart, nextLocalDay, searchInput, toDateInput } from '../../renderer/src/memory/memory-query';
 import { throttleTrailing, type Timers } from '../../renderer/src/memory/throttle';
 import { groupByDay, KIND_FILTERS, KNOWN_KINDS, kindLabelKey } from '../../renderer/src/memory/timeline-format';
+import { systemTimeZone } from '../../shared/time-zone';
 import { diffWords, tokenize } from '../../renderer/src/memory/word-diff';
 import { dictionaries } from '../../renderer/src/i18n';
 
@@ -173,7 +174,7 @@ describe('timeline', () => {
   const event = (id: number, at: Date, kind = 'learned'): TimelineEvent => ({ id, kind, memoryId: id, threadId: null, messageId: null, category: 'knowledge', data: {}, createdAt: at.getTime() });
 
   it('cuts the stream into local days, newest first, keeping the order within a day', () => {
-    const groups = groupByDay([event(4, new Date(2026, 2, 3, 23, 59)), event(3, new Date(2026, 2, 3, 0, 1)), event(2, new Date(2026, 2, 1, 12)), event(1, new Date(2026, 2, 1, 8))]);
+    const groups = groupByDay([event(4, new Date(2026, 2, 3, 23, 59)), event(3, new Date(2026, 2, 3, 0, 1)), event(2, new Date(2026, 2, 1, 12)), event(1, new Date(2026, 2, 1, 8))], systemTimeZone());
     expect(groups.map((g) => [toDateInput(g.day), g.events.map((e) => e.id)])).toEqual([
       ['2026-03-03', [4, 3]],
       ['2026-03-01', [2, 1]],

@@ -28,6 +28,16 @@ describe('settings form', () => {
     expect(validateDraft(defaults, { ollamaHost: '' }).valid).toBe(true);
   });
 
+  it('checks the context window with the contract’s own range', () => {
+    expect(validateDraft(defaults, { contextWindowTokens: '1024' }).errors.contextWindowTokens).toEqual({ key: 'settings.error.range', params: { min: 2048, max: 1_048_576 } });
+    expect(validateDraft(defaults, { contextWindowTokens: '8192.5' }).errors.contextWindowTokens?.key).toBe('settings.error.integer');
+    expect(buildPatch(defaults, { contextWindowTokens: '16384' })).toEqual({ contextWindowTokens: 16384 });
+    for (const [value, ok] of [[2047, false], [2048, true], [1_048_576, true], [1_048_577, false]] as const) {
+      expect(validateDraft(defaults, { contextWindowTokens: String(value) }).valid).toBe(ok);
+      expect(Settings.safeParse({ contextWindowTokens: value }).success).toBe(ok);
+    }
+  });
+
   it('refuses context shares that add up to more than 1, with the total', () => {
     const v = validateDraft(defaults, { 'budget.memories': '0.4' });
     expect(v.valid).toBe(false);

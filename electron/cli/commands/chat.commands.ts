@@ -12,6 +12,14 @@ function id(arg: string | undefined, what: string): number | { ok: false; error:
   return n;
 }
 
+/** One line when Mnemo chose a model itself: none was chosen and the default is not installed (models.service.ts). */
+function announceAutoSelection(ctx: CliContext): () => void {
+  return ctx.client.on('model.autoSelected', ({ name, keys, instead }) => {
+    const use = keys.length === 2 ? 'chat and background work' : keys[0] === 'chatModel' ? 'chat' : 'background work';
+    ctx.note(`${instead} is not installed, so Mnemo uses ${name} for ${use} from now on (change it in the app's Settings; --model NAME for one message).`);
+  });
+}
+
 async function chat(ctx: CliContext): Promise<CliOutput> {
   const text = ctx.args.join(' ').trim();
   if (!text) return { ok: false, error: { code: 'INVALID_INPUT', message: 'Say something: npm run -s cli -- chat "your message"' } };
@@ -23,6 +31,7 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
   }
   let replyId: number | null = null;
   let streamed = false;
+  const offAutoSelected = announceAutoSelection(ctx);
   const offCreated = ctx.client.on('message.created', ({ message }) => {
     if (message.role === 'assistant' && replyId === null) replyId = message.id;
   });
@@ -53,6 +62,7 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
     const note = r.value.assistantMessage.status === 'truncated' ? '\n[the reply was cut at the model’s length limit]' : '';
     return { ok: true, value, text: streamed ? note : r.value.assistantMessage.content + note };
   } finally {
+    offAutoSelected();
     offCreated();
     offDelta();
   }
@@ -70,7 +80,7 @@ function formatMessage(m: Message): string {
 function formatModels(o: z.output<typeof ModelsOverview>): string {
   if (!o.reachable) return `Ollama at ${o.host}: not reachable\n${o.error?.message ?? ''}`;
   const lines = [`Ollama ${o.version ?? '?'} at ${o.host}`, ''];
-  for (const m of o.models) lines.push(`  ${m.name.padEnd(32)} ${m.parameterSize ?? ''}`);
+  for (const m of o.models) lines.push(`  ${m.name.padEnd(32)} ${(m.parameterSize ?? '').padEnd(8)}${m.chat ? '' : ' (not a chat model)'}`.trimEnd());
   if (o.models.length === 0) lines.push('  (no models installed: run "ollama pull llama3.2")');
   lines.push('', `chat model:       ${o.chatModel.name}${o.chatModel.installed ? '' : '  (not installed: ollama pull ' + o.chatModel.name + ')'}`);
   lines.push(`background model: ${o.backgroundModel.name}${o.backgroundModel.installed ? '' : '  (not installed: ollama pull ' + o.backgroundModel.name + ')'}`);
@@ -149,8 +159,9 @@ export const chatCommands: CliCommand[] = [
   {
     words: ['models'],
     synopsis: 'models                   Ollama health and installed models',
-    async run({ client }) {
-      const r = await client.call('models.list', {});
+    async run(ctx) {
+      const off = announceAutoSelection(ctx);
+      const r = await ctx.client.call('models.list', {}).finally(off);
       if (!r.ok) return r;
       if (!r.value.reachable) return { ok: false, error: { code: 'OLLAMA_UNREACHABLE', message: r.value.error?.message ?? `Cannot reach Ollama at ${r.value.host}.` } };
       return { ok: true, value: r.value, text: formatModels(r.value) };

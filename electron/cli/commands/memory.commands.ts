@@ -4,6 +4,8 @@
  */
 import type { BackupErasure, Memory, MemoryCategory, MemoryHit, MemoryStatus, OpOutput, RemainingCopy } from '../../../shared/contract';
 import { MemoryCategory as CategorySchema, MemoryStatus as StatusSchema } from '../../../shared/contract';
+import { daysInMonth, endOfDay } from '../../../shared/calendar-day';
+import { userTimeZone } from '../../../shared/time-zone';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 
 type Failure = { ok: false; error: { code: 'INVALID_INPUT'; message: string } };
@@ -22,11 +24,21 @@ function share(arg: string, what: string): number | Failure {
   return n;
 }
 
-/** A date (2026-03-01, midnight UTC) or a date and time (2026-03-01T18:00, 2026-03-01T18:00:00Z). */
-function date(arg: string, what: string): number | Failure {
-  const t = /^\d{4}-\d{2}-\d{2}/.test(arg) ? Date.parse(arg) : NaN;
-  if (!Number.isFinite(t)) return invalid(`${what} must be a date like 2026-03-01 or 2026-03-01T18:00Z (got "${arg}").`);
-  return t;
+/**
+ * An expiry: a date (2026-03-01: the memory holds through that day, to its end in the user's time zone, as the app's
+ * date picker sets it) or a date and time (2026-03-01T18:00Z, 2026-03-01T18:00 in this process's zone).
+ */
+async function expiry(ctx: CliContext, arg: string, what: string): Promise<number | Failure> {
+  const bad = invalid(`${what} must be a date like 2026-03-01 or 2026-03-01T18:00Z (got "${arg}").`);
+  const ymd = /^(\d{4})-(\d{2})-(\d{2})$/.exec(arg);
+  if (!ymd) {
+    const t = /^\d{4}-\d{2}-\d{2}[T ]/.test(arg) ? Date.parse(arg) : NaN;
+    return Number.isFinite(t) ? t : bad;
+  }
+  const day = { y: Number(ymd[1]), m: Number(ymd[2]) - 1, d: Number(ymd[3]) };
+  if (day.m < 0 || day.m > 11 || day.d < 1 || day.d > daysInMonth(day.y, day.m)) return bad;
+  const settings = await ctx.client.call('settings.get', {});
+  return endOfDay(day, userTimeZone(settings.ok ? settings.value.timeZone : ''));
 }
 
 function list<T extends string>(arg: string, allowed: readonly T[], what: string): T[] | Failure {
@@ -131,7 +143,7 @@ async function add(ctx: CliContext): Promise<CliOutput> {
   const input: { content: string; category?: MemoryCategory; importance?: number; pinned?: boolean; expiresAt?: number } = { content, ...fields };
   if (ctx.flags.pin === 'true') input.pinned = true;
   if (ctx.flags.expires !== undefined) {
-    const t = date(ctx.flags.expires, '--expires');
+    const t = await expiry(ctx, ctx.flags.expires, '--expires');
     if (isFailure(t)) return t;
     input.expiresAt = t;
   }
@@ -204,7 +216,7 @@ async function edit(ctx: CliContext): Promise<CliOutput> {
   if (ctx.flags.expires !== undefined) {
     if (ctx.flags.expires === 'never') patch.expiresAt = null;
     else {
-      const t = date(ctx.flags.expires, '--expires');
+      const t = await expiry(ctx, ctx.flags.expires, '--expires');
       if (isFailure(t)) return t;
       patch.expiresAt = t;
     }

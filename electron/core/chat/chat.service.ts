@@ -12,7 +12,8 @@ import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import type { JobQueue } from '../jobs/job-queue';
-import type { ChatResult, LlmPort } from '../llm/llm.port';
+import type { ModelRequests } from '../llm/llm-provider';
+import type { ChatResult } from '../llm/llm.port';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
@@ -33,10 +34,12 @@ export interface ChatServiceDeps {
   threads: ThreadService;
   queue: JobQueue;
   calibrator: TokenCalibrator;
-  llm: () => LlmPort;
+  /** Never throws. A user who never chose models gets an installed chat model instead of MODEL_NOT_FOUND (models/). */
+  chooseModelsIfUnset: () => Promise<void>;
+  /** Every request to a model carries that model's one context window (num_ctx); the budget is computed from it. */
+  llm: ModelRequests;
   settings: () => Settings;
   memory: () => MemoryRetrievalPort;
-  contextWindow: (model: string) => Promise<number | null>;
 }
 
 export interface SendResult {
@@ -90,6 +93,7 @@ export function createChatService(deps: ChatServiceDeps) {
   }
 
   async function exchange(threadId: number, incognito: boolean, userMessage: Message, modelOverride: string | undefined, controller: AbortController): Promise<SendResult> {
+    await deps.chooseModelsIfUnset();
     const settings = deps.settings();
     const model = modelOverride ?? settings.chatModel;
 
@@ -105,17 +109,16 @@ export function createChatService(deps: ChatServiceDeps) {
     try {
       const assembled = await assemblePrompt(
         { sqlite, messages, memory: deps.memory(), calibrator },
-        { threadId, userMessage, incognito, contextWindow: await deps.contextWindow(model), settings, now: clock.now() },
+        { threadId, userMessage, incognito, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now() },
       );
       memoriesUsed = assembled.memoriesUsed;
       promptEstimate = assembled.rawTokens;
-      const { prompt, budget } = assembled;
+      const { prompt } = assembled;
 
       let lastSave = clock.now();
-      result = await deps.llm().chat({
+      result = await deps.llm.chat({
         model,
         messages: prompt,
-        options: { num_ctx: budget.contextWindow },
         firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
         signal: controller.signal,
         onChunk: (chunk) => {

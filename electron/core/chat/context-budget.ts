@@ -1,9 +1,12 @@
 /**
  * Prompt assembly under a token budget, as pure functions.
  *
- * The context window is split into shares (settings.budget): system prompt, long-term memories, conversation
- * (summary + recent messages), and a reserve for the reply. Within the conversation share the new user message comes
- * first (it is never dropped), then the thread summary, then earlier messages newest first until the share is used.
+ * The context window (the model's num_ctx, llm-provider.ts) is split into shares (settings.budget): system prompt,
+ * long-term memories, conversation (summary + recent messages), and a reserve for the reply. Within the conversation
+ * share the new user message comes first (it is never dropped), then the thread summary, then earlier messages newest
+ * first until the share is used. Messages the summary covers stand in it, except the last RECENT_MESSAGES_KEPT: the
+ * exchanges just before the question are what it most often refers to ("and the second one?"), and a summary written
+ * a moment ago would otherwise leave the new message alone with it.
  * Token counts are estimates scaled by a calibration ratio learned from the counts Ollama reports.
  */
 import type { ChatMessage } from '../llm/llm.port';
@@ -25,16 +28,16 @@ export interface Budget {
 
 /** Per-message overhead of chat templates (role markers, separators), in tokens. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
-export const DEFAULT_CONTEXT_WINDOW = 8192;
+/** The last two exchanges (a question and its answer each) stay verbatim even when the summary covers them. */
+export const RECENT_MESSAGES_KEPT = 4;
 
-export function computeBudget(contextWindow: number | null, shares: BudgetShares): Budget {
-  const total = contextWindow && contextWindow > 0 ? contextWindow : DEFAULT_CONTEXT_WINDOW;
+export function computeBudget(contextWindow: number, shares: BudgetShares): Budget {
   return {
-    contextWindow: total,
-    system: Math.floor(total * shares.system),
-    memories: Math.floor(total * shares.memories),
-    conversation: Math.floor(total * shares.conversation),
-    reply: Math.floor(total * shares.reply),
+    contextWindow,
+    system: Math.floor(contextWindow * shares.system),
+    memories: Math.floor(contextWindow * shares.memories),
+    conversation: Math.floor(contextWindow * shares.conversation),
+    reply: Math.floor(contextWindow * shares.reply),
   };
 }
 
@@ -52,7 +55,9 @@ export interface ConversationInput {
   ratio: number;
   summary: string | null;
   summaryTokens: number;
-  /** Newest first; the caller may stop supplying once `wantsMore` says no. */
+  /** The last message id the summary covers (0: none). Older messages than RECENT_MESSAGES_KEPT up to it are left out. */
+  summaryCoversUpTo: number;
+  /** Newest first; read lazily, and no further than the plan needs. */
   history: Iterable<HistoryMessage>;
   userMessage: { content: string; estimatedTokens: number };
 }
@@ -65,7 +70,7 @@ export interface ConversationPlan {
   /** The same total before calibration (what the calibrator compares with Ollama's count). */
   rawTokens: number;
   summaryIncluded: boolean;
-  /** True when an older message did not fit (the summary, if any, stands in for it). */
+  /** True when an older message did not fit the budget (the summary, if any, stands in for it). */
   truncated: boolean;
 }
 
@@ -88,6 +93,7 @@ export function planConversation(input: ConversationInput): ConversationPlan {
   }
   let truncated = false;
   for (const m of input.history) {
+    if (m.id <= input.summaryCoversUpTo && picked.length >= RECENT_MESSAGES_KEPT) break;
     const c = cost(m.estimatedTokens, input.ratio);
     if (used + c > input.budgetTokens) {
       truncated = true;

@@ -1,9 +1,12 @@
 /**
  * Builds the prompt for one answer: system text, long-term memories (as data), the thread summary and as many recent
- * messages as the conversation share allows, newest first. It reads messages in pages from the newest and uses the
- * token estimate stored with each message, so a 10,000-message thread costs the same as a short one.
+ * messages as the conversation share allows, newest first (the last exchanges even when the summary covers them:
+ * context-budget.ts). It reads messages in pages from the newest and uses the token estimate stored with each
+ * message, so a 10,000-message thread costs the same as a short one.
  */
+import { dayOf, isoDate } from '../../../shared/calendar-day';
 import type { Message, Settings } from '../../../shared/contract';
+import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
 import type { ChatMessage } from '../llm/llm.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
@@ -12,11 +15,12 @@ import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.po
 import type { MessagesRepo } from './messages.repo';
 import { loadSummary } from './summary.job';
 
-export function systemPrompt(now: number): string {
+/** timeZone: the user's (userTimeZone): "today" is their calendar day, not UTC's. */
+export function systemPrompt(now: number, timeZone: string): string {
   return [
     'You are Mnemo, a helpful personal assistant running locally on the user’s own computer.',
     'Answer in the language the user writes in. Be accurate and concise; say so when you are unsure.',
-    `Today is ${new Date(now).toISOString().slice(0, 10)}.`,
+    `Today is ${isoDate(dayOf(now, timeZone))}.`,
   ].join('\n');
 }
 
@@ -31,11 +35,12 @@ export interface AssembledPrompt {
 
 export async function assemblePrompt(
   deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator },
-  input: { threadId: number; userMessage: Message; incognito: boolean; contextWindow: number | null; settings: Settings; now: number },
+  /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
+  input: { threadId: number; userMessage: Message; incognito: boolean; contextWindow: number; settings: Settings; now: number },
 ): Promise<AssembledPrompt> {
   const { settings, threadId, userMessage } = input;
   const budget = computeBudget(input.contextWindow, settings.budget);
-  const system = fitToTokens(systemPrompt(input.now), budget.system, estimateTokens);
+  const system = fitToTokens(systemPrompt(input.now, userTimeZone(settings.timeZone)), budget.system, estimateTokens);
   let memoriesUsed: RetrievedMemory[] = [];
   let memoryText = '';
   if (!input.incognito && settings.memoryMode !== 'off') {
@@ -45,7 +50,7 @@ export async function assemblePrompt(
   }
   const summary = loadSummary(deps.sqlite, threadId);
   const history = (function* (): Generator<HistoryMessage> {
-    for (const r of deps.messages.newestFirst(threadId, summary?.toMessageId ?? 0, userMessage.id)) {
+    for (const r of deps.messages.newestFirst(threadId, 0, userMessage.id)) {
       yield { id: r.id, role: r.role as 'user' | 'assistant', content: r.content, estimatedTokens: r.estimated_tokens };
     }
   })();
@@ -54,6 +59,7 @@ export async function assemblePrompt(
     ratio: deps.calibrator.ratio,
     summary: summary?.content ?? null,
     summaryTokens: summary ? estimateTokens(summary.content) : 0,
+    summaryCoversUpTo: summary?.toMessageId ?? 0,
     history,
     userMessage: { content: userMessage.content, estimatedTokens: estimateTokens(userMessage.content) },
   });

@@ -1,18 +1,22 @@
 /**
- * Incremental thread summaries and automatic titles, as background jobs (never on the reply's path).
+ * Incremental thread summaries, as a background job (never on the reply's path).
  *
- * A summary job folds "previous summary + messages since" into a new summary with the background model. Its write
- * applies only if nobody moved the summary past this job meanwhile. On failure the old text stays and pending_count
- * records how many messages are not yet summarized; the queue retries with backoff.
+ * A summary job folds "previous summary + messages since" into a new summary with the background model. The request
+ * fits the model's context window: the answer is capped at SUMMARY_MAX_TOKENS and the new messages are taken oldest
+ * first while they fit; the summary then covers up to the last one taken, and the rest stay in the prompt verbatim
+ * until a later summary takes them (nothing is skipped). Its write applies only if nobody moved the summary past this
+ * job meanwhile. On failure the old text stays and pending_count records how many messages are not yet summarized;
+ * the queue retries with backoff.
  */
 import type { Settings, ThreadSummary } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
-import { detectSecret, secretEchoCheck } from '../extraction/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
-import type { LlmPort } from '../llm/llm.port';
+import type { ModelRequests } from '../llm/llm-provider';
 import type { Clock } from '../ports/clock.port';
+import { estimateTokens } from '../text/token-estimate';
+import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
 
 interface SummaryRow {
   thread_id: number;
@@ -75,9 +79,49 @@ export function summaryPrompt(previous: string | null, transcript: string): stri
   ].join('\n');
 }
 
-const TRANSCRIPT_CHAR_BUDGET = 24_000;
+/** "At most 250 words" is about 350 tokens in English and 500 in Chinese. */
+export const SUMMARY_MAX_TOKENS = 640;
+/**
+ * The share of the room left in the window that the transcript may take by estimate: estimates and the model's real
+ * tokenizer disagree by up to about 30% (text/token-estimate.ts), and an overflowing prompt loses its beginning, the
+ * instructions, to Ollama's truncation.
+ */
+const TRANSCRIPT_SHARE = 0.75;
+/** Whatever the window: a summary always reads at least this much of the new messages (a tiny model's window may overflow). */
+const MIN_TRANSCRIPT_TOKENS = 256;
 
-export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; llm: () => LlmPort; settings: () => Settings }): JobHandler {
+interface TranscriptRow {
+  id: number;
+  role: string;
+  content: string;
+}
+
+/**
+ * The rows a summary takes, oldest first, while their transcript fits `budgetTokens`; a first row that alone is too
+ * long is cut to fit (it is never skipped, or the summary could not move on). Thinking is never part of a transcript.
+ */
+export function transcriptWithin(rows: TranscriptRow[], budgetTokens: number): { taken: TranscriptRow[]; text: string } {
+  const taken: TranscriptRow[] = [];
+  const lines: string[] = [];
+  let used = 0;
+  for (const row of rows) {
+    const line = `${row.role === 'user' ? 'User' : 'Assistant'}: ${row.content}`;
+    const cost = estimateTokens(line) + 1; // the blank line between turns
+    if (used + cost > budgetTokens) {
+      if (taken.length === 0) {
+        taken.push(row);
+        lines.push(fitToTokens(line, budgetTokens, estimateTokens));
+      }
+      break;
+    }
+    used += cost;
+    taken.push(row);
+    lines.push(line);
+  }
+  return { taken, text: lines.join('\n\n') };
+}
+
+export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; llm: ModelRequests; settings: () => Settings }): JobHandler {
   const { sqlite, clock, events } = deps;
   return {
     kind: 'summarize',
@@ -88,19 +132,25 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       const previous = loadSummary(sqlite, threadId);
       const since = previous?.toMessageId ?? 0;
       if (upTo <= since) return null; // an earlier or later job already covered this range
-      const rows = sqlite
+      const all = sqlite
         .prepare(`SELECT id, role, content FROM messages WHERE thread_id = ? AND id > ? AND id <= ? AND status != 'error' AND content != '' ORDER BY id`)
-        .all(threadId, since, upTo) as Array<{ id: number; role: string; content: string }>;
-      if (rows.length === 0) return null;
-      // Thinking is never part of a transcript: only message content is used.
-      let transcript = rows.map((r) => `${r.role === 'user' ? 'User' : 'Assistant'}: ${r.content}`).join('\n\n');
-      if (transcript.length > TRANSCRIPT_CHAR_BUDGET) transcript = transcript.slice(transcript.length - TRANSCRIPT_CHAR_BUDGET);
-      const result = await deps.llm().chat({
-        model: deps.settings().backgroundModel,
-        messages: [{ role: 'user', content: summaryPrompt(previous?.content || null, transcript) }],
+        .all(threadId, since, upTo) as TranscriptRow[];
+      if (all.length === 0) return null;
+      const settings = deps.settings();
+      const model = settings.backgroundModel;
+      // The window less the answer and the instructions; a previous summary (one the user wrote may be long) takes at
+      // most half of it, the new messages the rest.
+      const room = (await deps.llm.contextWindow(model)) - SUMMARY_MAX_TOKENS - estimateTokens(summaryPrompt(null, '')) - MESSAGE_OVERHEAD_TOKENS;
+      const previousText = previous?.content ? fitToTokens(previous.content, Math.floor(room / 2), estimateTokens) : null;
+      const budget = Math.max(MIN_TRANSCRIPT_TOKENS, Math.floor((room - estimateTokens(previousText ?? '')) * TRANSCRIPT_SHARE));
+      const { taken: rows, text: transcript } = transcriptWithin(all, budget);
+      const result = await deps.llm.chat({
+        model,
+        messages: [{ role: 'user', content: summaryPrompt(previousText, transcript) }],
         signal,
-        firstChunkTimeoutMs: deps.settings().modelLoadTimeoutSeconds * 1000,
-        options: { temperature: 0.2 },
+        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
+        options: { temperature: 0.2, num_predict: SUMMARY_MAX_TOKENS },
+        reasoning: 'off',
       });
       const text = result.content.trim();
       if (!text) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty summary.');
@@ -135,55 +185,6 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
            ON CONFLICT(thread_id) DO UPDATE SET pending_count = excluded.pending_count, updated_at = excluded.updated_at`,
         )
         .run(job.threadId, pending, clock.now());
-    },
-  };
-}
-
-/** Cleans a model's title: no quotes, no trailing period, one line, at most 80 characters. */
-export function cleanTitle(raw: string): string {
-  const line = raw.replace(/<think>[\s\S]*?<\/think>/g, '').trim().split('\n')[0] ?? '';
-  return line
-    .replace(/^(title|标题)\s*[:：]\s*/i, '')
-    .replace(/^["'“”‘’「」《》*#\s]+|["'“”‘’「」《》*\s]+$/g, '')
-    .replace(/[.。]$/, '')
-    .slice(0, 80)
-    .trim();
-}
-
-export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; llm: () => LlmPort; settings: () => Settings; onTitled: (threadId: number) => void }): JobHandler {
-  const { sqlite, clock } = deps;
-  return {
-    kind: 'title',
-    async run({ job, signal }) {
-      if (job.threadId === null) return null;
-      const ids = [Number(job.payload.userMessageId), Number(job.payload.assistantMessageId)];
-      const rows = sqlite.prepare(`SELECT role, content FROM messages WHERE id IN (?, ?) ORDER BY id`).all(...ids) as Array<{ role: string; content: string }>;
-      if (rows.length === 0) return null;
-      const exchange = rows.map((r) => `${r.role === 'user' ? 'User' : 'Assistant'}: ${r.content.slice(0, 2000)}`).join('\n\n');
-      const result = await deps.llm().chat({
-        model: deps.settings().backgroundModel,
-        messages: [
-          {
-            role: 'user',
-            content: `Write a short title (at most 6 words) for this conversation, in the language the user wrote in. Reply with the title only.\n\n${exchange}`,
-          },
-        ],
-        signal,
-        firstChunkTimeoutMs: deps.settings().modelLoadTimeoutSeconds * 1000,
-        options: { temperature: 0.2 },
-      });
-      const title = cleanTitle(result.content);
-      if (!title) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty title.');
-      // A title is shown in the thread list, exported with every memory's provenance and kept in backups: one that
-      // quotes a secret from the exchange ("Router password hunter2") is not written; the thread stays untitled.
-      const userText = rows.find((r) => r.role === 'user')?.content ?? '';
-      if (detectSecret(title) || secretEchoCheck(userText)(title)) return null;
-      const threadId = job.threadId;
-      return () => {
-        // A title the user chose is never overwritten.
-        const changed = sqlite.prepare(`UPDATE threads SET title = ?, title_source = 'auto', updated_at = ? WHERE id = ? AND title_source IS NULL`).run(title, clock.now(), threadId).changes;
-        if (changed > 0) queueMicrotask(() => deps.onTitled(threadId));
-      };
     },
   };
 }

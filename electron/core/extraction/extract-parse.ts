@@ -6,11 +6,14 @@
  * key, or obey an injection in the conversation). Form is repaired as far as it honestly can be; content is checked
  * against the user's own words:
  *
- * - every candidate quotes evidence found in the user's text (this is what stops invented facts, the assistant's
- *   suggestions and echoes of the extraction prompt);
+ * - every candidate is grounded in the user's words: all of its content, most of its evidence and every name and
+ *   number in either (candidate-grounding.ts); this is what stops invented facts, the assistant's suggestions and
+ *   echoes of the extraction prompt, while third-person, restated and reworded answers pass;
  * - nothing with a secret in its content or evidence survives (secret-detector.ts), nor anything repeating a secret
  *   the user's message holds, keyword or not ("my bank PIN 4821" -> "Has a bank PIN (4821)");
- * - text that reads like an instruction to the assistant is kept but flagged, for the review inbox.
+ * - text that reads like an instruction to the assistant is kept but flagged, for the review inbox; so is content
+ *   written in another language than the user's message (message-language.ts), which is then not checked word by
+ *   word (it cannot be) but must still rest on evidence in the user's words.
  *
  * Outcomes: candidates (possibly none) plus the dropped items with a reason, or MnemoError LLM_BAD_OUTPUT (retryable)
  * when the answer is unusable as a whole: empty, no JSON, no list of memories, or cut off before the first item was
@@ -19,15 +22,17 @@
  * Reasons never contain the user's or the model's text, so they are safe to log.
  */
 import { z } from 'zod';
-import { MemoryCategory } from '../../../shared/contract';
+import { MemoryCategory, ReviewFlag } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { splitThink } from '../llm/think-splitter';
 import { normalizeForHash } from '../memory/content-hash';
-import { searchTerms } from '../text/fts-text';
+import { contentGrounding, evidenceGrounding, indexUserWords, normalizeForEvidence, type UserWords } from './candidate-grounding';
 import { MAX_CANDIDATES } from './extract-prompt';
 import { INJECTION_KINDS, looksLikeInstruction } from './instruction-detector';
 import { readLenientJson } from './lenient-json';
+import { detectLanguage, otherLanguageReason, type MessageLanguage } from './message-language';
 import { resolveRelativeDate } from './relative-date';
+import { dayOf, startOfDay } from '../../../shared/calendar-day';
 import { detectSecret, secretEchoCheck, type SecretMatch } from './secret-detector';
 
 export const MIN_CONTENT_CHARS = 3;
@@ -39,12 +44,9 @@ export const MAX_RAW_CHARS = 200_000;
 const MAX_ITEMS_EXAMINED = 50;
 /** Places where a JSON value may start that are tried before giving up ("Here is {the JSON}: {...}"). */
 const MAX_JSON_STARTS = 32;
-/** Share of the evidence's terms that must occur in the user's text when it is not a verbatim substring. */
-export const EVIDENCE_TERM_SHARE = 0.75;
-
-/** Why a candidate should wait in the review inbox instead of going straight into memory. */
-export const CandidateFlag = z.literal('instruction');
-export type CandidateFlag = z.output<typeof CandidateFlag>;
+/** Why a candidate should wait in the review inbox instead of going straight into memory (review.contract.ts). */
+export const CandidateFlag = ReviewFlag;
+export type CandidateFlag = ReviewFlag;
 
 export const Candidate = z.object({
   content: z.string().min(MIN_CONTENT_CHARS).max(MAX_CONTENT_CHARS),
@@ -55,13 +57,17 @@ export const Candidate = z.object({
   expiresAt: z.number().int().nullable(),
   /** The user's words the fact rests on (checked against the user's text). */
   evidence: z.string().min(1).max(MAX_EVIDENCE_CHARS),
-  /** 'instruction': reads like an instruction to the assistant; send to the review inbox rather than into memory. */
+  /**
+   * 'instruction': reads like an instruction to the assistant; 'language': written in another language than the
+   * user's message. Either way it goes to the review inbox rather than into memory.
+   */
   flag: CandidateFlag.nullable(),
   /** The id of a known memory this fact contradicts (same subject, new value); only ids the prompt listed. */
   replaces: z.number().int().positive().nullable(),
   /**
    * With a flag: where the instruction-like text was seen (content, evidence, or the user's message as a whole) and
-   * what it looked like, e.g. "content: a rule for every answer". Safe to log (no user text). Null without a flag.
+   * what it looked like, e.g. "content: a rule for every answer"; or the two languages, "content in English, message
+   * in Chinese". Safe to log (no user text). Null without a flag.
    */
   flagReason: z.string().nullable(),
 });
@@ -78,6 +84,7 @@ export type DropReason =
   | 'evidence_too_short'
   | 'evidence_too_long'
   | 'evidence_not_in_user_text'
+  | 'content_not_in_user_text'
   | `secret:${string}`
   | 'invalid_fields'
   | 'duplicate'
@@ -105,9 +112,9 @@ export interface ParseContext {
   maxItems?: number;
   /** Ids of the known memories shown to the model; a `replaces` naming any other id is ignored. */
   knownIds?: ReadonlySet<number>;
+  /** The user's time zone (userTimeZone(settings.timeZone)): "today" and dates are their days. Default UTC. */
+  timeZone?: string;
 }
-
-const DAY_MS = 86_400_000;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Locating the list in the answer
@@ -354,13 +361,13 @@ const PERMANENT = new Set([
 ]);
 
 /** End of the last valid day (ms), or null: permanent, unreadable, or already past on the message's day. */
-function toExpiry(value: unknown, messageDate: number): number | null {
+function toExpiry(value: unknown, messageDate: number, timeZone: string): number | null {
   if (typeof value !== 'string') return null;
   const s = value.normalize('NFKC').trim().toLowerCase().replace(/[.。]$/, '');
   if (s === '' || PERMANENT.has(s)) return null;
-  const at = resolveRelativeDate(s, messageDate);
+  const at = resolveRelativeDate(s, messageDate, timeZone);
   if (at === null) return null;
-  const startOfMessageDay = messageDate - (((messageDate % DAY_MS) + DAY_MS) % DAY_MS);
+  const startOfMessageDay = startOfDay(dayOf(messageDate, timeZone), timeZone);
   // A date before the message's day cannot be when the fact stops holding: most likely a wrong year. Keep the fact.
   return at < startOfMessageDay ? null : at;
 }
@@ -378,17 +385,6 @@ function cleanContent(text: string): string {
     .trim();
 }
 
-/** Case, width, quote style and whitespace differences are not differences in wording. */
-function normalizeForEvidence(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[‘’ʼ´`]/gu, "'")
-    .replace(/[“”„«»「」『』]/gu, '"')
-    .replace(/\s+/gu, ' ')
-    .trim();
-}
-
 function cleanEvidence(text: string): string {
   return oneLine(text)
     .replace(/^(?:\.\.\.|…)+|(?:\.\.\.|…)+$/gu, '')
@@ -396,33 +392,9 @@ function cleanEvidence(text: string): string {
     .trim();
 }
 
-/**
- * Whether `evidence` is the user's own words: a verbatim substring (up to case, width, quotes and whitespace), or
- * a quote whose terms (words, CJK bigrams) mostly occur in the user's text, which tolerates a small model's
- * elisions and slips while still rejecting the assistant's words and invented facts. Needs at least two terms
- * unless it is the whole message, so "I" or "tea" alone cannot vouch for anything.
- */
+/** Whether `evidence` is the user's own words, by the rule of candidate-grounding.ts. */
 export function evidenceSupportedBy(evidence: string, userText: string): boolean {
-  return checkEvidence(evidence, indexUserText(userText)) === null;
-}
-
-interface UserTextIndex {
-  normalized: string;
-  terms: Set<string>;
-}
-
-function indexUserText(userText: string): UserTextIndex {
-  return { normalized: normalizeForEvidence(userText), terms: new Set(searchTerms(userText)) };
-}
-
-function checkEvidence(evidence: string, user: UserTextIndex): 'evidence_too_short' | 'evidence_not_in_user_text' | null {
-  const ev = normalizeForEvidence(evidence);
-  if (ev === '') return 'evidence_too_short';
-  const terms = [...new Set(searchTerms(evidence))];
-  if (terms.length < 2 && ev !== user.normalized) return 'evidence_too_short';
-  if (user.normalized.includes(ev)) return null;
-  const present = terms.filter((t) => user.terms.has(t)).length;
-  return present / terms.length >= EVIDENCE_TERM_SHARE ? null : 'evidence_not_in_user_text';
+  return evidenceGrounding(evidence, indexUserWords(userText)) === null;
 }
 
 /** Cuts a verbatim quote to the cap at a word boundary (still a substring of the user's text). */
@@ -465,7 +437,10 @@ interface Scales {
 interface ItemContext {
   incomplete: WeakSet<object>;
   messageDate: number;
-  user: UserTextIndex;
+  timeZone: string;
+  user: UserWords;
+  /** The language of the user's message: content in the other one goes to review. */
+  language: MessageLanguage;
   scales: Scales;
   userTextInjection: () => Flagging;
   /** Finds a secret of the user's message repeated in a candidate's text. */
@@ -505,13 +480,16 @@ function normalizeItem(item: unknown, ictx: ItemContext): Candidate | DropReason
   if (category === null) return 'unknown_category';
 
   if (evidenceText === '') return 'evidence_missing';
-  const evidenceProblem = checkEvidence(evidenceText, ictx.user);
+  const tooLong = evidenceText.length > MAX_EVIDENCE_CHARS;
+  if (tooLong && !ictx.user.normalized.includes(normalizeForEvidence(evidenceText))) return 'evidence_too_long';
+  const evidenceProblem = evidenceGrounding(evidenceText, ictx.user);
   if (evidenceProblem) return evidenceProblem;
-  let evidence = evidenceText;
-  if (evidence.length > MAX_EVIDENCE_CHARS) {
-    const verbatim = ictx.user.normalized.includes(normalizeForEvidence(evidence));
-    if (!verbatim) return 'evidence_too_long';
-    evidence = shortenEvidence(evidence);
+  const evidence = tooLong ? shortenEvidence(evidenceText) : evidenceText;
+  // Content in the other language cannot be compared word by word: it rests on its evidence, and waits for review.
+  const otherLanguage = otherLanguageReason(content, ictx.language);
+  if (otherLanguage === null) {
+    const contentProblem = contentGrounding(content, ictx.user);
+    if (contentProblem) return contentProblem;
   }
 
   const candidate: Candidate = {
@@ -519,9 +497,9 @@ function normalizeItem(item: unknown, ictx: ItemContext): Candidate | DropReason
     category: category ?? 'knowledge',
     importance: toShare(pick(obj, IMPORTANCE_KEYS), scales.importance),
     confidence: toShare(pick(obj, CONFIDENCE_KEYS), scales.confidence),
-    expiresAt: toExpiry(firstString(pick(obj, VALIDITY_KEYS)), ictx.messageDate),
+    expiresAt: toExpiry(firstString(pick(obj, VALIDITY_KEYS)), ictx.messageDate, ictx.timeZone),
     evidence,
-    ...instructionFlag(content, evidence, ictx.userTextInjection),
+    ...reviewFlag(content, evidence, otherLanguage, ictx.userTextInjection),
     replaces: toReplaces(pick(obj, REPLACES_KEYS), ictx.knownIds),
   };
   return Candidate.safeParse(candidate).success ? candidate : 'invalid_fields';
@@ -535,6 +513,12 @@ function normalizeItem(item: unknown, ictx: ItemContext): Candidate | DropReason
  */
 type Flagging = Pick<Candidate, 'flag' | 'flagReason'>;
 const NOT_FLAGGED: Flagging = { flag: null, flagReason: null };
+
+/** An instruction outranks a language slip: it is the reason the user most needs to see. */
+function reviewFlag(content: string, evidence: string, otherLanguage: string | null, userTextInjection: () => Flagging): Flagging {
+  const instruction = instructionFlag(content, evidence, userTextInjection);
+  return instruction.flag !== null || otherLanguage === null ? instruction : { flag: 'language', flagReason: otherLanguage };
+}
 
 function instructionFlag(content: string, evidence: string, userTextInjection: () => Flagging): Flagging {
   const own = looksLikeInstruction(content);
@@ -597,7 +581,7 @@ export function parseExtraction(raw: string, ctx: ParseContext): ExtractionResul
   const candidates: Candidate[] = [];
   const dropped: DroppedItem[] = [];
   const seen = new Set<string>();
-  const ictx: ItemContext = { incomplete, messageDate: ctx.messageDate, user: indexUserText(ctx.userText), scales, userTextInjection: injectionIn(ctx.userText), userSecretEcho: secretEchoCheck(ctx.userText), knownIds: ctx.knownIds ?? new Set() };
+  const ictx: ItemContext = { incomplete, messageDate: ctx.messageDate, timeZone: ctx.timeZone ?? 'UTC', user: indexUserWords(ctx.userText), language: detectLanguage(ctx.userText), scales, userTextInjection: injectionIn(ctx.userText), userSecretEcho: secretEchoCheck(ctx.userText), knownIds: ctx.knownIds ?? new Set() };
   let complete = 0;
 
   examined.forEach((item, index) => {

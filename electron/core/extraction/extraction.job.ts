@@ -13,10 +13,11 @@ import type { Memory, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import type { JobHandler } from '../jobs/job-queue';
-import type { LlmPort } from '../llm/llm.port';
+import type { ModelRequests } from '../llm/llm-provider';
 import { contentHash } from '../memory/content-hash';
 import type { MemoryService, PreparedEmbedding } from '../memory/memory.service';
 import type { Logger } from '../ports/logger.port';
+import { userTimeZone } from '../../../shared/time-zone';
 import { buildExtractionRequest } from './extract-prompt';
 import { parseExtraction, type Candidate } from './extract-parse';
 
@@ -57,7 +58,7 @@ export function createExtractionJob(deps: {
   sqlite: Sqlite;
   events: EventBus;
   logger: Logger;
-  llm: () => LlmPort;
+  llm: ModelRequests;
   settings: () => Settings;
   memories: MemoryService;
 }): JobHandler {
@@ -96,12 +97,16 @@ export function createExtractionJob(deps: {
       // find nothing without semantic search).
       const related = await memories.related(exchange.user.content.slice(0, 500), RELATED_MEMORIES);
       const known = related.map((m) => ({ id: m.id, content: m.content }));
-      const request = buildExtractionRequest({ userText: exchange.user.content, assistantText: exchange.assistant.content, messageDate: exchange.user.createdAt, known });
-      const result = await deps.llm().chat({
+      // Dates the model is told and reads back ("today", "下周五") are the user's calendar days.
+      const timeZone = userTimeZone(settings.timeZone);
+      const request = buildExtractionRequest({ userText: exchange.user.content, assistantText: exchange.assistant.content, messageDate: exchange.user.createdAt, timeZone, known });
+      const result = await deps.llm.chat({
         model: settings.backgroundModel,
         messages: request.messages,
         format: request.format,
         options: { temperature: 0 },
+        // Reasoning would come before the JSON and cost a small model most of its time; answering directly is enough.
+        reasoning: 'off',
         firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
         signal,
       });
@@ -109,7 +114,7 @@ export function createExtractionJob(deps: {
       // Small models sometimes never close <think> and put the JSON inside it; the adapter then reports everything as
       // thinking. Only in that case is the model's own reasoning handed to the parser, which takes the last list in it.
       const answer = result.content.trim() === '' && result.thinking.trim() !== '' ? `<think>${result.thinking}` : result.content;
-      const parsed = parseExtraction(answer, { userText: exchange.user.content, messageDate: exchange.user.createdAt, knownIds: new Set(known.map((k) => k.id)) });
+      const parsed = parseExtraction(answer, { userText: exchange.user.content, messageDate: exchange.user.createdAt, timeZone, knownIds: new Set(known.map((k) => k.id)) });
       const candidates = parsed.candidates;
       const embeddings = candidates.length > 0 ? await memories.prepareEmbeddings(candidates.map((c) => c.content), signal) : null;
 
@@ -125,9 +130,16 @@ export function createExtractionJob(deps: {
   function commitCandidates(exchange: Exchange, candidates: Candidate[], embeddings: PreparedEmbedding[] | null, settings: Settings): ExtractionOutcome {
     const outcome: ExtractionOutcome = { created: [], updated: [], review: [], dropped: 0 };
     const provenance = { sourceThreadId: exchange.threadId, sourceMessageId: exchange.user.id };
-    /** A new memory from a candidate: active, or waiting in the review inbox ('proposed' on the timeline). */
-    const create = (candidate: Candidate, embedding: PreparedEmbedding | null, importance: number, needsReview: boolean, eventData?: Record<string, unknown>) =>
-      memories.createMemory(
+    /**
+     * A new memory from a candidate: active, or waiting in the review inbox ('proposed' on the timeline). The
+     * 'proposed' event records why (the candidate's flag: review.service.ts shows it) and what it would replace.
+     */
+    const create = (candidate: Candidate, embedding: PreparedEmbedding | null, importance: number, needsReview: boolean, replaces?: number) => {
+      const eventData = {
+        ...(candidate.flag !== null ? { flag: candidate.flag, flagReason: candidate.flagReason } : {}),
+        ...(replaces !== undefined ? { replaces } : {}),
+      };
+      return memories.createMemory(
         { content: candidate.content, category: candidate.category, importance, confidence: candidate.confidence, expiresAt: candidate.expiresAt },
         {
           origin: 'extraction',
@@ -136,9 +148,10 @@ export function createExtractionJob(deps: {
           evidence: candidate.evidence,
           embedding,
           eventKind: needsReview ? 'proposed' : 'learned',
-          ...(needsReview && eventData ? { eventData } : {}),
+          ...(needsReview && Object.keys(eventData).length > 0 ? { eventData } : {}),
         },
       );
+    };
     candidates.forEach((candidate, i) => {
       const embedding = embeddings?.[i] ?? null;
       const hash = contentHash(candidate.content);
@@ -165,7 +178,7 @@ export function createExtractionJob(deps: {
       if (replaced && replaced.status === 'active') {
         const needsReview = settings.memoryMode === 'ask' || candidate.flag !== null;
         // Approving it later supersedes the old memory then (review.service.ts).
-        const memory = create(candidate, embedding, Math.max(candidate.importance, replaced.importance), needsReview, { replaces: replaced.id });
+        const memory = create(candidate, embedding, Math.max(candidate.importance, replaced.importance), needsReview, replaced.id);
         if (needsReview) {
           outcome.review.push(memory);
           return;

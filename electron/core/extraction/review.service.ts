@@ -2,9 +2,10 @@
  * The review inbox: approve (optionally edited) or reject what the extractor proposed. Rejected candidates keep their
  * row with status 'rejected' so the extractor recognizes the same fact (by content hash) and never proposes it again.
  * A candidate proposed as replacing an older memory (a contradiction: its 'proposed' timeline event says which)
- * supersedes that memory when approved, in the same transaction, as it would have without review.
+ * supersedes that memory when approved, in the same transaction, as it would have without review. The same event
+ * says why a candidate waits whatever the memory mode (its flag: an instruction, another language), for the inbox.
  */
-import type { Memory, MemoryCategory, ReviewItem } from '../../../shared/contract';
+import { ReviewFlag, type Memory, type MemoryCategory, type ReviewItem } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
@@ -12,9 +13,11 @@ import type { MemoryService } from '../memory/memory.service';
 
 export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryService; events: EventBus }) {
   const { sqlite, memories, events } = deps;
-  const replacesOf = sqlite.prepare(
-    `SELECT json_extract(data, '$.replaces') AS replaces FROM events WHERE memory_id = ? AND kind = 'proposed' ORDER BY id DESC LIMIT 1`,
+  const proposalOf = sqlite.prepare(
+    `SELECT json_extract(data, '$.replaces') AS replaces, json_extract(data, '$.flag') AS flag FROM events
+     WHERE memory_id = ? AND kind = 'proposed' ORDER BY id DESC LIMIT 1`,
   );
+  const proposal = (candidateId: number) => proposalOf.get(candidateId) as { replaces: number | null; flag: string | null } | undefined;
 
   function pending(memoryId: number): Memory {
     const memory = memories.getMemory(memoryId);
@@ -25,16 +28,22 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
 
   /** The active memory a candidate would replace (from its 'proposed' event), else null. */
   function replacedBy(candidateId: number): Memory | null {
-    const replaces = (replacesOf.get(candidateId) as { replaces: number | null } | undefined)?.replaces ?? null;
+    const replaces = proposal(candidateId)?.replaces ?? null;
     const old = replaces !== null ? memories.getMemory(replaces) : null;
     // Only if it is still what the user believes: an old memory deleted or replaced meanwhile is left alone.
     return old && old.status === 'active' ? old : null;
   }
 
+  /** Why a candidate waits whatever the memory mode, from its 'proposed' event; null for "ask first" alone. */
+  function flagOf(candidateId: number): ReviewFlag | null {
+    const parsed = ReviewFlag.safeParse(proposal(candidateId)?.flag);
+    return parsed.success ? parsed.data : null;
+  }
+
   return {
     list(limit: number): { items: ReviewItem[]; total: number } {
       const { items, total } = memories.list({ statuses: ['review'], limit, offset: 0, sort: 'created' });
-      return { items: items.map((m) => ({ ...m, replaces: replacedBy(m.id) })), total };
+      return { items: items.map((m) => ({ ...m, replaces: replacedBy(m.id), flag: flagOf(m.id) })), total };
     },
     async approve(input: { memoryId: number; content?: string | undefined; category?: MemoryCategory | undefined; importance?: number | undefined }): Promise<Memory> {
       const before = pending(input.memoryId);

@@ -36,7 +36,10 @@ export interface ChatRequest {
   messages: ChatMessage[];
   /** A JSON schema (Ollama structured outputs) or 'json'. */
   format?: Record<string, unknown> | 'json';
-  options?: { num_ctx?: number; temperature?: number; seed?: number };
+  /** Ollama's model options. Services never set num_ctx themselves: the LLM provider does (llm-provider.ts). */
+  options?: { num_ctx?: number; num_predict?: number; temperature?: number; seed?: number };
+  /** Ollama's `think` field. Sent only when set; a model without the "thinking" capability refuses `think: true`. */
+  think?: boolean;
   /** Stops the request; the promise then rejects with ABORTED unless partial output was streamed (see onChunk). */
   signal?: AbortSignal;
   onChunk?: (chunk: ChatChunk) => void;

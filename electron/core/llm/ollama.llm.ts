@@ -219,6 +219,7 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
           stream: true,
           ...(request.format === undefined ? {} : { format: request.format }),
           ...(request.options === undefined ? {} : { options: request.options }),
+          ...(request.think === undefined ? {} : { think: request.think }),
         });
         for await (const part of stream) {
           clearTimeout(timer);

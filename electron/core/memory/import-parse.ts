@@ -6,8 +6,10 @@
  * sets the category of the lines after it (an unknown heading falls back to the default); a line ending in a colon is
  * a heading, not a memory ("Here is what I remember about you:"); blank lines and lines without letters or digits
  * (rules, table borders) are skipped; lines with fewer than 3 letters or digits are reported invalid. A trailing
- * metadata group as the Markdown export writes it ("_(pinned · importance 0.80 · expires 2026-03-01)_") is read back.
+ * metadata group as the Markdown export writes it ("_(pinned · importance 0.80 · expires 2026-03-01)_") is read back;
+ * its expiry day is the last day the memory holds, so it reads back as the end of that day in the user's time zone.
  */
+import { daysInMonth, endOfDay } from '../../../shared/calendar-day';
 import { ExportedMemory, EXPORT_FORMAT, EXPORT_VERSION, MemoryExportDocument, type MemoryCategory, type MemoryStatus, type MemoryVersion } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { secretRefusal } from '../extraction/secret-detector';
@@ -40,11 +42,12 @@ export interface ParsedImport {
 export const MAX_CONTENT = 4000;
 const MIN_SIGNIFICANT = 3;
 
-export function parseImport(content: string, format: 'auto' | 'mnemo-json' | 'text', defaultCategory: MemoryCategory): ParsedImport {
+/** timeZone: the user's (userTimeZone), for the days a text import names. Default UTC. */
+export function parseImport(content: string, format: 'auto' | 'mnemo-json' | 'text', defaultCategory: MemoryCategory, timeZone = 'UTC'): ParsedImport {
   const text = content.replace(/^\uFEFF/, '');
-  if (format === 'text') return { format: 'text', items: parseTextImport(text, defaultCategory) };
+  if (format === 'text') return { format: 'text', items: parseTextImport(text, defaultCategory, timeZone) };
   const trimmed = text.trimStart();
-  if (format === 'auto' && !trimmed.startsWith('{')) return { format: 'text', items: parseTextImport(text, defaultCategory) };
+  if (format === 'auto' && !trimmed.startsWith('{')) return { format: 'text', items: parseTextImport(text, defaultCategory, timeZone) };
   return { format: 'mnemo-json', items: parseMnemoJson(trimmed) };
 }
 
@@ -117,7 +120,7 @@ const BULLET = /^(?:[-*+>](?=\s)|[•·‣▪◦–—]|\d{1,3}[.)](?=\s)|\d{1,3
 const CHECKBOX = /^\[(?: |x|X)?\]\s*/;
 const SIGNIFICANT = /[\p{L}\p{N}]/gu;
 
-export function parseTextImport(text: string, defaultCategory: MemoryCategory): ImportCandidate[] {
+export function parseTextImport(text: string, defaultCategory: MemoryCategory, timeZone = 'UTC'): ImportCandidate[] {
   const items: ImportCandidate[] = [];
   let category: MemoryCategory = defaultCategory;
   const lines = text.split(/\r\n|\r|\n/);
@@ -130,7 +133,7 @@ export function parseTextImport(text: string, defaultCategory: MemoryCategory): 
       category = categoryOfHeading(heading) ?? defaultCategory;
       return;
     }
-    const meta = trailingMetadata(content);
+    const meta = trailingMetadata(content, timeZone);
     if (meta) content = meta.rest;
     content = content.replace(EMPHASIS, '$2').trim();
     const item: ImportCandidate = { line: i + 1, content, category, ...(meta?.fields ?? {}) };
@@ -175,8 +178,14 @@ function stripMarkers(line: string): string {
   return s.trim();
 }
 
+/** [, year, month, day] of a real calendar day (no 2026-02-30). */
+function isDay(ymd: RegExpExecArray): boolean {
+  const m = Number(ymd[2]) - 1;
+  return m >= 0 && m <= 11 && Number(ymd[3]) >= 1 && Number(ymd[3]) <= daysInMonth(Number(ymd[1]), m);
+}
+
 /** "_(pinned · importance 0.80 · expires 2026-03-01)_" (or the Chinese words) at the end of a line, as the Markdown export writes it. */
-function trailingMetadata(s: string): { rest: string; fields: Partial<ImportCandidate> } | null {
+function trailingMetadata(s: string, timeZone: string): { rest: string; fields: Partial<ImportCandidate> } | null {
   const m = /\s+_\(([^()]*)\)_$/.exec(s);
   if (!m) return null;
   const fields: Partial<ImportCandidate> = {};
@@ -184,7 +193,7 @@ function trailingMetadata(s: string): { rest: string; fields: Partial<ImportCand
     let part: RegExpExecArray | null;
     if (/^(pinned|置顶)$/.test(token)) fields.pinned = true;
     else if ((part = /^(?:importance|重要度)\s+([01](?:\.\d+)?)$/.exec(token)) && Number(part[1]) <= 1) fields.importance = Number(part[1]);
-    else if ((part = /^(?:expires|到期)\s+(\d{4}-\d{2}-\d{2})$/.exec(token))) fields.expiresAt = Date.parse(`${part[1]!}T00:00:00Z`);
+    else if ((part = /^(?:expires|到期)\s+(\d{4})-(\d{2})-(\d{2})$/.exec(token)) && isDay(part)) fields.expiresAt = endOfDay({ y: Number(part[1]), m: Number(part[2]) - 1, d: Number(part[3]) }, timeZone);
     else return null; // not ours: keep the text as written
   }
   return { rest: s.slice(0, m.index), fields };

@@ -4,7 +4,10 @@
  * line ending in a small metadata group that a text import reads back too.
  *
  * Read-only: one consistent read (better-sqlite3 runs the queries back to back, nothing interleaves).
+ * Days written for people (the file name, the profile's date, "expires 2026-03-01") are the user's calendar days
+ * (settings.timeZone); instants in the JSON stay milliseconds and an ISO time in UTC.
  */
+import { dayOf, isoDate } from '../../../shared/calendar-day';
 import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
@@ -15,6 +18,7 @@ import {
   type OpParsedInput,
   type Settings,
 } from '../../../shared/contract';
+import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
 import { toMemory, type MemoryRow } from './memory.repo';
@@ -68,9 +72,11 @@ export function createMemoryExporter(deps: MemoryExportDeps): { export(input: Op
       const at = clock.now();
       const statuses = statusesFor(input);
       const rows = readMemories(statuses);
-      const day = new Date(at).toISOString().slice(0, 10);
+      const settings = deps.settings();
+      const timeZone = userTimeZone(settings.timeZone);
+      const day = isoDate(dayOf(at, timeZone));
       if (input.format === 'md') {
-        return { content: renderProfile(rows, { at, language: deps.settings().language }), filename: `mnemo-profile-${day}.md`, count: rows.length };
+        return { content: renderProfile(rows, { at, language: settings.language, timeZone }), filename: `mnemo-profile-${day}.md`, count: rows.length };
       }
       const versions = readVersions(statuses);
       const app = deps.app();
@@ -125,10 +131,11 @@ export interface ProfileMemory {
   id: number;
 }
 
-/** The Markdown profile: pure, so its layout is unit-tested directly. */
-export function renderProfile(memories: readonly ProfileMemory[], opts: { at: number; language: Settings['language'] }): string {
+/** The Markdown profile: pure, so its layout is unit-tested directly. timeZone: the user's (userTimeZone). */
+export function renderProfile(memories: readonly ProfileMemory[], opts: { at: number; language: Settings['language']; timeZone: string }): string {
   const words = PROFILE_WORDS[opts.language];
-  const lines = [`# ${words.title(new Date(opts.at).toISOString().slice(0, 10), memories.length)}`];
+  const day = (ms: number) => isoDate(dayOf(ms, opts.timeZone));
+  const lines = [`# ${words.title(day(opts.at), memories.length)}`];
   for (const category of CATEGORY_ORDER) {
     const inCategory = memories
       .filter((m) => m.category === category)
@@ -136,7 +143,7 @@ export function renderProfile(memories: readonly ProfileMemory[], opts: { at: nu
     if (inCategory.length === 0) continue;
     lines.push('', `## ${words.headings[category]}`, '');
     for (const m of inCategory) {
-      const meta = [m.pinned ? words.pinned : null, `${words.importance} ${m.importance.toFixed(2)}`, m.expires_at === null ? null : `${words.expires} ${new Date(m.expires_at).toISOString().slice(0, 10)}`];
+      const meta = [m.pinned ? words.pinned : null, `${words.importance} ${m.importance.toFixed(2)}`, m.expires_at === null ? null : `${words.expires} ${day(m.expires_at)}`];
       // One memory per line: line breaks inside a memory become spaces.
       lines.push(`- ${m.content.replace(/\s+/g, ' ').trim()} _(${meta.filter(Boolean).join(' · ')})_`);
     }

@@ -17,6 +17,7 @@
  *   cap standing after the import (a dry run's as if applied), so the user is told when the total goes past the cap.
  */
 import type { ImportItem, ImportReport, MemoryCategory, MemoryStatus, OpParsedInput, Settings } from '../../../shared/contract';
+import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
@@ -185,7 +186,7 @@ export function createMemoryImporter(deps: MemoryImportDeps): { import(input: Op
 
   return {
     async import(input, signal) {
-      const parsed = parseImport(input.content, input.format, input.defaultCategory);
+      const parsed = parseImport(input.content, input.format, input.defaultCategory, userTimeZone(deps.settings().timeZone));
       const { planned, nearDuplicateCheck } = await plan(parsed.items, signal);
       const summary = input.dryRun ? { written: 0, ...counts(planned) } : write(planned, input.onConflict, parsed.format);
       if (!input.dryRun) {

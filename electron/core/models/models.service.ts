@@ -1,13 +1,22 @@
 /**
- * Ollama health and models: what is installed, whether the configured chat and background models are among them,
- * and pulling a model with streamed progress (model.pullProgressed events).
+ * Ollama health and models: what is installed and which of it can chat, whether the configured chat and background
+ * models are among them, the automatic choice of a chat model, and pulling a model with streamed progress
+ * (model.pullProgressed events).
+ *
+ * The automatic choice: while a model setting (chatModel, backgroundModel) was never written (settings.isStored) and
+ * its default is not installed, Mnemo picks an installed chat model (chat-model-pick.ts), stores it as that setting
+ * and says so (model.autoSelected). The background model takes the chat model when that one is installed and can
+ * chat: one model for both is one model in memory, not a reload at every switch. A stored setting is never changed
+ * here, even when its model is gone: the user chose it, and the "not installed" card lets them choose again.
  */
 import type { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { EventBus } from '../event-bus';
 import type { LlmProvider } from '../llm/llm-provider';
-import type { ModelInfo } from '../llm/llm.port';
+import type { LlmPort, ModelInfo } from '../llm/llm.port';
 import type { Logger } from '../ports/logger.port';
+import type { SettingsService } from '../settings/settings.service';
+import { canChat, pickChatModel, type ModelCandidate } from './chat-model-pick';
 
 /** Ollama treats "llama3.2" and "llama3.2:latest" as the same model. */
 export function sameModel(a: string, b: string): boolean {
@@ -15,29 +24,88 @@ export function sameModel(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-export function createModelsService(deps: { llm: LlmProvider; settings: () => Settings; events: EventBus; logger: Logger }) {
+const MODEL_SETTINGS = ['chatModel', 'backgroundModel'] as const satisfies ReadonlyArray<keyof Settings>;
+type ModelSetting = (typeof MODEL_SETTINGS)[number];
+
+export function createModelsService(deps: { llm: LlmProvider; settings: SettingsService; events: EventBus; logger: Logger }) {
   const pulls = new Map<string, AbortController>();
+  // Capabilities per host, model and modification time (a model pulled again may have changed); null: not reported.
+  const capabilities = new Map<string, Promise<string[] | null>>();
+  let choosing: Promise<void> | null = null;
+
+  function capabilitiesOf(port: LlmPort, model: ModelInfo): Promise<string[] | null> {
+    const key = `${port.host}\n${model.name}\n${model.modifiedAt ?? ''}`;
+    let pending = capabilities.get(key);
+    if (!pending) {
+      // The adapter gives [] when Ollama sends no capabilities field: Ollama before 0.6.4, which has no such list.
+      // Every Ollama that has it lists at least one capability for each model, so [] means "not reported".
+      pending = port.showModel(model.name).then(
+        (d) => (d.capabilities.length > 0 ? d.capabilities : null),
+        () => {
+          capabilities.delete(key);
+          return null;
+        },
+      );
+      capabilities.set(key, pending);
+    }
+    return pending;
+  }
+
+  function describe(port: LlmPort, models: ModelInfo[]): Promise<Array<ModelInfo & ModelCandidate>> {
+    return Promise.all(models.map(async (m) => ({ ...m, capabilities: await capabilitiesOf(port, m) })));
+  }
+
+  /** The automatic choice (see above). Never throws: whatever stops it, the request that follows reports better. */
+  function chooseModelsIfUnset(): Promise<void> {
+    if (MODEL_SETTINGS.every((key) => deps.settings.isStored(key))) return Promise.resolve();
+    // One choice at a time: two replies started together must not pick twice, nor announce it twice.
+    choosing ??= choose()
+      // The adapter has logged an Ollama failure already.
+      .catch((e: unknown) => deps.logger.debug('automatic model choice skipped', { code: e instanceof MnemoError ? e.code : 'INTERNAL' }))
+      .finally(() => (choosing = null));
+    return choosing;
+  }
+
+  async function choose(): Promise<void> {
+    const port = deps.llm.get();
+    const installed = await port.listModels();
+    const unset = (settings: Settings) => MODEL_SETTINGS.filter((key) => !deps.settings.isStored(key) && !installed.some((m) => sameModel(m.name, settings[key])));
+    const before = unset(deps.settings.get());
+    if (before.length === 0) return;
+    const candidates = await describe(port, installed);
+    const chatModel = before.includes('chatModel') ? undefined : candidates.find((m) => sameModel(m.name, deps.settings.get().chatModel) && canChat(m));
+    const name = chatModel?.name ?? pickChatModel(candidates);
+    if (name === null) return;
+    // Read again right before writing: the user may have chosen while Ollama was being asked.
+    const current = deps.settings.get();
+    const keys = unset(current);
+    if (keys.length === 0) return;
+    deps.settings.update(Object.fromEntries(keys.map((key) => [key, name])) as Partial<Record<ModelSetting, string>>);
+    deps.logger.info('chose a model automatically', { model: name, keys });
+    deps.events.emit('model.autoSelected', { name, keys, instead: current[keys[0]!] });
+  }
 
   async function overview() {
+    await chooseModelsIfUnset();
     const port = deps.llm.get();
-    const settings = deps.settings();
     let version: string | null = null;
-    let models: ModelInfo[] = [];
+    let models: Array<ModelInfo & ModelCandidate> = [];
     let error: { code: string; message: string } | null = null;
     try {
       version = await port.version();
-      models = await port.listModels();
+      models = await describe(port, await port.listModels());
     } catch (e) {
       const err = e instanceof MnemoError ? e : new MnemoError('OLLAMA_UNREACHABLE', `Cannot reach Ollama at ${port.host}.`);
       error = { code: err.code, message: err.message };
     }
+    const settings = deps.settings.get();
     const configured = (name: string) => ({ name, installed: models.some((m) => sameModel(m.name, name)) });
     return {
       host: port.host,
       reachable: error === null,
       version,
       error,
-      models,
+      models: models.map((m) => ({ name: m.name, sizeBytes: m.sizeBytes, family: m.family, parameterSize: m.parameterSize, modifiedAt: m.modifiedAt, chat: canChat(m) })),
       chatModel: configured(settings.chatModel),
       backgroundModel: configured(settings.backgroundModel),
     };
@@ -66,6 +134,7 @@ export function createModelsService(deps: { llm: LlmProvider; settings: () => Se
 
   return {
     overview,
+    chooseModelsIfUnset,
     pull,
     show: (name: string) => deps.llm.get().showModel(name),
     cancelAll: () => {

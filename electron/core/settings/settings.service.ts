@@ -12,6 +12,12 @@ import type { Logger } from '../ports/logger.port';
 export interface SettingsService {
   get(): Settings;
   update(patch: DeepPartial<Settings>): Settings;
+  /**
+   * Whether the setting was ever written (by the user, or by Mnemo on their behalf, like the automatic model choice).
+   * update() writes only the keys a patch names, so a key without a row still follows its default: that is how
+   * "not chosen yet" is told from "chose the default" (models/models.service.ts).
+   */
+  isStored(key: keyof Settings): boolean;
 }
 
 export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; logger: Logger }): SettingsService {
@@ -20,6 +26,7 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
   const upsert = sqlite.prepare(
     'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
   );
+  const selectKey = sqlite.prepare('SELECT value FROM settings WHERE key = ?');
   const shape = Settings.shape;
 
   function get(): Settings {
@@ -62,7 +69,18 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
     return next;
   }
 
-  return { get, update };
+  /** Only a row get() would use counts: an unreadable one leaves the default in force, so the key is not chosen. */
+  function isStored(key: keyof Settings): boolean {
+    const row = selectKey.get(key) as { value: string } | undefined;
+    if (!row) return false;
+    try {
+      return shape[key].safeParse(JSON.parse(row.value)).success;
+    } catch {
+      return false;
+    }
+  }
+
+  return { get, update, isStored };
 }
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends Record<string, unknown> ? Partial<T[K]> : T[K] };

@@ -104,6 +104,21 @@ export function searchTerms(text: string): string[] {
   return out;
 }
 
+export type TextSegment = { kind: 'word'; word: string } | { kind: 'cjk'; chars: string[] };
+
+/**
+ * The text as searchTerms reads it, in order: each folded word, and each CJK run as its characters. For rules that
+ * must see where a run's bigrams come from (extraction/candidate-grounding.ts), so that they read text this one way.
+ */
+export function textSegments(text: string): TextSegment[] {
+  const out: TextSegment[] = [];
+  for (const term of toTerms(text)) {
+    if (term.kind === 'words') for (const word of term.words) out.push({ kind: 'word', word });
+    else out.push({ kind: 'cjk', chars: term.chars });
+  }
+  return out;
+}
+
 /** A word prefix shorter than this matches a large share of any store ("e"* matched 64% of 100k benchmark memories). */
 export const SHORT_PREFIX = 3;
 

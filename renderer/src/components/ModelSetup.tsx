@@ -63,14 +63,25 @@ export function ModelSetup({ problem, compact = false }: { problem: ModelProblem
   );
 }
 
-function InstalledPicker({ installed }: { installed: string[] }) {
-  const t = useT();
+/**
+ * The chat model the user chooses here also becomes the background model when that one is not installed either:
+ * otherwise the first answer would work and every title, summary and memory after it would fail.
+ */
+function useChooseChatModel(): (name: string) => Promise<boolean> {
   const update = useSettingsStore((s) => s.update);
   const showError = useAppStore((s) => s.showError);
-  const choose = async (name: string) => {
-    const result = await update({ chatModel: name });
+  return async (name) => {
+    const backgroundMissing = useStatusStore.getState().models?.backgroundModel.installed === false;
+    const result = await update({ chatModel: name, ...(backgroundMissing ? { backgroundModel: name } : {}) });
     if (!result.ok) showError(result.error);
+    return result.ok;
   };
+}
+
+/** Only models that can chat are listed (the status store leaves embedding-only models out). */
+function InstalledPicker({ installed }: { installed: string[] }) {
+  const t = useT();
+  const choose = useChooseChatModel();
   return (
     <ul className="model-choices" aria-label={t('setup.missing.installed')}>
       {installed.map((name) => (
@@ -148,14 +159,13 @@ function OtherModelPull() {
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<string | null>(null);
   const pull = useStatusStore((s) => s.pull);
-  const update = useSettingsStore((s) => s.update);
+  const choose = useChooseChatModel();
   const inputId = useId();
   const start = async () => {
     const model = name.trim();
     if (!model) return;
     setChosen(model);
-    await update({ chatModel: model });
-    await pull(model);
+    if (await choose(model)) await pull(model);
   };
   return (
     <details className="other-model">

@@ -20,7 +20,7 @@ import {
   type TextPath,
 } from '../settings/settings-form';
 import { useAppStore } from '../stores/app.store';
-import { useSettingsStore } from '../stores/settings.store';
+import { browserTimeZone, useSettingsStore } from '../stores/settings.store';
 import { useStatusStore } from '../stores/status.store';
 import { formatNumber } from '../format';
 import type { MessageKey } from '../i18n';
@@ -148,6 +148,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <ModelField {...field('chatModel')} label={t('settings.chatModel')} hint={t('settings.chatModelHint')} />
         <ModelField {...field('backgroundModel')} label={t('settings.backgroundModel')} hint={t('settings.backgroundModelHint')} />
         <NumberField {...field('modelLoadTimeoutSeconds')} label={t('settings.loadTimeout')} hint={t('settings.loadTimeoutHint')} />
+        <NumberField {...field('contextWindowTokens')} label={t('settings.contextWindow')} hint={t('settings.contextWindowHint')} />
       </Section>
 
       <Section title={t('settings.memory')}>
@@ -177,6 +178,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <NumberField {...field('nearDuplicateSimilarity')} label={t('settings.nearDuplicate')} hint={t('settings.nearDuplicateHint')} />
         <NumberField {...field('activeMemoryCap')} label={t('settings.memoryCap')} hint={t('settings.memoryCapHint')} />
         <NumberField {...field('trashRetentionDays')} label={t('settings.trashDays')} hint={t('settings.trashDaysHint')} />
+      </Section>
+
+      <Section title={t('settings.time')}>
+        <TimeZoneField {...field('timeZone')} label={t('settings.timeZone')} />
       </Section>
 
       <Section title={t('settings.retrieval')} description={t('settings.retrievalHint')}>
@@ -279,6 +284,36 @@ function TextField(props: FieldProps & { placeholder?: string }) {
   );
 }
 
+/** An IANA zone name, typed or picked from the ones the platform knows; empty follows the machine's zone. */
+function TimeZoneField(props: FieldProps) {
+  const t = useT();
+  const id = useId();
+  const machine = browserTimeZone;
+  const zones = useMemo(() => Intl.supportedValuesOf('timeZone'), []);
+  const hint = t('settings.timeZoneHint', { zone: machine });
+  return (
+    <FieldShell id={id} label={props.label} hint={hint} error={props.error} serverError={props.serverError}>
+      <input
+        id={id}
+        type="text"
+        list={`${id}-zones`}
+        value={props.value}
+        placeholder={machine}
+        spellCheck={false}
+        autoComplete="off"
+        aria-invalid={props.error || props.serverError ? true : undefined}
+        aria-describedby={describedBy(id, { ...props, hint })}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      <datalist id={`${id}-zones`}>
+        {zones.map((zone) => (
+          <option key={zone} value={zone} />
+        ))}
+      </datalist>
+    </FieldShell>
+  );
+}
+
 function NumberField(props: FieldProps & { path: NumberPath }) {
   const t = useT();
   const id = useId();
@@ -319,18 +354,18 @@ function SelectField(props: FieldProps & { options: Array<{ value: string; label
 }
 
 /** Installed models to choose from; the configured one stays listed (marked) when it is not installed. */
+/** Offers the installed models that can chat (never an embedding-only one); the current value stays, marked, if it is not one. */
 function ModelField(props: FieldProps & { path: TextPath }) {
   const t = useT();
   const models = useStatusStore((s) => s.models);
-  const installed = models?.models.map((m) => m.name) ?? [];
-  if (installed.length === 0) return <TextField {...props} />;
+  const installed = models?.models ?? [];
+  const chat = installed.filter((m) => m.chat).map((m) => m.name);
+  if (chat.length === 0) return <TextField {...props} />;
   const sameModel = (a: string, b: string) => (a.includes(':') ? a : `${a}:latest`) === (b.includes(':') ? b : `${b}:latest`);
-  const listed = installed.some((name) => sameModel(name, props.value));
-  const options = [
-    ...(listed || !props.value ? [] : [{ value: props.value, label: t('settings.notInstalled', { model: props.value }) }]),
-    ...installed.map((name) => ({ value: name, label: name })),
-  ];
-  const value = listed ? (installed.find((name) => sameModel(name, props.value)) ?? props.value) : props.value;
+  const listed = chat.some((name) => sameModel(name, props.value));
+  const why = installed.some((m) => sameModel(m.name, props.value)) ? 'settings.notChatModel' : 'settings.notInstalled';
+  const options = [...(listed || !props.value ? [] : [{ value: props.value, label: t(why, { model: props.value }) }]), ...chat.map((name) => ({ value: name, label: name }))];
+  const value = listed ? (chat.find((name) => sameModel(name, props.value)) ?? props.value) : props.value;
   return <SelectField {...props} value={value} options={options} />;
 }
 

@@ -2,6 +2,8 @@
  * The activity chart: its buckets in the user's calendar, and its geometry (one bar per bucket, scaled to the
  * busiest bucket; no chart library).
  */
+import { addDays, dayOf, isoWeekday, startOfDay } from '../../../shared/calendar-day';
+
 export interface Bucket {
   start: number;
   learned: number;
@@ -39,18 +41,17 @@ export function layoutBars(buckets: readonly Bucket[], width: number, height: nu
 }
 
 /**
- * Edges of the chart's buckets in local time, oldest first, ending with the next local midnight after `now`: 84 days,
- * or 52 weeks from Monday. Each edge is built from calendar fields (new Date(y, m, d)), so a day of a daylight-saving
- * change is 23 or 25 hours long, as the user lives it.
+ * Edges of the chart's buckets in the user's time zone (timeZone: selectTimeZone), oldest first, ending with the
+ * start of the day after `now`: 84 days, or 52 weeks from Monday. Each edge is the start of a calendar day
+ * (shared/calendar-day.ts), so a day of a daylight-saving change is 23 or 25 hours long, as the user lives it.
  */
-export function activityEdges(now: number, bucket: 'day' | 'week'): number[] {
-  const today = new Date(now);
-  const end = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1);
-  // Weeks end on the Monday after this week (getDay: Sunday 0 ... Saturday 6).
-  if (bucket === 'week') end.setDate(end.getDate() + ((8 - end.getDay()) % 7));
+export function activityEdges(now: number, bucket: 'day' | 'week', timeZone: string): number[] {
+  let end = addDays(dayOf(now, timeZone), 1);
+  // Weeks end on the Monday after this week (isoWeekday: Monday 0 ... Sunday 6).
+  if (bucket === 'week') end = addDays(end, (7 - isoWeekday(end)) % 7);
   const step = bucket === 'week' ? 7 : 1;
   const count = bucket === 'week' ? 52 : 84;
   const edges: number[] = [];
-  for (let i = count; i >= 0; i--) edges.push(new Date(end.getFullYear(), end.getMonth(), end.getDate() - i * step).getTime());
+  for (let i = count; i >= 0; i--) edges.push(startOfDay(addDays(end, -i * step), timeZone));
   return edges;
 }

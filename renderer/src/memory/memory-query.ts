@@ -1,8 +1,11 @@
 /**
  * What the memory browser's search box, filters and sort ask for, and how that becomes a memory.list or
  * memory.search input. Dates are the user's local days: "from" is the start of that day, "to" includes the whole day.
+ * Local means the user's time zone (settings, else the machine's: currentTimeZone), the days the core counts in.
  */
+import { addDays, dayOf, isoDate, startOfDay } from '../../../shared/calendar-day';
 import type { MemoryCategory, MemoryStatus, OpInput } from '../../../shared/contract';
+import { currentTimeZone } from '../stores/settings.store';
 
 export type StatusFilter = MemoryStatus | 'all';
 export type SortChoice = 'relevance' | 'importance' | 'created' | 'lastUsed' | 'accessCount';
@@ -41,26 +44,24 @@ export const CATEGORIES: MemoryCategory[] = ['knowledge', 'preference', 'project
 /** memory.search answers with at most this many best matches (no paging). */
 export const SEARCH_LIMIT = 100;
 
-const DAY_MS = 86_400_000;
-
 /** Start of a local day from a date input's value (yyyy-mm-dd), or undefined when empty or invalid. */
-export function localDayStart(value: string): number | undefined {
+export function localDayStart(value: string, timeZone = currentTimeZone()): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return undefined;
-  const at = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])).getTime();
-  return Number.isFinite(at) && at >= 0 ? at : undefined;
+  const day = { y: Number(m[1]), m: Number(m[2]) - 1, d: Number(m[3]) };
+  // "2026-02-30" is not a day (Date would roll it over to March).
+  if (day.y < 1970 || day.m > 11 || day.d < 1 || isoDate(addDays(day, 0)) !== value) return undefined;
+  return startOfDay(day, timeZone);
 }
 
-/** The next local midnight after a day's start (days are not always 24 h long around clock changes). */
-export function nextLocalDay(dayStart: number): number {
-  const d = new Date(dayStart + DAY_MS + 2 * 3_600_000);
-  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+/** The start of the next local day after a day's start (days are not always 24 h long around clock changes). */
+export function nextLocalDay(dayStart: number, timeZone = currentTimeZone()): number {
+  return startOfDay(addDays(dayOf(dayStart, timeZone), 1), timeZone);
 }
 
 /** yyyy-mm-dd of a timestamp in local time (a date input's value). */
-export function toDateInput(at: number): string {
-  const d = new Date(at);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+export function toDateInput(at: number, timeZone = currentTimeZone()): string {
+  return isoDate(dayOf(at, timeZone));
 }
 
 export function isSearch(query: MemoryQuery): boolean {

@@ -2,6 +2,7 @@
  * The timeline's vocabulary: the events table's kinds, grouped into what the user filters by, and the stream cut into
  * local days. Kinds not listed here (written by a newer core) still show, under a generic label.
  */
+import { dayOf, endOfDay, startOfDay } from '../../../shared/calendar-day';
 import type { TimelineEvent } from '../../../shared/contract';
 import type { MessageKey } from '../i18n';
 
@@ -57,20 +58,27 @@ export function showsMemory(event: TimelineEvent): boolean {
 }
 
 export interface DayGroup {
-  /** Local midnight. */
+  /** The day's first instant in the user's zone (its local midnight, unless clocks jumped over it). */
   day: number;
   events: TimelineEvent[];
 }
 
-/** Events (newest first) cut into local days, newest day first; order within a day is kept. */
-export function groupByDay(events: readonly TimelineEvent[]): DayGroup[] {
+/**
+ * Events (newest first) cut into the user's days (timeZone: selectTimeZone), newest day first; order within a day
+ * is kept. The zone is asked once per day, not per event: an event joins the last group while it lies in that day.
+ */
+export function groupByDay(events: readonly TimelineEvent[], timeZone: string): DayGroup[] {
   const groups: DayGroup[] = [];
+  let end = -Infinity;
   for (const event of events) {
-    const d = new Date(event.createdAt);
-    const day = new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
     const last = groups[groups.length - 1];
-    if (last && last.day === day) last.events.push(event);
-    else groups.push({ day, events: [event] });
+    if (last && event.createdAt >= last.day && event.createdAt <= end) {
+      last.events.push(event);
+      continue;
+    }
+    const day = dayOf(event.createdAt, timeZone);
+    end = endOfDay(day, timeZone);
+    groups.push({ day: startOfDay(day, timeZone), events: [event] });
   }
   return groups;
 }

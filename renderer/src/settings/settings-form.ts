@@ -5,6 +5,8 @@
  * so a partial group would silently reset the others.
  */
 import type { Settings } from '../../../shared/contract';
+import { canonicalTimeZone } from '../../../shared/time-zone';
+import { CONTEXT_WINDOW_TOKENS } from '../../../shared/context-window';
 import type { MessageKey } from '../i18n';
 
 export const NUMBER_FIELDS = {
@@ -21,6 +23,7 @@ export const NUMBER_FIELDS = {
   'budget.conversation': { min: 0, max: 1, step: 0.05 },
   'budget.reply': { min: 0, max: 1, step: 0.05 },
   modelLoadTimeoutSeconds: { min: 1, max: 3600, step: 10, integer: true },
+  contextWindowTokens: { min: CONTEXT_WINDOW_TOKENS.min, max: CONTEXT_WINDOW_TOKENS.max, step: 1024, integer: true },
   nearDuplicateSimilarity: { min: 0.5, max: 1, step: 0.01 },
   trashRetentionDays: { min: 1, max: 3650, step: 1, integer: true },
   activeMemoryCap: { min: 100, max: 1_000_000, step: 100, integer: true },
@@ -36,7 +39,7 @@ interface NumberField {
 }
 
 export type NumberPath = keyof typeof NUMBER_FIELDS;
-export type TextPath = 'ollamaHost' | 'chatModel' | 'backgroundModel' | 'embeddingProvider' | 'embeddingModel' | 'memoryMode';
+export type TextPath = 'ollamaHost' | 'chatModel' | 'backgroundModel' | 'embeddingProvider' | 'embeddingModel' | 'memoryMode' | 'timeZone';
 export type FieldPath = NumberPath | TextPath;
 export type Draft = Partial<Record<FieldPath, string>>;
 export interface FieldError {
@@ -93,6 +96,8 @@ const REQUIRED: readonly FieldPath[] = ['chatModel', 'backgroundModel', 'embeddi
 function checkField(path: FieldPath, raw: string): FieldError | null {
   if (isNumberPath(path)) return checkNumber(path, raw);
   if (path === 'ollamaHost') return checkHost(raw);
+  // The contract's rule (an IANA name the platform knows, or empty for the system's zone), checked before sending.
+  if (path === 'timeZone') return raw.trim() === '' || canonicalTimeZone(raw.trim()) !== null ? null : { key: 'settings.error.timeZone' };
   if (REQUIRED.includes(path) && raw.trim() === '') return { key: 'settings.error.required' };
   return null;
 }

@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import type { Settings } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { Result } from '../../../shared/errors';
+import { systemTimeZone, userTimeZone } from '../../../shared/time-zone';
 
 type Patch = Partial<Settings>;
 
@@ -50,3 +51,10 @@ export const useSettingsStore = create<SettingsState>((set, get) => ({
 
 export const selectLanguage = (s: SettingsState) => s.settings?.language ?? 'en';
 export const selectTheme = (s: SettingsState) => s.settings?.theme ?? 'system';
+
+/** The browser's own zone, read once: asking Intl costs a formatter, and every date shown asks. */
+export const browserTimeZone = systemTimeZone();
+/** The zone the user's days and times are shown in: the setting, else the machine's (as the core counts them). */
+export const selectTimeZone = (s: SettingsState) => userTimeZone(s.settings?.timeZone ?? '', browserTimeZone);
+/** The same, outside a component (formatters, stores): read when called, so a settings change applies at once. */
+export const currentTimeZone = () => selectTimeZone(useSettingsStore.getState());

@@ -24,6 +24,8 @@ export function activeProgress(p: Progress): Progress | null {
 /** While Ollama is unreachable, how often to look again (it may be started at any moment). */
 const UNREACHABLE_RECHECK_MS = 5000;
 const MODEL_KEYS = new Set(['ollamaHost', 'chatModel', 'backgroundModel']);
+/** Long enough to read a sentence and reach its button; the welcome line and the status bar keep naming the model. */
+const AUTO_SELECTED_NOTICE_MS = 10_000;
 
 interface StatusState {
   client: Client | null;
@@ -88,6 +90,24 @@ export const useStatusStore = create<StatusState>((set, get) => {
       client.on('embedding.reindexProgressed', (progress) => set({ reindex: activeProgress(progress) }));
       client.on('import.progressed', (progress) => set({ importing: activeProgress(progress) }));
       client.on('memory.imported', () => set({ importing: null }));
+      // Said once, when it happens: a user who never chose a model learns which one answers, and where to change it.
+      client.on('model.autoSelected', ({ name, keys, instead }) => {
+        const app = useAppStore.getState();
+        const text = keys.length === 2 ? 'models.autoSelected.both' : keys[0] === 'chatModel' ? 'models.autoSelected.chat' : 'models.autoSelected.background';
+        const id = app.pushToast(
+          {
+            text: { key: text, params: { model: name, instead } },
+            action: {
+              label: 'setup.openSettings',
+              run: () => {
+                app.setView('settings');
+                app.dismissToast(id);
+              },
+            },
+          },
+          AUTO_SELECTED_NOTICE_MS,
+        );
+      });
       client.on('settings.changed', ({ keys }) => {
         if (keys.some((k) => MODEL_KEYS.has(k))) void get().refreshModels();
       });
@@ -169,6 +189,8 @@ export function modelProblem(models: ModelsOverview | null): ModelProblem | null
   if (!models) return null;
   if (!models.reachable) return { kind: 'unreachable', host: models.host, message: models.error?.message ?? null };
   if (models.chatModel.installed) return null;
-  if (models.models.length === 0) return { kind: 'no-models', configured: models.chatModel.name, version: models.version };
-  return { kind: 'model-missing', configured: models.chatModel.name, installed: models.models.map((m) => m.name) };
+  // An embedding-only model cannot answer: it is never offered as the chat model.
+  const chat = models.models.filter((m) => m.chat);
+  if (chat.length === 0) return { kind: 'no-models', configured: models.chatModel.name, version: models.version };
+  return { kind: 'model-missing', configured: models.chatModel.name, installed: chat.map((m) => m.name) };
 }

@@ -12,6 +12,7 @@ import { localDayStart, nextLocalDay } from '../memory/memory-query';
 import { KIND_FILTERS, type KindFilter } from '../memory/timeline-format';
 import { useAppStore } from './app.store';
 import { useMemoryRefsStore } from './memory-refs.store';
+import { currentTimeZone } from './settings.store';
 
 const PAGE = 100;
 const REFRESH_DELAY_MS = 300;
@@ -52,6 +53,8 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
   let request = 0;
   let stale = true;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** The zone the chart's buckets were cut in: a zone changed in the settings meanwhile redraws them. */
+  let activityZone = '';
 
   function listInput(before: number | null, beforeId?: number) {
     const kinds = KIND_FILTERS[get().kind];
@@ -109,7 +112,7 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
         stale = false;
         void get().load();
         void get().loadActivity();
-      }
+      } else if (activityZone !== currentTimeZone()) void get().loadActivity();
     },
 
     async load() {
@@ -167,7 +170,8 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
       if (!client) return;
       const bucket = get().bucket;
       // The user's days (weeks from Monday): the last 12 weeks by day, or the last year by week.
-      const result = await client.call('timeline.activity', { edges: activityEdges(Date.now(), bucket) });
+      activityZone = currentTimeZone();
+      const result = await client.call('timeline.activity', { edges: activityEdges(Date.now(), bucket, activityZone) });
       if (result.ok && get().bucket === bucket) set({ activity: result.value.buckets });
     },
 

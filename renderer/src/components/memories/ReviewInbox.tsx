@@ -1,7 +1,8 @@
 /**
  * What Mnemo would like to remember, waiting for a yes: approve as it is, edit then approve, or reject (the same
- * fact is then never proposed again). Each candidate shows the user's own words it rests on, and the memory it would
- * replace when it contradicts one (approving moves that one to history as superseded).
+ * fact is then never proposed again). Each candidate shows the user's own words it rests on, why it waits when it
+ * would wait whatever the memory mode (it reads like an instruction, or is in another language than the message),
+ * and the memory it would replace when it contradicts one (approving moves that one to history as superseded).
  */
 import { useId, useState } from 'react';
 import type { ReviewItem } from '../../../../shared/contract';
@@ -91,6 +92,7 @@ function ReviewCard({ memory }: { memory: ReviewItem }) {
             {t(`category.${memory.category}`)} · {t('memories.importance')} {formatNumber(memory.importance, language, 2)} · {formatRelativeTime(memory.createdAt, Date.now(), language)}
           </p>
           {memory.evidence && <blockquote className="evidence">“{memory.evidence}”</blockquote>}
+          {memory.flag && <p className="review-flag small">{t(`review.flag.${memory.flag}`)}</p>}
           {memory.replaces && (
             <p className="review-replaces small">
               <strong>{t('review.replaces')}</strong> <span className="replaced-content">{memory.replaces.content}</span>

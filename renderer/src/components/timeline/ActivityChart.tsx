@@ -21,7 +21,7 @@ export function ActivityChart({ onPick }: { onPick(bucket: ActivityBucket, end: 
   const [focus, setFocus] = useState<number | null>(null);
   const svg = useRef<SVGSVGElement>(null);
   const bars = layoutBars(buckets, WIDTH, HEIGHT);
-  // Buckets start at local midnights (activityEdges): their dates are read in local time.
+  // Buckets start at the user's midnights (activityEdges); dateFormat reads them in the same zone.
   const dateOf = (at: number) => dateFormat(language, { dateStyle: 'medium' }).format(at);
   const learned = buckets.reduce((n, b) => n + b.learned, 0);
   const current = focus ?? bars.length - 1;

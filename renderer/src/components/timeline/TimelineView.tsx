@@ -3,11 +3,12 @@
  * threads summarized. Each event shows the memory's text as it is now (when it still exists) and leads to the memory
  * or the thread. Above it the activity chart; beside it, on request, what Mnemo believed on a chosen day.
  */
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import type { MemoryCategory, TimelineEvent } from '../../../../shared/contract';
 import { toDateInput } from '../../memory/memory-query';
 import { groupByDay, KIND_FILTERS, kindLabelKey, showsMemory, type KindFilter } from '../../memory/timeline-format';
 import { useMemoryRefsStore } from '../../stores/memory-refs.store';
+import { selectTimeZone, useSettingsStore } from '../../stores/settings.store';
 import { showMemory, showMessage } from '../../stores/navigate';
 import { useThreadsStore } from '../../stores/threads.store';
 import { useTimelineStore, type ActivityBucket } from '../../stores/timeline.store';
@@ -40,7 +41,9 @@ export function TimelineView() {
   const setAsOfDate = useTimelineStore((s) => s.setAsOfDate);
   const stream = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
-  const groups = groupByDay(events);
+  // The user's days (settings, else the machine's zone), the days the core counts "today" in.
+  const timeZone = useSettingsStore(selectTimeZone);
+  const groups = useMemo(() => groupByDay(events, timeZone), [events, timeZone]);
 
   useEffect(() => enter(), [enter]);
 
@@ -100,7 +103,7 @@ export function TimelineView() {
           </InlineField>
           <InlineField label={t('timeline.asOf')}>
             {(id) => (
-              <input id={id} type="date" value={asOfDate} max={toDateInput(Date.now())} onChange={(e) => setAsOfDate(e.target.value)} />
+              <input id={id} type="date" value={asOfDate} max={toDateInput(Date.now(), timeZone)} onChange={(e) => setAsOfDate(e.target.value)} />
             )}
           </InlineField>
         </div>
@@ -111,7 +114,7 @@ export function TimelineView() {
           {jumpedTo && (
             <p className="notice small">
               <span className="grow">
-                {t('timeline.showingUpTo', { date: dateFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(jumpedTo.start) })}
+                {t('timeline.showingUpTo', { date: dateFormat(language, { dateStyle: 'medium', timeZone }).format(jumpedTo.start) })}
               </span>
               <button type="button" className="small" onClick={backToLatest}>
                 {t('timeline.backToLatest')}
@@ -126,8 +129,8 @@ export function TimelineView() {
             )}
             {!loading && events.length === 0 && !error && <p className="list-empty muted">{kind === 'all' && category === 'all' ? t('timeline.empty') : t('timeline.emptyFiltered')}</p>}
             {groups.map((group) => (
-              <section key={group.day} className="tl-day" aria-label={dayLabel(group.day, language)}>
-                <h3 className="tl-day-head">{dayLabel(group.day, language)}</h3>
+              <section key={group.day} className="tl-day" aria-label={dayLabel(group.day, language, timeZone)}>
+                <h3 className="tl-day-head">{dayLabel(group.day, language, timeZone)}</h3>
                 <ol className="tl-events">
                   {group.events.map((event) => (
                     <EventItem key={event.id} event={event} />
@@ -152,8 +155,8 @@ export function TimelineView() {
   );
 }
 
-function dayLabel(day: number, language: string): string {
-  return dateFormat(language, { dateStyle: 'full' }).format(day);
+function dayLabel(day: number, language: string, timeZone: string): string {
+  return dateFormat(language, { dateStyle: 'full', timeZone }).format(day);
 }
 
 function EventItem({ event }: { event: TimelineEvent }) {

@@ -1,0 +1,129 @@
+/**
+ * Automatic thread titles, as a background job after a thread's first answer (never on the reply's path).
+ *
+ * The request is bounded both ways: the exchange is cut to fit the model's context window, and the answer to
+ * TITLE_MAX_TOKENS (a model that rambles or starts to reason is stopped there). The stored title is cleaned and cut to
+ * TITLE_MAX_COLUMNS at a word boundary (in Chinese, between words or characters), never inside a character.
+ */
+import type { Settings } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import type { Sqlite } from '../db/open-database';
+import type { EventBus } from '../event-bus';
+import { detectSecret, secretEchoCheck } from '../extraction/secret-detector';
+import type { JobHandler } from '../jobs/job-queue';
+import type { ModelRequests } from '../llm/llm-provider';
+import type { Clock } from '../ports/clock.port';
+import { estimateTokens } from '../text/token-estimate';
+import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
+
+/** "At most 6 words" is about 10 tokens in English, 15 in Chinese; the rest is room for a stray quote or prefix. */
+export const TITLE_MAX_TOKENS = 48;
+/** Display columns (a CJK character takes two): about 60 Latin letters or 30 Chinese characters in the thread list. */
+export const TITLE_MAX_COLUMNS = 60;
+/** Each message of the exchange is cut to at most this many characters before the token budget applies. */
+const EXCHANGE_CHARS = 2000;
+const INSTRUCTION = 'Write a short title (at most 6 words) for this conversation, in the language the user wrote in. Reply with the title only.';
+
+/** A model's title as one clean line: no reasoning, quotes, "Title:" or trailing period. Not yet cut to length. */
+export function titleLine(raw: string): string {
+  const line = raw.replace(/<think>[\s\S]*?<\/think>/g, '').trim().split('\n')[0] ?? '';
+  return line
+    .replace(/^(title|标题)\s*[:：]\s*/i, '')
+    .replace(/^["'“”‘’「」《》*#\s]+|["'“”‘’「」《》*\s.。]+$/g, '')
+    .trim();
+}
+
+/**
+ * `text` if it fits in `maxColumns`, else its longest prefix of whole words that fits with an ellipsis; a first word
+ * longer than that (a URL, a long compound) is cut between characters (grapheme clusters: an emoji or an accented
+ * letter stays whole). Word boundaries come from Intl.Segmenter, which also segments Chinese and Japanese.
+ */
+export function cutToColumns(text: string, maxColumns: number): string {
+  if (columnsOf(text) <= maxColumns) return text;
+  const room = maxColumns - 1; // the ellipsis
+  const take = (granularity: 'word' | 'grapheme'): string => {
+    let out = '';
+    let used = 0;
+    for (const { segment } of new Intl.Segmenter(undefined, { granularity }).segment(text)) {
+      const w = columnsOf(segment);
+      if (used + w > room) break;
+      out += segment;
+      used += w;
+    }
+    // A cut after "Plans for" leaves no dangling space or comma before the ellipsis.
+    return out.replace(/[\s\p{P}]+$/u, '');
+  };
+  const words = take('word');
+  return `${words || take('grapheme')}…`;
+}
+
+/** Display width: East Asian wide and full-width characters and emoji take two columns, everything else one. */
+export function columnsOf(text: string): number {
+  let n = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    n += isWide(c) ? 2 : c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0x300 && c <= 0x36f) ? 0 : 1;
+  }
+  return n;
+}
+
+function isWide(c: number): boolean {
+  return (
+    (c >= 0x1100 && c <= 0x115f) || // Hangul jamo initials
+    (c >= 0x2e80 && c <= 0x303e) || // CJK radicals, Kangxi, CJK symbols and punctuation
+    (c >= 0x3041 && c <= 0x33ff) || // kana, bopomofo, Hangul compatibility jamo, enclosed CJK
+    (c >= 0x3400 && c <= 0x4dbf) || // CJK extension A
+    (c >= 0x4e00 && c <= 0x9fff) || // CJK unified ideographs
+    (c >= 0xa000 && c <= 0xa4cf) || // Yi
+    (c >= 0xac00 && c <= 0xd7a3) || // Hangul syllables
+    (c >= 0xf900 && c <= 0xfaff) || // CJK compatibility ideographs
+    (c >= 0xfe30 && c <= 0xfe4f) || // CJK compatibility forms
+    (c >= 0xff00 && c <= 0xff60) || // full-width forms
+    (c >= 0xffe0 && c <= 0xffe6) ||
+    (c >= 0x1f300 && c <= 0x1faff) || // emoji and pictographs
+    (c >= 0x20000 && c <= 0x3fffd) // CJK extensions B and beyond
+  );
+}
+
+export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; llm: ModelRequests; settings: () => Settings; onTitled: (threadId: number) => void }): JobHandler {
+  const { sqlite, clock } = deps;
+  return {
+    kind: 'title',
+    async run({ job, signal }) {
+      if (job.threadId === null) return null;
+      const ids = [Number(job.payload.userMessageId), Number(job.payload.assistantMessageId)];
+      const rows = sqlite.prepare(`SELECT role, content FROM messages WHERE id IN (?, ?) ORDER BY id`).all(...ids) as Array<{ role: string; content: string }>;
+      if (rows.length === 0) return null;
+      const settings = deps.settings();
+      const model = settings.backgroundModel;
+      // Both messages share what the window leaves after the instruction and the title itself.
+      const room = (await deps.llm.contextWindow(model)) - TITLE_MAX_TOKENS - estimateTokens(INSTRUCTION) - MESSAGE_OVERHEAD_TOKENS;
+      const perMessage = Math.max(0, Math.floor(room / rows.length) - MESSAGE_OVERHEAD_TOKENS);
+      const exchange = rows
+        .map((r) => `${r.role === 'user' ? 'User' : 'Assistant'}: ${fitToTokens(r.content.slice(0, EXCHANGE_CHARS), perMessage, estimateTokens)}`)
+        .join('\n\n');
+      const result = await deps.llm.chat({
+        model,
+        messages: [{ role: 'user', content: `${INSTRUCTION}\n\n${exchange}` }],
+        signal,
+        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
+        options: { temperature: 0.2, num_predict: TITLE_MAX_TOKENS },
+        reasoning: 'off',
+      });
+      const line = titleLine(result.content);
+      const title = cutToColumns(line, TITLE_MAX_COLUMNS);
+      if (!title) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty title.');
+      // A title is shown in the thread list, exported with every memory's provenance and kept in backups: one that
+      // quotes a secret from the exchange ("Router password hunter2") is not written; the thread stays untitled.
+      // Checked before the cut as well, which could leave half a secret the detectors no longer recognise.
+      const echoes = secretEchoCheck(rows.find((r) => r.role === 'user')?.content ?? '');
+      if ([line, title].some((t) => detectSecret(t) || echoes(t))) return null;
+      const threadId = job.threadId;
+      return () => {
+        // A title the user chose is never overwritten.
+        const changed = sqlite.prepare(`UPDATE threads SET title = ?, title_source = 'auto', updated_at = ? WHERE id = ? AND title_source IS NULL`).run(title, clock.now(), threadId).changes;
+        if (changed > 0) queueMicrotask(() => deps.onTitled(threadId));
+      };
+    },
+  };
+}

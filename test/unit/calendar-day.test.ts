@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { addDays, dayOf, endOfDay, isoDate, isoWeekday, startOfDay, type CalendarDay } from '../../shared/calendar-day';
+import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
+
+const HOUR = 3_600_000;
+const day = (y: number, m: number, d: number): CalendarDay => ({ y, m: m - 1, d });
+const hours = (d: CalendarDay, zone: string) => (endOfDay(d, zone) + 1 - startOfDay(d, zone)) / HOUR;
+
+describe('calendar days in a time zone', () => {
+  it('puts an instant on the day it is where the user lives', () => {
+    const t = Date.UTC(2026, 5, 14, 23); // 23:00 UTC on Sunday 14 June
+    expect(dayOf(t, 'UTC')).toEqual(day(2026, 6, 14));
+    expect(dayOf(t, 'Asia/Shanghai')).toEqual(day(2026, 6, 15)); // 07:00 on Monday
+    expect(dayOf(t, 'America/Los_Angeles')).toEqual(day(2026, 6, 14)); // 16:00 on Sunday
+    expect(isoDate(dayOf(Date.UTC(2026, 6, 20, 3), 'America/Los_Angeles'))).toBe('2026-07-19'); // Sunday 20:00 PDT
+  });
+
+  it('starts and ends a day at the local midnights', () => {
+    expect(startOfDay(day(2026, 6, 15), 'Asia/Shanghai')).toBe(Date.UTC(2026, 5, 14, 16));
+    expect(endOfDay(day(2026, 6, 15), 'Asia/Shanghai')).toBe(Date.UTC(2026, 5, 15, 16) - 1);
+    expect(endOfDay(day(2026, 7, 19), 'America/Los_Angeles')).toBe(Date.UTC(2026, 6, 20, 7) - 1);
+    expect(startOfDay(day(2026, 1, 1), 'Asia/Kathmandu')).toBe(Date.UTC(2025, 11, 31, 18, 15)); // UTC+5:45
+  });
+
+  it('makes a daylight-saving day 23 or 25 hours long, ending where the new offset puts midnight', () => {
+    expect(hours(day(2026, 3, 8), 'America/Los_Angeles')).toBe(23);
+    expect(endOfDay(day(2026, 3, 8), 'America/Los_Angeles')).toBe(Date.UTC(2026, 2, 9, 7) - 1); // midnight PDT
+    expect(hours(day(2026, 11, 1), 'America/Los_Angeles')).toBe(25);
+    expect(endOfDay(day(2026, 11, 1), 'America/Los_Angeles')).toBe(Date.UTC(2026, 10, 2, 8) - 1); // midnight PST
+    expect(hours(day(2026, 3, 29), 'Europe/Berlin')).toBe(23);
+    expect(hours(day(2026, 10, 4), 'Australia/Lord_Howe')).toBe(23.5); // a half-hour change
+  });
+
+  it('starts a day at the jump when clocks skip its midnight, and gives a day the zone skipped no length', () => {
+    // São Paulo, 2018-11-04: 00:00 (UTC−3) became 01:00 (UTC−2).
+    expect(startOfDay(day(2018, 11, 4), 'America/Sao_Paulo')).toBe(Date.UTC(2018, 10, 4, 3));
+    expect(endOfDay(day(2018, 11, 3), 'America/Sao_Paulo')).toBe(Date.UTC(2018, 10, 4, 3) - 1);
+    // São Paulo, 2019-02-16 24:00 (UTC−2) became 23:00 (UTC−3): the 16th lasts 25 hours, the 17th starts at its midnight.
+    expect(hours(day(2019, 2, 16), 'America/Sao_Paulo')).toBe(25);
+    expect(startOfDay(day(2019, 2, 17), 'America/Sao_Paulo')).toBe(Date.UTC(2019, 1, 17, 3));
+    // Samoa went from 29 to 31 December 2011.
+    expect(hours(day(2011, 12, 30), 'Pacific/Apia')).toBe(0);
+    expect(hours(day(2011, 12, 29), 'Pacific/Apia')).toBe(24);
+  });
+
+  it('adds days across months, leap years and years, and counts weekdays from Monday', () => {
+    expect(addDays(day(2024, 2, 28), 1)).toEqual(day(2024, 2, 29));
+    expect(addDays(day(2025, 12, 31), 1)).toEqual(day(2026, 1, 1));
+    expect(addDays(day(2026, 3, 1), -1)).toEqual(day(2026, 2, 28));
+    expect(isoWeekday(day(2026, 6, 15))).toBe(0);
+    expect(isoWeekday(day(2026, 7, 19))).toBe(6);
+    expect(isoDate(day(2026, 3, 5))).toBe('2026-03-05');
+  });
+
+  it('properties: every instant lies in its day, which ends 1 ms before the next one starts', () => {
+    const zone = fc.constantFrom('UTC', 'Asia/Shanghai', 'America/Los_Angeles', 'Europe/Berlin', 'America/Sao_Paulo', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/Santiago');
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1971, 0, 1), max: Date.UTC(2090, 0, 1) }), zone, (t, z) => {
+        const d = dayOf(t, z);
+        const start = startOfDay(d, z);
+        const end = endOfDay(d, z);
+        expect(start).toBeLessThanOrEqual(t);
+        expect(end).toBeGreaterThanOrEqual(t);
+        expect(dayOf(start, z)).toEqual(d);
+        expect(dayOf(start - 1, z)).toEqual(addDays(d, -1));
+        expect(dayOf(end + 1, z)).toEqual(addDays(d, 1));
+        expect(end + 1).toBe(startOfDay(addDays(d, 1), z));
+      }),
+      { numRuns: 500 },
+    );
+  }, PROPERTY_TEST_TIMEOUT_MS);
+});
