@@ -15,6 +15,8 @@ export default defineConfig({
           'core-process': path.resolve('electron/main/core-process.ts'),
           // The local embedding model's worker thread, found beside the bundle (electron/core/embedding/onnx-worker.embedder.ts).
           'onnx-embedder.worker': path.resolve('electron/core/embedding/onnx-embedder.worker.ts'),
+          // The database copier's worker thread (backups of big databases, electron/core/backup/database-copy.ts).
+          'database-copy.worker': path.resolve('electron/core/backup/database-copy.worker.ts'),
         },
       },
     },

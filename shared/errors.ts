@@ -66,6 +66,14 @@ export class MnemoError extends Error {
     if (this.details !== undefined) info.details = this.details;
     return info;
   }
+
+  /** The error again from its info (e.g. posted back by a worker thread). */
+  static fromInfo(info: ErrorInfo): MnemoError {
+    return new MnemoError(info.code, info.message, {
+      ...(info.path !== undefined ? { path: info.path } : {}),
+      ...(info.details !== undefined ? { details: info.details } : {}),
+    });
+  }
 }
 
 export function isMnemoError(e: unknown): e is MnemoError {

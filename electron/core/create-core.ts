@@ -208,7 +208,7 @@ export function createCore(options: CoreOptions): Core {
     models.cancelAll();
     await queue.stop();
   });
-  const backups = createBackupService({ sqlite: db.sqlite, paths, clock, events, logger });
+  const backups = createBackupService({ paths, clock, events, logger });
   const maintenance = createMemoryMaintenance({ sqlite: db.sqlite, clock, events, logger, memories, embedding, settings: () => settings.get() });
   const exporter = createMemoryExporter({
     sqlite: db.sqlite,
@@ -217,6 +217,8 @@ export function createCore(options: CoreOptions): Core {
     app: () => ({ version: options.version ?? '0.0.0', schemaVersion: db.schemaVersion }),
   });
   const importer = createMemoryImporter({ sqlite: db.sqlite, clock, events, logger, memories, settings: () => settings.get() });
+  importer.recoverAbandoned();
+  disposers.push(() => importer.stop());
   // The backup first: the day's copy holds what maintenance is about to change (merges, decay, the cap). Old trash it
   // purges is erased from every backup as well, this one included: deleted for good means gone from the backups too.
   const daily = createDailyScheduler({

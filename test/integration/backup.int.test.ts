@@ -78,8 +78,8 @@ describe('backup and restore', () => {
     const paths = derivePaths(dir);
     const db = openDatabase(paths.dbFile, { migrationsDir: paths.migrationsDir, now: () => clock.now() });
     try {
-      const backups = createBackupService({ sqlite: db.sqlite, paths, clock, events: createEventBus(silentLogger), logger: silentLogger });
-      const manual = backups.backup('manual');
+      const backups = createBackupService({ paths, clock, events: createEventBus(silentLogger), logger: silentLogger });
+      const manual = await backups.backup('manual');
       const preMigration = path.join(paths.backupsDir, 'pre-migration-1000.sqlite');
       fs.copyFileSync(manual.path, preMigration);
       const ranMaintenance: number[] = [];
@@ -116,7 +116,7 @@ describe('backup and restore', () => {
     function backedUpDatabase(dir: string, clock: TestClock) {
       const paths = derivePaths(dir);
       let db = openDatabase(paths.dbFile, { migrationsDir: paths.migrationsDir, now: () => clock.now() });
-      const service = () => createBackupService({ sqlite: db.sqlite, paths, clock, events: createEventBus(silentLogger), logger: silentLogger });
+      const service = () => createBackupService({ paths, clock, events: createEventBus(silentLogger), logger: silentLogger });
       let backups = service();
       return {
         paths,
@@ -139,7 +139,7 @@ describe('backup and restore', () => {
           db = openDatabase(paths.dbFile, { migrationsDir: paths.migrationsDir, now: () => clock.now() });
           backups = service();
         },
-        dailyBackup(day: number) {
+        async dailyBackup(day: number) {
           clock.set(Date.UTC(2026, 0, 1) + day * DAY_MS);
           return backups.backup('automatic');
         },
@@ -156,15 +156,15 @@ describe('backup and restore', () => {
     };
     const day = (d: number) => Date.UTC(2026, 0, 1) + d * DAY_MS;
 
-    it('a database that went empty: its daily copies are kept aside, and the 7 good ones all stay', () => {
+    it('a database that went empty: its daily copies are kept aside, and the 7 good ones all stay', async () => {
       const dir = tempDir();
       const d = backedUpDatabase(dir, createTestClock());
       try {
         d.holdMessages(40);
-        for (let n = 0; n < 7; n++) d.dailyBackup(n);
+        for (let n = 0; n < 7; n++) await d.dailyBackup(n);
         d.replaceWithEmpty();
         const keptAside: string[] = [];
-        for (let n = 7; n < 17; n++) keptAside.push(d.dailyBackup(n).path);
+        for (let n = 7; n < 17; n++) keptAside.push((await d.dailyBackup(n)).path);
 
         const counted = d.backups.list().backups.filter((b) => b.kind === 'automatic');
         expect(counted.map((b) => b.createdAt)).toEqual([6, 5, 4, 3, 2, 1, 0].map(day));
@@ -180,7 +180,7 @@ describe('backup and restore', () => {
 
         // Content comes back (at least half of the fullest copy kept): counted again, and the oldest good one goes.
         d.holdMessages(20);
-        const back = d.dailyBackup(17);
+        const back = await d.dailyBackup(17);
         expect(path.dirname(back.path)).toBe(d.paths.backupsDir);
         expect(d.backups.list().backups.filter((b) => b.kind === 'automatic').map((b) => b.createdAt)).toEqual([17, 6, 5, 4, 3, 2, 1].map(day));
       } finally {
@@ -188,14 +188,14 @@ describe('backup and restore', () => {
       }
     });
 
-    it('a database shrinking a little each day: each copy is counted, and the fullest is never deleted', () => {
+    it('a database shrinking a little each day: each copy is counted, and the fullest is never deleted', async () => {
       const dir = tempDir();
       const d = backedUpDatabase(dir, createTestClock());
       try {
         // 30, 29, ..., 21: never below half of the fullest (30), so all counted; 10 is more than the 7 kept.
         for (let n = 0; n < 10; n++) {
           d.holdMessages(30 - n);
-          expect(path.dirname(d.dailyBackup(n).path)).toBe(d.paths.backupsDir);
+          expect(path.dirname((await d.dailyBackup(n)).path)).toBe(d.paths.backupsDir);
         }
         const counted = d.backups.list().backups.filter((b) => b.kind === 'automatic');
         expect(counted.map((b) => b.createdAt)).toEqual([9, 8, 7, 6, 5, 4, 3, 0].map(day));
@@ -203,7 +203,7 @@ describe('backup and restore', () => {
         expect(fs.existsSync(path.join(d.paths.backupsDir, 'kept-aside'))).toBe(false);
         // Less than half of the fullest (30): kept aside.
         d.holdMessages(14);
-        expect(path.dirname(d.dailyBackup(10).path)).toBe(path.join(d.paths.backupsDir, 'kept-aside'));
+        expect(path.dirname((await d.dailyBackup(10)).path)).toBe(path.join(d.paths.backupsDir, 'kept-aside'));
         expect(d.backups.list().backups.filter((b) => b.kind === 'automatic')).toHaveLength(8);
       } finally {
         d.close();

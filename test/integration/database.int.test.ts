@@ -91,6 +91,41 @@ describe('openDatabase', () => {
     }
   });
 
+  it('the memories rebuild (0006) keeps every memory and what points at it, and never reuses a purged id', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'mnemo.db');
+    const before = journal.entries.findIndex((e) => e.tag.startsWith('0006_'));
+    const old = openDatabase(file, { migrationsDir: migrationsUpTo(dir, before), now: () => 1 });
+    old.sqlite.transaction(() => {
+      const threadId = Number(old.sqlite.prepare("INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES ('t', 1, 1, 1)").run().lastInsertRowid);
+      const insert = old.sqlite.prepare("INSERT INTO memories (content, content_hash, category, source_thread_id, created_at, updated_at) VALUES (?, ?, 'preference', ?, 1, 1)");
+      for (let i = 0; i < 12; i++) insert.run(`memory ${i} 喜欢`, `h${i}`, threadId);
+      old.sqlite.prepare("INSERT INTO memory_versions (memory_id, version, content, category, importance, pinned, status, origin, reason, created_at) SELECT id, 1, content, category, 0.5, 0, 'active', 'user', 'created', 1 FROM memories").run();
+      old.sqlite.prepare('UPDATE memories SET superseded_by = 2 WHERE id = 1').run();
+      old.sqlite.prepare('INSERT INTO thread_memory_exclusions (thread_id, memory_id, created_at) VALUES (?, 3, 1)').run(threadId);
+      // The two newest are purged: AUTOINCREMENT remembers 12 although the highest id left is 10.
+      old.sqlite.prepare('DELETE FROM memories WHERE id > 10').run();
+    })();
+    old.close();
+
+    const db = openDatabase(file, { migrationsDir, now: () => 42 });
+    try {
+      const get = (sql: string) => db.sqlite.prepare(sql).get() as Record<string, unknown>;
+      expect(get('SELECT count(*) AS n, max(id) AS top FROM memories')).toEqual({ n: 10, top: 10 });
+      expect(get('SELECT count(*) AS n FROM memory_versions')).toEqual({ n: 10 });
+      expect(get('SELECT superseded_by AS s FROM memories WHERE id = 1')).toEqual({ s: 2 });
+      expect(get('SELECT count(*) AS n FROM thread_memory_exclusions WHERE memory_id = 3')).toEqual({ n: 1 });
+      expect(db.sqlite.pragma('foreign_key_check')).toEqual([]);
+      const next = db.sqlite.prepare("INSERT INTO memories (content, content_hash, category, created_at, updated_at) VALUES ('new', 'hn', 'skill', 2, 2)").run();
+      expect(Number(next.lastInsertRowid)).toBe(13);
+      // Deleting a memory still cascades to its versions (the foreign keys point at the rebuilt table).
+      db.sqlite.prepare('DELETE FROM memories WHERE id = 4').run();
+      expect(get('SELECT count(*) AS n FROM memory_versions WHERE memory_id = 4')).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
   it('a failing migration leaves the database exactly as it was', () => {
     const dir = tempDir();
     const file = path.join(dir, 'mnemo.db');

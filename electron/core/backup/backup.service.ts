@@ -2,7 +2,8 @@
  * Backups of the database in `<data>/backups/`, and staging a restore.
  *
  * Invariants:
- * - A backup is a VACUUM INTO snapshot (consistent, WAL included) written under a temporary name, proved sound
+ * - A backup is a VACUUM INTO snapshot (consistent, WAL included; database-copy.ts, in a worker thread for big
+ *   databases) written under a temporary name, proved sound
  *   (integrity_check, our tables, a known schema) and synced, then renamed: a file listed under a backup's name is
  *   always a complete, verified copy.
  * - Rotation deletes only automatic backups beyond the newest 7, never the fullest, and an automatic backup holding
@@ -17,23 +18,26 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BackupInfo, BackupKind, OpOutput } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import { inspectDatabaseFile, pendingRestorePath, syncDirectory, syncFile, type Sqlite } from '../db/open-database';
+import { inspectDatabaseFile, pendingRestorePath, syncDirectory } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
+import { copyDatabase, copyDatabaseOffThread } from './database-copy';
 import { contentOf, holdsMuchLess, KEEP_AUTOMATIC, KEPT_ASIDE_DIR, rotationVictims } from './backup-rotation';
 
 export interface BackupServiceDeps {
-  sqlite: Sqlite;
   paths: Paths;
   clock: Clock;
   events: EventBus;
   logger: Logger;
+  /** Databases from this size on are copied in a worker thread (database-copy.ts); tests lower it. */
+  offThreadFromBytes?: number;
 }
 
 export interface BackupService {
-  backup(kind: 'manual' | 'automatic'): BackupInfo;
+  /** Copies the database off the calling thread (database-copy.ts); the app keeps answering meanwhile. */
+  backup(kind: 'manual' | 'automatic'): Promise<BackupInfo>;
   list(): OpOutput<'db.backups'>;
   /** Deletes automatic backups beyond the newest KEEP_AUTOMATIC of each folder, never the fullest; returns how many. */
   rotate(): number;
@@ -109,7 +113,7 @@ function contentOfFile(file: string): number | null {
 }
 
 export function createBackupService(deps: BackupServiceDeps): BackupService {
-  const { sqlite, paths, clock, events, logger } = deps;
+  const { paths, clock, events, logger } = deps;
   const dir = paths.backupsDir;
   const keptAsideDir = path.join(dir, KEPT_ASIDE_DIR);
   const all = () => listBackups(dir);
@@ -160,7 +164,7 @@ export function createBackupService(deps: BackupServiceDeps): BackupService {
   }
 
   return {
-    backup(kind) {
+    async backup(kind) {
       let partial: string | null = null;
       let name: string;
       let content: number;
@@ -169,10 +173,7 @@ export function createBackupService(deps: BackupServiceDeps): BackupService {
         name = freeName(kind, clock.now());
         const target = path.join(dir, name);
         partial = `${target}.partial`;
-        fs.rmSync(partial, { force: true });
-        sqlite.prepare('VACUUM INTO ?').run(partial);
-        content = contentOf(inspectDatabaseFile(partial, paths.migrationsDir));
-        syncFile(partial);
+        content = contentOf(await copyDatabaseOffThread({ source: paths.dbFile, target: partial, migrationsDir: paths.migrationsDir }, deps.offThreadFromBytes));
         fs.renameSync(partial, target);
         syncDirectory(dir);
       } catch (e) {
@@ -215,17 +216,9 @@ export function stageRestore(paths: Paths, file: string, logger: Logger): OpOutp
   }
   inspectDatabaseFile(source, paths.migrationsDir);
   const partial = `${pending}.partial`;
-  fs.rmSync(partial, { force: true });
   try {
-    const from = new Database(source, { readonly: true, fileMustExist: true });
-    try {
-      from.prepare('VACUUM INTO ?').run(partial);
-    } finally {
-      from.close();
-    }
-    // What will be swapped in is the copy: verify the copy, not only its source.
-    const info = inspectDatabaseFile(partial, paths.migrationsDir);
-    syncFile(partial);
+    // What will be swapped in is the copy: it is verified too, not only its source.
+    const info = copyDatabase({ source, target: partial, migrationsDir: paths.migrationsDir });
     fs.renameSync(partial, pending);
     syncDirectory(path.dirname(pending));
     logger.info('restore staged', { schemaVersion: info.schemaVersion, memories: info.memories });

@@ -87,7 +87,8 @@ export const memories = sqliteTable(
     importance: real('importance').notNull().default(0.5),
     confidence: real('confidence').notNull().default(1),
     pinned: integer('pinned', { mode: 'boolean' }).notNull().default(false),
-    /** active | archived | trashed | superseded | review (waiting in the inbox) | rejected (remembered so it is not proposed again). */
+    /** active | archived | trashed | superseded | review (waiting in the inbox) | rejected (remembered so it is not proposed
+     * again) | importing (written by an import that has not finished: invisible, see importBatch). */
     status: text('status').notNull().default('active'),
     sourceThreadId: integer('source_thread_id').references(() => threads.id, { onDelete: 'set null' }),
     sourceMessageId: integer('source_message_id').references(() => messages.id, { onDelete: 'set null' }),
@@ -101,11 +102,17 @@ export const memories = sqliteTable(
     /** The model that made this memory's vector; null while it has none (keyword search still finds it). */
     embeddingModel: text('embedding_model'),
     trashedAt: integer('trashed_at'),
+    /**
+     * Set while an import is being written in slices (memory-import.ts): the row then has status 'importing', which no
+     * read asks for, until the import publishes it. Names the importing process (lease-owner.ts) and the import.
+     */
+    importBatch: text('import_batch'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
     index('memories_status_idx').on(t.status, t.category),
+    index('memories_import_batch_idx').on(t.importBatch).where(sql`${t.importBatch} IS NOT NULL`),
     index('memories_hash_idx').on(t.contentHash),
     index('memories_created_idx').on(t.createdAt),
     index('memories_source_thread_idx').on(t.sourceThreadId),
@@ -120,7 +127,7 @@ export const memories = sqliteTable(
     index('memories_status_pinned_idx').on(t.status, t.pinned),
     index('memories_embedding_model_idx').on(t.embeddingModel),
     check('memories_category_chk', sql`${t.category} IN ('knowledge','preference','project','skill')`),
-    check('memories_status_chk', sql`${t.status} IN ('active','archived','trashed','superseded','review','rejected')`),
+    check('memories_status_chk', sql`${t.status} IN ('active','archived','trashed','superseded','review','rejected','importing')`),
     check('memories_importance_chk', sql`${t.importance} >= 0 AND ${t.importance} <= 1`),
     check('memories_confidence_chk', sql`${t.confidence} >= 0 AND ${t.confidence} <= 1`),
   ],

@@ -17,42 +17,23 @@
  * - Downloads are not done here (embedder.factory.ts keeps them in-process): they are network-bound and report
  *   progress through callbacks.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { MnemoError, type ErrorInfo } from '../../../shared/errors';
+import { MnemoError } from '../../../shared/errors';
+import { workerEntry, type WorkerEntry } from '../worker-entry';
 import type { Embedder, EmbeddingKind } from './embedder.port';
 import type { WorkerOptions, WorkerReply, WorkerRequest } from './onnx-embedder.worker';
 import { E5_PREFIXES, findLocalModel, modelFolder, modelMissing } from './onnx.embedder';
-
-/** How to start the worker: a built script, or (from TypeScript source) a bootstrap that loads the source with tsx. */
-export interface WorkerEntry {
-  script: URL | string;
-  /** `script` is code to evaluate rather than a file. */
-  eval: boolean;
-}
 
 export interface OnnxWorkerEmbedderOptions extends WorkerOptions {
   entry: WorkerEntry;
 }
 
 /**
- * The worker's entry beside this module. From source (tsx, vitest) the worker is TypeScript that imports TypeScript:
- * it is loaded through tsx's tsImport, which registers its loader for that import graph (Node 20 does not apply
- * `--import` loaders given in a worker's execArgv). From a build, the onnx-embedder.worker.js that
- * electron.vite.config.ts emits beside the bundle. Null when a build does not have it.
+ * The worker's entry beside this module (worker-entry.ts); null when a build does not have it. From a build, the
+ * onnx-embedder.worker.js that electron.vite.config.ts emits beside the bundle.
  */
 export function onnxWorkerEntry(): WorkerEntry | null {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const tsxApi = pathToFileURL(path.join(path.dirname(createRequire(here).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
-    const source = new URL('./onnx-embedder.worker.ts', here).href;
-    return { script: `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, ${JSON.stringify(here)}));`, eval: true };
-  }
-  const built = new URL('./onnx-embedder.worker.js', here);
-  return fs.existsSync(fileURLToPath(built)) ? { script: built, eval: false } : null;
+  return workerEntry(import.meta.url, 'onnx-embedder.worker');
 }
 
 /** A request without its id (distributed over the union, so each op keeps its own fields). */
@@ -80,7 +61,7 @@ export function createOnnxWorkerEmbedder(opts: OnnxWorkerEmbedderOptions): Embed
       if (!waiting) return; // an aborted request's late answer
       pending.delete(reply.id);
       if (reply.ok) waiting.resolve(reply.value);
-      else waiting.reject(fromInfo(reply.error));
+      else waiting.reject(MnemoError.fromInfo(reply.error));
     });
     const fail = (why: string) => {
       if (worker !== w) return;
@@ -185,11 +166,4 @@ export function createOnnxWorkerEmbedder(opts: OnnxWorkerEmbedderOptions): Embed
       await w.terminate();
     },
   };
-}
-
-function fromInfo(info: ErrorInfo): MnemoError {
-  return new MnemoError(info.code, info.message, {
-    ...(info.path !== undefined ? { path: info.path } : {}),
-    ...(info.details !== undefined ? { details: info.details } : {}),
-  });
 }

@@ -12,7 +12,6 @@
 import { daysInMonth, endOfDay } from '../../../shared/calendar-day';
 import { ExportedMemory, EXPORT_FORMAT, EXPORT_VERSION, MemoryExportDocument, type MemoryCategory, type MemoryStatus, type MemoryVersion } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import { secretRefusal } from '../extraction/secret-detector';
 
 export interface ImportCandidate {
   /** Text imports: 1-based line. */
@@ -199,8 +198,9 @@ function trailingMetadata(s: string, timeZone: string): { rest: string; fields: 
   return { rest: s.slice(0, m.index), fields };
 }
 
+/** What makes a text no memory at all. Secrets are refused later, while planning (memory-import.ts), in time slices. */
 function contentProblem(content: string): string | undefined {
   if ((content.match(SIGNIFICANT)?.length ?? 0) < MIN_SIGNIFICANT) return 'too short to be a memory';
   if (content.length > MAX_CONTENT) return `longer than ${MAX_CONTENT} characters`;
-  return secretRefusal(content) ?? undefined;
+  return undefined;
 }

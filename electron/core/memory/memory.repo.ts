@@ -4,6 +4,13 @@
  */
 import type { Memory, MemoryCategory, MemoryStatus } from '../../../shared/contract';
 
+/**
+ * The stored status of a memory an unfinished import is writing (memory-import.ts): not a contract status, so no list,
+ * search, retrieval, export or count that names the statuses it wants ever returns one; lookups by id or hash exclude
+ * it explicitly. Publishing gives the row its own status; a failed or abandoned import deletes it.
+ */
+export const IMPORTING = 'importing';
+
 export interface MemoryRow {
   id: number;
   content: string;

@@ -43,7 +43,7 @@ import { contentHash } from './content-hash';
 import { createKeywordIndex, type KeywordHit, type RelevantMatches } from './keyword-index';
 import { relevantMatches } from './keyword-query';
 import { rankHybrid, type RankedHit } from './hybrid-search';
-import { filterSql, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
+import { filterSql, IMPORTING, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
 import { finalScore, recencyFactor } from './memory-scoring';
 import { formatMemoriesForPrompt } from './memory-prompt';
 import { createVectorIndex, MAX_K, type VectorIndexOptions } from './vector-index';
@@ -85,6 +85,11 @@ export interface CreateOptions {
    * The memory counts as created when the first of them was.
    */
   history?: ReadonlyArray<MemoryVersion>;
+  /**
+   * Written for an import in slices (memory-import.ts): the memory stays hidden (status 'importing', no timeline event)
+   * until publishImport(batch) shows every memory of the batch at once, or discardImport(batch) removes them.
+   */
+  importBatch?: string;
 }
 
 export interface MemoryPatch {
@@ -158,6 +163,12 @@ export interface MemoryService {
   updateMemory(memoryId: number, patch: MemoryPatch, options: UpdateOptions): Memory;
   findByHash(hash: string): Memory[];
   getMemory(memoryId: number): Memory | null;
+  /** Shows every memory written with this importBatch, each with its timeline event; returns how many. */
+  publishImport(batch: string, eventKind: string): number;
+  /** Removes the memories still hidden under this importBatch (all, or only `ids`): an import that failed or died. */
+  discardImport(batch: string, ids?: readonly number[]): number;
+  /** Import batches with hidden memories, and when each last wrote one. */
+  pendingImports(): Array<{ batch: string; lastWriteAt: number }>;
   /** Memories with a vector of the current model nearest to `vector` (e.g. near-duplicates), nearest first. */
   nearest(vector: Float32Array, options: { limit: number; minSimilarity?: number } & MemoryFilters): Array<{ memory: Memory; similarity: number }>;
   /** Passage vectors for texts, made outside any transaction; null when semantic search is off or embedding failed. */
@@ -209,8 +220,22 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const keywords = createKeywordIndex(sqlite);
 
   const q = {
-    byId: sqlite.prepare('SELECT * FROM memories WHERE id = ?'),
-    byHash: sqlite.prepare('SELECT * FROM memories WHERE content_hash = ? ORDER BY id DESC'),
+    // A memory an unfinished import is writing does not exist for any read (memory.repo.ts, IMPORTING).
+    byId: sqlite.prepare(`SELECT * FROM memories WHERE id = ? AND status != '${IMPORTING}'`),
+    byHash: sqlite.prepare(`SELECT * FROM memories WHERE content_hash = ? AND status != '${IMPORTING}' ORDER BY id DESC`),
+    hideForImport: sqlite.prepare(`UPDATE memories SET status = '${IMPORTING}', import_batch = ? WHERE id = ?`),
+    importBatchIds: sqlite.prepare('SELECT id FROM memories WHERE import_batch = ? ORDER BY id').pluck(),
+    // The status the import gave it is its newest version's (written while hidden).
+    publishOne: sqlite.prepare(
+      `UPDATE memories SET import_batch = NULL,
+         status = (SELECT v.status FROM memory_versions v WHERE v.memory_id = memories.id ORDER BY v.version DESC LIMIT 1)
+       WHERE id = ?`,
+    ),
+    latestVersion: sqlite.prepare('SELECT max(version) FROM memory_versions WHERE memory_id = ?').pluck(),
+    deleteHidden: sqlite.prepare(`DELETE FROM memories WHERE id = ? AND status = '${IMPORTING}'`),
+    pendingImports: sqlite.prepare(
+      'SELECT import_batch AS batch, max(updated_at) AS lastWriteAt FROM memories WHERE import_batch IS NOT NULL GROUP BY import_batch',
+    ),
     insert: sqlite.prepare(
       `INSERT INTO memories (content, content_hash, category, importance, confidence, pinned, status, source_thread_id,
          source_message_id, evidence, valid_from, expires_at, embedding_model, trashed_at, created_at, updated_at)
@@ -263,11 +288,11 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     trashedIds: sqlite.prepare(`SELECT id FROM memories WHERE status = 'trashed' AND (? IS NULL OR trashed_at < ?) ORDER BY id`),
     // Index-friendly form of "embedding_model IS NOT ?": two range scans of memories_embedding_model_idx.
     missingVectors: sqlite.prepare(
-      `SELECT id, content FROM memories WHERE status != 'rejected'
+      `SELECT id, content FROM memories WHERE status NOT IN ('rejected', '${IMPORTING}')
          AND (embedding_model IS NULL OR embedding_model < @model OR embedding_model > @model) ORDER BY id LIMIT @limit`,
     ),
     missingCount: sqlite.prepare(
-      `SELECT count(*) AS n FROM memories WHERE status != 'rejected'
+      `SELECT count(*) AS n FROM memories WHERE status NOT IN ('rejected', '${IMPORTING}')
          AND (embedding_model IS NULL OR embedding_model < @model OR embedding_model > @model)`,
     ),
   };
@@ -394,8 +419,40 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       if (model) q.setEmbeddingModel.run(model, id, input.content);
       const r = mustRow(id);
       const version = writeVersion(r, options.origin, options.reason ?? 'created', at);
-      writeEvent(options.eventKind ?? 'learned', r, { version, origin: options.origin, status, importance: r.importance, ...options.eventData }, at);
+      if (options.importBatch !== undefined) q.hideForImport.run(options.importBatch, id);
+      else writeCreatedEvent(options.eventKind ?? 'learned', r, version, options.origin, options.eventData, at);
       return toMemory(r, at);
+    });
+  }
+
+  function writeCreatedEvent(kind: string, r: MemoryRow, version: number, origin: MemoryOrigin, data: Record<string, unknown> | undefined, at: number): void {
+    writeEvent(kind, r, { version, origin, status: r.status, importance: r.importance, ...data }, at);
+  }
+
+  function publishImport(batch: string, eventKind: string): number {
+    return tx(() => {
+      const at = now();
+      const ids = q.importBatchIds.all(batch) as number[];
+      for (const id of ids) {
+        q.publishOne.run(id);
+        const version = q.latestVersion.get(id) as number;
+        writeCreatedEvent(eventKind, mustRow(id), version, 'import', undefined, at);
+      }
+      return ids.length;
+    });
+  }
+
+  function discardImport(batch: string, only?: readonly number[]): number {
+    return tx(() => {
+      const hidden = q.importBatchIds.all(batch) as number[];
+      const ids = only ? hidden.filter((id) => only.includes(id)) : hidden;
+      for (const id of ids) {
+        // Hidden rows were never shown: no timeline event, and their FTS tombstones wait for the next merge.
+        setFts(id, null, true);
+        vectors.remove([id]);
+        q.deleteHidden.run(id);
+      }
+      return ids.length;
     });
   }
 
@@ -801,7 +858,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       const status = embedding.status();
       const at = now();
       const byStatus = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<MemoryStatus, number>;
-      for (const row of sqlite.prepare('SELECT status, count(*) AS n FROM memories GROUP BY status').all() as Array<{ status: MemoryStatus; n: number }>) {
+      for (const row of sqlite.prepare(`SELECT status, count(*) AS n FROM memories WHERE status != '${IMPORTING}' GROUP BY status`).all() as Array<{ status: MemoryStatus; n: number }>) {
         byStatus[row.status] = row.n;
       }
       const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<MemoryCategory, number>;
@@ -811,10 +868,10 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         byCategory[row.category] = row.n;
       }
       const count = (sql: string, ...params: unknown[]) => (sqlite.prepare(sql).get(...params) as { n: number }).n;
-      const eligible = count(`SELECT count(*) AS n FROM memories WHERE status != 'rejected'`);
+      const eligible = count(`SELECT count(*) AS n FROM memories WHERE status NOT IN ('rejected', '${IMPORTING}')`);
       const present =
         status.modelId === null
-          ? count(`SELECT count(*) AS n FROM memories WHERE status != 'rejected' AND embedding_model IS NOT NULL`)
+          ? count(`SELECT count(*) AS n FROM memories WHERE status NOT IN ('rejected', '${IMPORTING}') AND embedding_model IS NOT NULL`)
           : eligible - (q.missingCount.get({ model: status.modelId }) as { n: number }).n;
       return {
         total: Object.values(byStatus).reduce((a, b) => a + b, 0),
@@ -885,6 +942,11 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       const at = now();
       return (q.byHash.all(hash) as MemoryRow[]).map((r) => toMemory(r, at));
     },
+    publishImport,
+    discardImport,
+    pendingImports() {
+      return q.pendingImports.all() as Array<{ batch: string; lastWriteAt: number }>;
+    },
     getMemory(memoryId) {
       const r = rowOf(memoryId);
       return r ? toMemory(r, now()) : null;
@@ -943,7 +1005,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
 
     missingVectorCount() {
       const model = readyModel();
-      if (!model) return (sqlite.prepare(`SELECT count(*) AS n FROM memories WHERE status != 'rejected'`).get() as { n: number }).n;
+      if (!model) return (sqlite.prepare(`SELECT count(*) AS n FROM memories WHERE status NOT IN ('rejected', '${IMPORTING}')`).get() as { n: number }).n;
       return (q.missingCount.get({ model: model.modelId }) as { n: number }).n;
     },
   };
