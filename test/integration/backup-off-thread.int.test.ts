@@ -1,6 +1,6 @@
 /**
- * A backup of a big database is copied and verified in a worker thread (database-copy.ts), so the thread that answers
- * calls keeps turning meanwhile (issue 11 item 12: a 30,000-memory database took about 5 s of VACUUM INTO and
+ * A backup of a big database is copied and verified in a worker thread (database-copy.ts), and "delete forever"
+ * rewrites big backups in one (backup-scrub.ts), so the thread that answers calls keeps turning meanwhile (issue 11 item 12: a 30,000-memory database took about 5 s of VACUUM INTO and
  * integrity_check on that thread). The size from which it moves off-thread is lowered here so a small database takes
  * the worker path; counted without clocks, by the event-loop turns that happen while the backup runs.
  */
@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { MnemoError } from '../../shared/errors';
+import { createBackupScrubber } from '../../electron/core/backup/backup-scrub';
 import { createBackupService } from '../../electron/core/backup/backup.service';
 import { copyDatabaseOffThread } from '../../electron/core/backup/database-copy';
 import { inspectDatabaseFile, openDatabase } from '../../electron/core/db/open-database';
@@ -44,6 +45,35 @@ describe('backups off the thread that answers calls', () => {
       db.close();
       await core.dispose();
     }
+  }, 60_000);
+
+  it('"delete forever" rewrites big backups in a worker thread while the event loop keeps turning', async () => {
+    const dir = tempDir();
+    const { core, client } = createTestCore(dir, { startQueue: false });
+    const kept = unwrap(await client.call('memory.create', { content: 'Keeps a blue notebook', category: 'knowledge' }));
+    const gone = unwrap(await client.call('memory.create', { content: 'Owns a red bicycle', category: 'knowledge' }));
+    const backup = unwrap(await client.call('db.backup', {}));
+    await core.dispose();
+    const paths = derivePaths(dir);
+    const held = () => {
+      const db = new Database(backup.path, { readonly: true });
+      try {
+        return db.prepare('SELECT content FROM memories ORDER BY id').pluck().all();
+      } finally {
+        db.close();
+      }
+    };
+    const scrubber = (offThreadFromBytes: number) => createBackupScrubber({ paths, logger: silentLogger, offThreadFromBytes });
+
+    const offThread = await turnsDuring(() => scrubber(0).eraseMemories([{ id: gone.id, createdAt: gone.createdAt }]));
+    expect(offThread.value).toEqual({ clean: 1, erased: 1, remaining: [] });
+    expect(offThread.turns).toBeGreaterThan(1);
+    expect(held()).toEqual([kept.content]);
+    // Below the size, on the calling thread: no turn is given (what every purge did before).
+    const inline = await turnsDuring(() => scrubber(Number.MAX_SAFE_INTEGER).eraseMemories([{ id: kept.id, createdAt: kept.createdAt }]));
+    expect(inline.value).toEqual({ clean: 1, erased: 1, remaining: [] });
+    expect(inline.turns).toBeLessThanOrEqual(1);
+    expect(held()).toEqual([]);
   }, 60_000);
 
   it("passes the worker's failure on: SQLite's code for a file that is not a database, a MnemoError for a bad copy", async () => {

@@ -53,7 +53,7 @@ describe('memory for prompts, provenance and vectors (internal API)', () => {
       const trashed = await add(h, 'Trashed tea fact');
       h.memories.trash(trashed.id);
       const archived = await add(h, 'Archived tea fact');
-      h.memories.bulk({ action: 'archive', memoryIds: [archived.id] });
+      await h.memories.bulk({ action: 'archive', memoryIds: [archived.id] });
       const superseded = await add(h, 'Superseded tea fact');
       h.memories.updateMemory(superseded.id, { status: 'superseded' }, { origin: 'extraction', reason: 'superseded', eventKind: 'superseded' });
       const pinnedTrashed = await add(h, 'Pinned trashed fact', { pinned: true });
@@ -127,7 +127,7 @@ describe('memory for prompts, provenance and vectors (internal API)', () => {
       const thread = h.threads.create({ incognito: false });
       const msg = h.messages.insert({ threadId: thread.id, role: 'assistant', content: 'ok', status: 'complete', model: null, estimatedTokens: 1, now: h.clock.now() });
       const r = await retrieve(h, 'coffee');
-      h.memories.purge([a.id]);
+      await h.memories.purge([a.id]);
       expect(() => h.memories.recordUse(msg.id, r.items)).not.toThrow();
       expect(h.db.sqlite.prepare('SELECT count(*) AS n FROM message_memories').get()).toEqual({ n: 0 });
     });

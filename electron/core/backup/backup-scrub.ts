@@ -18,9 +18,10 @@
  * - Tables are deleted from only where they exist: a pre-migration backup has an older schema.
  * - Files that hold none of the purged memories are only read (one lookup), not rewritten.
  *
- * It runs synchronously, in the purge's call: the answer says where the memories are gone from, so it waits for the
- * files. A file that holds them costs a copy, a VACUUM INTO and an integrity_check (about 1 s for a 24 MB backup of
- * 10,000 memories on a loaded 2-core machine).
+ * The purge's answer says where the memories are gone from, so it waits for the files. A file that holds them costs
+ * a copy, a VACUUM INTO and an integrity_check (about 1 s for a 24 MB backup of 10,000 memories on a loaded 2-core
+ * machine): from 2 MB of backups on, that work runs in a worker thread (backup-scrub.worker.ts), so calls are answered
+ * meanwhile.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,6 +31,8 @@ import { MnemoError } from '../../../shared/errors';
 import { inspectDatabaseFile, loadVec, syncDirectory, syncFile, type Sqlite } from '../db/open-database';
 import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
+import { workerEntry } from '../worker-entry';
+import { OFF_THREAD_FROM_BYTES, runWorkerTask } from '../worker-task';
 
 /** A purged memory as the backups know it (see the header for why the creation time). */
 export interface PurgedMemory {
@@ -38,8 +41,11 @@ export interface PurgedMemory {
 }
 
 export interface BackupScrubber {
-  /** Erases these memories from every backup; never throws (see the header). */
-  eraseMemories(memories: readonly PurgedMemory[]): BackupErasure;
+  /**
+   * Erases these memories from every backup; never rejects (see the header). One scrub at a time; backups holding
+   * 2 MB or more in all are rewritten in a worker thread (backup-scrub.worker.ts).
+   */
+  eraseMemories(memories: readonly PurgedMemory[]): Promise<BackupErasure>;
 }
 
 export const NOTHING_ERASED: BackupErasure = { clean: 0, erased: 0, remaining: [] };
@@ -53,75 +59,118 @@ const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 /** Why a file could not be scrubbed, in words for the user (the file's path is given beside it). */
 class ScrubRefused extends Error {}
 
-export function createBackupScrubber(deps: { paths: Paths; logger: Logger }): BackupScrubber {
+/** What a scrub needs: plain data, so a worker thread can be given it. */
+export interface ScrubRequest {
+  paths: Pick<Paths, 'dbFile' | 'backupsDir' | 'migrationsDir' | 'vecExtensionPath'>;
+  memories: readonly PurgedMemory[];
+}
+
+export function createBackupScrubber(deps: { paths: Paths; logger: Logger; offThreadFromBytes?: number }): BackupScrubber {
   const { paths, logger } = deps;
+  let previous: Promise<unknown> = Promise.resolve();
 
-  function eraseMemories(memories: readonly PurgedMemory[]): BackupErasure {
-    if (memories.length === 0) return NOTHING_ERASED;
-    const found = findBackupFiles(paths);
-    for (const leftover of found.scratch) removeQuietly(leftover);
-    let clean = 0;
-    let erased = 0;
-    const remaining: RemainingCopy[] = [...found.unreadable];
-    for (const file of found.files) {
-      try {
-        if (eraseFrom(file, memories)) erased++;
-        clean++;
-      } catch (e) {
-        // Gone meanwhile (rotation in another Mnemo process): nothing of it is left to hold a copy.
-        if ((e as { code?: string }).code === 'ENOENT' && !fs.existsSync(file)) continue;
-        remaining.push({ path: file, reason: reasonOf(e) });
-      }
-    }
-    // Scratch copies hold the text until removed: one that could not be is a copy like any other.
-    for (const scratch of findBackupFiles(paths).scratch) remaining.push({ path: scratch, reason: 'it is a scratch copy of a backup that could not be removed' });
-    for (const copy of remaining) logger.warn('a backup may still hold purged memories', { file: copy.path, reason: copy.reason });
-    if (erased > 0) logger.info('purged memories erased from backups', { erased, clean, remaining: remaining.length });
-    return { clean, erased, remaining };
-  }
-
-  /** True when the file held some of the memories and was rewritten without them; false when it held none. */
-  function eraseFrom(file: string, memories: readonly PurgedMemory[]): boolean {
-    if (fs.statSync(file).size === 0) return false;
-    foldWal(file);
-    if (heldIn(file, memories).length === 0) return false;
-    const [copy, out] = SCRATCH.map((suffix) => file + suffix) as [string, string];
+  async function scrub(memories: readonly PurgedMemory[]): Promise<BackupErasure> {
+    const request: ScrubRequest = { paths: { dbFile: paths.dbFile, backupsDir: paths.backupsDir, migrationsDir: paths.migrationsDir, ...(paths.vecExtensionPath ? { vecExtensionPath: paths.vecExtensionPath } : {}) }, memories };
+    const entry = backupBytes(paths) >= (deps.offThreadFromBytes ?? OFF_THREAD_FROM_BYTES) ? workerEntry(import.meta.url, 'backup-scrub.worker') : null;
+    if (!entry) return eraseFromBackups(request);
     try {
-      removeWithCompanions(copy);
-      removeWithCompanions(out);
-      // A byte copy: the backup is a whole file (its WAL folded above) that nothing writes in place.
-      fs.copyFileSync(file, copy);
-      let expected = 0;
-      withDatabase(copy, { readonly: false }, (db) => {
-        // The copy is scratch: no journal file (a failure discards the whole copy), and freed pages are zeroed.
-        db.pragma('journal_mode = MEMORY');
-        db.pragma('secure_delete = ON');
-        // As in the live database: versions, uses and exclusions cascade, events and superseded_by lose the id.
-        db.pragma('foreign_keys = ON');
-        loadVec(db, paths.vecExtensionPath);
-        const before = db.prepare('SELECT count(*) FROM memories').pluck().get() as number;
-        expected = before - deleteMemories(db, memories);
-        // Reading every page of the copy, VACUUM INTO also fails on a damaged one: such a backup is reported.
-        db.prepare('VACUUM INTO ?').run(out);
-      });
-      removeWithCompanions(copy);
-      // What replaces the backup is proved sound (integrity, our tables, a schema this version knows) before it does.
-      const after = inspectDatabaseFile(out, paths.migrationsDir);
-      if (after.memories !== expected || heldIn(out, memories).length > 0) {
-        throw new ScrubRefused('the rewritten copy did not come out as expected, so the backup was left as it was');
-      }
-      syncFile(out);
-      fs.renameSync(out, file);
-      syncDirectory(path.dirname(file));
-      return true;
-    } finally {
-      // Quietly: a failure here must not hide the one that got us here; what stays is reported by the final sweep.
-      removeQuietly(copy);
-      removeQuietly(out);
+      return await runWorkerTask<BackupErasure>(entry, request);
+    } catch (e) {
+      // The worker itself failed (not a file: those are reported in its answer): the purge's answer must still come.
+      logger.warn('the backup scrub worker failed; scrubbing on this thread', { code: (e as { code?: string }).code ?? 'error' });
+      return eraseFromBackups(request);
     }
   }
 
-  return { eraseMemories };
+  return {
+    eraseMemories(memories) {
+      if (memories.length === 0) return Promise.resolve(NOTHING_ERASED);
+      // One at a time: two scrubs would share the scratch files beside a backup.
+      const run = previous.then(() => scrub(memories));
+      previous = run.catch(() => undefined);
+      return run.then((erasure) => {
+        for (const copy of erasure.remaining) logger.warn('a backup may still hold purged memories', { file: copy.path, reason: copy.reason });
+        if (erasure.erased > 0) logger.info('purged memories erased from backups', { erased: erasure.erased, clean: erasure.clean, remaining: erasure.remaining.length });
+        return erasure;
+      });
+    },
+  };
+}
+
+/** Erases the memories from every copy of the database in the data folder (see the header); never throws. */
+export function eraseFromBackups({ paths, memories }: ScrubRequest): BackupErasure {
+  const found = findBackupFiles(paths);
+  for (const leftover of found.scratch) removeQuietly(leftover);
+  let clean = 0;
+  let erased = 0;
+  const remaining: RemainingCopy[] = [...found.unreadable];
+  for (const file of found.files) {
+    try {
+      if (eraseFrom(file, memories, paths)) erased++;
+      clean++;
+    } catch (e) {
+      // Gone meanwhile (rotation in another Mnemo process): nothing of it is left to hold a copy.
+      if ((e as { code?: string }).code === 'ENOENT' && !fs.existsSync(file)) continue;
+      remaining.push({ path: file, reason: reasonOf(e) });
+    }
+  }
+  // Scratch copies hold the text until removed: one that could not be is a copy like any other.
+  for (const scratch of findBackupFiles(paths).scratch) remaining.push({ path: scratch, reason: 'it is a scratch copy of a backup that could not be removed' });
+  return { clean, erased, remaining };
+}
+
+/** True when the file held some of the memories and was rewritten without them; false when it held none. */
+function eraseFrom(file: string, memories: readonly PurgedMemory[], paths: ScrubRequest['paths']): boolean {
+  if (fs.statSync(file).size === 0) return false;
+  foldWal(file);
+  if (heldIn(file, memories).length === 0) return false;
+  const [copy, out] = SCRATCH.map((suffix) => file + suffix) as [string, string];
+  try {
+    removeWithCompanions(copy);
+    removeWithCompanions(out);
+    // A byte copy: the backup is a whole file (its WAL folded above) that nothing writes in place.
+    fs.copyFileSync(file, copy);
+    let expected = 0;
+    withDatabase(copy, { readonly: false }, (db) => {
+      // The copy is scratch: no journal file (a failure discards the whole copy), and freed pages are zeroed.
+      db.pragma('journal_mode = MEMORY');
+      db.pragma('secure_delete = ON');
+      // As in the live database: versions, uses and exclusions cascade, events and superseded_by lose the id.
+      db.pragma('foreign_keys = ON');
+      loadVec(db, paths.vecExtensionPath);
+      const before = db.prepare('SELECT count(*) FROM memories').pluck().get() as number;
+      expected = before - deleteMemories(db, memories);
+      // Reading every page of the copy, VACUUM INTO also fails on a damaged one: such a backup is reported.
+      db.prepare('VACUUM INTO ?').run(out);
+    });
+    removeWithCompanions(copy);
+    // What replaces the backup is proved sound (integrity, our tables, a schema this version knows) before it does.
+    const after = inspectDatabaseFile(out, paths.migrationsDir);
+    if (after.memories !== expected || heldIn(out, memories).length > 0) {
+      throw new ScrubRefused('the rewritten copy did not come out as expected, so the backup was left as it was');
+    }
+    syncFile(out);
+    fs.renameSync(out, file);
+    syncDirectory(path.dirname(file));
+    return true;
+  } finally {
+    // Quietly: a failure here must not hide the one that got us here; what stays is reported by the final sweep.
+    removeQuietly(copy);
+    removeQuietly(out);
+  }
+}
+
+/** Bytes of the database copies a scrub may rewrite. */
+function backupBytes(paths: Pick<Paths, 'dbFile' | 'backupsDir'>): number {
+  let total = 0;
+  for (const file of findBackupFiles(paths).files) {
+    try {
+      total += fs.statSync(file).size;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
 }
 
 /** The purged memories this database file holds (by id and creation time); none in a SQLite file not Mnemo's. */

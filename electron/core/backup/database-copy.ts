@@ -13,20 +13,16 @@
  * this throws (a MnemoError from verification, or SQLite's own error for a write that failed).
  */
 import fs from 'node:fs';
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { MnemoError } from '../../../shared/errors';
 import { inspectDatabaseFile, syncFile, type DatabaseFileInfo } from '../db/open-database';
 import { workerEntry } from '../worker-entry';
+import { OFF_THREAD_FROM_BYTES, runWorkerTask } from '../worker-task';
 
 export interface CopyRequest {
   source: string;
   target: string;
   migrationsDir: string;
 }
-
-/** What a worker posts back: the copy's info, or why it failed (MnemoError info, or SQLite's code and message). */
-export type CopyReply = { ok: true; value: DatabaseFileInfo } | { ok: false; mnemo?: ReturnType<MnemoError['toInfo']>; code?: string; message: string };
 
 export function copyDatabase(request: CopyRequest): DatabaseFileInfo {
   fs.rmSync(request.target, { force: true });
@@ -42,33 +38,10 @@ export function copyDatabase(request: CopyRequest): DatabaseFileInfo {
   return info;
 }
 
-/**
- * Below this size a copy costs less than starting a thread (about 70 ms per MB for both steps on a busy laptop; a
- * worker thread takes 50-100 ms to load better-sqlite3 from a build, seconds through tsx from source), so it is made
- * on the calling thread.
- */
-export const OFF_THREAD_FROM_BYTES = 2 * 1024 * 1024;
-
 export function copyDatabaseOffThread(request: CopyRequest, offThreadFromBytes = OFF_THREAD_FROM_BYTES): Promise<DatabaseFileInfo> {
   const entry = databaseBytes(request.source) >= offThreadFromBytes ? workerEntry(import.meta.url, 'database-copy.worker') : null;
   if (!entry) return Promise.resolve().then(() => copyDatabase(request));
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(entry.script, { workerData: request, eval: entry.eval });
-    let settled = false;
-    worker.once('message', (reply: CopyReply) => {
-      settled = true;
-      if (reply.ok) resolve(reply.value);
-      else if (reply.mnemo) reject(MnemoError.fromInfo(reply.mnemo));
-      else reject(Object.assign(new Error(reply.message), reply.code ? { code: reply.code } : {}));
-    });
-    worker.once('error', (e) => {
-      settled = true;
-      reject(e);
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the database copy's worker thread stopped (exit code ${code})`));
-    });
-  });
+  return runWorkerTask<DatabaseFileInfo>(entry, request);
 }
 
 /** The database's size with its write-ahead log (what the copy reads). */

@@ -234,7 +234,7 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
     const merge = await mergeNearDuplicates();
     const decayed = decay();
     const trashedForCap = enforceCap();
-    const trash = memories.emptyTrash(clock.now() - deps.settings().trashRetentionDays * DAY);
+    const trash = await memories.emptyTrash(clock.now() - deps.settings().trashRetentionDays * DAY);
     const report: MaintenanceReport = {
       merged: merge.merged,
       decayed,

@@ -145,10 +145,10 @@ export interface MemoryService {
   update(input: OpParsedInput<'memory.update'>): Promise<Memory>;
   trash(memoryId: number): Memory;
   restore(memoryId: number): Memory;
-  purge(memoryIds: readonly number[]): OpOutput<'memory.purge'>;
-  emptyTrash(trashedBefore?: number): OpOutput<'memory.emptyTrash'>;
+  purge(memoryIds: readonly number[]): Promise<OpOutput<'memory.purge'>>;
+  emptyTrash(trashedBefore?: number): Promise<OpOutput<'memory.emptyTrash'>>;
   revert(memoryId: number, version: number): Promise<Memory>;
-  bulk(input: OpParsedInput<'memory.bulk'>): OpOutput<'memory.bulk'>;
+  bulk(input: OpParsedInput<'memory.bulk'>): Promise<OpOutput<'memory.bulk'>>;
   stats(): Promise<OpOutput<'memory.stats'>>;
 
   // For chat (MemoryRetrievalPort).
@@ -510,7 +510,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     });
   }
 
-  function purgeIds(ids: readonly number[]): OpOutput<'memory.purge'> {
+  async function purgeIds(ids: readonly number[]): Promise<OpOutput<'memory.purge'>> {
     const purged: PurgedMemory[] = [];
     for (let i = 0; i < ids.length; i += PURGE_CHUNK) {
       const chunk = ids.slice(i, i + PURGE_CHUNK);
@@ -539,7 +539,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     }
     if (purged.length === 0) return { purged: 0, backups: NOTHING_ERASED };
     checkpoint();
-    return { purged: purged.length, backups: deps.backups.eraseMemories(purged) };
+    return { purged: purged.length, backups: await deps.backups.eraseMemories(purged) };
   }
 
   /** Out of the trash to where it was (active, archived, in review...); out of the archive to active; else null. */
@@ -793,16 +793,16 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       return memory;
     },
 
-    purge(memoryIds) {
+    async purge(memoryIds) {
       for (const id of memoryIds) mustRow(id);
-      const result = purgeIds(memoryIds);
+      const result = await purgeIds(memoryIds);
       if (result.purged > 0) events.emit('memory.purged', { memoryIds: [...memoryIds] });
       return result;
     },
 
-    emptyTrash(trashedBefore) {
+    async emptyTrash(trashedBefore) {
       const ids = (q.trashedIds.all(trashedBefore ?? null, trashedBefore ?? null) as Array<{ id: number }>).map((r) => r.id);
-      const result = purgeIds(ids);
+      const result = await purgeIds(ids);
       if (result.purged > 0) events.emit('memory.purged', { memoryIds: ids });
       return result;
     },
@@ -823,13 +823,13 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       return memory;
     },
 
-    bulk(input) {
+    async bulk(input) {
       const { action } = input;
       const unique = [...new Set(input.memoryIds)];
       if (action === 'purge') {
         // Only from the trash: a bulk purge must never reach a memory the user did not delete first.
         const trashed = unique.filter((id) => rowOf(id)?.status === 'trashed');
-        const { purged, backups } = purgeIds(trashed);
+        const { purged, backups } = await purgeIds(trashed);
         if (purged > 0) events.emit('memory.purged', { memoryIds: trashed });
         return { changed: purged, skipped: unique.length - purged, backups };
       }
