@@ -29,7 +29,8 @@ import { useTempDirs } from '../support/temp-dir';
 
 const TIMEOUT_MS = 300_000;
 const ASSISTANT_REPLY = 'Thanks for telling me, I will keep that in mind for our next conversations.';
-const NEUTRAL_FACT = { content: 'Moved to Porto last spring', evidence: 'I moved to Porto last spring' };
+// Not a single-valued fact: a new place of residence would supersede the corpus's address (extraction/fact-slot.ts).
+const NEUTRAL_FACT = { content: 'Adopted a cat named Mochi last spring', evidence: 'I adopted a cat named Mochi last spring' };
 
 interface Candidate {
   content: string;
@@ -60,7 +61,7 @@ function restated(cases: DetectorCase[]): Exchange[] {
 /** The secret only in the quoted evidence; a harmless fact from the same message beside it. */
 function quotedOnly(cases: DetectorCase[]): Exchange[] {
   return cases.map((c, i) => ({
-    user: `${userMessageOf(c)} By the way, I moved to Porto last spring.`,
+    user: `${userMessageOf(c)} By the way, I adopted a cat named Mochi last spring.`,
     candidates: [
       { content: `Mentioned a private detail, case ${i}`, evidence: userMessageOf(c), category: 'knowledge' },
       { ...NEUTRAL_FACT, category: 'knowledge' },

@@ -2,8 +2,10 @@
  * The extraction worker's job: one exchange in, at most a few memories out. A straight line:
  * load the exchange (content only, never thinking) -> skip trivial / incognito / memory off -> LLM with a JSON schema
  * -> parse and validate (invalid items dropped with a reason; a wholly invalid answer is a retryable failure) ->
- * embed (outside any transaction) -> ONE commit: dedup (exact hash: touch; near duplicate: merge), review inbox for
- * "ask first" and instruction-like candidates, create the rest with provenance -> events after commit.
+ * embed (outside any transaction) -> ONE commit: dedup (exact hash: touch; the same single-valued fact in other words
+ * or a near duplicate: merge), supersede what it contradicts (the model's `replaces`, or another value of the same
+ * single-valued fact: fact-slot.ts), review inbox for "ask first" and instruction-like candidates, create the rest
+ * with provenance -> events after commit.
  *
  * Invariants: never lose, duplicate or invent a memory whatever the LLM or the process does. The commit runs inside
  * the queue's fenced transaction, so a cancelled or re-claimed job writes nothing; dedup reads happen inside it too,
@@ -20,6 +22,7 @@ import type { Logger } from '../ports/logger.port';
 import { userTimeZone } from '../../../shared/time-zone';
 import { buildExtractionRequest } from './extract-prompt';
 import { parseExtraction, type Candidate } from './extract-parse';
+import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
 
 /** Exchanges shorter than this (user AND assistant) are small talk, not worth an LLM call. */
 export const TRIVIAL_USER_CHARS = 20;
@@ -29,6 +32,8 @@ export const MAX_MEMORY_CHARS = 300;
 export const LEARNED_NOTIFICATION_IMPORTANCE = 0.8;
 /** Known memories shown to the extractor so it can mark contradictions. */
 export const RELATED_MEMORIES = 5;
+/** Active memories read at most per candidate when looking for the same single-valued fact (fact-slot.ts), newest first. */
+export const SLOT_LOOKUP_LIMIT = 200;
 
 interface Exchange {
   threadId: number;
@@ -134,10 +139,13 @@ export function createExtractionJob(deps: {
      * A new memory from a candidate: active, or waiting in the review inbox ('proposed' on the timeline). The
      * 'proposed' event records why (the candidate's flag: review.service.ts shows it) and what it would replace.
      */
-    const create = (candidate: Candidate, embedding: PreparedEmbedding | null, importance: number, needsReview: boolean, replaces?: number) => {
+    const create = (candidate: Candidate, embedding: PreparedEmbedding | null, importance: number, needsReview: boolean, replaces: number[] = []) => {
+      // `replaces` is the one the inbox shows; `alsoReplaces` the rest (rare: a store from before the slot rule, where
+      // two values of one fact could both be active). Approval supersedes them all.
       const eventData = {
         ...(candidate.flag !== null ? { flag: candidate.flag, flagReason: candidate.flagReason } : {}),
-        ...(replaces !== undefined ? { replaces } : {}),
+        ...(replaces.length > 0 ? { replaces: replaces[0] } : {}),
+        ...(replaces.length > 1 ? { alsoReplaces: replaces.slice(1) } : {}),
       };
       return memories.createMemory(
         { content: candidate.content, category: candidate.category, importance, confidence: candidate.confidence, expiresAt: candidate.expiresAt },
@@ -149,6 +157,29 @@ export function createExtractionJob(deps: {
           embedding,
           eventKind: needsReview ? 'proposed' : 'learned',
           ...(needsReview && Object.keys(eventData).length > 0 ? { eventData } : {}),
+        },
+      );
+    };
+    const supersede = (old: Memory, by: number) =>
+      memories.updateMemory(old.id, { status: 'superseded', supersededBy: by }, { origin: 'extraction', reason: 'superseded', eventKind: 'superseded', eventData: { by } });
+    /** A duplicate in other words: the more complete wording survives in the existing memory. */
+    const mergeInto = (target: Memory, candidate: Candidate, embedding: PreparedEmbedding | null, why: Record<string, unknown>) => {
+      const content = mergedWording(target.content, candidate.content);
+      return memories.updateMemory(
+        target.id,
+        {
+          content,
+          importance: Math.max(target.importance, candidate.importance),
+          evidence: candidate.evidence,
+          ...(candidate.expiresAt !== null ? { expiresAt: candidate.expiresAt } : {}),
+        },
+        {
+          origin: 'extraction',
+          reason: 'merged',
+          eventKind: 'merged',
+          touch: true,
+          ...(content !== target.content && embedding ? { embedding } : {}),
+          eventData: { messageId: exchange.user.id, ...why },
         },
       );
     };
@@ -172,25 +203,31 @@ export function createExtractionJob(deps: {
         );
         return;
       }
+      const needsReview = settings.memoryMode === 'ask' || candidate.flag !== null;
       // A contradiction ("moved to Berlin" after "lives in Lisbon"): the new memory supersedes the old, which stays in
-      // history as superseded, never silently deleted. Checked before near duplicates, which it would otherwise resemble.
-      const replaced = candidate.replaces !== null ? memories.getMemory(candidate.replaces) : null;
-      if (replaced && replaced.status === 'active') {
-        const needsReview = settings.memoryMode === 'ask' || candidate.flag !== null;
-        // Approving it later supersedes the old memory then (review.service.ts).
-        const memory = create(candidate, embedding, Math.max(candidate.importance, replaced.importance), needsReview, replaced.id);
+      // history as superseded, never silently deleted. The old one is the model's `replaces`, and whatever active
+      // memory holds the same single-valued fact with another value (fact-slot.ts), since small models leave
+      // `replaces` out. Checked before near duplicates, which a contradiction would otherwise resemble.
+      const slot = sameSlot(candidate, exchange.user.content);
+      const modelReplaced = candidate.replaces !== null ? memories.getMemory(candidate.replaces) : null;
+      const replaced = [...(modelReplaced?.status === 'active' ? [modelReplaced] : []), ...slot.differs.filter((m) => m.id !== modelReplaced?.id)];
+      // The same fact said again in other words ("Moved to Porto" after "Lives in Porto"): a duplicate found by rule,
+      // merged like a near duplicate; whatever it contradicts is superseded by the merged memory.
+      const [same] = slot.same;
+      if (same && candidate.flag === null) {
+        outcome.updated.push(mergeInto(same, candidate, embedding, { slot: slot.name }));
+        if (!needsReview) for (const old of replaced.filter((m) => m.id !== same.id)) outcome.updated.push(supersede(old, same.id));
+        return;
+      }
+      if (replaced.length > 0) {
+        // Approving it later supersedes the old memories then (review.service.ts).
+        const memory = create(candidate, embedding, Math.max(candidate.importance, ...replaced.map((m) => m.importance)), needsReview, replaced.map((m) => m.id));
         if (needsReview) {
           outcome.review.push(memory);
           return;
         }
         outcome.created.push(memory);
-        outcome.updated.push(
-          memories.updateMemory(
-            replaced.id,
-            { status: 'superseded', supersededBy: memory.id },
-            { origin: 'extraction', reason: 'superseded', eventKind: 'superseded', eventData: { by: memory.id } },
-          ),
-        );
+        for (const old of replaced) outcome.updated.push(supersede(old, memory.id));
         return;
       }
       // A flagged candidate never merges: the merge would put its words into an active memory, and so into every
@@ -203,34 +240,37 @@ export function createExtractionJob(deps: {
           statuses: ['active'],
         });
         if (near) {
-          const content = mergedWording(near.memory.content, candidate.content);
-          outcome.updated.push(
-            memories.updateMemory(
-              near.memory.id,
-              {
-                content,
-                importance: Math.max(near.memory.importance, candidate.importance),
-                evidence: candidate.evidence,
-                ...(candidate.expiresAt !== null ? { expiresAt: candidate.expiresAt } : {}),
-              },
-              {
-                origin: 'extraction',
-                reason: 'merged',
-                eventKind: 'merged',
-                touch: true,
-                ...(content !== near.memory.content ? { embedding } : {}),
-                eventData: { messageId: exchange.user.id, similarity: Math.round(near.similarity * 1000) / 1000 },
-              },
-            ),
-          );
+          outcome.updated.push(mergeInto(near.memory, candidate, embedding, { similarity: Math.round(near.similarity * 1000) / 1000 }));
           return;
         }
       }
-      const needsReview = settings.memoryMode === 'ask' || candidate.flag !== null;
       const memory = create(candidate, embedding, candidate.importance, needsReview);
       (needsReview ? outcome.review : outcome.created).push(memory);
     });
     return outcome;
+  }
+
+  /**
+   * The active memories holding a single-valued fact the candidate states about the user (fact-slot.ts): with the same
+   * value, newest first, or another. Only a memory whose every slot the candidate states too counts, so a memory that
+   * also says something else ("Lives in Porto and works at Acme") is never replaced by half of it. Runs inside the
+   * commit's transaction, so it sees the memories written by the job before.
+   */
+  function sameSlot(candidate: Candidate, userText: string): { name: string | null; same: Memory[]; differs: Memory[] } {
+    const slots = candidateSlots(candidate.content, [candidate.evidence, userText]);
+    const none = { name: null, same: [], differs: [] };
+    if (slots.length === 0) return none;
+    const same: Memory[] = [];
+    const differs: Memory[] = [];
+    const cues = [...new Set(slots.flatMap((s) => slotCues(s.slot)))];
+    for (const memory of memories.withAnyWord(cues, { limit: SLOT_LOOKUP_LIMIT, statuses: ['active'], expired: false })) {
+      const theirs = factSlots(memory.content);
+      const shared = theirs.map((t) => ({ t, mine: slots.find((s) => s.slot === t.slot) }));
+      if (theirs.length === 0 || shared.some((x) => !x.mine)) continue;
+      if (shared.every((x) => sameValue(x.t, x.mine!))) same.push(memory);
+      else differs.push(memory);
+    }
+    return { name: slots.map((s) => s.slot).join(','), same, differs };
   }
 
   function emitOutcome(exchange: Exchange, outcome: ExtractionOutcome): void {

@@ -14,10 +14,11 @@ import type { MemoryService } from '../memory/memory.service';
 export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryService; events: EventBus }) {
   const { sqlite, memories, events } = deps;
   const proposalOf = sqlite.prepare(
-    `SELECT json_extract(data, '$.replaces') AS replaces, json_extract(data, '$.flag') AS flag FROM events
+    `SELECT json_extract(data, '$.replaces') AS replaces, json_extract(data, '$.alsoReplaces') AS alsoReplaces, json_extract(data, '$.flag') AS flag FROM events
      WHERE memory_id = ? AND kind = 'proposed' ORDER BY id DESC LIMIT 1`,
   );
-  const proposal = (candidateId: number) => proposalOf.get(candidateId) as { replaces: number | null; flag: string | null } | undefined;
+  const proposal = (candidateId: number) =>
+    proposalOf.get(candidateId) as { replaces: number | null; alsoReplaces: string | null; flag: string | null } | undefined;
 
   function pending(memoryId: number): Memory {
     const memory = memories.getMemory(memoryId);
@@ -26,12 +27,15 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
     return memory;
   }
 
-  /** The active memory a candidate would replace (from its 'proposed' event), else null. */
-  function replacedBy(candidateId: number): Memory | null {
-    const replaces = proposal(candidateId)?.replaces ?? null;
-    const old = replaces !== null ? memories.getMemory(replaces) : null;
-    // Only if it is still what the user believes: an old memory deleted or replaced meanwhile is left alone.
-    return old && old.status === 'active' ? old : null;
+  /**
+   * The active memories a candidate would replace (from its 'proposed' event: `replaces`, the one the inbox shows,
+   * then `alsoReplaces`, other values of the same fact that were active together: extraction.job.ts).
+   */
+  function replacedBy(candidateId: number): Memory[] {
+    const p = proposal(candidateId);
+    const ids = [p?.replaces ?? null, ...(p?.alsoReplaces ? (JSON.parse(p.alsoReplaces) as unknown[]) : [])].filter((id): id is number => Number.isInteger(id));
+    // Only those still what the user believes: an old memory deleted or replaced meanwhile is left alone.
+    return ids.map((id) => memories.getMemory(id)).filter((old): old is Memory => old !== null && old.status === 'active');
   }
 
   /** Why a candidate waits whatever the memory mode, from its 'proposed' event; null for "ask first" alone. */
@@ -43,7 +47,7 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
   return {
     list(limit: number): { items: ReviewItem[]; total: number } {
       const { items, total } = memories.list({ statuses: ['review'], limit, offset: 0, sort: 'created' });
-      return { items: items.map((m) => ({ ...m, replaces: replacedBy(m.id), flag: flagOf(m.id) })), total };
+      return { items: items.map((m) => ({ ...m, replaces: replacedBy(m.id)[0] ?? null, flag: flagOf(m.id) })), total };
     },
     async approve(input: { memoryId: number; content?: string | undefined; category?: MemoryCategory | undefined; importance?: number | undefined }): Promise<Memory> {
       const before = pending(input.memoryId);
@@ -62,14 +66,13 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
           },
           { origin: 'user', reason: edited ? 'approved-edited' : 'approved', eventKind: 'approved', ...(embedding ? { embedding } : {}) },
         );
-        const old = replacedBy(input.memoryId);
-        const gone = old
-          ? memories.updateMemory(old.id, { status: 'superseded', supersededBy: approved.id }, { origin: 'user', reason: 'superseded', eventKind: 'superseded', eventData: { by: approved.id } })
-          : null;
-        return { memory: approved, superseded: gone };
+        const superseded = replacedBy(input.memoryId).map((old) =>
+          memories.updateMemory(old.id, { status: 'superseded', supersededBy: approved.id }, { origin: 'user', reason: 'superseded', eventKind: 'superseded', eventData: { by: approved.id } }),
+        );
+        return { memory: approved, superseded };
       }).immediate();
       events.emit('memory.updated', { memory });
-      if (superseded) events.emit('memory.updated', { memory: superseded });
+      for (const old of superseded) events.emit('memory.updated', { memory: old });
       return memory;
     },
     reject(memoryId: number): Memory {

@@ -169,6 +169,8 @@ export interface MemoryService {
   discardImport(batch: string, ids?: readonly number[]): number;
   /** Import batches with hidden memories, and when each last wrote one. */
   pendingImports(): Array<{ batch: string; lastWriteAt: number }>;
+  /** Memories holding any of these words or CJK terms as written (the index's tokens, no stems), newest first. */
+  withAnyWord(words: readonly string[], options: { limit: number } & MemoryFilters): Memory[];
   /** Memories with a vector of the current model nearest to `vector` (e.g. near-duplicates), nearest first. */
   nearest(vector: Float32Array, options: { limit: number; minSimilarity?: number } & MemoryFilters): Array<{ memory: Memory; similarity: number }>;
   /** Passage vectors for texts, made outside any transaction; null when semantic search is off or embedding failed. */
@@ -950,6 +952,19 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     getMemory(memoryId) {
       const r = rowOf(memoryId);
       return r ? toMemory(r, now()) : null;
+    },
+    withAnyWord(words, { limit, ...filters }) {
+      const match = toFtsQuery(words.join(' '), { mode: 'any' });
+      if (match === null || limit <= 0) return [];
+      const at = now();
+      const { where, params } = filterSql(filters, at);
+      const rows = sqlite
+        .prepare(
+          `SELECT m.* FROM (SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ?) AS f CROSS JOIN memories m ON m.id = f.id
+           WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?`,
+        )
+        .all(match, ...params, limit) as MemoryRow[];
+      return rows.map((r) => toMemory(r, at));
     },
     nearest(vector, { limit, minSimilarity, ...filters }) {
       const model = readyModel();
