@@ -77,6 +77,33 @@ describe('a long import', () => {
     }
   });
 
+  it('a memory written by hand between slices with the text of an already written line: one memory, the line reported duplicate', async () => {
+    const dir = tempDir();
+    const { core, client } = createTestCore(dir, { embedder: createBagOfWordsEmbedder({ dimensions: 256 }), startQueue: false });
+    const file = new Database(path.join(dir, 'mnemo.db'), { readonly: true });
+    try {
+      const lines = Array.from({ length: 3000 }, (_, i) => `Knows ${word(i * 7919 + 23)} ${word(i * 104729 + 13)} ${word(i * 1299709 + 9)}`);
+      const hidden = file.prepare("SELECT count(*) FROM memories WHERE status = 'importing'").pluck();
+      let byHand: Promise<unknown> | undefined;
+      const watch = () => {
+        // The first line is written (hidden) by now: the hand-written copy is not a duplicate of anything visible.
+        if ((hidden.get() as number) > 0) byHand = client.call('memory.create', { content: lines[0]!, category: 'knowledge' });
+        else setImmediate(watch);
+      };
+      setImmediate(watch);
+      const report = unwrap(await client.call('memory.import', { content: lines.map((l) => `- ${l}`).join('\n') }));
+      expect(unwrap((await byHand) as Parameters<typeof unwrap>[0])).toMatchObject({ content: lines[0] });
+      expect(report.items[0]).toMatchObject({ outcome: 'duplicate' });
+      expect(report.items[0]!.memoryId).toBeUndefined();
+      expect(report.written).toBe(2999);
+      expect(file.prepare('SELECT count(*) FROM memories WHERE content = ?').pluck().get(lines[0])).toBe(1);
+      expect(unwrap(await client.call('memory.stats', {})).total).toBe(3000);
+    } finally {
+      file.close();
+      await core.dispose();
+    }
+  });
+
   it('removes what it wrote when Mnemo closes halfway through the write, and says the import was stopped', async () => {
     const dir = tempDir();
     const { core } = createTestCore(dir, { embedder: createBagOfWordsEmbedder({ dimensions: 256 }), startQueue: false });

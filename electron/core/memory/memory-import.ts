@@ -72,8 +72,6 @@ interface Planned {
   item: ImportItem;
   hash: string;
   embedding: PreparedEmbedding | null;
-  /** The hidden memory written for it, until the import publishes or discards them. */
-  written?: number;
 }
 
 export interface MemoryImporter {
@@ -205,9 +203,14 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
       return sqlite
         .transaction(() => {
           // Again at the end: an exact duplicate may have been written by other work between the slices.
-          const late = toWrite.filter((p) => p.item.memoryId !== undefined && exactMatch(p.hash)?.outcome === 'duplicate');
-          for (const p of late) p.item = withoutWrite(p.item, exactMatch(p.hash)!);
-          if (late.length > 0) memories.discardImport(batch, late.map((p) => p.written!));
+          const late: number[] = [];
+          for (const p of toWrite) {
+            const now = p.item.memoryId === undefined ? null : exactMatch(p.hash);
+            if (now?.outcome !== 'duplicate') continue;
+            late.push(p.item.memoryId!);
+            p.item = withoutWrite(p.item, now);
+          }
+          if (late.length > 0) memories.discardImport(batch, late);
           const written = memories.publishImport(batch, 'imported');
           const summary = { written, ...counts(planned) };
           insertEvent.run('import_completed', JSON.stringify({ ...summary, format, origin: 'import' }), clock.now());
@@ -254,7 +257,6 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
         ...(c.history ? { history: c.history } : {}),
       },
     );
-    p.written = memory.id;
     p.item = { ...p.item, memoryId: memory.id, ...(p.item.outcome === 'conflict' ? { imported: true } : {}) };
   }
 
