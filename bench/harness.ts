@@ -45,7 +45,11 @@ export interface SuiteResult {
 
 export function printTable(result: SuiteResult): void {
   console.log(`\n## ${result.suite}`);
-  if (result.rows.length === 0) return;
+  // A table without rows is a suite that was skipped: its notes say why.
+  if (result.rows.length === 0) {
+    for (const n of result.notes) console.log(`- ${n}`);
+    return;
+  }
   const cols = Object.keys(result.rows[0]!);
   const widths = cols.map((c) => Math.max(c.length, ...result.rows.map((r) => String(r[c]).length)));
   const line = (vals: string[]) => '| ' + vals.map((v, i) => v.padEnd(widths[i]!)).join(' | ') + ' |';

@@ -16,7 +16,8 @@ import { uiBench } from './suites/ui.bench';
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
 const quick = values.quick ?? false;
 
-const suites: Record<string, () => Promise<SuiteResult>> = {
+/** A suite answers one table, or several measured in the same run (retrieval-quality: keyword, then real model). */
+const suites: Record<string, () => Promise<SuiteResult | SuiteResult[]>> = {
   queue: () => queueBench(quick ? 1_000 : 10_000),
   'event-loop': () => eventLoopBench(quick ? 50 : 500),
   import: () => importBench(quick ? 1_000 : 10_000),
@@ -30,5 +31,5 @@ const suites: Record<string, () => Promise<SuiteResult>> = {
 console.log(`# Mnemo benchmarks\n\nmachine: ${machine()}${quick ? '\nmode: --quick (smaller sizes)' : ''}`);
 for (const [name, run] of Object.entries(suites)) {
   if (values.only && !values.only.split(',').includes(name)) continue;
-  printTable(await run());
+  for (const result of [await run()].flat()) printTable(result);
 }
