@@ -67,7 +67,8 @@ describe('the ONNX embedder on the generated tiny model', () => {
 
   beforeAll(async () => {
     modelsDir = path.join(tmp, 'models');
-    model = await writeTinyEmbeddingModel(modelsDir, { dims: DIMS });
+    // Named as an E5 model, so it gets E5's task prefixes by default (model-prefixes.ts).
+    model = await writeTinyEmbeddingModel(modelsDir, { dims: DIMS, modelName: 'mnemo-test/tiny-e5-small' });
     embedder = createOnnxEmbedder({ modelsDir, modelName: model.modelName });
     await embedder.load();
   });
@@ -129,7 +130,18 @@ describe('the ONNX embedder on the generated tiny model', () => {
     });
   });
 
-  it('prefixes queries and passages differently (E5 "query: " / "passage: " by default)', async () => {
+  it('a model not known to want prefixes gets none: a query and a passage of the same text are one vector', async () => {
+    const plainDir = path.join(tmp, 'plain-models');
+    const plain = await writeTinyEmbeddingModel(plainDir, { dims: DIMS, modelName: 'mnemo-test/tiny-minilm' });
+    const unprefixed = createOnnxEmbedder({ modelsDir: plainDir, modelName: plain.modelName });
+    await unprefixed.load();
+    const [q] = await unprefixed.embed(['where did I park'], 'query');
+    const [p] = await unprefixed.embed(['where did I park'], 'passage');
+    await unprefixed.dispose();
+    expect(q).toEqual(p);
+  });
+
+  it('prefixes queries and passages differently (E5 "query: " / "passage: " for an E5 model)', async () => {
     const [query] = await embedder.embed(['where did I park'], 'query');
     const [passage] = await embedder.embed(['where did I park'], 'passage');
     expect(cosine(query!, passage!)).toBeLessThan(0.99);

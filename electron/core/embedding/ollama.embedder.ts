@@ -10,6 +10,7 @@
 import { MnemoError } from '../../../shared/errors';
 import type { LlmPort } from '../llm/llm.port';
 import type { Embedder, EmbeddingKind } from './embedder.port';
+import { taskPrefixes } from './model-prefixes';
 
 export interface OllamaEmbedderOptions {
   /** The port, or a getter when the host can change (the composition root's LLM provider). */
@@ -18,17 +19,11 @@ export interface OllamaEmbedderOptions {
   model: string;
   /** Texts per /api/embed request. Default 64. */
   batchSize?: number;
-  /** Text put before each input. Default: the prefixes the model was trained with, when known (KNOWN_PREFIXES). */
+  /** Text put before each input. Default: the prefixes the model was trained with, when known (model-prefixes.ts). */
   prefixes?: { query: string; passage: string };
 }
 
 export const OLLAMA_EMBED_BATCH_SIZE = 64;
-
-/** Task prefixes from the models' cards; a model not listed gets none. Keyed by the name without its tag. */
-export const KNOWN_PREFIXES: Readonly<Record<string, { query: string; passage: string }>> = Object.freeze({
-  'nomic-embed-text': { query: 'search_query: ', passage: 'search_document: ' },
-  'mxbai-embed-large': { query: 'Represent this sentence for searching relevant passages: ', passage: '' },
-});
 
 /** Ollama's own spelling of a name: without a tag it means ":latest", so both spellings are one model id. */
 export function withDefaultTag(model: string): string {
@@ -53,7 +48,7 @@ export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new MnemoError('INVALID_INPUT', `batchSize must be a positive integer, got ${batchSize}.`, { path: 'batchSize' });
   }
-  const prefixes = opts.prefixes ?? KNOWN_PREFIXES[model.replace(/:[^/:]*$/, '')] ?? { query: '', passage: '' };
+  const prefixes = opts.prefixes ?? taskPrefixes(model);
   const llm = typeof opts.llm === 'function' ? opts.llm : () => opts.llm as LlmPort;
   let dimensions = 0;
   let loaded = false;

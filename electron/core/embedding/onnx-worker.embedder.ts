@@ -22,7 +22,8 @@ import { MnemoError } from '../../../shared/errors';
 import { workerEntry, type WorkerEntry } from '../worker-entry';
 import type { Embedder, EmbeddingKind } from './embedder.port';
 import type { WorkerOptions, WorkerReply, WorkerRequest } from './onnx-embedder.worker';
-import { E5_PREFIXES, findLocalModel, modelFolder, modelMissing } from './onnx.embedder';
+import { taskPrefixes } from './model-prefixes';
+import { findLocalModel, modelFolder, modelMissing } from './onnx.embedder';
 
 export interface OnnxWorkerEmbedderOptions extends WorkerOptions {
   entry: WorkerEntry;
@@ -46,7 +47,7 @@ interface Pending {
 
 export function createOnnxWorkerEmbedder(opts: OnnxWorkerEmbedderOptions): Embedder {
   const { entry, ...options } = opts;
-  const workerData: WorkerOptions = { ...options, prefixes: options.prefixes ?? E5_PREFIXES };
+  const workerData: WorkerOptions = { ...options, prefixes: options.prefixes ?? taskPrefixes(options.modelName) };
   modelFolder(options.modelsDir, options.modelName); // refuses a bad name now, as the in-process embedder does
   let worker: Worker | null = null;
   let dimensions = 0;

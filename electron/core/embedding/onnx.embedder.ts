@@ -20,6 +20,7 @@ import type { Embedder, EmbeddingKind } from './embedder.port';
 
 // Types only: the library itself (and with it onnxruntime's native binding) is imported when a model is loaded.
 import type * as Transformers from '@huggingface/transformers';
+import { taskPrefixes } from './model-prefixes';
 
 type FeatureExtractionPipeline = Transformers.FeatureExtractionPipeline;
 
@@ -43,8 +44,6 @@ export interface OnnxEmbedderOptions {
   /** Texts per forward pass; bounds peak memory, and abort is checked between batches. Default 16. */
   batchSize?: number;
 }
-
-export const E5_PREFIXES = Object.freeze({ query: 'query: ', passage: 'passage: ' });
 
 export const DEFAULT_ONNX_MODEL = 'Xenova/multilingual-e5-small';
 
@@ -131,7 +130,7 @@ export function modelMissing(modelsDir: string, modelName: string, dtype: OnnxDt
 
 export function createOnnxEmbedder(opts: OnnxEmbedderOptions): Embedder {
   const dtype = opts.dtype ?? 'q8';
-  const prefixes = opts.prefixes ?? E5_PREFIXES;
+  const prefixes = opts.prefixes ?? taskPrefixes(opts.modelName);
   const allowRemote = opts.allowRemote ?? false;
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   const modelsDir = path.resolve(opts.modelsDir);
