@@ -215,6 +215,15 @@ describe('learning from conversations', () => {
     expect(unwrap(await client.call('queue.list', { status: ['done', 'queued', 'dead'] })).jobs.filter((j) => j.kind === 'extract')).toHaveLength(1);
   });
 
+  it('a short Chinese fact with a short reply is not small talk: it reaches the extraction model', async () => {
+    const { core, client, fake } = await setup(tempDir, () => memoriesJson([]));
+    fake.setDefaultReply((req) => (isExtraction(req) ? { content: '{"memories": []}' } : isTitle(req) ? { content: 'T' } : { content: '好的，记住了。' }));
+    unwrap(await client.call('chat.send', { text: '我对青霉素过敏，以前打针差点出事。' }));
+    core.queue.start();
+    await core.queue.waitForIdle();
+    expect(fake.requests.filter((r) => r.path === '/api/chat' && (r.body as { format?: unknown }).format)).toHaveLength(1);
+  });
+
   it('a wholly invalid answer is a retryable failure (attempt counted, retried later) and writes nothing', async () => {
     const { core, client } = await setup(tempDir, () => 'I am sorry, I cannot help with that.');
     unwrap(await client.call('chat.send', { text: 'I am a vegetarian and I love cooking Thai food.' }));

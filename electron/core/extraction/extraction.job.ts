@@ -23,10 +23,15 @@ import { userTimeZone } from '../../../shared/time-zone';
 import { buildExtractionRequest } from './extract-prompt';
 import { parseExtraction, type Candidate } from './extract-parse';
 import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
+import { meaningfulTerms } from '../text/meaningful-terms';
 
-/** Exchanges shorter than this (user AND assistant) are small talk, not worth an LLM call. */
-export const TRIVIAL_USER_CHARS = 20;
-export const TRIVIAL_ASSISTANT_CHARS = 50;
+/**
+ * A user message with no more than this many meaningful terms (meaningful-terms.ts: stems without stop words, CJK
+ * bigrams) is small talk ("hello", "ok thanks", 谢谢你): nothing in it can ground a memory (candidate-grounding.ts), so
+ * it is not worth an LLM call. Counted in terms, not characters: a Chinese fact is often under 20 characters
+ * ("我对青霉素过敏，以前打针差点出事。"), and "I live in Porto." is 16.
+ */
+export const TRIVIAL_MAX_TERMS = 1;
 /** A merged memory never grows past this: merging keeps the more complete wording, it does not concatenate. */
 export const MAX_MEMORY_CHARS = 300;
 export const LEARNED_NOTIFICATION_IMPORTANCE = 0.8;
@@ -42,8 +47,8 @@ interface Exchange {
   assistant: { id: number; content: string };
 }
 
-export function isTrivial(userText: string, assistantText: string): boolean {
-  return userText.trim().length < TRIVIAL_USER_CHARS && assistantText.trim().length < TRIVIAL_ASSISTANT_CHARS;
+export function isTrivial(userText: string): boolean {
+  return meaningfulTerms(userText).length <= TRIVIAL_MAX_TERMS;
 }
 
 /** Merging keeps the longer, more complete wording, capped so repeated merges cannot grow it without bound. */
@@ -95,7 +100,7 @@ export function createExtractionJob(deps: {
       if (!exchange) return null;
       const settings = deps.settings();
       if (exchange.incognito || settings.memoryMode === 'off') return null;
-      if (isTrivial(exchange.user.content, exchange.assistant.content)) return null;
+      if (isTrivial(exchange.user.content)) return null;
 
       // What is already remembered on the subject, so the model can say a new fact replaces an old one.
       // A message is a sentence: any of its rare words may name the subject (a search-box AND of every word would
