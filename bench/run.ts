@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { machine, printTable, type SuiteResult } from './harness';
 import { eventLoopBench } from './suites/event-loop.bench';
+import { extractionQualityRealBench } from './suites/extraction-quality-real.bench';
 import { importBench } from './suites/import.bench';
 import { promptBench } from './suites/prompt.bench';
 import { queueBench } from './suites/queue.bench';
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<SuiteResult | SuiteResult[]>> = {
   import: () => importBench(quick ? 1_000 : 10_000),
   retrieval: () => retrievalBench(quick ? [1_000, 30_000] : [1_000, 10_000, 30_000, 100_000], quick ? 50 : 200),
   'retrieval-quality': () => retrievalQualityBench(),
+  'extraction-quality-real': () => extractionQualityRealBench(),
   prompt: () => promptBench(quick ? 10_000 : 100_000, quick ? 2_000 : 10_000, quick ? 50 : 200),
   ui: () => uiBench(quick ? 10_000 : 100_000, 1_000, quick ? 5 : 15),
   responsiveness: () => responsivenessBench(quick ? 500 : 3_000),
