@@ -104,6 +104,28 @@ describe('requests a real Ollama can serve', () => {
     expect(last.messages.at(-1)!.content).toBe(long(5));
   });
 
+  it('an extraction request fits the window it carries, with its answer reserved as num_predict, for a long Chinese message', { timeout: 60_000 }, async () => {
+    const h = await createChatHarness(tempDir(), { fake: { contextLength: 32_768 } });
+    harnesses.push(h);
+    const { core, client, fake } = h;
+    answerEverything(fake);
+    unwrap(await client.call('settings.update', { patch: { contextWindowTokens: 2048 } }));
+    // About a token per character: 3,000 characters are more than the whole window.
+    const text = `我住在上海，在一家机器人公司工作。${'周末我喜欢去公园跑步，然后和朋友一起吃火锅。'.repeat(140)}最后：我养了一只叫豆豆的橘猫。`;
+    unwrap(await client.call('chat.send', { text }));
+    await core.queue.waitForIdle();
+    const extraction = chatBodies(fake).find((b) => kindOf(b) === 'extraction')!;
+    const numPredict = extraction.options!.num_predict!;
+    expect(extraction.options?.num_ctx).toBe(2048);
+    expect(numPredict).toBeGreaterThanOrEqual(256);
+    const promptTokens = extraction.messages.reduce((n, m) => n + estimateTokens(m.content) + 4, 0);
+    expect(promptTokens + numPredict).toBeLessThanOrEqual(2048);
+    // The instructions survive whole and the user's words keep both ends.
+    expect(extraction.messages[0]!.role).toBe('system');
+    expect(extraction.messages[1]!.content).toContain('我住在上海');
+    expect(extraction.messages[1]!.content).toContain('我养了一只叫豆豆的橘猫');
+  });
+
   it('a model above the setting is never asked for more than its own maximum', async () => {
     const h = await createChatHarness(tempDir(), { fake: { contextLength: 4096 }, core: { startQueue: false } });
     harnesses.push(h);

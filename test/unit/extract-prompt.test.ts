@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCategory } from '../../shared/contract';
-import { buildExtractionRequest, MAX_CANDIDATES, MAX_USER_CHARS } from '../../electron/core/extraction/extract-prompt';
+import { buildExtractionRequest, EXTRACTION_ANSWER_TOKENS, MAX_CANDIDATES, MAX_USER_CHARS } from '../../electron/core/extraction/extract-prompt';
+import { estimateTokens } from '../../electron/core/text/token-estimate';
+import { MESSAGE_OVERHEAD_TOKENS } from '../../electron/core/chat/context-budget';
 import { detectLanguage } from '../../electron/core/extraction/message-language';
 
 const DATE = Date.UTC(2025, 2, 10, 9, 30); // a Monday
 
 /** The exchange JSON inside the user turn's fence. */
 function exchangeOf(content: string): { user: string; assistant: string } {
-  const m = /^(`{3,})json\n([\s\S]*)\n\1$/m.exec(content);
+  const m = /^(`{3,})json\n([\s\S]*?)\n\1$/m.exec(content);
   expect(m).not.toBeNull();
   return JSON.parse(m![2]!) as { user: string; assistant: string };
 }
@@ -76,6 +78,40 @@ describe('buildExtractionRequest', () => {
     expect(user.length).toBeLessThanOrEqual(MAX_USER_CHARS + 5);
     expect(user.startsWith('START')).toBe(true);
     expect(user.endsWith('END')).toBe(true);
+  });
+
+  describe('fits the context window the request carries', () => {
+    const requestTokens = (req: ReturnType<typeof buildExtractionRequest>): number =>
+      req.messages.reduce((n, m) => n + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0) + req.answerTokens;
+    // Chinese costs about a token per character: 8,000 characters of it alone are as big as the default window.
+    const longZh = `开头：我住在上海。${'我每天早上跑步，然后去公司写代码，晚上回家做饭。'.repeat(400)}结尾：我养了一只猫。`;
+    const longReply = `${'这是一个很长的回答，包含很多建议和解释。'.repeat(200)}`;
+    const known = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, content: `已记住的第${i}条：${'用户喜欢喝绿茶，不喜欢咖啡。'.repeat(30)}` }));
+
+    it.each([2048, 4096, 8192, 32768])('a long Chinese exchange with related memories within %i tokens', (window) => {
+      const req = buildExtractionRequest({ userText: longZh, assistantText: longReply, messageDate: DATE, known, contextWindow: window });
+      expect(requestTokens(req)).toBeLessThanOrEqual(window);
+      const { user } = exchangeOf(req.messages[1]!.content);
+      // The user's words keep their beginning and their end, and take the larger share.
+      expect(user.startsWith('开头：我住在上海。')).toBe(true);
+      expect(user.endsWith('结尾：我养了一只猫。')).toBe(true);
+    });
+
+    it('reserves the answer and sends it as num_predict: a quarter of a small window at most', () => {
+      expect(buildExtractionRequest({ userText: 'I live in Porto', assistantText: 'ok', messageDate: DATE, contextWindow: 2048 }).answerTokens).toBe(512);
+      expect(buildExtractionRequest({ userText: 'I live in Porto', assistantText: 'ok', messageDate: DATE, contextWindow: 32768 }).answerTokens).toBe(EXTRACTION_ANSWER_TOKENS);
+    });
+
+    it('leaves a short exchange whole, and the user text takes what the reply does not need', () => {
+      const short = buildExtractionRequest({ userText: longZh.slice(0, 300), assistantText: '好的', messageDate: DATE, contextWindow: 2048 });
+      expect(exchangeOf(short.messages[1]!.content)).toEqual({ user: longZh.slice(0, 300), assistant: '好的' });
+      const tight = buildExtractionRequest({ userText: longZh, assistantText: '好的', messageDate: DATE, contextWindow: 4096 });
+      const tightUser = exchangeOf(tight.messages[1]!.content).user;
+      const shared = buildExtractionRequest({ userText: longZh, assistantText: longReply, messageDate: DATE, contextWindow: 4096 });
+      const sharedEx = exchangeOf(shared.messages[1]!.content);
+      expect(tightUser.length).toBeGreaterThan(sharedEx.user.length);
+      expect(sharedEx.user.length).toBeGreaterThan(sharedEx.assistant.length * 2);
+    });
   });
 
   it('derives the output schema from the categories, capped at MAX_CANDIDATES items', () => {

@@ -113,6 +113,29 @@ export function planConversation(input: ConversationInput): ConversationPlan {
   return { messages, includedIds: picked.map((m) => m.id), usedTokens: used, rawTokens: raw, summaryIncluded, truncated };
 }
 
+/**
+ * Cuts text to roughly `maxTokens` keeping its beginning (70 %) and its end, joined by " […] ": where a long message
+ * says what it is about and where it asks or concludes. Used where the whole text is evidence (extraction).
+ */
+export function fitToTokensKeepingEnds(text: string, maxTokens: number, estimate: (s: string) => number): string {
+  if (estimate(text) <= maxTokens) return text;
+  const marker = ' […] ';
+  const room = maxTokens - estimate(marker);
+  if (room <= 0) return '';
+  const head = fitToTokens(text, Math.floor(room * 0.7), estimate);
+  const tailRoom = room - estimate(head);
+  // The longest suffix within tailRoom: binary search on its start.
+  let lo = head.length;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (estimate(text.slice(mid)) <= tailRoom) hi = mid;
+    else lo = mid + 1;
+  }
+  const tail = text.slice(lo).trimStart();
+  return tail ? `${head}${marker}${tail}` : head;
+}
+
 /** Cuts text to roughly `maxTokens` (by the given estimator), on a line or word boundary when possible. */
 export function fitToTokens(text: string, maxTokens: number, estimate: (s: string) => number): string {
   if (maxTokens <= 0) return '';

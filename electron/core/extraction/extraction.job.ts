@@ -109,12 +109,20 @@ export function createExtractionJob(deps: {
       const known = related.map((m) => ({ id: m.id, content: m.content }));
       // Dates the model is told and reads back ("today", "下周五") are the user's calendar days.
       const timeZone = userTimeZone(settings.timeZone);
-      const request = buildExtractionRequest({ userText: exchange.user.content, assistantText: exchange.assistant.content, messageDate: exchange.user.createdAt, timeZone, known });
+      const model = settings.backgroundModel;
+      const request = buildExtractionRequest({
+        userText: exchange.user.content,
+        assistantText: exchange.assistant.content,
+        messageDate: exchange.user.createdAt,
+        timeZone,
+        known,
+        contextWindow: await deps.llm.contextWindow(model),
+      });
       const result = await deps.llm.chat({
-        model: settings.backgroundModel,
+        model,
         messages: request.messages,
         format: request.format,
-        options: { temperature: 0 },
+        options: { temperature: 0, num_predict: request.answerTokens },
         // Reasoning would come before the JSON and cost a small model most of its time; answering directly is enough.
         reasoning: 'off',
         firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
