@@ -10,6 +10,7 @@ import { chatCommands } from './commands/chat.commands';
 import { dbCommands } from './commands/db.commands';
 import { embeddingCommands } from './commands/embedding.commands';
 import { memoryCommands } from './commands/memory.commands';
+import { settingsCommands } from './commands/settings.commands';
 import { transferCommands } from './commands/transfer.commands';
 
 export type CliOutput = { ok: true; value: unknown; text: string } | { ok: false; error: ErrorInfo };
@@ -54,7 +55,7 @@ export interface StandaloneCommand extends CommandWords {
 
 export type CliCommand = CoreCommand | StandaloneCommand;
 
-export const commands: CliCommand[] = [...dbCommands, ...backupCommands, ...chatCommands, ...embeddingCommands, ...memoryCommands, ...transferCommands];
+export const commands: CliCommand[] = [...dbCommands, ...backupCommands, ...chatCommands, ...embeddingCommands, ...memoryCommands, ...settingsCommands, ...transferCommands];
 
 export function findCommand(words: string[]): { command: CliCommand; args: string[] } | null {
   let best: CliCommand | null = null;

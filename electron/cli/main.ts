@@ -48,15 +48,23 @@ async function main(argv: string[]): Promise<number> {
   });
   try {
     const client = createClient(createInProcessTransport(core));
-    const out: CliOutput = await found.command.run({
-      client,
-      args: found.args,
-      flags: parsed.flags,
-      json: parsed.json,
-      core,
-      write: (text) => void process.stdout.write(text),
-      note: (line) => void process.stderr.write(`mnemo: ${line}\n`),
-    });
+    let out: CliOutput;
+    try {
+      out = await found.command.run({
+        client,
+        args: found.args,
+        flags: parsed.flags,
+        json: parsed.json,
+        core,
+        write: (text) => void process.stdout.write(text),
+        note: (line) => void process.stderr.write(`mnemo: ${line}\n`),
+      });
+    } catch (e) {
+      // A command that finds its own words wrong (an unknown setting, a value of the wrong type).
+      if (!(e instanceof UsageError)) throw e;
+      process.stderr.write(`mnemo: ${e.message}\n  ${found.command.synopsis}\n`);
+      return 2;
+    }
     return report(out, parsed.json);
   } finally {
     await core.dispose();

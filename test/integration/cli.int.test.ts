@@ -54,6 +54,37 @@ describe('terminal host', () => {
     expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
 
+  it('settings get/set/reset: keys from the contract, values validated as in the app, mistakes exit 2 with a suggestion', { timeout: 300_000 }, () => {
+    const dir = tempDir();
+    const run = (...args: string[]) => cli(['settings', ...args, '--data-dir', dir]);
+    const all = run('get');
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toMatch(/^retrieval\.limit\s+12 {2}\(default\)$/m);
+    expect(all.stdout).toMatch(/^contextWindowTokens\s+8192 {2}\(default\)$/m);
+
+    expect(run('set', 'contextWindowTokens', '16384')).toMatchObject({ code: 0, stdout: 'contextWindowTokens = 16384\n' });
+    expect(run('set', 'timeZone', 'asia/shanghai').stdout).toBe('timeZone = Asia/Shanghai\n');
+    const one = run('get', 'contextWindowTokens', '--json');
+    expect(JSON.parse(one.stdout)).toBe(16384);
+    expect(run('get').stdout).toMatch(/^contextWindowTokens\s+16384$/m);
+
+    // The contract's own rule refuses it: the operation failed (1), nothing changed.
+    const refused = run('set', 'contextWindowTokens', '1000');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('The context window must be at least 2048 tokens');
+    // The command line is wrong: 2, with the nearest key or the type the setting takes.
+    const typo = run('set', 'retreival.limit', '8');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Did you mean "retrieval.limit"?');
+    const notNumber = run('set', 'retrieval.limit', 'eight');
+    expect(notNumber.code).toBe(2);
+    expect(notNumber.stderr).toContain('retrieval.limit takes a number; "eight" is not one.');
+    expect(run('set', 'retrieval.limit').code).toBe(2);
+
+    expect(run('reset', 'contextWindowTokens').stdout).toBe('contextWindowTokens = 8192 (default)\n');
+    expect(JSON.parse(run('get', '--json').stdout)).toMatchObject({ contextWindowTokens: 8192, timeZone: 'Asia/Shanghai', retrieval: { limit: 12 } });
+  });
+
   it('usage errors exit 2', () => {
     expect(cli(['no', 'such', '--data-dir', tempDir()]).code).toBe(2);
     expect(cli(['db', 'check', '--data-dir']).code).toBe(2);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rankHybrid, type RankableMemory } from '../../electron/core/memory/hybrid-search';
+import { BACKGROUND_RANK, rankHybrid, SEMANTIC_STANDOUT, semanticFloor, type RankableMemory } from '../../electron/core/memory/hybrid-search';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -78,4 +78,29 @@ describe('rankHybrid', () => {
       }),
     );
   }, PROPERTY_TEST_TIMEOUT_MS);
+});
+
+describe('semanticFloor', () => {
+  const background = (level: number, n = 100) => Array.from({ length: n }, (_, i) => level + (n - i) * 0.0001);
+
+  it('raises the floor to what stands out from the query background, whatever the model scale', () => {
+    // MiniLM-like: unrelated texts near 0.15; E5-like: near 0.8. The same share of the way to 1 in both.
+    const low = background(0.15);
+    expect(semanticFloor(low, 0.3)).toBeCloseTo(0.15 + 0.0001 + SEMANTIC_STANDOUT * (1 - 0.1501), 6);
+    const high = background(0.8);
+    expect(semanticFloor(high, 0.3)).toBeCloseTo(0.8001 + SEMANTIC_STANDOUT * 0.1999, 6);
+    expect(semanticFloor(high, 0.3)).toBeGreaterThan(0.85);
+  });
+
+  it('reads the background at BACKGROUND_RANK, not from the best matches, and in any order', () => {
+    const sims = [0.9, 0.7, ...background(0.1, 200)].reverse();
+    const at = [...sims].sort((a, b) => b - a)[BACKGROUND_RANK - 1]!;
+    expect(semanticFloor(sims, 0)).toBeCloseTo(at + SEMANTIC_STANDOUT * (1 - at), 9);
+  });
+
+  it("never goes below the user's floor, and keeps it alone when too few neighbours say nothing of the background", () => {
+    expect(semanticFloor(background(-0.5), 0.3)).toBe(0.3);
+    expect(semanticFloor([0.2, 0.1, 0.05], 0.3)).toBe(0.3);
+    expect(semanticFloor([], 0.25)).toBe(0.25);
+  });
 });

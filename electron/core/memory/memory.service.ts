@@ -42,7 +42,7 @@ import { secretRefusal } from '../extraction/secret-detector';
 import { contentHash } from './content-hash';
 import { createKeywordIndex, type KeywordHit, type RelevantMatches } from './keyword-index';
 import { relevantMatches } from './keyword-query';
-import { rankHybrid, type RankedHit } from './hybrid-search';
+import { rankHybrid, semanticFloor, type RankedHit } from './hybrid-search';
 import { filterSql, IMPORTING, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
 import { finalScore, recencyFactor } from './memory-scoring';
 import { formatMemoriesForPrompt } from './memory-prompt';
@@ -646,7 +646,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       eligible: new Map([...eligible].map(([id, row]) => [id, { ...row, pinned: row.pinned === 1, updatedAt: row.updated_at }])),
       weights: { similarity: r.similarityWeight, importance: r.importanceWeight, recency: r.recencyWeight },
       halfLifeDays: r.recencyHalfLifeDays,
-      minSimilarity: r.minSimilarity,
+      // Judged against all the neighbours, before filters: the background is the query's, not the filter's.
+      minSimilarity: semanticFloor((neighbors ?? []).map((n) => n.similarity), r.minSimilarity),
       now: at,
     });
     return {

@@ -1,0 +1,151 @@
+/**
+ * Settings from the terminal: `settings get [key]`, `settings set <key> <value>`, `settings reset <key>`.
+ * Keys are the contract's own (shared/contract/settings.contract.ts), groups joined by dots (`retrieval.limit`):
+ * the list is derived from the Settings schema, so a setting added there is reachable here without a change. The
+ * value is read as the schema's type (a number, true/false, or text) and then validated by `settings.update`, the
+ * same rule as in the app; an unknown key is refused with the nearest known one.
+ */
+import { z } from 'zod';
+import { Settings } from '../../../shared/contract';
+import type { CliCommand } from '../commands';
+import { UsageError } from '../parse';
+
+type ValueKind = 'number' | 'boolean' | 'text';
+
+interface SettingKey {
+  key: string;
+  kind: ValueKind;
+  /** The schema's default: what `settings reset` writes. */
+  fallback: unknown;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault || schema instanceof z.ZodOptional) return unwrap(schema.unwrap() as z.ZodType);
+  return schema;
+}
+
+function kindOf(schema: z.ZodType): ValueKind {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodNumber) return 'number';
+  if (inner instanceof z.ZodBoolean) return 'boolean';
+  return 'text';
+}
+
+/** Every leaf of the Settings schema, as a dotted key with its value kind and default. */
+export function settingKeys(): SettingKey[] {
+  const defaults = Settings.parse({}) as Record<string, unknown>;
+  const keys: SettingKey[] = [];
+  const walk = (shape: Record<string, z.ZodType>, prefix: string, fallbacks: Record<string, unknown>) => {
+    for (const [name, schema] of Object.entries(shape)) {
+      const inner = unwrap(schema);
+      if (inner instanceof z.ZodObject) walk(inner.shape as Record<string, z.ZodType>, `${prefix}${name}.`, fallbacks[name] as Record<string, unknown>);
+      else keys.push({ key: `${prefix}${name}`, kind: kindOf(schema), fallback: fallbacks[name] });
+    }
+  };
+  walk(Settings.shape as Record<string, z.ZodType>, '', defaults);
+  return keys;
+}
+
+function valueAt(settings: unknown, key: string): unknown {
+  return key.split('.').reduce<unknown>((v, part) => (v as Record<string, unknown> | undefined)?.[part], settings);
+}
+
+function patchFor(key: string, value: unknown): Record<string, unknown> {
+  return key
+    .split('.')
+    .reverse()
+    .reduce<unknown>((inner, part) => ({ [part]: inner }), value) as Record<string, unknown>;
+}
+
+/** Edit distance, for "did you mean": keys are short, so the plain quadratic table is enough. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+function findKey(key: string | undefined): SettingKey {
+  const keys = settingKeys();
+  if (!key) return usageError('Name a setting, e.g. "settings get retrieval.limit". "settings get" lists them all.');
+  const found = keys.find((k) => k.key === key) ?? keys.find((k) => k.key.toLowerCase() === key.toLowerCase());
+  if (found) return found;
+  const nearest = [...keys].sort((a, b) => distance(key.toLowerCase(), a.key.toLowerCase()) - distance(key.toLowerCase(), b.key.toLowerCase()))[0]!;
+  return usageError(`There is no setting "${key}". Did you mean "${nearest.key}"? "settings get" lists them all.`);
+}
+
+/** A key or value the command line got wrong: exit 2, like any other usage error. */
+function usageError(message: string): never {
+  throw new UsageError(message);
+}
+
+function parseValue(setting: SettingKey, raw: string): unknown {
+  if (setting.kind === 'number') {
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(value)) usageError(`${setting.key} takes a number; "${raw}" is not one.`);
+    return value;
+  }
+  if (setting.kind === 'boolean') {
+    if (raw !== 'true' && raw !== 'false') usageError(`${setting.key} takes true or false; "${raw}" is neither.`);
+    return raw === 'true';
+  }
+  return raw;
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? (value === '' ? '(empty)' : value) : JSON.stringify(value);
+}
+
+export const settingsCommands: CliCommand[] = [
+  {
+    words: ['settings', 'get'],
+    synopsis: 'settings get [KEY]        every setting (or one, e.g. retrieval.limit) with its value',
+    async run({ client, args }) {
+      const r = await client.call('settings.get', {});
+      if (!r.ok) return r;
+      if (args.length > 0) {
+        const setting = findKey(args[0]);
+        const value = valueAt(r.value, setting.key);
+        return { ok: true, value, text: show(value) };
+      }
+      const keys = settingKeys();
+      const width = Math.max(...keys.map((k) => k.key.length));
+      const lines = keys.map((k) => {
+        const value = valueAt(r.value, k.key);
+        const changed = JSON.stringify(value) !== JSON.stringify(k.fallback) ? '' : '  (default)';
+        return `${k.key.padEnd(width)}  ${show(value)}${changed}`;
+      });
+      return { ok: true, value: r.value, text: lines.join('\n') };
+    },
+  },
+  {
+    words: ['settings', 'set'],
+    synopsis: 'settings set KEY VALUE    change one setting (validated as in the app), e.g. contextWindowTokens 16384',
+    async run({ client, args }) {
+      if (args.length !== 2) usageError('Give a setting and its value, e.g. "settings set retrieval.limit 8". Quote a value with spaces.');
+      const setting = findKey(args[0]);
+      const r = await client.call('settings.update', { patch: patchFor(setting.key, parseValue(setting, args[1]!)) });
+      if (!r.ok) return r;
+      const value = valueAt(r.value, setting.key);
+      return { ok: true, value: r.value, text: `${setting.key} = ${show(value)}` };
+    },
+  },
+  {
+    words: ['settings', 'reset'],
+    synopsis: 'settings reset KEY        put one setting back to its default',
+    async run({ client, args }) {
+      if (args.length !== 1) usageError('Name the setting to reset, e.g. "settings reset retrieval.limit".');
+      const setting = findKey(args[0]);
+      const r = await client.call('settings.update', { patch: patchFor(setting.key, setting.fallback) });
+      if (!r.ok) return r;
+      return { ok: true, value: r.value, text: `${setting.key} = ${show(valueAt(r.value, setting.key))} (default)` };
+    },
+  },
+];
