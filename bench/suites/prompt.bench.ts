@@ -43,7 +43,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
     const { threadId, lastUserMessageId } = seedThread(open.db, messageCount, [fixture.queries[0]!.text]);
     const messages = createMessagesRepo(sqlite);
     const last = messages.get(lastUserMessageId)!;
-    const memory = memoryRetrievalPort(open.memories);
+    const memory = memoryRetrievalPort(open.memories, () => []);
     const calibrator = createTokenCalibrator();
     const settings = open.settings.get();
     // Each iteration asks about something else, so retrieval is not answered from one warm set of pages.
@@ -61,7 +61,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
       included = { mnemo: (await mnemo(i)).includedMessageIds.length, naive: (await naive(i)).includedIds.length };
     }
     if (included.mnemo !== included.naive) throw new Error(`prompt bench: Mnemo kept ${included.mnemo} messages, the baseline ${included.naive}`);
-    const exactMemory = memoryRetrievalPort(exactService.memories);
+    const exactMemory = memoryRetrievalPort(exactService.memories, () => []);
     const budget = computeBudget(CONTEXT_WINDOW, settings.budget).memories;
     const exactIds = async (i: number) =>
       (await exactMemory.retrieveForPrompt({ query: userMessage(i).content, threadId, tokenBudget: budget, estimateTokens })).items.map((m) => m.memoryId);

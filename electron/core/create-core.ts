@@ -4,13 +4,12 @@
  * this and then only talk to the returned Core through envelopes and events.
  */
 import fs from 'node:fs';
-import type { AppInfo, DbCheck, EventMessage } from '../../shared/contract';
-import { MnemoError, type Result } from '../../shared/errors';
+import type { AppInfo, EventMessage } from '../../shared/contract';
+import type { Result } from '../../shared/errors';
 import { openDatabase, type OpenedDatabase } from './db/open-database';
 import { createChatService } from './chat/chat.service';
-import { noMemories, type MemoryRetrievalPort } from './chat/memory-retrieval.port';
 import { createMessagesRepo } from './chat/messages.repo';
-import { createSummaryJob, loadSummary, updateSummaryByUser } from './chat/summary.job';
+import { createSummaryJob } from './chat/summary.job';
 import { createTitleJob } from './chat/title.job';
 import { createEventBus } from './event-bus';
 import { createExtractionJob } from './extraction/extraction.job';
@@ -38,6 +37,17 @@ import { silentLogger, type Logger } from './ports/logger.port';
 import { derivePaths, type Paths } from './ports/paths.port';
 import { createDispatcher, type Handlers } from './rpc/dispatcher';
 import { createSettingsService } from './settings/settings.service';
+import { appHandlers } from './app.handlers';
+import { backupHandlers } from './backup/backup.handlers';
+import { chatHandlers, summaryHandlers } from './chat/chat.handlers';
+import { embeddingHandlers } from './embedding/embedding.handlers';
+import { reviewHandlers } from './extraction/review.handlers';
+import { queueHandlers } from './jobs/queue.handlers';
+import { memoryHandlers } from './memory/memory.handlers';
+import { modelsHandlers } from './models/models.handlers';
+import { settingsHandlers } from './settings/settings.handlers';
+import { threadHandlers } from './threads/thread.handlers';
+import { timelineHandlers } from './timeline/timeline.handlers';
 import { createThreadService } from './threads/thread.service';
 
 export interface CoreOptions {
@@ -153,14 +163,8 @@ export function createCore(options: CoreOptions): Core {
       return true;
     },
   });
-  const memory: { port: MemoryRetrievalPort } = { port: noMemories };
   const timeline = createTimelineService({ sqlite: db.sqlite, clock });
-  // Chat asks with the thread; memories the user excluded from that thread are left out.
-  const retrieval = memoryRetrievalPort(memories);
-  memory.port = {
-    retrieveForPrompt: (input) => retrieval.retrieveForPrompt({ ...input, excludeIds: new Set(timeline.exclusions(input.threadId)) }),
-    recordUse: retrieval.recordUse,
-  };
+  const retrieval = memoryRetrievalPort(memories, (threadId) => timeline.exclusions(threadId));
   const jobDeps = { sqlite: db.sqlite, clock, events, llm, settings: () => settings.get() };
   queue.register(createSummaryJob(jobDeps));
   queue.register(
@@ -186,7 +190,7 @@ export function createCore(options: CoreOptions): Core {
     chooseModelsIfUnset: () => models.chooseModelsIfUnset(),
     llm,
     settings: () => settings.get(),
-    memory: () => memory.port,
+    memory: () => retrieval,
   });
   queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm, settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));
@@ -236,96 +240,18 @@ export function createCore(options: CoreOptions): Core {
   });
 
   const handlers: Handlers = {
-    'app.info': () => ({
-      name: 'Mnemo',
-      version: options.version ?? '0.0.0',
-      dataDir: paths.dataDir,
-      schemaVersion: db.schemaVersion,
-      host: options.host,
-    }),
-    'db.check': () => checkDatabase(db),
-    'embedding.status': async () => {
-      await embedding.ensureReady();
-      return embedding.status();
-    },
-    'embedding.download': () => embedding.startDownload(),
-    'embedding.cancelDownload': () => embedding.cancelDownload(),
-    'settings.get': () => settings.get(),
-    'settings.update': ({ patch }) => settings.update(patch),
-    'thread.create': (input) => threads.create(input),
-    'thread.list': (input) => ({ threads: threads.list(input) }),
-    'thread.get': ({ threadId }) => threads.get(threadId),
-    'thread.rename': ({ threadId, title }) => threads.rename(threadId, title),
-    'thread.delete': ({ threadId }) => {
-      chat.stop(threadId);
-      threads.delete(threadId);
-      queue.abortIfGone();
-      return { ok: true as const };
-    },
-    'chat.send': (input) => chat.send(input),
-    'chat.retry': (input) => chat.retry(input),
-    'chat.stop': ({ threadId }) => ({ stopped: chat.stop(threadId) }),
-    'thread.messages': ({ threadId, beforeId, limit }) => {
-      threads.get(threadId);
-      return messages.page(threadId, beforeId, limit);
-    },
-    'thread.search': ({ query, limit }) => ({ hits: messages.search(query, limit) }),
-    'summary.get': ({ threadId }) => {
-      threads.get(threadId);
-      return loadSummary(db.sqlite, threadId);
-    },
-    'summary.update': ({ threadId, content }) => {
-      threads.get(threadId);
-      const summary = updateSummaryByUser(db.sqlite, clock, threadId, content);
-      events.emit('summary.updated', { summary });
-      return summary;
-    },
-    'models.list': () => models.overview(),
-    'models.show': ({ name }) => models.show(name),
-    'models.pull': ({ name }) => models.pull(name),
-    'queue.status': () => queue.status(),
-    'queue.list': ({ status, limit }) => ({ jobs: queue.list({ limit, ...(status ? { status } : {}) }) }),
-    'queue.retry': ({ jobId }) => queue.retry(jobId),
-    'queue.cancel': ({ jobId }) => queue.cancel(jobId),
-    'memory.create': (input) => memories.create(input),
-    'memory.get': (input) => memories.get(input),
-    'memory.list': (input) => memories.list(input),
-    'memory.search': (input) => memories.search(input),
-    'memory.update': (input) => memories.update(input),
-    'memory.delete': ({ memoryId }) => memories.trash(memoryId),
-    'memory.restore': ({ memoryId }) => memories.restore(memoryId),
-    'memory.purge': ({ memoryId }) => memories.purge([memoryId]),
-    'memory.emptyTrash': ({ trashedBefore }) => memories.emptyTrash(trashedBefore),
-    'memory.revert': ({ memoryId, version }) => memories.revert(memoryId, version),
-    'memory.bulk': (input) => memories.bulk(input),
-    'memory.stats': () => memories.stats(),
-    'timeline.list': (input) => timeline.list(input),
-    'timeline.activity': (input) => timeline.activity(input),
-    'memory.asOf': (input) => timeline.asOf(input),
-    'memory.getMany': ({ memoryIds }) => ({ items: memoryIds.map((id) => memories.getMemory(id)).filter((m): m is NonNullable<typeof m> => m !== null) }),
-    'thread.excludeMemory': ({ threadId, memoryId }) => {
-      threads.get(threadId);
-      if (!memories.getMemory(memoryId)) throw new MnemoError('NOT_FOUND', `Memory ${memoryId} does not exist.`);
-      timeline.exclude(threadId, memoryId);
-      return { ok: true as const };
-    },
-    'thread.includeMemory': ({ threadId, memoryId }) => {
-      timeline.include(threadId, memoryId);
-      return { ok: true as const };
-    },
-    'thread.exclusions': ({ threadId }) => {
-      threads.get(threadId);
-      return { memoryIds: timeline.exclusions(threadId) };
-    },
-    'review.list': ({ limit }) => review.list(limit),
-    'review.approve': (input) => review.approve(input),
-    'review.reject': ({ memoryId }) => review.reject(memoryId),
-    'memory.export': (input) => exporter.export(input),
-    'memory.import': (input) => importer.import(input),
-    'memory.maintain': () => maintenance.run(),
-    'db.backup': () => backups.backup('manual'),
-    'db.backups': () => backups.list(),
-    'db.restore': ({ file }) => backups.stageRestore(file),
+    ...appHandlers({ db, paths, host: options.host, version: options.version ?? '0.0.0' }),
+    ...backupHandlers(backups),
+    ...settingsHandlers(settings),
+    ...embeddingHandlers(embedding),
+    ...modelsHandlers(models),
+    ...queueHandlers(queue),
+    ...threadHandlers({ threads, messages, chat, queue, timeline, memory: (id) => memories.getMemory(id) }),
+    ...chatHandlers({ chat }),
+    ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
+    ...memoryHandlers({ memories, timeline, exporter, importer, maintenance }),
+    ...timelineHandlers(timeline),
+    ...reviewHandlers(review),
   };
   const dispatcher = createDispatcher(handlers, logger, { checkOutputs: options.checkOutputs ?? false });
 
@@ -349,22 +275,5 @@ export function createCore(options: CoreOptions): Core {
         }
       }
     },
-  };
-}
-
-const SYNCHRONOUS = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
-
-function checkDatabase(db: OpenedDatabase): DbCheck {
-  const s = db.sqlite;
-  const integrity = (s.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
-  return {
-    path: db.path,
-    integrity,
-    journalMode: String(s.pragma('journal_mode', { simple: true })),
-    synchronous: SYNCHRONOUS[Number(s.pragma('synchronous', { simple: true }))] ?? 'OFF',
-    foreignKeys: Number(s.pragma('foreign_keys', { simple: true })) === 1,
-    secureDelete: Number(s.pragma('secure_delete', { simple: true })) === 1,
-    schemaVersion: db.schemaVersion,
-    sizeBytes: fs.statSync(db.path).size,
   };
 }

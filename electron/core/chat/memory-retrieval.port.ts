@@ -1,6 +1,6 @@
 /**
  * What chat needs from long-term memory: memories for the prompt (within a token budget, formatted as data) and a
- * record of which ones an answer used. Until the memory store is wired in, `noMemories` answers with nothing.
+ * record of which ones an answer used (memory.service.ts memoryRetrievalPort).
  */
 export interface RetrievedMemory {
   memoryId: number;
@@ -23,8 +23,3 @@ export interface MemoryRetrievalPort {
   /** Runs inside the transaction that stores the answer. */
   recordUse(messageId: number, items: RetrievedMemory[]): void;
 }
-
-export const noMemories: MemoryRetrievalPort = {
-  retrieveForPrompt: () => Promise.resolve({ items: [], text: '' }),
-  recordUse: () => undefined,
-};

@@ -83,3 +83,4 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
     },
   };
 }
+export type ReviewService = ReturnType<typeof createReviewService>;

@@ -150,3 +150,4 @@ export function renderProfile(memories: readonly ProfileMemory[], opts: { at: nu
   }
   return lines.join('\n') + '\n';
 }
+export type MemoryExporter = ReturnType<typeof createMemoryExporter>;

@@ -1101,10 +1101,12 @@ interface UseRow {
 }
 
 /** The memory store as chat sees it: only ids, scores and reasons travel with an answer, never the memories' text. */
-export function memoryRetrievalPort(service: MemoryService): MemoryRetrievalPort {
+/** What chat uses: memories for a thread's prompt, leaving out the ones the user excluded from that thread. */
+export function memoryRetrievalPort(service: MemoryService, exclusions: (threadId: number) => readonly number[]): MemoryRetrievalPort {
   return {
     async retrieveForPrompt(input) {
-      const { items, text } = await service.retrieveForPrompt({ ...input, ...(input.excludeIds ? { excludeIds: input.excludeIds } : {}) });
+      const excludeIds = new Set([...(input.excludeIds ?? []), ...exclusions(input.threadId)]);
+      const { items, text } = await service.retrieveForPrompt({ ...input, excludeIds });
       return { text, items: items.map(({ memoryId, score, reason }) => ({ memoryId, score, reason })) };
     },
     recordUse: (messageId, items) => service.recordUse(messageId, items),

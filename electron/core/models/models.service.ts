@@ -142,3 +142,4 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
     },
   };
 }
+export type ModelsService = ReturnType<typeof createModelsService>;

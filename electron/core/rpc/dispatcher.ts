@@ -9,6 +9,8 @@ import { sqliteFailure } from '../db/sqlite-errors';
 import type { Logger } from '../ports/logger.port';
 
 export type Handlers = { [N in OperationName]: (input: OpParsedInput<N>) => Promise<OpOutput<N>> | OpOutput<N> };
+/** The handlers of the operations named `<prefix>.*`: each domain provides its own (`*.handlers.ts`). */
+export type HandlersFor<Prefix extends string> = Pick<Handlers, Extract<OperationName, `${Prefix}.${string}`>>;
 
 export interface Dispatcher {
   call(name: string, input: unknown): Promise<Result<unknown>>;

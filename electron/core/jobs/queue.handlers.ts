@@ -1,0 +1,12 @@
+/** `queue.*`: the background queue as the user sees it (status, jobs, retry, cancel). */
+import type { HandlersFor } from '../rpc/dispatcher';
+import type { JobQueue } from './job-queue';
+
+export function queueHandlers(queue: JobQueue): HandlersFor<'queue'> {
+  return {
+    'queue.status': () => queue.status(),
+    'queue.list': ({ status, limit }) => ({ jobs: queue.list({ limit, ...(status ? { status } : {}) }) }),
+    'queue.retry': ({ jobId }) => queue.retry(jobId),
+    'queue.cancel': ({ jobId }) => queue.cancel(jobId),
+  };
+}

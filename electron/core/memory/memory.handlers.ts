@@ -1,0 +1,38 @@
+/** `memory.*`: the memory store's operations, its history (`memory.asOf`), export, import and maintenance. */
+import type { HandlersFor } from '../rpc/dispatcher';
+import type { TimelineService } from '../timeline/timeline.service';
+import type { MemoryExporter } from './memory-export';
+import type { MemoryImporter } from './memory-import';
+import type { MemoryMaintenance } from './memory-maintenance';
+import type { MemoryService } from './memory.service';
+
+export interface MemoryHandlerDeps {
+  memories: MemoryService;
+  timeline: TimelineService;
+  exporter: MemoryExporter;
+  importer: MemoryImporter;
+  maintenance: MemoryMaintenance;
+}
+
+export function memoryHandlers(deps: MemoryHandlerDeps): HandlersFor<'memory'> {
+  const { memories, timeline, exporter, importer, maintenance } = deps;
+  return {
+    'memory.create': (input) => memories.create(input),
+    'memory.get': (input) => memories.get(input),
+    'memory.list': (input) => memories.list(input),
+    'memory.search': (input) => memories.search(input),
+    'memory.update': (input) => memories.update(input),
+    'memory.delete': ({ memoryId }) => memories.trash(memoryId),
+    'memory.restore': ({ memoryId }) => memories.restore(memoryId),
+    'memory.purge': ({ memoryId }) => memories.purge([memoryId]),
+    'memory.emptyTrash': ({ trashedBefore }) => memories.emptyTrash(trashedBefore),
+    'memory.revert': ({ memoryId, version }) => memories.revert(memoryId, version),
+    'memory.bulk': (input) => memories.bulk(input),
+    'memory.stats': () => memories.stats(),
+    'memory.asOf': (input) => timeline.asOf(input),
+    'memory.getMany': ({ memoryIds }) => ({ items: memoryIds.map((id) => memories.getMemory(id)).filter((m): m is NonNullable<typeof m> => m !== null) }),
+    'memory.export': (input) => exporter.export(input),
+    'memory.import': (input) => importer.import(input),
+    'memory.maintain': () => maintenance.run(),
+  };
+}

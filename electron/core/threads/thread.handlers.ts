@@ -1,0 +1,57 @@
+/**
+ * `thread.*`: threads, their messages, and the memories a thread leaves out. Deleting a thread is a use case across
+ * domains: its answer is stopped first, then the thread goes (messages, summary and jobs by cascade), then a job
+ * still running for it is aborted.
+ */
+import { MnemoError } from '../../../shared/errors';
+import type { ChatService } from '../chat/chat.service';
+import type { MessagesRepo } from '../chat/messages.repo';
+import type { JobQueue } from '../jobs/job-queue';
+import type { Memory } from '../../../shared/contract';
+import type { HandlersFor } from '../rpc/dispatcher';
+import type { TimelineService } from '../timeline/timeline.service';
+import type { ThreadService } from './thread.service';
+
+export interface ThreadHandlerDeps {
+  threads: ThreadService;
+  messages: MessagesRepo;
+  chat: ChatService;
+  queue: JobQueue;
+  timeline: TimelineService;
+  memory: (memoryId: number) => Memory | null;
+}
+
+export function threadHandlers(deps: ThreadHandlerDeps): HandlersFor<'thread'> {
+  const { threads, messages, chat, queue, timeline } = deps;
+  return {
+    'thread.create': (input) => threads.create(input),
+    'thread.list': (input) => ({ threads: threads.list(input) }),
+    'thread.get': ({ threadId }) => threads.get(threadId),
+    'thread.rename': ({ threadId, title }) => threads.rename(threadId, title),
+    'thread.delete': ({ threadId }) => {
+      chat.stop(threadId);
+      threads.delete(threadId);
+      queue.abortIfGone();
+      return { ok: true as const };
+    },
+    'thread.messages': ({ threadId, beforeId, limit }) => {
+      threads.get(threadId);
+      return messages.page(threadId, beforeId, limit);
+    },
+    'thread.search': ({ query, limit }) => ({ hits: messages.search(query, limit) }),
+    'thread.excludeMemory': ({ threadId, memoryId }) => {
+      threads.get(threadId);
+      if (!deps.memory(memoryId)) throw new MnemoError('NOT_FOUND', `Memory ${memoryId} does not exist.`);
+      timeline.exclude(threadId, memoryId);
+      return { ok: true as const };
+    },
+    'thread.includeMemory': ({ threadId, memoryId }) => {
+      timeline.include(threadId, memoryId);
+      return { ok: true as const };
+    },
+    'thread.exclusions': ({ threadId }) => {
+      threads.get(threadId);
+      return { memoryIds: timeline.exclusions(threadId) };
+    },
+  };
+}
