@@ -17,8 +17,8 @@ const SCHEMA = path.join(ROOT, 'electron', 'core', 'db', 'schema.ts');
 const DRIFT_TEST_TIMEOUT_MS = 120_000;
 
 /**
- * drizzle-kit 0.31 reads `--out` and `--schema` as relative to the working directory (an absolute path gets "./"
- * put in front and is not found), so both are passed relative to the repository root it runs in.
+ * drizzle-kit 0.31 reads `--out` as relative to the working directory (an absolute one gets "./" put in front, is not
+ * found, and the run still exits 0), so paths are passed relative to the repository root it runs in.
  */
 function drizzleKit(args: string[]): { code: number | null; output: string } {
   const run = spawnSync(process.execPath, [DRIZZLE_KIT, ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: DRIFT_TEST_TIMEOUT_MS });
