@@ -152,7 +152,7 @@ async function build(size: number): Promise<MemoryFixture> {
 
 /** Adds a thread of `count` alternating user/assistant messages through the messages repo; returns it and its last (user) message. */
 export function seedThread(db: OpenedDatabase, count: number, userTexts: readonly string[]): { threadId: number; lastUserMessageId: number } {
-  const threads = createThreadService({ sqlite: db.sqlite, orm: db.orm, clock: { now: () => FIXTURE_NOW }, events: createEventBus(silentLogger) });
+  const threads = createThreadService({ sqlite: db.sqlite, clock: { now: () => FIXTURE_NOW }, events: createEventBus(silentLogger) });
   const messages = createMessagesRepo(db.sqlite);
   const random = seededRandom(count);
   const words = ['the', 'memory', 'garden', 'plan', 'tomorrow', 'because', 'train', 'python', 'recipe', 'sister', 'budget', 'meeting', 'weekend', 'project', 'idea', 'maybe'];

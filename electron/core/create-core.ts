@@ -111,7 +111,7 @@ export function createCore(options: CoreOptions): Core {
 
   const events = createEventBus(logger);
   const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger });
-  const threads = createThreadService({ sqlite: db.sqlite, orm: db.orm, clock, events });
+  const threads = createThreadService({ sqlite: db.sqlite, clock, events });
   const messages = createMessagesRepo(db.sqlite);
   const interrupted = messages.recoverInterrupted(clock.now());
   if (interrupted > 0) logger.info('marked replies interrupted by a previous exit as stopped', { count: interrupted });

@@ -40,6 +40,17 @@ describe('threads and settings through the core', () => {
     expect(seen.map((m) => m.event).filter((e) => e.startsWith('thread.'))).toEqual(['thread.created', 'thread.created', 'thread.updated', 'thread.deleted']);
   });
 
+  it('pages by last activity: each page continues before the last one seen, newest first', async () => {
+    const { client } = core();
+    const made = [];
+    for (const title of ['one', 'two', 'three']) made.push(unwrap(await client.call('thread.create', { title })));
+    const first = unwrap(await client.call('thread.list', { limit: 2 })).threads;
+    expect(first.map((t) => t.title)).toEqual(['three', 'two']);
+    expect(first[0]).toEqual({ ...made[2], messageCount: 0 });
+    const next = unwrap(await client.call('thread.list', { limit: 2, beforeActivityAt: first[1]!.lastActivityAt })).threads;
+    expect(next).toEqual([{ id: made[0]!.id, title: 'one', incognito: false, model: null, createdAt: made[0]!.createdAt, lastActivityAt: made[0]!.lastActivityAt, messageCount: 0 }]);
+  });
+
   it('deleting a thread removes its messages, summary and jobs in one go', async () => {
     const { core: c, client } = core();
     const t = unwrap(await client.call('thread.create', {}));

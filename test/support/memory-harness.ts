@@ -61,7 +61,7 @@ export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | 
     settings: () => settings.get(),
     backups: createBackupScrubber({ paths: derivePaths(dataDir), logger: silentLogger }),
   });
-  const threads = createThreadService({ sqlite: db.sqlite, orm: db.orm, clock: opts.clock, events });
+  const threads = createThreadService({ sqlite: db.sqlite, clock: opts.clock, events });
   const messages = createMessagesRepo(db.sqlite);
   return {
     db,

@@ -28,11 +28,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BackupErasure, RemainingCopy } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import { inspectDatabaseFile, loadVec, syncDirectory, syncFile, type Sqlite } from '../db/open-database';
+import { loadVec, type Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
 import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
 import { workerEntry } from '../worker-entry';
 import { OFF_THREAD_FROM_BYTES, runWorkerTask } from '../worker-task';
+import { syncDirectory, syncFile } from './file-sync';
+import { inspectDatabaseFile } from './inspect-database-file';
 
 /** A purged memory as the backups know it (see the header for why the creation time). */
 export interface PurgedMemory {
@@ -197,7 +200,7 @@ function deleteMemories(db: Sqlite, memories: readonly PurgedMemory[]): number {
   const tables = new Set(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]);
   const byMemoryId = MEMORY_KEYED.filter(([table]) => tables.has(table)).map(([table, column]) => db.prepare(`DELETE FROM ${table} WHERE ${column} = ?`));
   const deleteMemory = db.prepare('DELETE FROM memories WHERE id = ? AND created_at = ?');
-  return db.transaction(() => {
+  return writeTransaction(db, () => {
     let removed = 0;
     for (const m of memories) {
       if (deleteMemory.run(m.id, m.createdAt).changes === 0) continue;
@@ -207,7 +210,7 @@ function deleteMemories(db: Sqlite, memories: readonly PurgedMemory[]): number {
     }
     if (removed > 0 && tables.has('memories_fts')) db.exec(`INSERT INTO memories_fts (memories_fts) VALUES ('optimize')`);
     return removed;
-  })();
+  });
 }
 
 /**
@@ -267,7 +270,7 @@ function findBackupFiles(paths: Pick<Paths, 'dbFile' | 'backupsDir'>): BackupFil
   const staged = `${path.basename(paths.dbFile)}.`;
   for (const entry of list(dbDir, out)) {
     // The live database's own files are `mnemo.db`, `mnemo.db-wal`, `mnemo.db-shm`; `mnemo.db.*` are copies of it
-    // (pendingRestorePath, the refused restores in open-database.ts).
+    // (pendingRestorePath, the refused restores in staged-restore.ts).
     if (entry.isFile() && entry.name.startsWith(staged)) sort(entry.name, path.join(dbDir, entry.name), () => true);
   }
   const walk = (dir: string) => {

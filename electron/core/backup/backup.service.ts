@@ -9,22 +9,22 @@
  * - Rotation deletes only automatic backups beyond the newest 7, never the fullest, and an automatic backup holding
  *   much less than the others is kept aside instead of counted (backup-rotation.ts). Manual, pre-migration and
  *   pre-restore copies, and files this service did not name, are never deleted.
- * - A restore never replaces the open database: the chosen file is verified, copied (VACUUM INTO, so a WAL beside it
- *   is included), the copy verified again, and staged as `<db>.restore-pending`; openDatabase swaps it in at the next
- *   start (see open-database.ts).
+ * - A restore never replaces the open database: a verified copy of the chosen file is staged as
+ *   `<db>.restore-pending`, and openDatabase swaps it in at the next start (staged-restore.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BackupInfo, BackupKind, OpOutput } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import { inspectDatabaseFile, pendingRestorePath, syncDirectory } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
-import { copyDatabase, copyDatabaseOffThread } from './database-copy';
+import { copyDatabaseOffThread } from './database-copy';
 import { contentOf, holdsMuchLess, KEEP_AUTOMATIC, KEPT_ASIDE_DIR, rotationVictims } from './backup-rotation';
+import { syncDirectory } from './file-sync';
+import { stageRestore } from './staged-restore';
 
 export interface BackupServiceDeps {
   paths: Paths;
@@ -200,39 +200,4 @@ export function createBackupService(deps: BackupServiceDeps): BackupService {
 
     stageRestore: (file) => stageRestore(paths, file, logger),
   };
-}
-
-/**
- * Verifies a backup file and stages a verified copy of it as `<db>.restore-pending` (see the header). Usable without
- * an open database: the CLI restores over a database that no longer opens.
- */
-export function stageRestore(paths: Paths, file: string, logger: Logger): OpOutput<'db.restore'> {
-  const dir = paths.backupsDir;
-  // A bare name is one of the backups listed by db.backups.
-  const source = path.resolve(dir, file);
-  const pending = pendingRestorePath(paths.dbFile);
-  if (source === path.resolve(paths.dbFile) || source === pending) {
-    throw new MnemoError('INVALID_INPUT', 'That is the database Mnemo is using now; choose a backup file to restore.', { path: 'file' });
-  }
-  inspectDatabaseFile(source, paths.migrationsDir);
-  const partial = `${pending}.partial`;
-  try {
-    // What will be swapped in is the copy: it is verified too, not only its source.
-    const info = copyDatabase({ source, target: partial, migrationsDir: paths.migrationsDir });
-    fs.renameSync(partial, pending);
-    syncDirectory(path.dirname(pending));
-    logger.info('restore staged', { schemaVersion: info.schemaVersion, memories: info.memories });
-    return {
-      staged: pending,
-      schemaVersion: info.schemaVersion,
-      memories: info.memories,
-      message: `Restart Mnemo to finish: ${path.basename(source)} (${info.memories} ${info.memories === 1 ? 'memory' : 'memories'}) replaces the current database, which is kept in ${dir} first.`,
-    };
-  } catch (e) {
-    fs.rmSync(partial, { force: true });
-    if (e instanceof MnemoError) throw e;
-    throw new MnemoError('BACKUP_FAILED', `${path.basename(source)} could not be copied for the restore (${(e as { code?: string }).code ?? (e as Error).message}). Nothing was changed.`, {
-      cause: e,
-    });
-  }
 }

@@ -14,9 +14,10 @@
  */
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { inspectDatabaseFile, syncFile, type DatabaseFileInfo } from '../db/open-database';
 import { workerEntry } from '../worker-entry';
 import { OFF_THREAD_FROM_BYTES, runWorkerTask } from '../worker-task';
+import { syncFile } from './file-sync';
+import { inspectDatabaseFile, type DatabaseFileInfo } from './inspect-database-file';
 
 export interface CopyRequest {
   source: string;

@@ -17,12 +17,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BackupInfo } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import { inspectDatabaseFile, pendingRestorePath } from '../db/open-database';
 import { readOnlyProblem } from '../db/read-only-check';
 import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
 import { contentOf, KEPT_ASIDE_DIR } from './backup-rotation';
-import { listBackups, stageRestore } from './backup.service';
+import { listBackups } from './backup.service';
+import { inspectDatabaseFile } from './inspect-database-file';
+import { pendingRestorePath, stageRestore } from './staged-restore';
 
 /** What to do when the database is missing beside a good backup: ask (refuse), restore the newest, or start empty. */
 export type WhenDatabaseMissing = 'refuse' | 'restore-newest' | 'start-empty';

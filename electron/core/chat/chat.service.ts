@@ -10,6 +10,7 @@
 import type { Message, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
 import type { JobQueue } from '../jobs/job-queue';
 import type { ModelRequests } from '../llm/llm-provider';
@@ -73,7 +74,7 @@ export function createChatService(deps: ChatServiceDeps) {
       let userMessage = last;
       if (last?.role === 'assistant') {
         if (last.status === 'complete') throw new MnemoError('CONFLICT', 'The last answer is complete; send a new message instead.');
-        sqlite.transaction(() => messages.remove(last.id)).immediate();
+        writeTransaction(sqlite, () => messages.remove(last.id));
         userMessage = messages.last(thread.id);
       }
       if (!userMessage || userMessage.role !== 'user') throw new MnemoError('NOT_FOUND', 'There is no question in this thread to answer again.');
@@ -141,7 +142,7 @@ export function createChatService(deps: ChatServiceDeps) {
     const finalContent = (result?.content ?? content).trim();
     const status: Message['status'] = stopped ? 'stopped' : failure ? 'error' : result?.doneReason === 'length' ? 'truncated' : 'complete';
 
-    const finished = sqlite.transaction(() => {
+    const finished = writeTransaction(sqlite, () => {
       const message = messages.finish(
         assistant.id,
         threadId,
@@ -163,7 +164,7 @@ export function createChatService(deps: ChatServiceDeps) {
       if (memoriesUsed.length > 0) deps.memory().recordUse(message.id, memoriesUsed);
       enqueueFollowUps(threadId, incognito, userMessage, message);
       return message;
-    }).immediate();
+    });
     events.emit('message.completed', { message: finished, memoriesUsed });
 
     if (failure && failure.code !== 'ABORTED') throw failure;

@@ -4,6 +4,7 @@
  */
 import type { Message } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
 
 interface Row {
@@ -165,13 +166,13 @@ export function createMessagesRepo(sqlite: Sqlite) {
     /** Replies left 'streaming' by a process that died mid-reply: keep their text, mark them stopped. */
     recoverInterrupted(now: number): number {
       const rows = sqlite.prepare(`SELECT id, content FROM messages WHERE status = 'streaming'`).all() as Array<{ id: number; content: string }>;
-      sqlite.transaction(() => {
+      writeTransaction(sqlite, () => {
         for (const r of rows) {
           sqlite.prepare(`UPDATE messages SET status = 'stopped', error_code = 'INTERRUPTED', updated_at = ? WHERE id = ?`).run(now, r.id);
           ftsDelete.run(BigInt(r.id));
           if (r.content) ftsInsert.run(BigInt(r.id), toFtsDocument(r.content));
         }
-      }).immediate();
+      });
       return rows.length;
     },
   };

@@ -27,6 +27,7 @@
 import type { ImportItem, ImportReport, MemoryCategory, MemoryStatus, OpParsedInput, Settings } from '../../../shared/contract';
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
@@ -191,32 +192,28 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
     try {
       for (let next = 0; next < toWrite.length; ) {
         throwIfStopped(signal);
-        sqlite
-          .transaction(() => {
-            do {
-              writeHidden(toWrite[next++]!, batch);
-            } while (next < toWrite.length && !slicer.spent());
-          })
-          .immediate();
+        writeTransaction(sqlite, () => {
+          do {
+            writeHidden(toWrite[next++]!, batch);
+          } while (next < toWrite.length && !slicer.spent());
+        });
         await slicer.yield();
       }
-      return sqlite
-        .transaction(() => {
-          // Again at the end: an exact duplicate may have been written by other work between the slices.
-          const late: number[] = [];
-          for (const p of toWrite) {
-            const now = p.item.memoryId === undefined ? null : exactMatch(p.hash);
-            if (now?.outcome !== 'duplicate') continue;
-            late.push(p.item.memoryId!);
-            p.item = withoutWrite(p.item, now);
-          }
-          if (late.length > 0) memories.discardImport(batch, late);
-          const written = memories.publishImport(batch, 'imported');
-          const summary = { written, ...counts(planned) };
-          insertEvent.run('import_completed', JSON.stringify({ ...summary, format, origin: 'import' }), clock.now());
-          return summary;
-        })
-        .immediate();
+      return writeTransaction(sqlite, () => {
+        // Again at the end: an exact duplicate may have been written by other work between the slices.
+        const late: number[] = [];
+        for (const p of toWrite) {
+          const now = p.item.memoryId === undefined ? null : exactMatch(p.hash);
+          if (now?.outcome !== 'duplicate') continue;
+          late.push(p.item.memoryId!);
+          p.item = withoutWrite(p.item, now);
+        }
+        if (late.length > 0) memories.discardImport(batch, late);
+        const written = memories.publishImport(batch, 'imported');
+        const summary = { written, ...counts(planned) };
+        insertEvent.run('import_completed', JSON.stringify({ ...summary, format, origin: 'import' }), clock.now());
+        return summary;
+      });
     } catch (e) {
       try {
         memories.discardImport(batch);

@@ -19,6 +19,7 @@
  */
 import type { MaintenanceReport, Memory, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
@@ -85,7 +86,7 @@ export function decayedImportance(importance: number): number | null {
 
 export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenance {
   const { sqlite, clock, events, logger, memories, embedding } = deps;
-  const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
+  const tx = <T>(fn: () => T): T => writeTransaction(sqlite, fn);
   const q = {
     newlyExpired: sqlite.prepare(
       `SELECT id, category, source_thread_id, expires_at FROM memories m

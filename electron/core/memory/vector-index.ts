@@ -27,6 +27,7 @@
  * Ids are bound as BigInt: vec0 refuses a REAL primary key, and better-sqlite3 binds JS numbers as REAL.
  */
 import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
 import { BandMemory, JUDGED, nearestByBands, needsMoreCandidates, planSearch } from './quantized-search';
 
 export interface Neighbor {
@@ -117,7 +118,7 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
     if (row.basis >= CENTER_SETTLED) return;
     const n = count();
     if (row.basis === 0 ? n < CENTER_FIRST : n < 2 * row.basis) return;
-    sqlite.transaction(() => rebuildBits(meanOfStored(n), n)).immediate();
+    writeTransaction(sqlite, () => rebuildBits(meanOfStored(n), n));
   }
 
   function meanOfStored(n: number): Float32Array {

@@ -5,6 +5,7 @@
 import { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
@@ -62,9 +63,9 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
     const next = parsed.data;
     const keys = Object.keys(patch) as Array<keyof Settings>;
     const now = clock.now();
-    sqlite.transaction(() => {
+    writeTransaction(sqlite, () => {
       for (const key of keys) upsert.run(key, JSON.stringify(next[key]), now);
-    }).immediate();
+    });
     events.emit('settings.changed', { keys });
     return next;
   }

@@ -2,11 +2,10 @@
  * Threads: create, list by last activity, rename, delete. Deleting takes the messages, the summary and the pending
  * jobs with it in one transaction (foreign keys cascade), and removes the messages' full-text entries.
  */
-import { desc, eq, lt, sql } from 'drizzle-orm';
 import type { Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { Orm, Sqlite } from '../db/open-database';
-import { threads } from '../db/schema';
+import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 
@@ -18,78 +17,83 @@ export interface ThreadService {
   delete(threadId: number): void;
 }
 
-export function createThreadService(deps: { sqlite: Sqlite; orm: Orm; clock: Clock; events: EventBus }): ThreadService {
-  const { sqlite, orm, clock, events } = deps;
-  // Qualified by hand: drizzle renders a column in a select list unqualified, which inside this subquery would
-  // silently mean messages.id.
-  const messageCount = sql<number>`(SELECT count(*) FROM messages AS m WHERE m.thread_id = "threads"."id")`;
-  const columns = {
-    id: threads.id,
-    title: threads.title,
-    incognito: threads.incognito,
-    model: threads.model,
-    createdAt: threads.createdAt,
-    lastActivityAt: threads.lastActivityAt,
-    messageCount,
+interface Row {
+  id: number;
+  title: string;
+  incognito: number;
+  model: string | null;
+  created_at: number;
+  last_activity_at: number;
+  message_count: number;
+}
+
+function toThread(r: Row): Thread {
+  return {
+    id: r.id,
+    title: r.title,
+    incognito: r.incognito === 1,
+    model: r.model,
+    createdAt: r.created_at,
+    lastActivityAt: r.last_activity_at,
+    messageCount: r.message_count,
   };
-  const deleteMessageFts = sqlite.prepare('DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE thread_id = ?)');
-  const optimizeMessageFts = sqlite.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')");
+}
+
+const SELECT_THREAD = `SELECT t.id, t.title, t.incognito, t.model, t.created_at, t.last_activity_at,
+  (SELECT count(*) FROM messages AS m WHERE m.thread_id = t.id) AS message_count FROM threads AS t`;
+
+export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events: EventBus }): ThreadService {
+  const { sqlite, clock, events } = deps;
+  const q = {
+    byId: sqlite.prepare(`${SELECT_THREAD} WHERE t.id = ?`),
+    newest: sqlite.prepare(`${SELECT_THREAD} ORDER BY t.last_activity_at DESC, t.id DESC LIMIT ?`),
+    newestBefore: sqlite.prepare(`${SELECT_THREAD} WHERE t.last_activity_at < ? ORDER BY t.last_activity_at DESC, t.id DESC LIMIT ?`),
+    insert: sqlite.prepare('INSERT INTO threads (title, title_source, incognito, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id'),
+    rename: sqlite.prepare(`UPDATE threads SET title = ?, title_source = 'user', updated_at = ? WHERE id = ?`),
+    delete: sqlite.prepare('DELETE FROM threads WHERE id = ?'),
+    deleteMessageFts: sqlite.prepare('DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE thread_id = ?)'),
+    optimizeMessageFts: sqlite.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')"),
+  };
 
   function get(threadId: number): Thread {
-    const row = orm.select(columns).from(threads).where(eq(threads.id, threadId)).get();
+    const row = q.byId.get(threadId) as Row | undefined;
     if (!row) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
-    return row;
+    return toThread(row);
   }
 
   return {
     create({ title, incognito }) {
       const now = clock.now();
-      // In a transaction, not autocommit: `.get()` reads the RETURNING row and resets the statement, and an
-      // autocommit's COMMIT happens in that reset, whose failure (a full disk) better-sqlite3 does not report. The
-      // explicit COMMIT throws instead, and the row is read back inside it.
-      const thread = sqlite
-        .transaction(() => {
-          const inserted = orm
-            .insert(threads)
-            .values({ title: title ?? '', titleSource: title ? 'user' : null, incognito, createdAt: now, updatedAt: now, lastActivityAt: now })
-            .returning({ id: threads.id })
-            .get();
-          return get(inserted.id);
-        })
-        .immediate();
+      // In a transaction, not autocommit, though it is one INSERT: see write-transaction.ts (RETURNING). The row is
+      // read back inside it.
+      const thread = writeTransaction(sqlite, () => {
+        const inserted = q.insert.get(title ?? '', title ? 'user' : null, incognito ? 1 : 0, now, now, now) as { id: number };
+        return get(inserted.id);
+      });
       events.emit('thread.created', { thread });
       return thread;
     },
     list({ limit, beforeActivityAt }) {
-      return orm
-        .select(columns)
-        .from(threads)
-        .where(beforeActivityAt === undefined ? undefined : lt(threads.lastActivityAt, beforeActivityAt))
-        .orderBy(desc(threads.lastActivityAt), desc(threads.id))
-        .limit(limit)
-        .all();
+      const rows = (beforeActivityAt === undefined ? q.newest.all(limit) : q.newestBefore.all(beforeActivityAt, limit)) as Row[];
+      return rows.map(toThread);
     },
     get,
     rename(threadId, title) {
-      const changed = orm
-        .update(threads)
-        .set({ title, titleSource: 'user', updatedAt: clock.now() })
-        .where(eq(threads.id, threadId))
-        .run();
+      const changed = q.rename.run(title, clock.now(), threadId);
       if (changed.changes === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
       const thread = get(threadId);
       events.emit('thread.updated', { thread });
       return thread;
     },
     delete(threadId) {
-      const removed = sqlite.transaction(() => {
-        deleteMessageFts.run(threadId);
-        const changes = orm.delete(threads).where(eq(threads.id, threadId)).run().changes;
+      const removed = writeTransaction(sqlite, () => {
+        q.deleteMessageFts.run(threadId);
+        const changes = q.delete.run(threadId).changes;
         // A contentless-delete FTS5 DELETE only writes a tombstone; merging the index is what removes the deleted
         // words from the file (the user deleted this conversation: its words must not stay on disk).
-        if (changes > 0) optimizeMessageFts.run();
+        if (changes > 0) q.optimizeMessageFts.run();
         return changes;
-      }).immediate();
+      });
       if (removed === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
       events.emit('thread.deleted', { threadId });
     },
