@@ -51,6 +51,14 @@ describe('chat through the core against a fake Ollama', () => {
     expect(r.assistantMessage.thinking).toBe('The user greets me.');
   });
 
+  it('stores reasoning from a block the chat template opened (only a closing </think>) as thinking, not as the answer', async () => {
+    const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    fake.script({ chunks: ['The user greets', ' me.</th', 'ink>', '\n\nHi!'] });
+    const r = unwrap(await client.call('chat.send', { text: 'hello', model: 'qwen3:4b' }));
+    expect(r.assistantMessage.content).toBe('Hi!');
+    expect(r.assistantMessage.thinking).toBe('The user greets me.');
+  });
+
   it('a stopped reply keeps what was streamed, marked stopped, and the thread goes on', async () => {
     const { core, client, fake } = await harness(tempDir, { core: { startQueue: false } });
     fake.script({ chunks: ['one ', 'two ', 'three ', 'four ', 'five '], delayMsPerChunk: 200 });

@@ -97,6 +97,27 @@ describe('learning from conversations', () => {
     expect(items.map((m) => [m.content, m.importance])).toEqual([['Plays the piano every evening', 0.7]]);
   });
 
+  it('a near duplicate of a long note the user wrote merges into the learned wording whole, never a cut of the note', async () => {
+    const { core, client } = await setup(tempDir, () =>
+      memoriesJson([{ content: 'Plays the piano every evening', category: 'skill', importance: 0.7, confidence: 0.9, validity: 'permanent', evidence: 'piano every evening' }]),
+    );
+    unwrap(await client.call('settings.update', { patch: { nearDuplicateSimilarity: 0.75 } }));
+    // Longer than a learned memory may be (learned-wording.ts), as a note the user writes may be.
+    const note = Array.from({ length: 12 }, () => 'Plays the piano every evening.').join(' ');
+    const written = unwrap(await client.call('memory.create', { content: note, category: 'skill' }));
+    unwrap(await client.call('chat.send', { text: 'Yes, I play the piano every evening after dinner.' }));
+    core.queue.start();
+    await core.queue.waitForIdle();
+    // One rule with maintenance (pickSurvivor): the wording within the cap wins whole; the note stays in the versions.
+    const merged = unwrap(await client.call('memory.get', { memoryId: written.id }));
+    expect(merged.memory.content).toBe('Plays the piano every evening');
+    expect(merged.versions.map((v) => [v.reason, v.content])).toEqual([
+      ['created', note],
+      ['merged', 'Plays the piano every evening'],
+    ]);
+    expect(unwrap(await client.call('memory.list', {})).items.map((m) => m.id)).toEqual([written.id]);
+  });
+
   async function movingHarness() {
     // Like a real embedding model, the fake relates moving and living, and the two cities.
     const concepts = { moved: 'home', lives: 'home', live: 'home', berlin: 'city', lisbon: 'city' };

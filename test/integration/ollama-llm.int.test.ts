@@ -100,6 +100,17 @@ describe('chat', () => {
     expect(chunks.some((c) => c.content.includes('<') || c.content.includes('think'))).toBe(false);
   });
 
+  it('reads what came before a first closing </think> as thinking: streamed as answer, but thinking in the result', async () => {
+    fake.script({ chunks: ['The user greets', ' me.</th', 'ink>', '\n\nHello!'] });
+    const chunks: ChatChunk[] = [];
+
+    const res = await llm.chat(ask('hi', { onChunk: (c) => chunks.push(c) }));
+
+    expect(res).toMatchObject({ content: '\n\nHello!', thinking: 'The user greets me.' });
+    // A stream cannot take back what it showed; the result (what callers store) follows the think rule whole.
+    expect(chunks.map((c) => c.content).join('')).toBe('The user greets me.\n\nHello!');
+  });
+
   it('aborting one of two concurrent streams does not stop the other', async () => {
     const longB = Array.from({ length: 20 }, (_, i) => `b${i}`).join(' ');
     fake.setDefaultReply((req) =>

@@ -12,6 +12,8 @@ const graphemeEnds = (text: string) => {
 describe('titleLine', () => {
   it('keeps one clean line: no reasoning, quotes, "Title:" or final period', () => {
     expect(titleLine('<think>They talk about gardens.</think>\n"Garden plans."\nMore text')).toBe('Garden plans');
+    expect(titleLine('They talk about gardens.</think>\nGarden plans')).toBe('Garden plans'); // a template-opened block
+    expect(titleLine('<think>Still thinking about gardens')).toBe('');
     expect(titleLine('Title: Spring planting')).toBe('Spring planting');
     expect(titleLine('标题：《春季种植计划》。')).toBe('春季种植计划');
   });

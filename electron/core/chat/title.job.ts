@@ -12,6 +12,7 @@ import type { EventBus } from '../event-bus';
 import { detectSecret, secretEchoCheck } from '../extraction/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
 import type { ModelRequests } from '../llm/llm-provider';
+import { splitThink } from '../llm/think-splitter';
 import type { Clock } from '../ports/clock.port';
 import { estimateTokens } from '../text/token-estimate';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
@@ -24,9 +25,12 @@ export const TITLE_MAX_COLUMNS = 60;
 const EXCHANGE_CHARS = 2000;
 const INSTRUCTION = 'Write a short title (at most 6 words) for this conversation, in the language the user wrote in. Reply with the title only.';
 
-/** A model's title as one clean line: no reasoning, quotes, "Title:" or trailing period. Not yet cut to length. */
+/**
+ * A model's title as one clean line: no reasoning (the think rule, think-splitter.ts), quotes, "Title:" or trailing
+ * period. Not yet cut to length.
+ */
 export function titleLine(raw: string): string {
-  const line = raw.replace(/<think>[\s\S]*?<\/think>/g, '').trim().split('\n')[0] ?? '';
+  const line = splitThink(raw).content.trim().split('\n')[0] ?? '';
   return line
     .replace(/^(title|标题)\s*[:：]\s*/i, '')
     .replace(/^["'“”‘’「」《》*#\s]+|["'“”‘’「」《》*\s.。]+$/g, '')

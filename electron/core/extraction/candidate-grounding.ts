@@ -23,15 +23,22 @@
  *   number or a new CJK word that is not.
  * Both need at least one term of their own: "I" or "the user said" vouches for nothing.
  *
+ * Evidence longer than LEARNED_MEMORY_MAX_CHARS is kept only when it is the user's text verbatim, then cut at a word
+ * boundary (still the user's words). Content written in another language than the user's message
+ * (message-language.ts) cannot be compared word by word: it rests on its evidence alone, and the caller sends it to
+ * review.
+ *
  * Limits, by design: terms are compared, not meaning. The user's words recombined ("works in Porto" from "I live in
  * Porto, my sister works in Lisbon"), a negation dropped ("Likes coffee" from "I don't like coffee") and one standing
  * relation for another (lives/works) pass; a paraphrase in the model's own nouns or verbs ("Drinks tea" from "I'd
  * rather have tea") is refused, and the extraction prompt asks for the user's own words.
  */
+import { LEARNED_MEMORY_MAX_CHARS } from '../memory/learned-wording';
 import { textSegments } from '../text/fts-text';
 import { meaningfulTerms, termKeys } from '../text/meaningful-terms';
 import { isStopTerm } from '../text/stop-words';
 import { stemWord } from '../text/word-stem';
+import { otherLanguageReason, type MessageLanguage } from './message-language';
 
 /** The shorter of two stems must be this long for a prefix to count as the same word in another form. */
 export const MIN_WORD_FORM_PREFIX = 3;
@@ -232,4 +239,40 @@ export function evidenceGrounding(evidence: string, user: UserWords): 'evidence_
   if (user.normalized.includes(normalizeForEvidence(evidence))) return null;
   if (count.invented > 0) return 'evidence_not_in_user_text';
   return count.found / termsIn(count) > EVIDENCE_MIN_SHARE ? null : 'evidence_not_in_user_text';
+}
+
+/** Whether `evidence` is the user's own words, by the evidence rule above. */
+export function evidenceSupportedBy(evidence: string, userText: string): boolean {
+  return evidenceGrounding(evidence, indexUserWords(userText)) === null;
+}
+
+/** Cuts a verbatim quote to the cap at a word boundary (still a substring of the user's text). */
+function shortenEvidence(evidence: string): string {
+  if (evidence.length <= LEARNED_MEMORY_MAX_CHARS) return evidence;
+  const cut = evidence.slice(0, LEARNED_MEMORY_MAX_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return (space > LEARNED_MEMORY_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trim();
+}
+
+export type GroundingProblem = 'evidence_too_long' | 'evidence_too_short' | 'evidence_not_in_user_text' | 'content_too_short' | 'content_not_in_user_text';
+
+export interface Grounded {
+  /** The evidence to store: the candidate's, cut to the cap when it was a longer verbatim quote. */
+  evidence: string;
+  /** Why the content is in the other language than the user's message (it then goes to review); else null. */
+  otherLanguage: string | null;
+}
+
+/** A candidate's content and evidence against the user's words (the rules above): the evidence checked first. */
+export function groundCandidate(content: string, evidence: string, user: UserWords, language: MessageLanguage): Grounded | GroundingProblem {
+  const tooLong = evidence.length > LEARNED_MEMORY_MAX_CHARS;
+  if (tooLong && !user.normalized.includes(normalizeForEvidence(evidence))) return 'evidence_too_long';
+  const evidenceProblem = evidenceGrounding(evidence, user);
+  if (evidenceProblem) return evidenceProblem;
+  const otherLanguage = otherLanguageReason(content, language);
+  if (otherLanguage === null) {
+    const contentProblem = contentGrounding(content, user);
+    if (contentProblem) return contentProblem;
+  }
+  return { evidence: tooLong ? shortenEvidence(evidence) : evidence, otherLanguage };
 }

@@ -15,6 +15,7 @@ import { detectLanguage, type MessageLanguage } from './message-language';
 import { estimateTokens } from '../text/token-estimate';
 import { fitToTokensKeepingEnds, MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
 import { CONTEXT_WINDOW_TOKENS } from '../../../shared/context-window';
+import { LEARNED_MEMORY_MAX_CHARS } from '../memory/learned-wording';
 
 /** At most this many facts per exchange (also the schema's maxItems and parseExtraction's default). */
 export const MAX_CANDIDATES = 3;
@@ -29,8 +30,6 @@ export const MAX_ASSISTANT_CHARS = 3_000;
  * A quarter of the window at most, so a small window still leaves room for the exchange.
  */
 export const EXTRACTION_ANSWER_TOKENS = 1024;
-/** A related memory is shown to the model by its first and last characters at most. */
-const MAX_KNOWN_CHARS = 300;
 /** Of the room left for the exchange, the assistant's reply takes at most this share when the user's words need the rest. */
 const ASSISTANT_SHARE = 0.3;
 /** Of the room left after the instructions, the related memories take at most this share. */
@@ -202,7 +201,7 @@ export function buildExtractionRequest(input: ExtractionRequestInput): Extractio
   const knownItems: Array<{ id: number; content: string }> = [];
   let knownTokens = 0;
   for (const k of input.known ?? []) {
-    const item = { id: k.id, content: clip(k.content, MAX_KNOWN_CHARS) };
+    const item = { id: k.id, content: clip(k.content, LEARNED_MEMORY_MAX_CHARS) };
     const cost = estimateTokens(JSON.stringify(item)) + 2;
     if (knownTokens + cost > room * KNOWN_SHARE) break;
     knownItems.push(item);

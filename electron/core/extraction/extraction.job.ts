@@ -17,6 +17,7 @@ import type { EventBus } from '../event-bus';
 import type { JobHandler } from '../jobs/job-queue';
 import type { ModelRequests } from '../llm/llm-provider';
 import { contentHash } from '../memory/content-hash';
+import { mergedWording } from '../memory/learned-wording';
 import type { MemoryService, PreparedEmbedding } from '../memory/memory.service';
 import type { Logger } from '../ports/logger.port';
 import { userTimeZone } from '../../../shared/time-zone';
@@ -32,8 +33,6 @@ import { meaningfulTerms } from '../text/meaningful-terms';
  * ("我对青霉素过敏，以前打针差点出事。"), and "I live in Porto." is 16.
  */
 export const TRIVIAL_MAX_TERMS = 1;
-/** A merged memory never grows past this: merging keeps the more complete wording, it does not concatenate. */
-export const MAX_MEMORY_CHARS = 300;
 export const LEARNED_NOTIFICATION_IMPORTANCE = 0.8;
 /** Known memories shown to the extractor so it can mark contradictions. */
 export const RELATED_MEMORIES = 5;
@@ -49,12 +48,6 @@ interface Exchange {
 
 export function isTrivial(userText: string): boolean {
   return meaningfulTerms(userText).length <= TRIVIAL_MAX_TERMS;
-}
-
-/** Merging keeps the longer, more complete wording, capped so repeated merges cannot grow it without bound. */
-export function mergedWording(existing: string, incoming: string): string {
-  const pick = incoming.trim().length > existing.trim().length ? incoming.trim() : existing.trim();
-  return pick.length > MAX_MEMORY_CHARS ? existing.trim().slice(0, MAX_MEMORY_CHARS) : pick;
 }
 
 export interface ExtractionOutcome {
@@ -175,7 +168,7 @@ export function createExtractionJob(deps: {
     };
     const supersede = (old: Memory, by: number) =>
       memories.updateMemory(old.id, { status: 'superseded', supersededBy: by }, { origin: 'extraction', reason: 'superseded', eventKind: 'superseded', eventData: { by } });
-    /** A duplicate in other words: the more complete wording survives in the existing memory. */
+    /** A duplicate in other words: the wording the merge rule keeps (learned-wording.ts) survives in the existing memory. */
     const mergeInto = (target: Memory, candidate: Candidate, embedding: PreparedEmbedding | null, why: Record<string, unknown>) => {
       const content = mergedWording(target.content, candidate.content);
       return memories.updateMemory(

@@ -19,6 +19,10 @@ export interface ChatChunk {
 }
 
 export interface ChatResult {
+  /**
+   * The whole answer and reasoning by the think rule (think-splitter.ts): the chunks joined, except that when the
+   * reply's first tag is a `</think>` the answer streamed before it is reasoning here.
+   */
   content: string;
   thinking: string;
   /** 'stop', 'length', or whatever Ollama reported; 'aborted' when the caller's signal stopped it. */

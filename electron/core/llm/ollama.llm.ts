@@ -9,8 +9,8 @@
  */
 import { Ollama, type ChatResponse } from 'ollama';
 import { MnemoError } from '../../../shared/errors';
-import type { ChatChunk, ChatResult, LlmPort, ModelDetails, ModelInfo, PullProgress } from './llm.port';
-import { ThinkSplitter } from './think-splitter';
+import type { ChatResult, LlmPort, ModelDetails, ModelInfo, PullProgress } from './llm.port';
+import { appendDelta, ThinkSplitter, type ThinkDelta } from './think-splitter';
 
 export interface OllamaLlmLogger {
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -197,13 +197,12 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
       let thinking = '';
       let last: ChatResponse | undefined;
 
-      const emit = (chunk: ChatChunk) => {
-        if (!chunk.content && !chunk.thinking) return;
-        content += chunk.content;
-        thinking += chunk.thinking;
-        if (!request.onChunk) return;
+      const emit = (delta: ThinkDelta) => {
+        // The result follows the think rule whole; chunks already shown stay shown (think-splitter.ts).
+        ({ content, thinking } = appendDelta({ content, thinking }, delta));
+        if ((!delta.content && !delta.thinking) || !request.onChunk) return;
         try {
-          request.onChunk(chunk);
+          request.onChunk({ content: delta.content, thinking: delta.thinking });
         } catch (error) {
           throw new CallerCallbackError(error);
         }
@@ -225,7 +224,7 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
           clearTimeout(timer);
           timer = startTimer(call, 'idle', idleTimeoutMs);
           const split = splitter.push(part.message?.content ?? '');
-          emit({ content: split.content, thinking: (part.message?.thinking ?? '') + split.thinking });
+          emit({ ...split, thinking: (part.message?.thinking ?? '') + split.thinking });
           if (part.done) last = part;
         }
         emit(splitter.flush());

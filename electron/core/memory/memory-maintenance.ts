@@ -24,6 +24,7 @@ import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
+import { compareWordings } from './learned-wording';
 import { createMemoryCap } from './memory-cap';
 import { createTimeSlicer } from '../time-slicer';
 import type { MemoryService } from './memory.service';
@@ -52,8 +53,6 @@ export const DECAY_BELOW = 0.3;
 export const DECAY_AFTER_DAYS = 90;
 export const DECAY_FACTOR = 0.8;
 export const DECAY_FLOOR = 0.05;
-/** The merge survivor's wording: the longer one, but not beyond this many characters. */
-export const MERGE_WORDING_CAP = 300;
 /** Memories checked for near-duplicates per run, and per transaction. */
 const MERGE_PER_RUN = 1000;
 const MERGE_PER_TRANSACTION = 50;
@@ -66,13 +65,12 @@ interface Watermark {
 }
 
 /**
- * Which of two near-duplicates keeps its wording: the longer (more complete) one, unless it is longer than the cap;
- * when both are, the shorter. Ties: pinned, then more important, then older.
+ * Which of two near-duplicates survives: the one whose wording the merge rule keeps (learned-wording.ts, as when
+ * the extractor merges). Ties: pinned, then more important, then older.
  */
-export function pickSurvivor<T extends Pick<Memory, 'id' | 'content' | 'pinned' | 'importance'>>(a: T, b: T, cap = MERGE_WORDING_CAP): T {
-  const fits = (m: T) => m.content.length <= cap;
-  if (fits(a) !== fits(b)) return fits(a) ? a : b;
-  if (a.content.length !== b.content.length) return (a.content.length > b.content.length) === fits(a) ? a : b;
+export function pickSurvivor<T extends Pick<Memory, 'id' | 'content' | 'pinned' | 'importance'>>(a: T, b: T): T {
+  const byWording = compareWordings(a.content, b.content);
+  if (byWording !== 0) return byWording > 0 ? a : b;
   if (a.pinned !== b.pinned) return a.pinned ? a : b;
   if (a.importance !== b.importance) return a.importance > b.importance ? a : b;
   return a.id < b.id ? a : b;
