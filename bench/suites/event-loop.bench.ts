@@ -75,7 +75,7 @@ export async function eventLoopBench(jobs: number): Promise<SuiteResult> {
     const state = core.queue.state();
     await core.dispose();
     const check = new Database(db, { readonly: true });
-    const extracted = (check.prepare("SELECT count(*) AS n FROM extraction_jobs WHERE kind = 'extract' AND status = 'done'").get() as { n: number }).n;
+    const extracted = (check.prepare("SELECT count(*) AS n FROM jobs WHERE kind = 'extract' AND status = 'done'").get() as { n: number }).n;
     check.close();
     // The tiny test model embeds short texts close together, so some facts merge as near duplicates: that is still
     // the full extraction + embedding + dedup work per job. What must hold is that every job ran.

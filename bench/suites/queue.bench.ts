@@ -21,7 +21,7 @@ export async function queueBench(jobs: number): Promise<SuiteResult> {
     const write = db.sqlite.prepare("INSERT INTO settings (key, value, updated_at) VALUES (?, '1', 0)");
     queue.register({ kind: 'reembed', run: async ({ job }) => () => void write.run(`job-${job.id}`) });
     const insert = db.sqlite.transaction(() => {
-      for (let i = 0; i < jobs; i++) queue.enqueue({ kind: 'reembed', idempotencyKey: `j${i}` });
+      for (let i = 0; i < jobs; i++) queue.enqueue({ kind: 'reembed', payload: { reason: 'bench' }, idempotencyKey: `j${i}` });
     });
     insert();
     const t0 = performance.now();
@@ -29,19 +29,19 @@ export async function queueBench(jobs: number): Promise<SuiteResult> {
     await queue.waitForIdle();
     const mnemoMs = performance.now() - t0;
     await queue.stop();
-    const done = (db.sqlite.prepare("SELECT count(*) AS n FROM extraction_jobs WHERE status = 'done'").get() as { n: number }).n;
+    const done = (db.sqlite.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'done'").get() as { n: number }).n;
     db.close();
     if (done !== jobs) throw new Error(`queue bench: ${done} of ${jobs} jobs done`);
 
     // Baseline: the bare durable minimum on the same pragmas.
     const base = openDatabase(path.join(dir, 'base.db'), { migrationsDir: sourceMigrationsDir() });
     const s = base.sqlite;
-    const add = s.prepare("INSERT INTO extraction_jobs (kind, idempotency_key, payload, status, run_after, created_at, updated_at) VALUES ('reembed', ?, '{}', 'queued', 0, 0, 0)");
+    const add = s.prepare("INSERT INTO jobs (kind, idempotency_key, payload, status, run_after, created_at, updated_at) VALUES ('reembed', ?, '{}', 'queued', 0, 0, 0)");
     s.transaction(() => {
       for (let i = 0; i < jobs; i++) add.run(`j${i}`);
     })();
-    const claim = s.prepare("UPDATE extraction_jobs SET status = 'running' WHERE id = (SELECT id FROM extraction_jobs WHERE status = 'queued' ORDER BY id LIMIT 1) RETURNING id");
-    const finish = s.prepare("UPDATE extraction_jobs SET status = 'done' WHERE id = ?");
+    const claim = s.prepare("UPDATE jobs SET status = 'running' WHERE id = (SELECT id FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1) RETURNING id");
+    const finish = s.prepare("UPDATE jobs SET status = 'done' WHERE id = ?");
     const bwrite = s.prepare("INSERT INTO settings (key, value, updated_at) VALUES (?, '1', 0)");
     const t1 = performance.now();
     for (;;) {

@@ -5,6 +5,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MnemoError } from '../../shared/errors';
 import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-database';
+import { JobQueue, type JobContext } from '../../electron/core/jobs/job-queue';
+import { silentLogger } from '../../electron/core/ports/logger.port';
 import { migrationJournal, migrationsUpTo } from '../support/older-migrations';
 import { readOnlyMethod, readOnlyPath } from '../support/read-only-path';
 import { useTempDirs } from '../support/temp-dir';
@@ -40,7 +42,7 @@ describe('openDatabase', () => {
       expect(db.sqlite.pragma('secure_delete', { simple: true })).toBe(1);
       expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
       const names = (db.sqlite.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as Array<{ name: string }>).map((r) => r.name);
-      for (const table of ['threads', 'messages', 'thread_summaries', 'memories', 'memory_versions', 'memory_vectors', 'memories_fts', 'messages_fts', 'message_memories', 'extraction_jobs', 'events', 'settings']) {
+      for (const table of ['threads', 'messages', 'thread_summaries', 'memories', 'memory_versions', 'memory_vectors', 'memories_fts', 'messages_fts', 'message_memories', 'jobs', 'events', 'settings']) {
         expect(names).toContain(table);
       }
       expect(db.sqlite.prepare('SELECT vec_version() AS v').get()).toMatchObject({ v: expect.stringMatching(/^v0\./) });
@@ -121,6 +123,69 @@ describe('openDatabase', () => {
       // Deleting a memory still cascades to its versions (the foreign keys point at the rebuilt table).
       db.sqlite.prepare('DELETE FROM memories WHERE id = 4').run();
       expect(get('SELECT count(*) AS n FROM memory_versions WHERE memory_id = 4')).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('the jobs rename (0007) keeps every job as it was, after a verified backup, and the queue runs them', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'mnemo.db');
+    const before = journal.entries.findIndex((e) => e.tag.startsWith('0007_'));
+    const old = openDatabase(file, { migrationsDir: migrationsUpTo(dir, before), now: () => 1 });
+    const insertJob = old.sqlite.prepare(
+      `INSERT INTO extraction_jobs (kind, idempotency_key, thread_id, message_id, payload, status, attempts, max_attempts, run_after, lease_owner,
+       lease_expires_at, fencing_token, last_error_code, last_error_message, created_at, updated_at, finished_at)
+       VALUES (@kind, @key, @thread, @message, @payload, @status, @attempts, 5, @runAfter, @owner, @expires, @token, @code, @errorMessage, 1, 2, @finished)`,
+    );
+    const job = { thread: null, message: null, attempts: 0, runAfter: 1, owner: null, expires: null, token: 0, code: null, errorMessage: null, finished: null };
+    old.sqlite.transaction(() => {
+      const threadId = Number(old.sqlite.prepare("INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES ('t', 1, 1, 1)").run().lastInsertRowid);
+      const message = (role: string) => Number(old.sqlite.prepare('INSERT INTO messages (thread_id, role, content, created_at, updated_at) VALUES (?, ?, ?, 1, 1)').run(threadId, role, `${role} 你好`).lastInsertRowid);
+      const [user, reply] = [message('user'), message('assistant')];
+      const exchange = JSON.stringify({ userMessageId: user, assistantMessageId: reply });
+      insertJob.run({ ...job, kind: 'extract', key: `extract:${reply}:v1`, thread: threadId, message: reply, payload: exchange, status: 'queued' });
+      insertJob.run({ ...job, kind: 'title', key: `title:${threadId}`, thread: threadId, payload: exchange, status: 'running', attempts: 1, owner: '1@gone#a1', expires: 5, token: 3 });
+      insertJob.run({ ...job, kind: 'summarize', key: `summarize:${threadId}:${reply}`, thread: threadId, payload: JSON.stringify({ upToMessageId: reply }), status: 'dead', attempts: 5, code: 'LLM_BAD_OUTPUT', errorMessage: 'The model returned no summary.', finished: 9 });
+      insertJob.run({ ...job, kind: 'reembed', key: 'reembed:startup:1', payload: JSON.stringify({ reason: 'startup' }), status: 'done', attempts: 1, finished: 3 });
+      insertJob.run({ ...job, kind: 'reembed', key: 'reembed:startup:2', payload: JSON.stringify({ reason: 'startup' }), status: 'cancelled' });
+      // The newest is gone (cancelled, then its thread deleted): AUTOINCREMENT remembers 5 although the highest id left is 4.
+      old.sqlite.prepare('DELETE FROM extraction_jobs WHERE id = 5').run();
+    })();
+    const rowsBefore = old.sqlite.prepare('SELECT * FROM extraction_jobs ORDER BY id').all();
+    old.close();
+
+    const db = openDatabase(file, { migrationsDir, now: () => 42 });
+    try {
+      expect(db.appliedMigrations).toEqual(journal.entries.slice(before).map((e) => e.tag));
+      // Migrated only after a verified copy, which still holds the jobs under their old name.
+      const copy = new Database(db.preMigrationBackup!, { readonly: true });
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(copy.prepare('SELECT * FROM extraction_jobs ORDER BY id').all()).toEqual(rowsBefore);
+      copy.close();
+
+      const tables = (db.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%jobs%'").all() as Array<{ name: string }>).map((r) => r.name);
+      expect(tables).toEqual(['jobs']);
+      expect(db.sqlite.prepare('SELECT * FROM jobs ORDER BY id').all()).toEqual(rowsBefore);
+      const indexes = (db.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'jobs' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+      expect(indexes).toEqual(['jobs_idempotency_uq', 'jobs_message_idx', 'jobs_ready_idx', 'jobs_thread_idx']);
+      expect(db.sqlite.pragma('foreign_key_check')).toEqual([]);
+      expect(() => db.sqlite.prepare("INSERT INTO jobs (kind, idempotency_key, run_after, created_at, updated_at) VALUES ('nonsense', 'x', 1, 1, 1)").run()).toThrow(/CHECK constraint failed: jobs_kind_chk/);
+
+      // The queue reads the migrated rows: a new job gets a new id, the stalled title job is taken back and runs with the queued ones.
+      const queue = new JobQueue({ sqlite: db.sqlite, clock: { now: () => 100 }, logger: silentLogger });
+      expect(queue.enqueue({ kind: 'reembed', payload: { reason: 'after-migration' }, idempotencyKey: 'reembed:new' })).toBe(6);
+      const ran: string[] = [];
+      const record = async ({ job }: JobContext) => (ran.push(`${job.kind}:${JSON.stringify(job.payload)}`), null);
+      for (const kind of ['extract', 'title', 'summarize', 'reembed'] as const) queue.register({ kind, run: record });
+      await queue.runUntilIdle();
+      const exchange = JSON.stringify({ userMessageId: 1, assistantMessageId: 2 });
+      expect(ran.sort()).toEqual([`extract:${exchange}`, 'reembed:{"reason":"after-migration"}', `title:${exchange}`]);
+      expect(queue.get(3)).toMatchObject({ status: 'dead', lastErrorCode: 'LLM_BAD_OUTPUT' });
+
+      // Deleting the thread still removes its jobs (the foreign keys came along).
+      db.sqlite.prepare('DELETE FROM threads').run();
+      expect(db.sqlite.prepare('SELECT id FROM jobs ORDER BY id').all()).toEqual([{ id: 4 }, { id: 6 }]);
     } finally {
       db.close();
     }

@@ -67,8 +67,8 @@ describe('job queue', () => {
     const { queue, writes, writeFor } = setup();
     let runs = 0;
     queue.register({ kind: 'reembed', run: async ({ job }) => (runs++, writeFor(job.id)) });
-    const a = queue.enqueue({ kind: 'reembed', idempotencyKey: 'k1' });
-    const b = queue.enqueue({ kind: 'reembed', idempotencyKey: 'k1' });
+    const a = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'k1' });
+    const b = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'k1' });
     expect(a).toBe(b);
     queue.start();
     await queue.waitForIdle();
@@ -90,8 +90,8 @@ describe('job queue', () => {
         return writeFor(job.id);
       },
     });
-    const slow = queue.enqueue({ kind: 'reembed', idempotencyKey: 'slow' });
-    queue.enqueue({ kind: 'reembed', idempotencyKey: 'next' });
+    const slow = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'slow' });
+    queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'next' });
     queue.start();
     await started.promise;
     queue.cancel(slow);
@@ -113,11 +113,11 @@ describe('job queue', () => {
         return writeFor(job.id);
       },
     });
-    const id = queue.enqueue({ kind: 'reembed', idempotencyKey: 'x' });
+    const id = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'x' });
     queue.start();
     await started.promise;
     // Another worker took over after our lease expired: the token moved on.
-    db.sqlite.prepare('UPDATE extraction_jobs SET fencing_token = fencing_token + 1 WHERE id = ?').run(id);
+    db.sqlite.prepare('UPDATE jobs SET fencing_token = fencing_token + 1 WHERE id = ?').run(id);
     release.resolve();
     await queue.stop();
     expect(writes()).toBe(0);
@@ -137,10 +137,10 @@ describe('job queue', () => {
         return writeFor(job.id);
       },
     });
-    const id = queue.enqueue({ kind: 'reembed', idempotencyKey: 'gone' });
+    const id = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'gone' });
     queue.start();
     await started.promise;
-    db.sqlite.prepare('DELETE FROM extraction_jobs WHERE id = ?').run(id);
+    db.sqlite.prepare('DELETE FROM jobs WHERE id = ?').run(id);
     queue.abortIfGone();
     expect(await seenAbort.promise).toBe(true);
     await queue.waitForIdle();
@@ -157,8 +157,8 @@ describe('job queue', () => {
         return writeFor(job.id);
       },
     });
-    const poison = queue.enqueue({ kind: 'reembed', idempotencyKey: 'poison', maxAttempts: 3 });
-    queue.enqueue({ kind: 'reembed', idempotencyKey: 'fine' });
+    const poison = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'poison', maxAttempts: 3 });
+    queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'fine' });
     queue.start();
     const runAfters: number[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -175,6 +175,77 @@ describe('job queue', () => {
     expect(writes()).toBe(1);
   });
 
+  it('a commit that registers an event and then throws fires nothing; the attempt that commits fires it once, after the commit', async () => {
+    const { db, queue, writes, writeFor } = setup();
+    const fired: Array<{ attempt: number; inTransaction: boolean; written: number }> = [];
+    const failures: string[] = [];
+    queue.register({
+      kind: 'reembed',
+      run: async ({ job }) => (tx) => {
+        writeFor(job.id)();
+        tx.afterCommit(() => fired.push({ attempt: job.attempts, inTransaction: db.sqlite.inTransaction, written: writes() }));
+        if (job.attempts === 1) throw new MnemoError('LLM_BAD_OUTPUT', 'failed after its write');
+      },
+      onFailure: (job, error, _final, tx) => tx.afterCommit(() => failures.push(`${job.id}:${error.code}`)),
+    });
+    const id = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'late-throw' });
+    await queue.runUntilIdle();
+    expect(fired).toEqual([]);
+    expect(writes()).toBe(0);
+    expect(failures).toEqual([`${id}:LLM_BAD_OUTPUT`]);
+    expect(queue.get(id)).toMatchObject({ status: 'queued', lastErrorCode: 'LLM_BAD_OUTPUT' });
+
+    now += 60 * 60_000;
+    await queue.runUntilIdle();
+    expect(fired).toEqual([{ attempt: 2, inTransaction: false, written: 1 }]);
+    expect(queue.get(id)!.status).toBe('done');
+  });
+
+  it('an event whose listener throws after the commit leaves the job done, and the next event still fires', async () => {
+    const { queue, writes, writeFor } = setup();
+    const fired: string[] = [];
+    queue.register({
+      kind: 'reembed',
+      run: async ({ job }) => (tx) => {
+        writeFor(job.id)();
+        tx.afterCommit(() => {
+          throw new Error('a listener failed');
+        });
+        tx.afterCommit(() => fired.push('second'));
+      },
+    });
+    const id = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'e' });
+    await queue.runUntilIdle();
+    expect(queue.get(id)!.status).toBe('done');
+    expect(writes()).toBe(1);
+    expect(fired).toEqual(['second']);
+  });
+
+  it('a stored payload that does not fit its kind dead-letters that job with INVALID_INPUT (its handler never runs); the others go on', async () => {
+    const dead: Array<{ id: number; code: string }> = [];
+    const { db, queue, writes, writeFor } = setup(undefined, { onDead: (job, code) => dead.push({ id: job.id, code }) });
+    const ran: string[] = [];
+    queue.register({ kind: 'reembed', run: async ({ job }) => (ran.push(job.payload.reason), writeFor(job.id)) });
+    const wrongType = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'wrong-type' });
+    const notJson = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'not-json' });
+    queue.enqueue({ kind: 'reembed', payload: { reason: 'fine' }, idempotencyKey: 'fine' });
+    // As an older version, or a hand edit, could have left them.
+    const setPayload = db.sqlite.prepare('UPDATE jobs SET payload = ? WHERE id = ?');
+    setPayload.run(JSON.stringify({ reason: 42 }), wrongType);
+    setPayload.run('{not json', notJson);
+    await queue.runUntilIdle();
+    expect(ran).toEqual(['fine']);
+    expect(writes()).toBe(1);
+    expect(dead).toEqual([
+      { id: wrongType, code: 'INVALID_INPUT' },
+      { id: notJson, code: 'INVALID_INPUT' },
+    ]);
+    const stored = db.sqlite.prepare('SELECT last_error_message AS message FROM jobs WHERE id = ?');
+    expect(stored.get(wrongType)).toEqual({ message: expect.stringMatching(/^Job \d+ \(reembed\) cannot run: .*reason: .*It was set aside; the other jobs go on\.$/) });
+    expect(stored.get(notJson)).toEqual({ message: expect.stringContaining('it is not JSON') });
+    expect(queue.list({ status: ['dead'], limit: 10 }).map((j) => j.payload)).toEqual([undefined, { reason: 42 }]);
+  });
+
   it('Ollama down with hundreds queued: pauses without burning attempts or spinning, resumes by itself', async () => {
     let up = false;
     let probes = 0;
@@ -189,12 +260,12 @@ describe('job queue', () => {
       },
     };
     queue.register(handler);
-    for (let i = 0; i < 300; i++) queue.enqueue({ kind: 'reembed', idempotencyKey: `j${i}` });
+    for (let i = 0; i < 300; i++) queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: `j${i}` });
     queue.start();
     await queue.waitForIdle();
     expect(queue.state().paused).toMatchObject({ code: 'OLLAMA_UNREACHABLE' });
     expect(calls).toBe(1);
-    expect(count("SELECT count(*) AS n FROM extraction_jobs WHERE attempts > 0")).toBe(0);
+    expect(count("SELECT count(*) AS n FROM jobs WHERE attempts > 0")).toBe(0);
     // While paused the worker only probes, on its interval.
     const before = probes;
     await new Promise((r) => setTimeout(r, 50));
@@ -207,14 +278,14 @@ describe('job queue', () => {
     });
     await queue.waitForIdle();
     expect(queue.state()).toMatchObject({ queued: 0, paused: null });
-    expect(count("SELECT count(*) AS n FROM extraction_jobs WHERE status = 'done' AND attempts = 1")).toBe(300);
+    expect(count("SELECT count(*) AS n FROM jobs WHERE status = 'done' AND attempts = 1")).toBe(300);
   });
 
   it('jobs left running by a dead process are re-queued at start and run exactly once', async () => {
     const file = path.join(tempDir(), 'q.db');
     const first = setup(file);
-    first.queue.enqueue({ kind: 'reembed', idempotencyKey: 'a' });
-    first.db.sqlite.prepare("UPDATE extraction_jobs SET status = 'running', attempts = 1, fencing_token = 1, lease_owner = 'dead-worker'").run();
+    first.queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'a' });
+    first.db.sqlite.prepare("UPDATE jobs SET status = 'running', attempts = 1, fencing_token = 1, lease_owner = 'dead-worker'").run();
     await first.queue.stop();
     first.db.close();
     open.splice(0);
@@ -224,13 +295,13 @@ describe('job queue', () => {
     second.queue.start();
     await second.queue.waitForIdle();
     expect(second.writes()).toBe(1);
-    expect(second.count("SELECT count(*) AS n FROM extraction_jobs WHERE status = 'done'")).toBe(1);
+    expect(second.count("SELECT count(*) AS n FROM jobs WHERE status = 'done'")).toBe(1);
   });
 
   it('a job scheduled for later runs once the clock reaches it (clock jump)', async () => {
     const { queue, writes, writeFor } = setup();
     queue.register({ kind: 'reembed', run: async ({ job }) => writeFor(job.id) });
-    queue.enqueue({ kind: 'reembed', idempotencyKey: 'later', runAfter: now + 60 * 60_000 });
+    queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'later', runAfter: now + 60 * 60_000 });
     queue.start();
     await queue.waitForIdle();
     expect(writes()).toBe(0);
@@ -253,7 +324,7 @@ describe('job queue', () => {
         return writeFor(job.id);
       },
     });
-    const id = queue.enqueue({ kind: 'reembed', idempotencyKey: 'r' });
+    const id = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'r' });
     queue.start();
     await queue.waitForIdle();
     expect(queue.get(id)!.status).toBe('dead'); // permanent errors are not retried
@@ -268,7 +339,7 @@ describe('job queue', () => {
     /** Makes a queued job look claimed by `owner` (pid, host), as a runner in another process would leave it. */
     function holdAs(db: OpenedDatabase, jobId: number, owner: { pid: number; host?: string }, leaseExpiresAt: number) {
       db.sqlite
-        .prepare("UPDATE extraction_jobs SET status = 'running', attempts = 1, fencing_token = fencing_token + 1, lease_owner = ?, lease_expires_at = ? WHERE id = ?")
+        .prepare("UPDATE jobs SET status = 'running', attempts = 1, fencing_token = fencing_token + 1, lease_owner = ?, lease_expires_at = ? WHERE id = ?")
         .run(formatLeaseOwner({ pid: owner.pid, host: owner.host ?? os.hostname(), id: 'other1' }), leaseExpiresAt, jobId);
     }
 
@@ -288,13 +359,13 @@ describe('job queue', () => {
         },
       });
       b.queue.register({ kind: 'reembed', run: async ({ job }) => (job.idempotencyKey === 'held' && runsOfHeld++, b.writeFor(job.id)) });
-      const held = a.queue.enqueue({ kind: 'reembed', idempotencyKey: 'held' });
+      const held = a.queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'held' });
       a.queue.start();
       await started.promise;
       const other = await liveProcess();
-      const elsewhere = b.queue.enqueue({ kind: 'reembed', idempotencyKey: 'elsewhere' });
+      const elsewhere = b.queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'elsewhere' });
       holdAs(b.db, elsewhere, { pid: other.pid }, now + 60_000);
-      b.queue.enqueue({ kind: 'reembed', idempotencyKey: 'free' });
+      b.queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'free' });
 
       await b.queue.runUntilIdle();
       expect(runsOfHeld).toBe(0);
@@ -311,7 +382,7 @@ describe('job queue', () => {
     it("a dead owner's job (its process ended on this machine) is shown as stalled, then taken back and run exactly once", async () => {
       const { db, queue, writes, writeFor } = setup();
       queue.register({ kind: 'reembed', run: async ({ job }) => writeFor(job.id) });
-      const id = queue.enqueue({ kind: 'reembed', idempotencyKey: 'orphan' });
+      const id = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'orphan' });
       holdAs(db, id, { pid: deadPid() }, now + 60_000); // the lease alone would hold for another minute
       expect(queue.state()).toMatchObject({ queued: 0, running: null, runningElsewhere: 0, stalled: 1 });
 
@@ -324,7 +395,7 @@ describe('job queue', () => {
     it('an expired lease is taken back, even from an owner on another machine (whose process cannot be asked)', async () => {
       const { db, queue, writes, writeFor } = setup();
       queue.register({ kind: 'reembed', run: async ({ job }) => writeFor(job.id) });
-      const id = queue.enqueue({ kind: 'reembed', idempotencyKey: 'far' });
+      const id = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'far' });
       holdAs(db, id, { pid: process.pid, host: 'another-machine' }, now + 60_000);
 
       await queue.runUntilIdle();
@@ -345,7 +416,7 @@ describe('job queue', () => {
       queue.start();
       await queue.waitForIdle(); // asleep, with nothing to do
       // Another runner (a `queue run` in a terminal) enqueues and claims a job: this queue is not told.
-      const id = queue.enqueue({ kind: 'reembed', idempotencyKey: 'cli-job' });
+      const id = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'cli-job' });
       holdAs(db, id, { pid: runner.pid }, now + 10 * 60_000);
       await queue.waitForIdle();
       expect(queue.get(id)!.status).toBe('running'); // its owner lives
@@ -365,10 +436,10 @@ describe('job queue', () => {
       const release = deferred();
       a.queue.register({ kind: 'reembed', run: async ({ job }) => (started.resolve(), await release.promise, a.writeFor(job.id)) });
       b.queue.register({ kind: 'reembed', run: async ({ job }) => b.writeFor(job.id) });
-      const id = a.queue.enqueue({ kind: 'reembed', idempotencyKey: 'long' });
+      const id = a.queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'long' });
       a.queue.start();
       await started.promise;
-      const leaseAt = () => (a.db.sqlite.prepare('SELECT lease_expires_at AS at FROM extraction_jobs WHERE id = ?').get(id) as { at: number }).at;
+      const leaseAt = () => (a.db.sqlite.prepare('SELECT lease_expires_at AS at FROM jobs WHERE id = ?').get(id) as { at: number }).at;
       const first = leaseAt();
       now += 5_000; // most of the lease gone; the heartbeat (every second here) renews it from the new time
       await until(() => leaseAt() > first);
@@ -393,7 +464,7 @@ describe('job queue', () => {
       });
       queue.register({ kind: 'reembed', run: async () => null });
       expect((await queue.status()).paused).toBeNull(); // nothing waits: nothing to ask
-      queue.enqueue({ kind: 'reembed', idempotencyKey: 'w' });
+      queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'w' });
       expect(queue.state().paused).toBeNull(); // what this process saw (nothing) ...
       expect((await queue.status()).paused).toMatchObject({ code: 'OLLAMA_UNREACHABLE', message: expect.stringContaining('ollama serve') }); // ... and the truth
       up = true;
@@ -405,7 +476,7 @@ describe('job queue', () => {
         probe: (signal) => new Promise<boolean>((_, reject) => signal?.addEventListener('abort', () => reject(new MnemoError('ABORTED', 'stopped')))),
       });
       queue.register({ kind: 'reembed', run: async () => null });
-      queue.enqueue({ kind: 'reembed', idempotencyKey: 'w' });
+      queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'w' });
       expect((await queue.status()).paused).toMatchObject({ code: 'OLLAMA_UNREACHABLE', message: expect.stringMatching(/did not answer/) });
     });
 
@@ -420,7 +491,7 @@ describe('job queue', () => {
           return runner.writeFor(job.id);
         },
       });
-      runner.queue.enqueue({ kind: 'reembed', idempotencyKey: 'm' });
+      runner.queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'm' });
       const pausedAt = now;
       await runner.queue.runUntilIdle(); // pauses, gives the job back and ends, like `queue run --until-idle`
 
@@ -440,7 +511,7 @@ describe('job queue', () => {
       const file = path.join(tempDir(), 'q.db');
       const runner = setup(file);
       runner.queue.register({ kind: 'reembed', run: async () => Promise.reject(new MnemoError('MODEL_NOT_FOUND', 'Model "llama3.2" is not installed in Ollama.')) });
-      const id = runner.queue.enqueue({ kind: 'reembed', idempotencyKey: 'm' });
+      const id = runner.queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'm' });
       await runner.queue.runUntilIdle();
       const asker = setup(file, { probe: async () => true });
       expect((await asker.queue.status()).paused).toMatchObject({ code: 'MODEL_NOT_FOUND' });

@@ -58,9 +58,9 @@ describe('threads and settings through the core', () => {
     const msg = db.prepare("INSERT INTO messages (thread_id, role, content, created_at, updated_at) VALUES (?, 'user', 'x', 1, 1)").run(t.id).lastInsertRowid;
     db.prepare('INSERT INTO messages_fts (rowid, body) VALUES (?, ?)').run(msg, 'x');
     db.prepare("INSERT INTO thread_summaries (thread_id, content, updated_at) VALUES (?, 's', 1)").run(t.id);
-    db.prepare("INSERT INTO extraction_jobs (kind, idempotency_key, thread_id, message_id, run_after, created_at, updated_at) VALUES ('extract', 'k', ?, ?, 1, 1, 1)").run(t.id, msg);
+    db.prepare("INSERT INTO jobs (kind, idempotency_key, thread_id, message_id, run_after, created_at, updated_at) VALUES ('extract', 'k', ?, ?, 1, 1, 1)").run(t.id, msg);
     unwrap(await client.call('thread.delete', { threadId: t.id }));
-    for (const table of ['messages', 'thread_summaries', 'extraction_jobs']) {
+    for (const table of ['messages', 'thread_summaries', 'jobs']) {
       expect((db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n, table).toBe(0);
     }
     expect(db.prepare("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'x'").all()).toEqual([]);

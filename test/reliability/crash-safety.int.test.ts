@@ -104,7 +104,7 @@ describe('extraction queue crash safety (kill -9)', () => {
     sqliteVec.load(db);
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const jobs = db.prepare('SELECT kind, status, count(*) AS n FROM extraction_jobs GROUP BY kind, status').all() as Array<{ kind: string; status: string; n: number }>;
+      const jobs = db.prepare('SELECT kind, status, count(*) AS n FROM jobs GROUP BY kind, status').all() as Array<{ kind: string; status: string; n: number }>;
       expect(jobs.filter((j) => j.status !== 'done'), JSON.stringify(jobs)).toEqual([]);
       expect(jobs.find((j) => j.kind === 'extract')?.n).toBe(EXCHANGES);
       const contents = (db.prepare("SELECT content FROM memories WHERE status = 'active' ORDER BY content").all() as Array<{ content: string }>).map((r) => r.content);
@@ -133,7 +133,7 @@ describe('extraction queue crash safety (kill -9)', () => {
   it('seeds 100 queued exchanges', async () => {
     await seed(template);
     const db = new Database(path.join(template, 'mnemo.db'), { readonly: true });
-    expect((db.prepare("SELECT count(*) AS n FROM extraction_jobs WHERE kind = 'extract' AND status = 'queued'").get() as { n: number }).n).toBe(EXCHANGES);
+    expect((db.prepare("SELECT count(*) AS n FROM jobs WHERE kind = 'extract' AND status = 'queued'").get() as { n: number }).n).toBe(EXCHANGES);
     db.close();
   });
 

@@ -42,7 +42,7 @@ class Enqueue implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const id = r.queue.enqueue({ kind: 'reembed', idempotencyKey: this.key, maxAttempts: MAX_ATTEMPTS, payload: { script: this.script } });
+    const id = r.queue.enqueue({ kind: 'reembed', idempotencyKey: this.key, maxAttempts: MAX_ATTEMPTS, payload: { reason: this.script.join('/') } });
     if (!m.has(this.key)) m.set(this.key, { status: 'queued', attempts: 0, writes: 0, script: this.script, runs: 0 });
     else expect(id).toBe(r.ids.get(this.key)); // a duplicate enqueue is the same job
     r.ids.set(this.key, id);
@@ -132,10 +132,11 @@ describe('job queue model', () => {
         queue.register({
           kind: 'reembed',
           run: async ({ job }) => {
-            // The outcome of this run comes from the job's script, indexed by how often it ran before.
+            // The outcome of this run comes from the job's script (its payload, through the database), indexed by how
+            // often it ran before.
             const runIndex = attemptsSeen.get(job.id) ?? 0;
             attemptsSeen.set(job.id, runIndex + 1);
-            const outcome = (job.payload.script as Outcome[])[runIndex] ?? 'ok';
+            const outcome = (job.payload.reason.split('/').filter(Boolean) as Outcome[])[runIndex] ?? 'ok';
             if (outcome === 'transient') throw new MnemoError('LLM_STREAM_ERROR', 'scripted transient failure');
             if (outcome === 'permanent') throw new MnemoError('INVALID_INPUT', 'scripted permanent failure');
             return () => db.sqlite.prepare('INSERT INTO events (kind, data, created_at) VALUES (?, ?, 0)').run('job-write', job.idempotencyKey);

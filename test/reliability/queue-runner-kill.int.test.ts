@@ -127,7 +127,7 @@ describe('a CLI queue runner killed mid-job (kill -9)', () => {
   function runningJobs(dataDir: string): Array<{ kind: string; lease_owner: string | null }> {
     const db = new Database(path.join(dataDir, 'mnemo.db'));
     try {
-      return db.prepare("SELECT kind, lease_owner FROM extraction_jobs WHERE status = 'running'").all() as Array<{ kind: string; lease_owner: string | null }>;
+      return db.prepare("SELECT kind, lease_owner FROM jobs WHERE status = 'running'").all() as Array<{ kind: string; lease_owner: string | null }>;
     } finally {
       db.close();
     }
@@ -138,7 +138,7 @@ describe('a CLI queue runner killed mid-job (kill -9)', () => {
     sqliteVec.load(db);
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const jobs = db.prepare('SELECT kind, status, count(*) AS n FROM extraction_jobs GROUP BY kind, status').all() as Array<{ kind: string; status: string; n: number }>;
+      const jobs = db.prepare('SELECT kind, status, count(*) AS n FROM jobs GROUP BY kind, status').all() as Array<{ kind: string; status: string; n: number }>;
       expect(jobs.filter((j) => j.status !== 'done'), JSON.stringify(jobs)).toEqual([]);
       expect(jobs.find((j) => j.kind === 'extract')?.n).toBe(EXCHANGES);
       const contents = (db.prepare("SELECT content FROM memories WHERE status = 'active' ORDER BY content").all() as Array<{ content: string }>).map((r) => r.content);

@@ -156,7 +156,7 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       if (!text) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty summary.');
       const first = previous?.fromMessageId ?? rows[0]!.id;
       const last = rows[rows.length - 1]!.id;
-      return () => {
+      return (tx) => {
         const current = loadSummary(sqlite, threadId);
         if ((current?.toMessageId ?? 0) > since) return; // the summary moved on meanwhile: this result is stale
         const now = clock.now();
@@ -172,7 +172,7 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
           .prepare(`INSERT INTO events (kind, thread_id, data, created_at) VALUES ('thread_summarized', ?, ?, ?)`)
           .run(threadId, JSON.stringify({ messages: rows.length, toMessageId: last }), now);
         const summary = loadSummary(sqlite, threadId)!;
-        queueMicrotask(() => events.emit('summary.updated', { summary }));
+        tx.afterCommit(() => events.emit('summary.updated', { summary }));
       };
     },
     onFailure(job) {

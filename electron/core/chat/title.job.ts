@@ -123,10 +123,10 @@ export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
       const echoes = secretEchoCheck(rows.find((r) => r.role === 'user')?.content ?? '');
       if ([line, title].some((t) => detectSecret(t) || echoes(t))) return null;
       const threadId = job.threadId;
-      return () => {
+      return (tx) => {
         // A title the user chose is never overwritten.
         const changed = sqlite.prepare(`UPDATE threads SET title = ?, title_source = 'auto', updated_at = ? WHERE id = ? AND title_source IS NULL`).run(title, clock.now(), threadId).changes;
-        if (changed > 0) queueMicrotask(() => deps.onTitled(threadId));
+        if (changed > 0) tx.afterCommit(() => deps.onTitled(threadId));
       };
     },
   };

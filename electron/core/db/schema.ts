@@ -180,8 +180,9 @@ export const messageMemories = sqliteTable(
   ],
 );
 
-export const extractionJobs = sqliteTable(
-  'extraction_jobs',
+/** Every kind of background job (job-payloads.ts): the durable queue of jobs/job-queue.ts. Named extraction_jobs before 0007. */
+export const jobs = sqliteTable(
+  'jobs',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     /** extract | summarize | title | reembed */
@@ -207,12 +208,12 @@ export const extractionJobs = sqliteTable(
     finishedAt: integer('finished_at'),
   },
   (t) => [
-    uniqueIndex('extraction_jobs_idempotency_uq').on(t.idempotencyKey),
-    index('extraction_jobs_ready_idx').on(t.status, t.runAfter),
-    index('extraction_jobs_thread_idx').on(t.threadId),
-    index('extraction_jobs_message_idx').on(t.messageId),
-    check('extraction_jobs_kind_chk', sql`${t.kind} IN ('extract','summarize','title','reembed')`),
-    check('extraction_jobs_status_chk', sql`${t.status} IN ('queued','running','done','dead','cancelled')`),
+    uniqueIndex('jobs_idempotency_uq').on(t.idempotencyKey),
+    index('jobs_ready_idx').on(t.status, t.runAfter),
+    index('jobs_thread_idx').on(t.threadId),
+    index('jobs_message_idx').on(t.messageId),
+    check('jobs_kind_chk', sql`${t.kind} IN ('extract','summarize','title','reembed')`),
+    check('jobs_status_chk', sql`${t.status} IN ('queued','running','done','dead','cancelled')`),
   ],
 );
 

@@ -129,11 +129,11 @@ export function createExtractionJob(deps: {
       const candidates = parsed.candidates;
       const embeddings = candidates.length > 0 ? await memories.prepareEmbeddings(candidates.map((c) => c.content), signal) : null;
 
-      return () => {
+      return (tx) => {
         const outcome = commitCandidates(exchange, candidates, embeddings, settings);
         outcome.dropped += parsed.dropped.length;
         if (parsed.dropped.length > 0) deps.logger.info('extractor dropped items', { job: job.id, reasons: parsed.dropped.map((d) => d.reason) });
-        queueMicrotask(() => emitOutcome(exchange, outcome));
+        tx.afterCommit(() => emitOutcome(exchange, outcome));
       };
     },
   };

@@ -3,12 +3,17 @@
  * job at a time.
  *
  * Invariants:
- * - A job is a row in extraction_jobs; enqueue is a plain INSERT usable inside the caller's transaction, with an
- *   idempotency key (a crash between two writes can neither lose nor double a job).
+ * - A job is a row in `jobs`; enqueue is a plain INSERT usable inside the caller's transaction, with an
+ *   idempotency key (a crash between two writes can neither lose nor double a job). Its payload is typed by its kind
+ *   (job-payloads.ts) and checked again when it runs: a stored one that does not fit dead-letters that job with
+ *   INVALID_INPUT, and the queue goes on.
  * - A claim increments the job's fencing token. A handler runs its slow part (LLM, embedder) outside any transaction
  *   and returns a commit function; the queue runs that commit and marks the job done in ONE transaction, and only if
  *   the row is still running with the same token. A cancelled, deleted (thread/message cascade) or re-claimed job
  *   therefore writes nothing.
+ * - A commit (or onFailure) never emits: it registers its events with `tx.afterCommit`, and they leave once that
+ *   transaction has committed; if it rolls back (the handler throws, the disk is full) or the result is discarded,
+ *   they never leave (db/after-commit.ts).
  * - Several processes may run the queue on one database (the app, and `queue run` in a terminal). A claim is a lease
  *   held by its owner's heartbeat; every claim (in every host, the CLI included) first takes back the running jobs
  *   whose owner is gone, and never one whose owner lives: the rule is lease-owner.ts's. A job taken back keeps its
@@ -18,22 +23,25 @@
  *   error code. Only codes and ids are logged, never the user's text.
  */
 import { MnemoError, type ErrorCode } from '../../../shared/errors';
+import { transactionWithEffects, type AfterCommit } from '../db/after-commit';
 import type { Sqlite } from '../db/open-database';
 import { sqliteFailure } from '../db/sqlite-errors';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
+import { readPayload, type JobKind, type JobPayload } from './job-payloads';
 import { formatLeaseOwner, judgeLease, newLeaseOwner, type LeaseHolder } from './lease-owner';
 
-export type JobKind = 'extract' | 'summarize' | 'title' | 'reembed';
+export type { JobKind, JobPayload } from './job-payloads';
 export type JobStatus = 'queued' | 'running' | 'done' | 'dead' | 'cancelled';
 
+/** A job as stored. Its payload is whatever the row holds (undefined: not JSON), checked when the job runs. */
 export interface JobRow {
   id: number;
   kind: JobKind;
   idempotencyKey: string;
   threadId: number | null;
   messageId: number | null;
-  payload: Record<string, unknown>;
+  payload: unknown;
   status: JobStatus;
   attempts: number;
   maxAttempts: number;
@@ -43,18 +51,34 @@ export interface JobRow {
   createdAt: number;
 }
 
-export interface JobContext {
-  job: JobRow;
+/** A job handed to its handler: the payload is its kind's (job-payloads.ts). */
+export type RunningJob<K extends JobKind> = Omit<JobRow, 'kind' | 'payload'> & { kind: K; payload: JobPayload<K> };
+
+export interface JobContext<K extends JobKind = JobKind> {
+  job: RunningJob<K>;
   signal: AbortSignal;
 }
 
-export interface JobHandler {
-  kind: JobKind;
+/**
+ * A handler's write, applied in the transaction that marks its job done. Events about it go through
+ * `tx.afterCommit`: they leave once that transaction commits, and not at all if it rolls back or the result is
+ * discarded (cancelled, re-claimed).
+ */
+export type JobCommit = (tx: AfterCommit) => void;
+
+interface HandlerOf<K extends JobKind> {
+  kind: K;
   /** The slow part, outside any transaction. Resolves to the write to apply atomically with "done" (or null). */
-  run(ctx: JobContext): Promise<(() => void) | null>;
-  /** Called inside a transaction when an attempt failed (e.g. to mark a summary as behind). */
-  onFailure?(job: JobRow, error: MnemoError, final: boolean): void;
+  run(ctx: JobContext<K>): Promise<JobCommit | null>;
+  /**
+   * Called inside a transaction when an attempt failed (e.g. to mark a summary as behind). Gets the job as stored:
+   * the failure may be that its payload does not fit.
+   */
+  onFailure?(job: JobRow, error: MnemoError, final: boolean, tx: AfterCommit): void;
 }
+
+/** One handler per kind, typed by its kind's payload. */
+export type JobHandler = { [K in JobKind]: HandlerOf<K> }[JobKind];
 
 export interface QueueState {
   queued: number;
@@ -68,15 +92,17 @@ export interface QueueState {
   paused: { code: ErrorCode; message: string; since?: number } | null;
 }
 
-export interface EnqueueInput {
-  kind: JobKind;
-  idempotencyKey: string;
-  threadId?: number | null;
-  messageId?: number | null;
-  payload?: Record<string, unknown>;
-  runAfter?: number;
-  maxAttempts?: number;
-}
+export type EnqueueInput = {
+  [K in JobKind]: {
+    kind: K;
+    payload: JobPayload<K>;
+    idempotencyKey: string;
+    threadId?: number | null;
+    messageId?: number | null;
+    runAfter?: number;
+    maxAttempts?: number;
+  };
+}[JobKind];
 
 export interface JobQueueOptions {
   sqlite: Sqlite;
@@ -154,7 +180,7 @@ export class JobQueue {
     const now = this.clock.now();
     this.sqlite
       .prepare(
-        `INSERT INTO extraction_jobs (kind, idempotency_key, thread_id, message_id, payload, status, attempts, max_attempts, run_after, created_at, updated_at)
+        `INSERT INTO jobs (kind, idempotency_key, thread_id, message_id, payload, status, attempts, max_attempts, run_after, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?) ON CONFLICT(idempotency_key) DO NOTHING`,
       )
       .run(
@@ -162,13 +188,13 @@ export class JobQueue {
         input.idempotencyKey,
         input.threadId ?? null,
         input.messageId ?? null,
-        JSON.stringify(input.payload ?? {}),
+        JSON.stringify(input.payload),
         input.maxAttempts ?? 5,
         input.runAfter ?? now,
         now,
         now,
       );
-    const row = this.sqlite.prepare('SELECT id FROM extraction_jobs WHERE idempotency_key = ?').get(input.idempotencyKey) as { id: number };
+    const row = this.sqlite.prepare('SELECT id FROM jobs WHERE idempotency_key = ?').get(input.idempotencyKey) as { id: number };
     queueMicrotask(() => this.poke());
     return row.id;
   }
@@ -218,9 +244,9 @@ export class JobQueue {
 
   /** This process's view: its own running job and pause, and what the database says about everyone's jobs. */
   state(): QueueState {
-    // Two index counts (status is the leading column of extraction_jobs_ready_idx), not a scan of every job ever run.
+    // Two index counts (status is the leading column of jobs_ready_idx), not a scan of every job ever run.
     const counts = this.sqlite
-      .prepare(`SELECT (SELECT count(*) FROM extraction_jobs WHERE status = 'queued') AS queued, (SELECT count(*) FROM extraction_jobs WHERE status = 'dead') AS dead`)
+      .prepare(`SELECT (SELECT count(*) FROM jobs WHERE status = 'queued') AS queued, (SELECT count(*) FROM jobs WHERE status = 'dead') AS dead`)
       .get() as { queued: number | null; dead: number | null };
     const now = this.clock.now();
     const holders = this.runningLeases().map((lease) => this.holderOf(lease, now));
@@ -255,13 +281,13 @@ export class JobQueue {
   list(filter: { status?: JobStatus[]; limit: number }): JobRow[] {
     const statuses = filter.status ?? ['queued', 'running', 'dead'];
     const rows = this.sqlite
-      .prepare(`SELECT * FROM extraction_jobs WHERE status IN (${statuses.map(() => '?').join(',')}) ORDER BY id DESC LIMIT ?`)
+      .prepare(`SELECT * FROM jobs WHERE status IN (${statuses.map(() => '?').join(',')}) ORDER BY id DESC LIMIT ?`)
       .all(...statuses, filter.limit) as RawJob[];
     return rows.map(toJob);
   }
 
   get(id: number): JobRow | null {
-    const row = this.sqlite.prepare('SELECT * FROM extraction_jobs WHERE id = ?').get(id) as RawJob | undefined;
+    const row = this.sqlite.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as RawJob | undefined;
     return row ? toJob(row) : null;
   }
 
@@ -269,7 +295,7 @@ export class JobQueue {
   retry(id: number): JobRow {
     const changed = this.sqlite
       .prepare(
-        `UPDATE extraction_jobs SET status = 'queued', attempts = 0, run_after = ?, last_error_code = NULL, last_error_message = NULL, updated_at = ?
+        `UPDATE jobs SET status = 'queued', attempts = 0, run_after = ?, last_error_code = NULL, last_error_message = NULL, updated_at = ?
          WHERE id = ? AND status IN ('dead', 'cancelled')`,
       )
       .run(this.clock.now(), this.clock.now(), id).changes;
@@ -284,7 +310,7 @@ export class JobQueue {
   /** Cancels a queued or running job; a running one is aborted and its late result is discarded by the fencing check. */
   cancel(id: number): JobRow {
     const changed = this.sqlite
-      .prepare(`UPDATE extraction_jobs SET status = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`)
+      .prepare(`UPDATE jobs SET status = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`)
       .run(this.clock.now(), this.clock.now(), id).changes;
     if (this.running?.job.id === id) this.running.controller.abort();
     const job = this.get(id);
@@ -296,7 +322,7 @@ export class JobQueue {
   /** Aborts the running job when its thread or message went away (the cascade already removed the rows). */
   abortIfGone(): void {
     if (!this.running) return;
-    const still = this.sqlite.prepare('SELECT 1 FROM extraction_jobs WHERE id = ?').get(this.running.job.id);
+    const still = this.sqlite.prepare('SELECT 1 FROM jobs WHERE id = ?').get(this.running.job.id);
     if (!still) this.running.controller.abort();
   }
 
@@ -317,14 +343,14 @@ export class JobQueue {
     if (kinds.length === 0) return null;
     return (
       (this.sqlite
-        .prepare(`SELECT * FROM extraction_jobs WHERE status = 'queued' AND run_after <= ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY run_after, id LIMIT 1`)
+        .prepare(`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY run_after, id LIMIT 1`)
         .get(this.clock.now(), ...kinds) as RawJob | undefined) ?? null
     );
   }
 
   private runningLeases(): RunningLease[] {
     return this.sqlite
-      .prepare(`SELECT id, kind, fencing_token, lease_owner, lease_expires_at FROM extraction_jobs WHERE status = 'running'`)
+      .prepare(`SELECT id, kind, fencing_token, lease_owner, lease_expires_at FROM jobs WHERE status = 'running'`)
       .all() as RunningLease[];
   }
 
@@ -339,7 +365,7 @@ export class JobQueue {
   private reclaimAbandoned(): void {
     const now = this.clock.now();
     const requeue = this.sqlite.prepare(
-      `UPDATE extraction_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`,
+      `UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`,
     );
     for (const lease of this.runningLeases()) {
       if (this.holderOf(lease, now) !== 'gone') continue;
@@ -378,7 +404,7 @@ export class JobQueue {
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return null;
     const row = this.sqlite
-      .prepare(`SELECT min(run_after) AS at FROM extraction_jobs WHERE status = 'queued' AND kind IN (${kinds.map(() => '?').join(',')})`)
+      .prepare(`SELECT min(run_after) AS at FROM jobs WHERE status = 'queued' AND kind IN (${kinds.map(() => '?').join(',')})`)
       .get(...kinds) as { at: number | null };
     return row.at;
   }
@@ -442,7 +468,7 @@ export class JobQueue {
     const codes = [...PAUSING_CODES].filter((c) => !ignore.includes(c));
     const row = this.sqlite
       .prepare(
-        `SELECT last_error_code AS code, last_error_message AS message, updated_at AS since FROM extraction_jobs
+        `SELECT last_error_code AS code, last_error_message AS message, updated_at AS since FROM jobs
          WHERE status = 'queued' AND last_error_code IN (${codes.map(() => '?').join(',')}) ORDER BY updated_at DESC LIMIT 1`,
       )
       .get(...codes) as { code: ErrorCode; message: string | null; since: number } | undefined;
@@ -461,13 +487,13 @@ export class JobQueue {
       const held = `last_error_code IN (${pausing.map(() => '?').join(',')})`;
       this.sqlite
         .prepare(
-          `UPDATE extraction_jobs SET status = 'running', attempts = attempts + 1, fencing_token = fencing_token + 1,
+          `UPDATE jobs SET status = 'running', attempts = attempts + 1, fencing_token = fencing_token + 1,
            lease_owner = ?, lease_expires_at = ?, updated_at = ?,
            last_error_message = CASE WHEN ${held} THEN NULL ELSE last_error_message END, last_error_code = CASE WHEN ${held} THEN NULL ELSE last_error_code END
            WHERE id = ?`,
         )
         .run(this.ownerText, now + this.leaseMs, now, ...pausing, ...pausing, next.id);
-      return this.sqlite.prepare('SELECT * FROM extraction_jobs WHERE id = ?').get(next.id) as RawJob;
+      return this.sqlite.prepare('SELECT * FROM jobs WHERE id = ?').get(next.id) as RawJob;
     }).immediate();
     return claimed ? toJob(claimed) : null;
   }
@@ -480,15 +506,15 @@ export class JobQueue {
     this.emitChange();
     const heartbeat = setInterval(() => this.renewLease(job), this.heartbeatMs());
     try {
-      const commit = await handler.run({ job, signal: controller.signal });
-      const applied = this.sqlite.transaction(() => {
+      const commit = await runHandler(handler, job, controller.signal);
+      const applied = this.transaction(job, (tx) => {
         if (!this.holdsLease(job)) return false;
-        commit?.();
+        commit?.(tx);
         this.sqlite
-          .prepare(`UPDATE extraction_jobs SET status = 'done', finished_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, last_error_code = NULL, last_error_message = NULL WHERE id = ?`)
+          .prepare(`UPDATE jobs SET status = 'done', finished_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, last_error_code = NULL, last_error_message = NULL WHERE id = ?`)
           .run(this.clock.now(), this.clock.now(), job.id);
         return true;
-      }).immediate();
+      });
       if (!applied) this.logger.info('discarded the result of a job that was cancelled or re-claimed', { job: job.id, kind: job.kind });
     } catch (e) {
       try {
@@ -526,7 +552,7 @@ export class JobQueue {
   private giveBack(job: JobRow, error: MnemoError | null): void {
     this.sqlite
       .prepare(
-        `UPDATE extraction_jobs SET status = 'queued', attempts = max(0, attempts - 1), last_error_code = coalesce(?, last_error_code),
+        `UPDATE jobs SET status = 'queued', attempts = max(0, attempts - 1), last_error_code = coalesce(?, last_error_code),
          last_error_message = coalesce(?, last_error_message), lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
          WHERE id = ? AND fencing_token = ? AND status = 'running'`,
       )
@@ -558,28 +584,36 @@ export class JobQueue {
     }
     const final = PERMANENT_CODES.has(error.code) || job.attempts >= job.maxAttempts;
     const delay = Math.min(this.maxBackoffMs, this.baseBackoffMs * 2 ** Math.max(0, job.attempts - 1)) * (0.5 + this.random());
-    const written = this.sqlite.transaction(() => {
+    const written = this.transaction(job, (tx) => {
       const changed = this.sqlite
         .prepare(
-          `UPDATE extraction_jobs SET status = ?, run_after = ?, last_error_code = ?, last_error_message = ?, lease_owner = NULL, lease_expires_at = NULL,
+          `UPDATE jobs SET status = ?, run_after = ?, last_error_code = ?, last_error_message = ?, lease_owner = NULL, lease_expires_at = NULL,
            finished_at = ?, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`,
         )
         .run(final ? 'dead' : 'queued', final ? job.runAfter : now + Math.round(delay), error.code, safeErrorMessage(error), final ? now : null, now, job.id, job.fencingToken).changes;
-      if (changed > 0) handler.onFailure?.(job, error, final);
+      if (changed > 0) handler.onFailure?.(job, error, final, tx);
       return changed > 0;
-    }).immediate();
+    });
     this.logger.warn(final ? 'job dead-lettered' : 'job failed, will retry', { job: job.id, kind: job.kind, code: error.code, attempt: job.attempts });
     if (written && final) this.options.onDead?.(job, error.code);
   }
 
+  /** A write transaction for `job` whose after-commit effects run once it commits (see after-commit.ts). */
+  private transaction<T>(job: JobRow, body: (tx: AfterCommit) => T): T {
+    return transactionWithEffects(this.sqlite, body, (e) =>
+      // The job's write is committed: an effect that failed (an event listener) is reported, not retried.
+      this.logger.error('an effect after a job committed failed', { job: job.id, kind: job.kind, error: e instanceof MnemoError ? e.code : 'INTERNAL' }),
+    );
+  }
+
   private holdsLease(job: JobRow): boolean {
-    return !!this.sqlite.prepare(`SELECT 1 FROM extraction_jobs WHERE id = ? AND status = 'running' AND fencing_token = ?`).get(job.id, job.fencingToken);
+    return !!this.sqlite.prepare(`SELECT 1 FROM jobs WHERE id = ? AND status = 'running' AND fencing_token = ?`).get(job.id, job.fencingToken);
   }
 
   private renewLease(job: JobRow): void {
     try {
       this.sqlite
-        .prepare(`UPDATE extraction_jobs SET lease_expires_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
+        .prepare(`UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
         .run(this.clock.now() + this.leaseMs, job.id, job.fencingToken);
     } catch (e) {
       // A held database or a full disk: the next beat tries again. Losing the lease would cost a re-run, not data.
@@ -632,10 +666,12 @@ interface RawJob {
 }
 
 function toJob(r: RawJob): JobRow {
-  let payload: Record<string, unknown> = {};
+  let payload: unknown;
   try {
-    payload = JSON.parse(r.payload) as Record<string, unknown>;
-  } catch {}
+    payload = JSON.parse(r.payload);
+  } catch {
+    payload = undefined; // readPayload says so when the job runs
+  }
   return {
     id: r.id,
     kind: r.kind,
@@ -651,6 +687,23 @@ function toJob(r: RawJob): JobRow {
     lastErrorCode: r.last_error_code,
     createdAt: r.created_at,
   };
+}
+
+/**
+ * Runs the handler on the job with its payload checked against its kind: a payload that does not fit (a row from
+ * another version, or edited by hand) fails the job with INVALID_INPUT, which dead-letters it at once.
+ */
+async function runHandler(handler: JobHandler, job: JobRow, signal: AbortSignal): Promise<JobCommit | null> {
+  const read = readPayload(handler.kind, job.payload);
+  if (!read.ok) {
+    throw new MnemoError(
+      'INVALID_INPUT',
+      `Job ${job.id} (${job.kind}) cannot run: what it stored does not fit this version of Mnemo (${read.problem}). It was set aside; the other jobs go on.`,
+    );
+  }
+  // Each handler is typed by its own kind; the payload was just checked against that kind.
+  const run = handler.run as (ctx: JobContext) => Promise<JobCommit | null>;
+  return run.call(handler, { job: { ...job, kind: handler.kind, payload: read.payload }, signal });
 }
 
 function toMnemoError(e: unknown, signal: AbortSignal): MnemoError {

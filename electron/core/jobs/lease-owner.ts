@@ -2,7 +2,7 @@
  * Who holds a running job's lease, and whether that holder is gone: the one rule every host (app, web host, CLI)
  * applies before it takes a job back.
  *
- * `extraction_jobs.lease_owner` records `<pid>@<host>#<id>`: the process and machine of the runner that claimed the
+ * `jobs.lease_owner` records `<pid>@<host>#<id>`: the process and machine of the runner that claimed the
  * job, and an id that tells two queues of one process apart. Any process can then judge a 'running' row without a
  * registry of live runners:
  * - it is this queue's own claim: 'mine', never taken back (even if the lease ran out while the process was busy);
