@@ -53,6 +53,23 @@ const ctx = { userText: USER, messageDate: MESSAGE_DATE };
 const tea = { content: 'Prefers tea over coffee', category: 'preference', importance: 0.6, confidence: 0.9, validity: 'permanent', evidence: "I'd rather have tea than coffee" };
 
 describe('parseExtraction: details', () => {
+  it('a multi-line message quoted with its JSON escapes copied gives a memory without escape sequences', () => {
+    const userText = 'I drink black coffee\n- I run every morning before work';
+    // The model saw the exchange JSON-escaped and wrote the escape itself into its own JSON: "\\n" reads as \n.
+    const raw = String.raw`{"memories": [{"content": "Drinks black coffee\\n- runs every morning", "category": "preference", "importance": 0.6, "confidence": 0.9, "validity": "permanent", "evidence": "I drink black coffee\\n- I run every morning"}]}`;
+    const [c] = parseExtraction(raw, { userText, messageDate: Date.UTC(2025, 2, 10) }).candidates;
+    expect(c?.content).toBe('Drinks black coffee - runs every morning');
+    expect(c?.content).not.toContain('\\');
+    expect(c?.evidence).toBe('I drink black coffee - I run every morning');
+  });
+
+  it('keeps a backslash sequence the user wrote', () => {
+    const userText = 'My notes live in C:\\notes\\tasks on the work laptop';
+    const raw = JSON.stringify({ memories: [{ content: 'Notes live in C:\\notes\\tasks', category: 'knowledge', importance: 0.5, confidence: 0.9, validity: 'permanent', evidence: 'My notes live in C:\\notes\\tasks' }] });
+    const [c] = parseExtraction(raw, { userText, messageDate: Date.UTC(2025, 2, 10) }).candidates;
+    expect(c?.content).toBe('Notes live in C:\\notes\\tasks');
+  });
+
   it('reports the item index of each dropped item', () => {
     const raw = JSON.stringify({ memories: [{ content: 'Likes Go', evidence: 'You might like Go for the backend' }, tea, 42] });
     const { candidates, dropped } = parseExtraction(raw, ctx);

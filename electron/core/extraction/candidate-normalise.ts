@@ -161,6 +161,18 @@ function oneLine(text: string): string {
 
 const WRAPPING_QUOTES = /^["'“”‘’「」『』«»`]+|["'“”‘’「」『』«»`]+$/gu;
 
+/**
+ * The exchange reaches the model JSON-escaped (extract-prompt.ts), and a model that quotes it sometimes copies the
+ * escapes themselves: a line break of the user's message comes back as the two characters \n. Memories never hold
+ * escape sequences, unless the user wrote that very sequence (a path such as C:\new).
+ */
+function unescapeCopied(text: string, userText: string): string {
+  return text.replace(/\\(["\\/nrt])/gu, (sequence: string, c: string) => {
+    if (userText.includes(sequence)) return sequence;
+    return c === 'n' || c === 'r' || c === 't' ? ' ' : c;
+  });
+}
+
 function cleanContent(text: string): string {
   return oneLine(text)
     .replace(/^(?:[-*•]\s+|\d+[.)]\s+)/u, '')
@@ -226,6 +238,8 @@ export interface NormaliseContext {
   timeZone: string;
   /** Ids of the known memories shown to the model; a `replaces` naming any other id is ignored. */
   knownIds: ReadonlySet<number>;
+  /** The user's message as written. */
+  userText: string;
 }
 
 /** Reads one item, or says why it has no memory in it at all. */
@@ -240,8 +254,8 @@ export function normaliseItem(item: unknown, ctx: NormaliseContext): NormalisedI
   const rawEvidence = firstString(pick(obj, EVIDENCE_KEYS));
   const category = mapCategory(pick(obj, CATEGORY_KEYS));
   return {
-    content: cleanContent(rawContent),
-    evidence: rawEvidence === undefined ? '' : cleanEvidence(rawEvidence),
+    content: cleanContent(unescapeCopied(rawContent, ctx.userText)),
+    evidence: rawEvidence === undefined ? '' : cleanEvidence(unescapeCopied(rawEvidence, ctx.userText)),
     category: category === undefined ? 'knowledge' : category,
     importance: toShare(pick(obj, IMPORTANCE_KEYS), ctx.scales.importance),
     confidence: toShare(pick(obj, CONFIDENCE_KEYS), ctx.scales.confidence),

@@ -194,6 +194,7 @@ export function parseExtraction(raw: string, ctx: ParseContext): ExtractionResul
     messageDate: ctx.messageDate,
     timeZone: ctx.timeZone ?? 'UTC',
     knownIds: ctx.knownIds ?? new Set(),
+    userText: ctx.userText,
     user: indexUserWords(ctx.userText),
     language: detectLanguage(ctx.userText),
     userTextInjection: injectionIn(ctx.userText),
