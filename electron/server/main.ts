@@ -1,13 +1,14 @@
 /**
  * `npm run web`: the browser mode. Starts the core and the web host on 127.0.0.1 and prints one line with the URL
- * to open (token included). Options: --port N (0 = any free port), --data-dir DIR.
+ * to open (token included). Options: --port N (0 = any free port), --data-dir DIR. The log goes to
+ * <data folder>/logs/web.log; MNEMO_LOG_LEVEL (debug, info, warn, error) shows it on stderr as well.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMnemoError } from '../../shared/errors';
 import { createCore } from '../core/create-core';
-import { createStderrLogger } from '../core/ports/logger.port';
-import { resolveDataDir } from '../core/ports/paths.port';
+import { allOf, createFileLogger, createStderrLogger, type LogLevel } from '../core/ports/logger.port';
+import { derivePaths, resolveDataDir } from '../core/ports/paths.port';
 import { packageVersion, repoRoot } from '../core/version';
 import { startWebHost } from './web-host';
 
@@ -22,8 +23,11 @@ async function main(): Promise<void> {
     console.error(`mnemo web: --port must be a number from 0 to 65535 (got "${values.port}").`);
     process.exit(2);
   }
-  const logger = createStderrLogger(process.env.MNEMO_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
-  const core = createCore({ dataDir: resolveDataDir(values['data-dir']), host: 'web', version: packageVersion(), logger });
+  const dataDir = resolveDataDir(values['data-dir']);
+  const asked = logLevelFrom(process.env.MNEMO_LOG_LEVEL);
+  const file = createFileLogger(path.join(derivePaths(dataDir).logsDir, 'web.log'), asked ?? 'info');
+  const logger = asked ? allOf(file, createStderrLogger(asked)) : file;
+  const core = createCore({ dataDir, host: 'web', version: packageVersion(), logger });
   const host = await startWebHost({
     core,
     port,
@@ -36,6 +40,10 @@ async function main(): Promise<void> {
   await host.close();
   await core.dispose();
   process.exit(0);
+}
+
+function logLevelFrom(value: string | undefined): LogLevel | null {
+  return value === 'debug' || value === 'info' || value === 'warn' || value === 'error' ? value : null;
 }
 
 /**

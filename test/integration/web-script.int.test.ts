@@ -123,6 +123,20 @@ describe('npm run web (scripts/web.mjs and the server it starts)', () => {
   );
 
   it(
+    'the terminal gets one line, the URL; the log goes to <data folder>/logs/web.log',
+    async () => {
+      const run = await startWrapper(tempDir());
+      run.wrapper.kill('SIGTERM');
+      await within(run.allEnded, END_TIMEOUT_MS, 'the server did not end');
+      expect(run.output()).toMatch(/^Mnemo is running: open http:\/\/127\.0\.0\.1:\d+\/#token=\S+\n$/);
+      const log = fs.readFileSync(path.join(path.dirname(run.dbFile), 'logs', 'web.log'), 'utf8').trim().split('\n');
+      // A fresh folder: the database was created by migrating, which is logged (ids and names only, JSON lines).
+      expect(log.map((line) => (JSON.parse(line) as { message: string }).message)).toContain('database migrated');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     'SIGTERM to the wrapper alone reaches the server, which stops cleanly; the wrapper exits 0',
     async () => {
       const run = await startWrapper(tempDir());

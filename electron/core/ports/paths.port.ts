@@ -11,6 +11,8 @@ export interface Paths {
   dbFile: string;
   backupsDir: string;
   modelsDir: string;
+  /** Log files of the hosts that keep their terminal for people (web). */
+  logsDir: string;
   migrationsDir: string;
   vecExtensionPath?: string;
 }
@@ -21,6 +23,7 @@ export function derivePaths(dataDir: string, overrides: Partial<Paths> = {}, env
     dataDir: dir,
     dbFile: path.join(dir, 'mnemo.db'),
     backupsDir: path.join(dir, 'backups'),
+    logsDir: path.join(dir, 'logs'),
     modelsDir: env.MNEMO_MODELS_DIR ? path.resolve(env.MNEMO_MODELS_DIR) : path.join(dir, 'models'),
     migrationsDir: sourceMigrationsDir(),
     ...overrides,
