@@ -5,9 +5,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'worker_threads', 'stream'];
-const restrict = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }],
+// Raw Electron IPC only where the contract is bound to it, so no channel exists that the contract does not derive.
+const rawIpc = {
+  name: 'electron',
+  importNames: ['ipcMain', 'ipcRenderer'],
+  message: 'Raw Electron IPC lives in electron/main/ipc-adapter.electron.ts and electron/preload/ only: add an operation to shared/contract instead.',
+};
+// One rule entry per file: ESLint lets the last matching block's entry win, so each layer's entry repeats rawIpc.
+const restrict = (patterns, message, paths = [rawIpc]) => ({
+  'no-restricted-imports': ['error', { paths, patterns: patterns.map((group) => ({ group: [group], message })) }],
 });
+const mainHost = [['**/server/**', '**/cli/**', '**/renderer/**', 'react'], 'The Electron host uses the core and shared/, never another host or the renderer.'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'drizzle/**', '.tmp-*/**', 'test-results/**'] },
@@ -19,6 +27,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-empty': ['error', { allowEmptyCatch: true }],
+      'no-restricted-imports': ['error', { paths: [rawIpc] }],
     },
   },
   {
@@ -35,11 +44,15 @@ export default tseslint.config(
   },
   {
     files: ['electron/preload/**/*.ts'],
-    rules: restrict([...nodeBuiltins, '**/core/**', '**/main/**', '**/server/**', '**/cli/**', '**/renderer/**', 'better-sqlite3'], 'The preload exposes the contract only: it imports electron and shared/, nothing else.'),
+    rules: restrict([...nodeBuiltins, '**/core/**', '**/main/**', '**/server/**', '**/cli/**', '**/renderer/**', 'better-sqlite3'], 'The preload exposes the contract only: it imports electron and shared/, nothing else.', []),
   },
   {
     files: ['electron/main/**/*.ts'],
-    rules: restrict(['**/server/**', '**/cli/**', '**/renderer/**', 'react'], 'The Electron host uses the core and shared/, never another host or the renderer.'),
+    rules: restrict(...mainHost),
+  },
+  {
+    files: ['electron/main/ipc-adapter.electron.ts'],
+    rules: restrict(...mainHost, []),
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

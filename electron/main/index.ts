@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, shell, utilityProcess, type Session, type UtilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, Menu, protocol, screen, session, shell, utilityProcess, type Session, type UtilityProcess } from 'electron';
 import { getLoadablePath } from 'sqlite-vec';
 import { isMnemoError } from '../../shared/errors';
 import { createStderrLogger } from '../core/ports/logger.port';
@@ -17,7 +17,7 @@ import { buildMenuTemplate } from './app-menu';
 import { createAppProtocolHandler } from './app-protocol';
 import { createCoreClient, type CoreClient, type CoreStartOptions, type LogLevel } from './core-protocol';
 import { desktopCorePaths, desktopDataDir } from './desktop-paths';
-import { registerIpc } from './ipc-adapter';
+import { registerElectronIpc } from './ipc-adapter.electron';
 import { chosen, missingDatabaseQuestion } from './missing-database-dialog';
 import { createQuitController } from './quit-controller';
 import { guardWebContents, hardenSession } from './session-policy';
@@ -105,7 +105,7 @@ async function start(): Promise<void> {
   window.on('close', () => windowState.save(captureWindowState(window)));
   window.on('closed', () => (win = null));
   window.once('ready-to-show', () => window.show());
-  registerIpc(ipcMain, core, () => (window.isDestroyed() ? null : window.webContents));
+  registerElectronIpc(core, () => (window.isDestroyed() ? null : window.webContents));
 
   // Calls the page makes before the core is up queue behind 'start' in the core process, so both proceed at once.
   const [started] = await Promise.all([

@@ -35,7 +35,7 @@ type InvokeEventLike = { sender: Pick<IpcMainInvokeEvent['sender'], 'id'>; sende
 type IpcMainLike = Pick<IpcMain, 'removeHandler'> & {
   handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>): void;
 };
-type WebContentsLike = Pick<WebContents, 'id' | 'isDestroyed' | 'send'>;
+export type WebContentsLike = Pick<WebContents, 'id' | 'isDestroyed' | 'send'>;
 
 export function registerIpc(ipcMain: IpcMainLike, core: CoreEndpoint, target: () => WebContentsLike | null): () => void {
   ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, name, input) => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, dayOf, endOfDay, isoDate, isoWeekday, startOfDay, type CalendarDay } from '../../shared/calendar-day';
+import { addDays, dayOf, daysInMonth, endOfDay, isoDate, isoWeekday, startOfDay, type CalendarDay } from '../../shared/calendar-day';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 const HOUR = 3_600_000;
@@ -44,6 +44,16 @@ describe('calendar days in a time zone', () => {
     expect(hours(day(2011, 12, 29), 'Pacific/Apia')).toBe(24);
   });
 
+  // Cases date-fns with @date-fns/tz gets wrong (see the header of shared/calendar-day.ts).
+  it('starts a day whose midnight came twice at the first one, and keeps offsets of seconds', () => {
+    // Gaza, 2018-10-27: 01:00 (UTC+3) became 00:00 (UTC+2).
+    expect(startOfDay(day(2018, 10, 27), 'Asia/Gaza')).toBe(Date.UTC(2018, 9, 26, 21));
+    expect(hours(day(2018, 10, 27), 'Asia/Gaza')).toBe(25);
+    // Monrovia kept UTC−0:44:30 until 1972: ten past midnight UTC on New Year's Day was still 31 December there.
+    expect(dayOf(Date.UTC(1971, 0, 1, 0, 10), 'Africa/Monrovia')).toEqual(day(1970, 12, 31));
+    expect(startOfDay(day(1971, 1, 1), 'Africa/Monrovia')).toBe(Date.UTC(1971, 0, 1, 0, 44, 30));
+  });
+
   it('adds days across months, leap years and years, and counts weekdays from Monday', () => {
     expect(addDays(day(2024, 2, 28), 1)).toEqual(day(2024, 2, 29));
     expect(addDays(day(2025, 12, 31), 1)).toEqual(day(2026, 1, 1));
@@ -51,6 +61,9 @@ describe('calendar days in a time zone', () => {
     expect(isoWeekday(day(2026, 6, 15))).toBe(0);
     expect(isoWeekday(day(2026, 7, 19))).toBe(6);
     expect(isoDate(day(2026, 3, 5))).toBe('2026-03-05');
+    // A year below 100 is that year, not 19xx: year 0 is a leap year, 1900 was not.
+    expect(daysInMonth(0, 1)).toBe(29);
+    expect(addDays(day(99, 12, 31), 1)).toEqual(day(100, 1, 1));
   });
 
   it('properties: every instant lies in its day, which ends 1 ms before the next one starts', () => {

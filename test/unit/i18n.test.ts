@@ -1,34 +1,58 @@
 import { describe, expect, it } from 'vitest';
-import { dictionaries, translate } from '../../renderer/src/i18n';
+import { dictionaries, translate, type Language, type Message } from '../../renderer/src/i18n';
 
 const en = dictionaries.en;
-const zh = dictionaries['zh-CN'];
+const languages = Object.keys(dictionaries) as Language[];
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+/** A message's forms by name; a plain string is its own "other" form. */
+const forms = (message: Message): Record<string, string> => (typeof message === 'string' ? { other: message } : message);
+const other = (message: Message) => (typeof message === 'string' ? message : message.other);
 
 describe('UI strings', () => {
-  it('zh-CN has every key of en, and no key en lacks', () => {
-    expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+  it.each(languages)('%s has every key of en, and no key en lacks', (language) => {
+    expect(Object.keys(dictionaries[language]).sort()).toEqual(Object.keys(en).sort());
   });
 
-  it('every string is translated (non-empty) in both languages', () => {
-    for (const [key, text] of Object.entries(en)) expect(text.trim(), key).not.toBe('');
-    for (const [key, text] of Object.entries(zh)) expect(text.trim(), key).not.toBe('');
+  it.each(languages)('%s has every string translated (non-empty) in every form', (language) => {
+    for (const [key, message] of Object.entries(dictionaries[language])) {
+      for (const [form, text] of Object.entries(forms(message))) expect(text.trim(), `${key} ${form}`).not.toBe('');
+    }
   });
 
-  it('a translation uses exactly the parameters of the English string', () => {
-    for (const key of Object.keys(en) as Array<keyof typeof en>) expect(placeholders(zh[key]), key).toEqual(placeholders(en[key]));
+  it.each(languages)('%s uses exactly the parameters of the English string', (language) => {
+    for (const key of Object.keys(en) as Array<keyof typeof en>) {
+      const message = dictionaries[language][key];
+      expect(placeholders(other(message)), key).toEqual(placeholders(other(en[key])));
+      // A form for a particular count may write the number out ("1 memory"), never use a parameter the others lack.
+      for (const [form, text] of Object.entries(forms(message))) expect(placeholders(other(message)), `${key} ${form}`).toEqual(expect.arrayContaining(placeholders(text)));
+    }
   });
 
-  it('every singular (.one) form belongs to a plural key', () => {
-    for (const key of Object.keys(en).filter((k) => k.endsWith('.one'))) expect(Object.keys(en), key).toContain(key.slice(0, -'.one'.length));
+  it.each(languages)('%s plural messages have the forms its plural rules pick, and only those', (language) => {
+    const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+    for (const [key, message] of Object.entries(dictionaries[language])) {
+      if (typeof message === 'string') continue;
+      const named = Object.keys(message).filter((form) => !/^=\d+$/.test(form));
+      expect(named.sort(), key).toEqual([...categories].sort());
+    }
   });
 
-  it('fills parameters and picks the singular form for a count of 1', () => {
+  it('fills parameters and picks the form for the count', () => {
     expect(translate('en', 'receipt.summary', { count: 3 })).toBe('3 memories used');
     expect(translate('en', 'receipt.summary', { count: 1 })).toBe('1 memory used');
+    expect(translate('en', 'receipt.summary', { count: 0 })).toBe('0 memories used');
     expect(translate('zh-CN', 'receipt.summary', { count: 3 })).toBe('使用了 3 条记忆');
+    expect(translate('zh-CN', 'receipt.summary', { count: 1 })).toBe('使用了 1 条记忆');
     expect(translate('en', 'threads.rename', { title: 'Plans' })).toBe('Rename “Plans”');
     // A parameter the caller did not give stays visible rather than vanishing.
     expect(translate('en', 'threads.rename', {})).toBe('Rename “{title}”');
+    // Without a count, the general form.
+    expect(translate('en', 'receipt.summary')).toBe('{count} memories used');
+  });
+
+  it('an exact form ("=1") wins over the plural category, in a language whose rules have no "one"', () => {
+    const params = (count: number) => ({ count, n: String(count), days: 30 });
+    expect(translate('zh-CN', 'transfer.cap.trash', params(1))).toBe('Mnemo 自己学到的记忆比上限多 1 条：下次维护会把其中最不重要、最少使用的那条移入回收站，30 天内可以恢复。');
+    expect(translate('zh-CN', 'transfer.cap.trash', params(2))).toBe('Mnemo 自己学到的记忆比上限多 2 条：下次维护会把其中最不重要、最少使用的 2 条移入回收站，30 天内可以恢复。');
   });
 });

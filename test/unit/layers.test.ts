@@ -1,10 +1,13 @@
 import path from 'node:path';
 import { ESLint } from 'eslint';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { TOOL_TEST_TIMEOUT_MS } from '../support/timeouts';
 
-// Proves each layer rule in eslint.config.js fires: a wrong-layer import must fail lint, a right one must pass.
-const eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, '../..') });
+// Proves each layer rule fires: a wrong-layer import must fail lint (eslint.config.js), a wrong runtime's global must
+// fail the type check (tsconfig.*.json), and the right ones must pass.
+const root = path.resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: root });
 
 async function restrictedImports(filePath: string, code: string): Promise<number> {
   const [result] = await eslint.lintText(code, { filePath });
@@ -27,17 +30,102 @@ describe('layer rules', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
     ['electron/preload/x.ts', "import fs from 'node:fs';"],
     ['electron/server/x.ts', "import { app } from 'electron';"],
     ['electron/cli/x.ts', "import { BrowserWindow } from 'electron';"],
+    ['electron/main/x.ts', "import { ipcMain } from 'electron';"],
+    ['electron/main/index.ts', "import { ipcMain } from 'electron';"],
+    ['electron/main/x.ts', "import * as electron from 'electron';"],
+    ['test/unit/x.test.ts', "import { ipcRenderer } from 'electron';"],
+    ['bench/x.ts', "import { ipcMain } from 'electron';"],
   ])('%s may not: %s', async (file, code) => {
-    expect(await restrictedImports(file, `${code}\nexport const used = [${code.match(/import (?:\{ )?(\w+)/)![1]}];\n`)).toBeGreaterThan(0);
+    expect(await restrictedImports(file, `${code} export const used = [${code.match(/import (?:\{ |\* as )?(\w+)/)![1]}];\n`)).toBeGreaterThan(0);
   });
 
   it.each([
     ['electron/core/x.ts', "import fs from 'node:fs';"],
     ['renderer/src/x.ts', "import { operations } from '../../shared/contract';"],
     ['electron/preload/x.ts', "import { contextBridge } from 'electron';"],
+    ['electron/preload/x.ts', "import { ipcRenderer } from 'electron';"],
+    ['electron/main/ipc-adapter.electron.ts', "import { ipcMain } from 'electron';"],
+    ['electron/main/x.ts', "import { BrowserWindow } from 'electron';"],
     ['electron/main/x.ts', "import { createCore } from '../core/create-core';"],
     ['electron/server/x.ts', "import { createCore } from '../core/create-core';"],
   ])('%s may: %s', async (file, code) => {
-    expect(await restrictedImports(file, `${code}\nexport const used = [${code.match(/import (?:\{ )?(\w+)/)![1]}];\n`)).toBe(0);
+    expect(await restrictedImports(file, `${code} export const used = [${code.match(/import (?:\{ |\* as )?(\w+)/)![1]}];\n`)).toBe(0);
+  });
+});
+
+/** The options a tsconfig checks with, and the files it checks. */
+function readConfig(config: string): ts.ParsedCommandLine {
+  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, config), {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  });
+  if (!parsed || parsed.errors.length > 0) throw new Error(`${config} does not parse`);
+  return parsed;
+}
+
+// Parsed declaration files (lib.dom.d.ts, @types/node, the app's modules), shared by every probe's program.
+const parsedFiles = new Map<string, ts.SourceFile>();
+
+/**
+ * The type errors `code` gets as a file at `filePath` (beside real code, so relative imports resolve) in the program
+ * `config` checks its folder with.
+ */
+function typeErrors(config: string, filePath: string, code: string): string[] {
+  const { options, fileNames } = readConfig(config);
+  const probe = path.join(root, filePath);
+  expect(fileNames.some((f) => path.dirname(f) === path.dirname(probe)), `${config} checks ${path.dirname(filePath)}/`).toBe(true);
+  const host = ts.createCompilerHost(options);
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.readFile = (name) => (name === probe ? code : readFile(name));
+  host.fileExists = (name) => name === probe || fileExists(name);
+  host.getSourceFile = (name, languageVersion) => {
+    if (name === probe) return ts.createSourceFile(name, code, languageVersion, true);
+    const key = `${name}\0${JSON.stringify(languageVersion)}`;
+    if (!parsedFiles.has(key)) {
+      const text = readFile(name);
+      if (text === undefined) return undefined;
+      parsedFiles.set(key, ts.createSourceFile(name, text, languageVersion, true));
+    }
+    return parsedFiles.get(key);
+  };
+  const program = ts.createProgram({ rootNames: [probe], options, host });
+  return ts.getPreEmitDiagnostics(program, program.getSourceFile(probe)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
+}
+
+// A probe imports its layer's entry point: a dependency whose typings drag in the other runtime's globals (a stray
+// `/// <reference types="node" />` in some package) would let the `may not` code compile, and this test fail.
+const rendererEntry = "import './main';";
+const coreEntry = "import './create-core';";
+
+describe('runtime rules (one tsconfig per runtime)', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
+  it.each([
+    ['tsconfig.web.json', 'renderer/src/x.ts', `${rendererEntry} export const home = process.env.HOME;`],
+    ['tsconfig.web.json', 'renderer/src/x.ts', `${rendererEntry} export const bytes = Buffer.from('x');`],
+    ['tsconfig.web.json', 'renderer/src/x.ts', `${rendererEntry} import fs from 'node:fs'; export const read = fs.readFileSync;`],
+    ['tsconfig.web.json', 'shared/x.ts', 'export const home = process.env.HOME;'],
+    ['tsconfig.node.json', 'electron/core/x.ts', `${coreEntry} export const title = document.title;`],
+    ['tsconfig.node.json', 'electron/core/x.ts', `${coreEntry} export const href = window.location.href;`],
+    ['tsconfig.node.json', 'electron/server/x.ts', 'export const title = document.title;'],
+    ['tsconfig.node.json', 'shared/x.ts', 'export const title = document.title;'],
+  ])('%s: %s may not use the other runtime: %s', (config, file, code) => {
+    expect(typeErrors(config, file, code).join('\n')).toMatch(/Cannot find (name|module) '(process|Buffer|node:fs|document|window)'/);
+  });
+
+  it.each([
+    ['tsconfig.web.json', 'renderer/src/x.ts', `${rendererEntry} export const title = document.title;`],
+    ['tsconfig.node.json', 'electron/core/x.ts', `${coreEntry} import fs from 'node:fs'; export const home = [process.env.HOME, fs.readFileSync];`],
+    ['tsconfig.e2e.json', 'test/e2e/x.e2e.ts', "import fs from 'node:fs'; export const both = [fs.readFileSync, () => document.title];"],
+  ])('%s: %s may: %s', (config, file, code) => {
+    expect(typeErrors(config, file, code)).toEqual([]);
+  });
+
+  it('npm run typecheck checks every program', () => {
+    const solution = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile).config as { references: Array<{ path: string }> };
+    const programs = ts.sys.readDirectory(root, ['.json'], undefined, ['tsconfig.*.json'], 1).map((f) => path.basename(f));
+    expect(solution.references.map((r) => path.basename(r.path)).sort()).toEqual(programs.filter((f) => f !== 'tsconfig.base.json').sort());
+    expect(JSON.parse(ts.sys.readFile(path.join(root, 'package.json'))!).scripts.typecheck).toBe('tsc -b');
   });
 });

@@ -10,6 +10,13 @@ import { groupByDay, KIND_FILTERS, KNOWN_KINDS, kindLabelKey } from '../../rende
 import { systemTimeZone } from '../../shared/time-zone';
 import { diffWords, tokenize } from '../../renderer/src/memory/word-diff';
 import { dictionaries } from '../../renderer/src/i18n';
+import { seededRandom } from '../support/seeded-random';
+
+/** `length` Chinese characters drawn from fifty, reproducibly. */
+const chinese = (length: number, seed: number) => {
+  const random = seededRandom(seed);
+  return Array.from({ length }, () => '的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自之着去之过家学对可她里后小'[Math.floor(random() * 50)]).join('');
+};
 
 const spell = (parts: ReturnType<typeof diffWords>, side: 'before' | 'after') =>
   parts
@@ -39,6 +46,41 @@ describe('word diff', () => {
       { kind: 'removed', text: '绿' },
       { kind: 'added', text: '红' },
       { kind: 'same', text: '茶' },
+    ]);
+  });
+
+  // Cases jsdiff's diffWordsWithSpace gets otherwise (see the header of renderer/src/memory/word-diff.ts).
+  it('marks whole words in every alphabet, not letters inside them', () => {
+    expect(diffWords('Привет мир', 'Привет мира')).toEqual([
+      { kind: 'same', text: 'Привет ' },
+      { kind: 'removed', text: 'мир' },
+      { kind: 'added', text: 'мира' },
+    ]);
+    expect(diffWords('Γειά σου', 'Γειά σας')).toEqual([
+      { kind: 'same', text: 'Γειά ' },
+      { kind: 'removed', text: 'σου' },
+      { kind: 'added', text: 'σας' },
+    ]);
+  });
+
+  it('shows small edits at both ends of the longest Chinese memory as small edits', () => {
+    const before = chinese(4000, 1);
+    const after = `${before.slice(1)}尾`;
+    expect(diffWords(before, after)).toEqual([
+      { kind: 'removed', text: before[0] },
+      { kind: 'same', text: before.slice(1) },
+      { kind: 'added', text: '尾' },
+    ]);
+  });
+
+  it('bounds its work: a rewrite shows as the whole middle replaced, between the unchanged start and end', () => {
+    // Two unrelated 2,000-character texts that share many characters, starting and ending differently.
+    const [first, second] = [`甲${chinese(2000, 2)}乙`, `丙${chinese(2000, 3)}丁`];
+    expect(diffWords(`Note: ${first} (end)`, `Note: ${second} (end)`)).toEqual([
+      { kind: 'same', text: 'Note: ' },
+      { kind: 'removed', text: first },
+      { kind: 'added', text: second },
+      { kind: 'same', text: ' (end)' },
     ]);
   });
 

@@ -19,6 +19,10 @@
  * - "this session" / "this conversation" / 本次会话: Mnemo has no sessions that end (a thread stays open for days),
  *   so it is the end of the base day, like "today".
  * Every supported relative expression except 这周X / 本周X and explicit past dates resolves to >= base.
+ *
+ * Hand-written, not chrono-node (2.10, compared on the phrases above with the base at Monday 07:00 in Shanghai): it
+ * takes "next Friday" for this week's, ends "until September" and 九月 on a day inside September instead of its
+ * last, does not read 本周末, and its Chinese parser ignores the user's zone: 今天 comes out as the UTC date, Sunday.
  */
 import { addDays, dayOf, daysInMonth, endOfDay, isoWeekday, type CalendarDay } from '../../../shared/calendar-day';
 

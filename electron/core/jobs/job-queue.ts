@@ -21,6 +21,11 @@
  * - Failures: OLLAMA_UNREACHABLE / MODEL_NOT_FOUND pause the whole queue (no attempt is burned) and a probe resumes it;
  *   other retryable errors back off exponentially with jitter; after maxAttempts the job is dead-lettered with its
  *   error code. Only codes and ids are logged, never the user's text.
+ *
+ * Hand-written, not a queue library: the invariants above are Mnemo's cases (test/integration/job-queue.int.test.ts,
+ * test/reliability/). A queue that keeps jobs in memory (p-queue) loses them on quit, one on Redis (BullMQ) needs a
+ * server Mnemo does not run, and one that owns its job table marks a job done in its own write after the handler
+ * returns, so a crash between the two repeats the handler's writes or loses them; here they commit together.
  */
 import { MnemoError, type ErrorCode } from '../../../shared/errors';
 import { transactionWithEffects, type AfterCommit } from '../db/after-commit';

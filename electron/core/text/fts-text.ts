@@ -17,6 +17,10 @@
  *
  * Word forms and function words are not part of this encoding: the index keeps words as written, and relevance
  * search reaches a stem's other forms through the index's vocabulary (meaningful-terms.ts, memory/keyword-index.ts).
+ *
+ * Hand-written, not FTS5's trigram tokenizer or a word segmenter (checked on the example above): trigram matches no
+ * query shorter than three characters (咖啡 finds nothing), and Intl.Segmenter cuts by context (喜欢喝茶 -> 喜欢 | 喝茶),
+ * so the query 茶 misses a text the bigrams find.
  */
 
 export type FtsQueryMode = 'all' | 'any';

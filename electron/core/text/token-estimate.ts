@@ -16,6 +16,10 @@
  * Costs are kept in integer units of 1/40 token so sums are exact. Because a run's cost never decreases as it grows
  * and is subadditive up to one token, estimate(a + b) lies in [max(estimate(a), estimate(b)), estimate(a) +
  * estimate(b) + 1]: budgets computed per message and per prompt agree.
+ *
+ * Hand-written, not a tokenizer library: a tokenizer is exact for one vocabulary only (gpt-tokenizer: OpenAI's; a
+ * model's own through @huggingface/transformers needs that model's tokenizer files, a download Mnemo does not make),
+ * while Mnemo budgets offline for whichever model Ollama runs, so it would still need the calibrator above.
  */
 
 const UNIT = 40;
