@@ -46,7 +46,7 @@ export function ThreadSidebar() {
           <IncognitoIcon size={18} />
         </button>
       </div>
-      <button type="button" className="search-trigger" onClick={() => setSearchOpen(true)} aria-label={t('search.open')} aria-keyshortcuts="Control+K Meta+K">
+      <button type="button" className="search-trigger" onClick={() => setSearchOpen(true)} title={t('search.open')} aria-keyshortcuts="Control+K Meta+K">
         <SearchIcon />
         <span className="grow">{t('search.short')}</span>
         <kbd aria-hidden="true">{modKey()} K</kbd>

@@ -14,7 +14,7 @@ export class TimelinePage {
 
   constructor(readonly page: Page) {
     this.navButton = page.getByRole('navigation', { name: 'Threads' }).getByRole('button', { name: /^Timeline/ });
-    this.stream = page.getByRole('feed', { name: 'What happened' });
+    this.stream = page.getByRole('region', { name: 'What happened' });
     this.events = this.stream.getByRole('listitem');
     this.chart = page.getByRole('group', { name: /^Memories learned and changed over time/ });
     this.bars = this.chart.getByRole('button');

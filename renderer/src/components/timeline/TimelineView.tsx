@@ -121,7 +121,7 @@ export function TimelineView() {
               </button>
             </p>
           )}
-          <div ref={stream} className="timeline-stream" role="feed" aria-label={t('timeline.streamLabel')} aria-busy={loading}>
+          <div ref={stream} className="timeline-stream" role="region" aria-label={t('timeline.streamLabel')} aria-busy={loading}>
             {error && (
               <p className="field-error" role="alert">
                 {error.message}
