@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Id, Ok, Timestamp, operation } from './define';
-import { Memory, MemoryCategory } from './memory.contract';
+import { Id, Timestamp, operation } from './define';
+import { MemoryCategory } from './memory.contract';
 
 /** One thing that happened, for the timeline. Never carries the user's text: the UI reads memories by id. */
 export const TimelineEvent = z.object({
@@ -38,24 +38,4 @@ export const timelineOperations = {
       .refine((i) => i.edges.every((t, k) => k === 0 || t > i.edges[k - 1]!), 'The edges must be in increasing order.'),
     z.object({ buckets: z.array(z.object({ start: Timestamp, end: Timestamp, learned: z.number().int(), changed: z.number().int() })) }),
   ),
-  'memory.asOf': operation(
-    'What Mnemo believed about the user at a moment: each memory as its latest version then, if it was active and not expired.',
-    z.object({ at: Timestamp, limit: z.number().int().min(1).max(1000).default(200), offset: z.number().int().min(0).default(0) }).strict(),
-    z.object({
-      items: z.array(z.object({ memoryId: Id, version: z.number().int(), content: z.string(), category: MemoryCategory, importance: z.number(), pinned: z.boolean() })),
-      total: z.number().int().nonnegative(),
-    }),
-  ),
-  'memory.getMany': operation(
-    'Several memories by id (e.g. for an answer’s receipt); ids that no longer exist are left out.',
-    z.object({ memoryIds: z.array(Id).max(500) }).strict(),
-    z.object({ items: z.array(Memory) }),
-  ),
-  'thread.excludeMemory': operation(
-    'Do not use this memory in this thread again (from a receipt’s quick actions).',
-    z.object({ threadId: Id, memoryId: Id }).strict(),
-    Ok,
-  ),
-  'thread.includeMemory': operation('Undoes thread.excludeMemory.', z.object({ threadId: Id, memoryId: Id }).strict(), Ok),
-  'thread.exclusions': operation('Memories excluded from a thread.', z.object({ threadId: Id }).strict(), z.object({ memoryIds: z.array(Id) })),
 };
