@@ -37,14 +37,17 @@ import { contentHash } from './content-hash';
 import { parseImport, type ImportCandidate } from './import-parse';
 import { createMemoryCap } from './memory-cap';
 import { createTimeSlicer } from '../time-slicer';
-import type { MemoryService, PreparedEmbedding } from './memory.service';
+import { createTimelineWriter } from '../timeline/timeline-writer';
+import type { MemoryService } from './memory.service';
+import type { MemoryWrites, PreparedEmbedding } from './memory-writer';
 
 export interface MemoryImportDeps {
   sqlite: Sqlite;
   clock: Clock;
   events: EventBus;
   logger: Logger;
-  memories: MemoryService;
+  /** Writes go through the memory writer's narrow interface; lookups and vectors through the service. */
+  memories: MemoryWrites & Pick<MemoryService, 'findByHash' | 'nearest' | 'prepareEmbeddings' | 'pendingImports'>;
   settings: () => Settings;
   /** Who writes this core's imports (tests pass another process's identity); default this process. */
   owner?: LeaseOwner;
@@ -91,7 +94,7 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
   const leftBehind = new Set<string>();
   const shutdown = new AbortController();
   const running = new Set<Promise<ImportReport>>();
-  const insertEvent = sqlite.prepare('INSERT INTO events (kind, data, created_at) VALUES (?, ?, ?)');
+  const timeline = createTimelineWriter({ sqlite, clock });
   const cap = createMemoryCap({ sqlite, settings: deps.settings });
 
   /** Exact-duplicate outcome of one item against the database, or null when its text is not there. */
@@ -191,32 +194,28 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
     try {
       for (let next = 0; next < toWrite.length; ) {
         throwIfStopped(signal);
-        sqlite
-          .transaction(() => {
-            do {
-              writeHidden(toWrite[next++]!, batch);
-            } while (next < toWrite.length && !slicer.spent());
-          })
-          .immediate();
+        memories.transaction(() => {
+          do {
+            writeHidden(toWrite[next++]!, batch);
+          } while (next < toWrite.length && !slicer.spent());
+        });
         await slicer.yield();
       }
-      return sqlite
-        .transaction(() => {
-          // Again at the end: an exact duplicate may have been written by other work between the slices.
-          const late: number[] = [];
-          for (const p of toWrite) {
-            const now = p.item.memoryId === undefined ? null : exactMatch(p.hash);
-            if (now?.outcome !== 'duplicate') continue;
-            late.push(p.item.memoryId!);
-            p.item = withoutWrite(p.item, now);
-          }
-          if (late.length > 0) memories.discardImport(batch, late);
-          const written = memories.publishImport(batch, 'imported');
-          const summary = { written, ...counts(planned) };
-          insertEvent.run('import_completed', JSON.stringify({ ...summary, format, origin: 'import' }), clock.now());
-          return summary;
-        })
-        .immediate();
+      return memories.transaction(() => {
+        // Again at the end: an exact duplicate may have been written by other work between the slices.
+        const late: number[] = [];
+        for (const p of toWrite) {
+          const now = p.item.memoryId === undefined ? null : exactMatch(p.hash);
+          if (now?.outcome !== 'duplicate') continue;
+          late.push(p.item.memoryId!);
+          p.item = withoutWrite(p.item, now);
+        }
+        if (late.length > 0) memories.discardImport(batch, late);
+        const written = memories.publishImport(batch, 'imported');
+        const summary = { written, ...counts(planned) };
+        timeline.record('import_completed', {}, { ...summary, format, origin: 'import' });
+        return summary;
+      });
     } catch (e) {
       try {
         memories.discardImport(batch);
