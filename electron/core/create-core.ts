@@ -4,7 +4,7 @@
  * this and then only talk to the returned Core through envelopes and events.
  */
 import fs from 'node:fs';
-import type { AppInfo, EventMessage } from '../../shared/contract';
+import { FAILED_JOB_KIND, type AppInfo, type EventMessage } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
 import { openDatabase, type OpenedDatabase } from './db/open-database';
 import { createChatService } from './chat/chat.service';
@@ -17,6 +17,7 @@ import { createReembedJob, scheduleReembed } from './extraction/reembed.job';
 import { createReviewService } from './extraction/review.service';
 import { JobQueue } from './jobs/job-queue';
 import { createTimelineService } from './timeline/timeline.service';
+import { createTimelineWriter } from './timeline/timeline-writer';
 import { createLlmProvider } from './llm/llm-provider';
 import { createModelsService } from './models/models.service';
 import { createTokenCalibrator } from './text/token-estimate';
@@ -145,6 +146,7 @@ export function createCore(options: CoreOptions): Core {
     settings: () => settings.get(),
     backups: createBackupScrubber({ paths, logger }),
   });
+  const timelineEvents = createTimelineWriter({ sqlite: db.sqlite, clock });
   const queue = new JobQueue({
     sqlite: db.sqlite,
     clock,
@@ -152,10 +154,7 @@ export function createCore(options: CoreOptions): Core {
     onChange: (state) => events.emit('queue.changed', state),
     onDead: (job, code) => {
       // The timeline shows learning that failed for good (ids and the error class only, never text).
-      const kind = job.kind === 'extract' ? 'extraction_failed' : job.kind === 'summarize' ? 'summary_failed' : `${job.kind}_failed`;
-      db.sqlite
-        .prepare('INSERT INTO events (kind, thread_id, message_id, data, created_at) VALUES (?, ?, ?, ?, ?)')
-        .run(kind, job.threadId, job.messageId, JSON.stringify({ jobId: job.id, code }), clock.now());
+      timelineEvents.record(FAILED_JOB_KIND[job.kind], { threadId: job.threadId, messageId: job.messageId }, { jobId: job.id, code });
       events.emit('job.failed', { jobId: job.id, kind: job.kind, code, final: true });
     },
     probe: async (signal) => {

@@ -67,21 +67,6 @@ export const chatOperations = {
     z.object({ threadId: Id }).strict(),
     z.object({ stopped: z.boolean() }),
   ),
-  'thread.messages': operation(
-    'Messages of a thread, oldest first; page backwards with beforeId.',
-    z.object({ threadId: Id, beforeId: Id.optional(), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
-    z.object({
-      messages: z.array(Message),
-      hasMore: z.boolean(),
-      /** For each answer on the page that used long-term memories: which ones, with score and reason. */
-      receipts: z.array(z.object({ messageId: Id, memories: z.array(MemoryUse) })),
-    }),
-  ),
-  'thread.search': operation(
-    'Full-text search over all messages (Chinese and English).',
-    z.object({ query: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(200).default(50) }).strict(),
-    z.object({ hits: z.array(z.object({ threadId: Id, threadTitle: z.string(), message: Message })) }),
-  ),
   'summary.get': operation('The thread summary, or null before the first one.', z.object({ threadId: Id }).strict(), ThreadSummary.nullable()),
   'summary.update': operation(
     'Replaces the summary text with the user’s edit; later summaries build on it.',

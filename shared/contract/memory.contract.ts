@@ -243,6 +243,19 @@ export const memoryOperations = {
       semanticSearch: EmbeddingStatus,
     }),
   ),
+  'memory.asOf': operation(
+    'What Mnemo believed about the user at a moment: each memory as its latest version then, if it was active and not expired.',
+    z.object({ at: Timestamp, limit: z.number().int().min(1).max(1000).default(200), offset: z.number().int().min(0).default(0) }).strict(),
+    z.object({
+      items: z.array(z.object({ memoryId: Id, version: z.number().int(), content: z.string(), category: MemoryCategory, importance: z.number(), pinned: z.boolean() })),
+      total: z.number().int().nonnegative(),
+    }),
+  ),
+  'memory.getMany': operation(
+    'Several memories by id (e.g. for an answer’s receipt); ids that no longer exist are left out.',
+    z.object({ memoryIds: z.array(Id).max(500) }).strict(),
+    z.object({ items: z.array(Memory) }),
+  ),
 };
 
 export const memoryEvents = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MemoryUse, Message } from './chat.contract';
 import { Id, Ok, Timestamp, operation } from './define';
 
 export const Thread = z.object({
@@ -32,6 +33,28 @@ export const threadOperations = {
     z.object({ threadId: Id }).strict(),
     Ok,
   ),
+  'thread.messages': operation(
+    'Messages of a thread, oldest first; page backwards with beforeId.',
+    z.object({ threadId: Id, beforeId: Id.optional(), limit: z.number().int().min(1).max(1000).default(200) }).strict(),
+    z.object({
+      messages: z.array(Message),
+      hasMore: z.boolean(),
+      /** For each answer on the page that used long-term memories: which ones, with score and reason. */
+      receipts: z.array(z.object({ messageId: Id, memories: z.array(MemoryUse) })),
+    }),
+  ),
+  'thread.search': operation(
+    'Full-text search over all messages (Chinese and English).',
+    z.object({ query: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(200).default(50) }).strict(),
+    z.object({ hits: z.array(z.object({ threadId: Id, threadTitle: z.string(), message: Message })) }),
+  ),
+  'thread.excludeMemory': operation(
+    'Do not use this memory in this thread again (from a receipt’s quick actions).',
+    z.object({ threadId: Id, memoryId: Id }).strict(),
+    Ok,
+  ),
+  'thread.includeMemory': operation('Undoes thread.excludeMemory.', z.object({ threadId: Id, memoryId: Id }).strict(), Ok),
+  'thread.exclusions': operation('Memories excluded from a thread.', z.object({ threadId: Id }).strict(), z.object({ memoryIds: z.array(Id) })),
 };
 
 export const threadEvents = {

@@ -1,10 +1,82 @@
+/**
+ * The timeline: what happened, newest first. Its vocabulary (TimelineEventKind, with what each kind's data holds) is
+ * declared once, here and in timeline-kinds.ts: the core writes events only through
+ * electron/core/timeline/timeline-writer.ts, which accepts only these kinds with these shapes, and the renderer's
+ * labels and filters are derived from the same list.
+ */
 import { z } from 'zod';
-import { Id, Ok, Timestamp, operation } from './define';
-import { Memory, MemoryCategory } from './memory.contract';
+import { Id, Timestamp, operation } from './define';
+import { MaintenanceReport } from './maintenance.contract';
+import { MemoryCategory, MemoryOrigin, MemoryStatus } from './memory.contract';
+import { TIMELINE_EVENT_KINDS } from './timeline-kinds';
+
+export { FAILED_JOB_KIND, TIMELINE_EVENT_KINDS } from './timeline-kinds';
+
+/** Every kind of event the core writes (the list itself is in timeline-kinds.ts, which the renderer reads without zod). */
+export const TimelineEventKind = z.enum(TIMELINE_EVENT_KINDS);
+export type TimelineEventKind = z.output<typeof TimelineEventKind>;
+
+const Version = z.number().int().positive();
+const Count = z.number().int().nonnegative();
+
+/** A memory came into being (or out of hiding, for an import): its first visible version. */
+const MemoryCreated = z.looseObject({ version: Version, origin: MemoryOrigin, status: MemoryStatus, importance: z.number() });
+/** A memory changed: the version this wrote, the fields that changed, who and why. */
+const MemoryChanged = z.looseObject({ version: Version, fields: z.array(z.string()), origin: MemoryOrigin, reason: z.string() });
+/** Background work that failed for good: ids and the error class only. */
+const JobFailed = z.object({ jobId: Id, code: z.string() });
+
+/**
+ * What each kind carries in `data`: small facts (ids, counts, versions), never the user's text, so a purge leaves no
+ * trace on the timeline. Memory events may add facts of their own (what a merge went into, a similarity, bulk: true).
+ */
+export const timelineEventData = {
+  learned: MemoryCreated,
+  proposed: MemoryCreated,
+  imported: MemoryCreated,
+  approved: MemoryChanged,
+  rejected: MemoryChanged,
+  confirmed: MemoryChanged,
+  updated: MemoryChanged,
+  reverted: MemoryChanged,
+  merged: MemoryChanged,
+  superseded: MemoryChanged,
+  decayed: MemoryChanged,
+  archived: MemoryChanged,
+  unarchived: MemoryChanged,
+  deleted: MemoryChanged,
+  restored: MemoryChanged,
+  expired: z.object({ expiresAt: Timestamp, origin: z.literal('maintenance') }),
+  purged: z.object({ memoryId: Id }),
+  import_completed: z.object({
+    written: Count,
+    new: Count,
+    duplicate: Count,
+    conflicting: Count,
+    invalid: Count,
+    format: z.enum(['mnemo-json', 'text']),
+    origin: z.literal('import'),
+  }),
+  /** The run's report, and how far its near-duplicate check got (the next run continues from there). */
+  maintained: MaintenanceReport.extend({ mergeWatermark: z.object({ at: Timestamp, id: z.number().int().nonnegative() }), origin: z.literal('maintenance') }),
+  thread_summarized: z.object({ messages: Count, toMessageId: Id }),
+  extraction_failed: JobFailed,
+  summary_failed: JobFailed,
+  title_failed: JobFailed,
+  reembed_failed: JobFailed,
+} satisfies Record<TimelineEventKind, z.ZodType>;
+export type TimelineEventData<K extends TimelineEventKind> = z.input<(typeof timelineEventData)[K]>;
+
+type KindsCarrying<S> = { [K in TimelineEventKind]: (typeof timelineEventData)[K] extends S ? K : never }[TimelineEventKind];
+/** The kinds of a memory's creation (written with its first version). */
+export type MemoryCreatedKind = KindsCarrying<typeof MemoryCreated>;
+/** The kinds of a change to a memory (written with each new version). */
+export type MemoryChangedKind = KindsCarrying<typeof MemoryChanged>;
 
 /** One thing that happened, for the timeline. Never carries the user's text: the UI reads memories by id. */
 export const TimelineEvent = z.object({
   id: Id,
+  /** A TimelineEventKind; read as any string, so events a newer Mnemo wrote still show (under a generic label). */
   kind: z.string(),
   memoryId: z.number().int().nullable(),
   threadId: z.number().int().nullable(),
@@ -38,24 +110,4 @@ export const timelineOperations = {
       .refine((i) => i.edges.every((t, k) => k === 0 || t > i.edges[k - 1]!), 'The edges must be in increasing order.'),
     z.object({ buckets: z.array(z.object({ start: Timestamp, end: Timestamp, learned: z.number().int(), changed: z.number().int() })) }),
   ),
-  'memory.asOf': operation(
-    'What Mnemo believed about the user at a moment: each memory as its latest version then, if it was active and not expired.',
-    z.object({ at: Timestamp, limit: z.number().int().min(1).max(1000).default(200), offset: z.number().int().min(0).default(0) }).strict(),
-    z.object({
-      items: z.array(z.object({ memoryId: Id, version: z.number().int(), content: z.string(), category: MemoryCategory, importance: z.number(), pinned: z.boolean() })),
-      total: z.number().int().nonnegative(),
-    }),
-  ),
-  'memory.getMany': operation(
-    'Several memories by id (e.g. for an answer’s receipt); ids that no longer exist are left out.',
-    z.object({ memoryIds: z.array(Id).max(500) }).strict(),
-    z.object({ items: z.array(Memory) }),
-  ),
-  'thread.excludeMemory': operation(
-    'Do not use this memory in this thread again (from a receipt’s quick actions).',
-    z.object({ threadId: Id, memoryId: Id }).strict(),
-    Ok,
-  ),
-  'thread.includeMemory': operation('Undoes thread.excludeMemory.', z.object({ threadId: Id, memoryId: Id }).strict(), Ok),
-  'thread.exclusions': operation('Memories excluded from a thread.', z.object({ threadId: Id }).strict(), z.object({ memoryIds: z.array(Id) })),
 };

@@ -1,7 +1,7 @@
 /** The memory views' pure logic: word diffs, paging a huge list, search throttling, filters, the timeline's days and chart. */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import type { TimelineEvent } from '../../shared/contract';
+import { FAILED_JOB_KIND, JobKind, type TimelineEvent } from '../../shared/contract';
 import { layoutBars } from '../../renderer/src/memory/activity-chart';
 import { PAGE_SIZE, pagesFor, pagesToEvict, rowAt, rowRange } from '../../renderer/src/memory/memory-pages';
 import { activeFilterCount, defaultQuery, effectiveSort, filtersOf, listInput, localDayStart, nextLocalDay, searchInput, toDateInput } from '../../renderer/src/memory/memory-query';
@@ -230,6 +230,16 @@ describe('timeline', () => {
     }
     expect(kindLabelKey('something_new')).toBe('timeline.kind.other');
     for (const kinds of Object.values(KIND_FILTERS)) for (const kind of kinds) expect(KNOWN_KINDS).toContain(kind);
+  });
+
+  it('labels the failure of every kind of background job and lists it under Failures', () => {
+    // The kind the core writes when a job of each kind fails for good (create-core.ts, the queue's onDead).
+    for (const job of JobKind.options) {
+      const kind = FAILED_JOB_KIND[job];
+      expect(kindLabelKey(kind)).toBe(`timeline.kind.${kind}`);
+      expect(dictionaries['zh-CN'][kindLabelKey(kind)]).toBeTruthy();
+      expect(KIND_FILTERS.failed).toContain(kind);
+    }
   });
 
   it('lays bars out side by side, the busiest one full height', () => {

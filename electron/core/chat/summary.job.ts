@@ -16,6 +16,7 @@ import type { JobHandler } from '../jobs/job-queue';
 import type { ModelRequests } from '../llm/llm-provider';
 import type { Clock } from '../ports/clock.port';
 import { estimateTokens } from '../text/token-estimate';
+import { createTimelineWriter } from '../timeline/timeline-writer';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
 
 interface SummaryRow {
@@ -123,6 +124,7 @@ export function transcriptWithin(rows: TranscriptRow[], budgetTokens: number): {
 
 export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; llm: ModelRequests; settings: () => Settings }): JobHandler {
   const { sqlite, clock, events } = deps;
+  const timeline = createTimelineWriter({ sqlite, clock });
   return {
     kind: 'summarize',
     async run({ job, signal }) {
@@ -168,9 +170,7 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
                to_message_id = excluded.to_message_id, covered_count = excluded.covered_count, pending_count = 0, updated_at = excluded.updated_at`,
           )
           .run(threadId, text, first, last, (current?.coveredCount ?? 0) + rows.length, now);
-        sqlite
-          .prepare(`INSERT INTO events (kind, thread_id, data, created_at) VALUES ('thread_summarized', ?, ?, ?)`)
-          .run(threadId, JSON.stringify({ messages: rows.length, toMessageId: last }), now);
+        timeline.record('thread_summarized', { threadId }, { messages: rows.length, toMessageId: last }, now);
         const summary = loadSummary(sqlite, threadId)!;
         tx.afterCommit(() => events.emit('summary.updated', { summary }));
       };

@@ -221,7 +221,7 @@ export const events = sqliteTable(
   'events',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    /** learned | updated | merged | superseded | expired | deleted | restored | purged | thread_summarized | extraction_failed | ... */
+    /** One of TimelineEventKind (shared/contract/timeline.contract.ts); written only by timeline/timeline-writer.ts. */
     kind: text('kind').notNull(),
     memoryId: integer('memory_id').references(() => memories.id, { onDelete: 'set null' }),
     threadId: integer('thread_id').references(() => threads.id, { onDelete: 'set null' }),

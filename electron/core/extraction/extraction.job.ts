@@ -18,7 +18,8 @@ import type { JobHandler } from '../jobs/job-queue';
 import type { ModelRequests } from '../llm/llm-provider';
 import { contentHash } from '../memory/content-hash';
 import { mergedWording } from '../memory/learned-wording';
-import type { MemoryService, PreparedEmbedding } from '../memory/memory.service';
+import type { MemoryService } from '../memory/memory.service';
+import type { MemoryWrites, PreparedEmbedding } from '../memory/memory-writer';
 import type { Logger } from '../ports/logger.port';
 import { userTimeZone } from '../../../shared/time-zone';
 import { buildExtractionRequest } from './extract-prompt';
@@ -63,7 +64,8 @@ export function createExtractionJob(deps: {
   logger: Logger;
   llm: ModelRequests;
   settings: () => Settings;
-  memories: MemoryService;
+  /** Writes go through the memory writer's narrow interface (memory-writer.ts); lookups and vectors through the service. */
+  memories: MemoryWrites & Pick<MemoryService, 'related' | 'prepareEmbeddings' | 'findByHash' | 'getMemory' | 'withAnyWord' | 'nearest'>;
 }): JobHandler {
   const { sqlite, events, memories } = deps;
 

@@ -5,6 +5,7 @@
  * supersedes that memory when approved, in the same transaction, as it would have without review. The same event
  * says why a candidate waits whatever the memory mode (its flag: an instruction, another language), for the inbox.
  */
+import { writeTransaction } from '../db/write-transaction';
 import { ReviewFlag, type Memory, type MemoryCategory, type ReviewItem } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
@@ -54,7 +55,7 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
       const edited = input.content !== undefined && input.content !== before.content;
       // Embed an edited wording before the write; without an embedder the vector is filled in later.
       const [embedding] = edited ? ((await memories.prepareEmbeddings([input.content!])) ?? [null]) : [null];
-      const { memory, superseded } = sqlite.transaction(() => {
+      const { memory, superseded } = writeTransaction(sqlite, () => {
         pending(input.memoryId); // still waiting after the await
         const approved = memories.updateMemory(
           input.memoryId,
@@ -70,7 +71,7 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
           memories.updateMemory(old.id, { status: 'superseded', supersededBy: approved.id }, { origin: 'user', reason: 'superseded', eventKind: 'superseded', eventData: { by: approved.id } }),
         );
         return { memory: approved, superseded };
-      }).immediate();
+      });
       events.emit('memory.updated', { memory });
       for (const old of superseded) events.emit('memory.updated', { memory: old });
       return memory;

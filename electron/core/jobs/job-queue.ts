@@ -27,6 +27,7 @@
  * server Mnemo does not run, and one that owns its job table marks a job done in its own write after the handler
  * returns, so a crash between the two repeats the handler's writes or loses them; here they commit together.
  */
+import { writeTransaction } from '../db/write-transaction';
 import { MnemoError, type ErrorCode } from '../../../shared/errors';
 import { transactionWithEffects, type AfterCommit } from '../db/after-commit';
 import type { Sqlite } from '../db/open-database';
@@ -485,7 +486,7 @@ export class JobQueue {
   private claim(): JobRow | null {
     const now = this.clock.now();
     const pausing = [...PAUSING_CODES];
-    const claimed = this.sqlite.transaction(() => {
+    const claimed = writeTransaction(this.sqlite, () => {
       this.reclaimAbandoned();
       const next = this.nextDue();
       if (!next) return null;
@@ -499,7 +500,7 @@ export class JobQueue {
         )
         .run(this.ownerText, now + this.leaseMs, now, ...pausing, ...pausing, next.id);
       return this.sqlite.prepare('SELECT * FROM jobs WHERE id = ?').get(next.id) as RawJob;
-    }).immediate();
+    });
     return claimed ? toJob(claimed) : null;
   }
 

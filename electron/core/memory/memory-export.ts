@@ -21,8 +21,7 @@ import {
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
-import { toMemory, type MemoryRow } from './memory.repo';
-import { toVersion, type VersionRow } from './memory.service';
+import { toMemory, toVersion, type MemoryRow, type VersionRow } from './memory.repo';
 
 export interface MemoryExportDeps {
   sqlite: Sqlite;

@@ -27,7 +27,6 @@
 import type { ImportItem, ImportReport, MemoryCategory, MemoryStatus, OpParsedInput, Settings } from '../../../shared/contract';
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
-import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
@@ -38,14 +37,17 @@ import { contentHash } from './content-hash';
 import { parseImport, type ImportCandidate } from './import-parse';
 import { createMemoryCap } from './memory-cap';
 import { createTimeSlicer } from '../time-slicer';
-import type { MemoryService, PreparedEmbedding } from './memory.service';
+import { createTimelineWriter } from '../timeline/timeline-writer';
+import type { MemoryService } from './memory.service';
+import type { MemoryWrites, PreparedEmbedding } from './memory-writer';
 
 export interface MemoryImportDeps {
   sqlite: Sqlite;
   clock: Clock;
   events: EventBus;
   logger: Logger;
-  memories: MemoryService;
+  /** Writes go through the memory writer's narrow interface; lookups and vectors through the service. */
+  memories: MemoryWrites & Pick<MemoryService, 'findByHash' | 'nearest' | 'prepareEmbeddings' | 'pendingImports'>;
   settings: () => Settings;
   /** Who writes this core's imports (tests pass another process's identity); default this process. */
   owner?: LeaseOwner;
@@ -92,7 +94,7 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
   const leftBehind = new Set<string>();
   const shutdown = new AbortController();
   const running = new Set<Promise<ImportReport>>();
-  const insertEvent = sqlite.prepare('INSERT INTO events (kind, data, created_at) VALUES (?, ?, ?)');
+  const timeline = createTimelineWriter({ sqlite, clock });
   const cap = createMemoryCap({ sqlite, settings: deps.settings });
 
   /** Exact-duplicate outcome of one item against the database, or null when its text is not there. */
@@ -192,14 +194,14 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
     try {
       for (let next = 0; next < toWrite.length; ) {
         throwIfStopped(signal);
-        writeTransaction(sqlite, () => {
+        memories.transaction(() => {
           do {
             writeHidden(toWrite[next++]!, batch);
           } while (next < toWrite.length && !slicer.spent());
         });
         await slicer.yield();
       }
-      return writeTransaction(sqlite, () => {
+      return memories.transaction(() => {
         // Again at the end: an exact duplicate may have been written by other work between the slices.
         const late: number[] = [];
         for (const p of toWrite) {
@@ -211,7 +213,7 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
         if (late.length > 0) memories.discardImport(batch, late);
         const written = memories.publishImport(batch, 'imported');
         const summary = { written, ...counts(planned) };
-        insertEvent.run('import_completed', JSON.stringify({ ...summary, format, origin: 'import' }), clock.now());
+        timeline.record('import_completed', {}, { ...summary, format, origin: 'import' });
         return summary;
       });
     } catch (e) {

@@ -3,7 +3,7 @@
  * untouched low-importance memories, enforce the cap on active memories, purge old trash.
  *
  * Invariants:
- * - Every change goes through the memory service's updateMemory: a version with origin 'maintenance' and a timeline
+ * - Every change goes through the memory writer (memory-writer.ts): a version with origin 'maintenance' and a timeline
  *   event in the same transaction, so each is undone with revert (importance, merge survivor) or restore (an archived
  *   merged memory, a memory trashed for the cap). Purging old trash is final by definition.
  * - Expiry changes nothing about a memory (it stays active and visible, retrieval skips it); it only gets one
@@ -19,22 +19,24 @@
  */
 import type { MaintenanceReport, Memory, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
-import { writeTransaction } from '../db/write-transaction';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { compareWordings } from './learned-wording';
+import { createTimelineWriter } from '../timeline/timeline-writer';
 import { createMemoryCap } from './memory-cap';
 import { createTimeSlicer } from '../time-slicer';
 import type { MemoryService } from './memory.service';
+import type { MemoryWrites } from './memory-writer';
 
 export interface MaintenanceDeps {
   sqlite: Sqlite;
   clock: Clock;
   events: EventBus;
   logger: Logger;
-  memories: MemoryService;
+  /** Changes go through the memory writer's narrow interface; lookups and the trash through the service. */
+  memories: MemoryWrites & Pick<MemoryService, 'getMemory' | 'nearest' | 'emptyTrash'>;
   embedding: EmbeddingService;
   settings: () => Settings;
 }
@@ -84,14 +86,14 @@ export function decayedImportance(importance: number): number | null {
 
 export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenance {
   const { sqlite, clock, events, logger, memories, embedding } = deps;
-  const tx = <T>(fn: () => T): T => writeTransaction(sqlite, fn);
+  const tx = memories.transaction;
+  const timeline = createTimelineWriter({ sqlite, clock });
   const q = {
     newlyExpired: sqlite.prepare(
-      `SELECT id, category, source_thread_id, expires_at FROM memories m
+      `SELECT id FROM memories m
        WHERE m.status = 'active' AND m.expires_at IS NOT NULL AND m.expires_at <= ?
          AND NOT EXISTS (SELECT 1 FROM events e WHERE e.memory_id = m.id AND e.kind = 'expired' AND e.created_at >= m.expires_at)`,
-    ),
-    insertEvent: sqlite.prepare('INSERT INTO events (kind, memory_id, thread_id, category, data, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
+    ).pluck(),
     lastRun: sqlite.prepare(`SELECT created_at AS at, data FROM events WHERE kind = 'maintained' ORDER BY created_at DESC, id DESC LIMIT 1`),
     mergeCandidates: sqlite.prepare(
       `SELECT id, updated_at FROM memories
@@ -127,12 +129,9 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
 
   function markExpired(): number {
     return tx(() => {
-      const at = clock.now();
-      const rows = q.newlyExpired.all(at) as Array<{ id: number; category: string; source_thread_id: number | null; expires_at: number }>;
-      for (const r of rows) {
-        q.insertEvent.run('expired', r.id, r.source_thread_id, r.category, JSON.stringify({ expiresAt: r.expires_at, origin: 'maintenance' }), at);
-      }
-      return rows.length;
+      const ids = q.newlyExpired.all(clock.now()) as number[];
+      for (const id of ids) memories.noteExpired(id);
+      return ids.length;
     });
   }
 
@@ -246,7 +245,7 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
       cap: cap.standing(),
     };
     const watermark = merge.watermark ?? lastRun()?.watermark ?? { at: 0, id: 0 };
-    q.insertEvent.run('maintained', null, null, null, JSON.stringify({ ...report, mergeWatermark: watermark, origin: 'maintenance' }), clock.now());
+    timeline.record('maintained', {}, { ...report, mergeWatermark: watermark, origin: 'maintenance' });
     events.emit('memory.maintained', { report });
     logger.info('memory maintenance done', { ...report });
     return report;

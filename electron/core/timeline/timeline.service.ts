@@ -1,6 +1,6 @@
 /**
- * The timeline (the events table, written by every service in the same transaction as the change it records), the
- * activity chart, "as of a date" (memory versions valid then), and per-thread memory exclusions.
+ * Reading the timeline (the events table, written only by timeline-writer.ts, in the transaction of the change each
+ * event records), the activity chart, "as of a date" (memory versions valid then), and per-thread memory exclusions.
  */
 import type { OpOutput, TimelineEvent } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';

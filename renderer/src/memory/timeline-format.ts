@@ -1,34 +1,15 @@
 /**
- * The timeline's vocabulary: the events table's kinds, grouped into what the user filters by, and the stream cut into
- * local days. Kinds not listed here (written by a newer core) still show, under a generic label.
+ * The timeline's vocabulary as the user sees it: the contract's event kinds (TimelineEventKind), grouped into what the
+ * user filters by, and the stream cut into local days. Kinds this renderer does not know (written by a newer core)
+ * still show, under a generic label.
  */
 import { dayOf, endOfDay, startOfDay } from '../../../shared/calendar-day';
 import type { TimelineEvent } from '../../../shared/contract';
+// The plain list, not the contract's zod enum: the renderer needs the names, not a validator.
+import { FAILED_JOB_KIND, TIMELINE_EVENT_KINDS } from '../../../shared/contract/timeline-kinds';
 import type { MessageKey } from '../i18n';
 
-export const KNOWN_KINDS = [
-  'learned',
-  'proposed',
-  'approved',
-  'rejected',
-  'confirmed',
-  'updated',
-  'reverted',
-  'merged',
-  'superseded',
-  'decayed',
-  'expired',
-  'archived',
-  'unarchived',
-  'deleted',
-  'restored',
-  'purged',
-  'imported',
-  'import_completed',
-  'thread_summarized',
-  'extraction_failed',
-  'maintained',
-] as const;
+export const KNOWN_KINDS = TIMELINE_EVENT_KINDS;
 export type KnownKind = (typeof KNOWN_KINDS)[number];
 
 export function kindLabelKey(kind: string): MessageKey {
@@ -48,7 +29,7 @@ export const KIND_FILTERS = {
   purged: ['purged'],
   review: ['proposed', 'approved', 'rejected'],
   thread_summarized: ['thread_summarized'],
-  failed: ['extraction_failed'],
+  failed: Object.values(FAILED_JOB_KIND),
 } as const satisfies Record<string, readonly KnownKind[]>;
 export type KindFilter = keyof typeof KIND_FILTERS;
 

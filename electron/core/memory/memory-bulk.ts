@@ -1,0 +1,182 @@
+/**
+ * Moving memories between statuses and out of existence, one or many at a time: trash, restore, archive, pin,
+ * recategorize, purge, empty the trash. The rows are written by memory-writer.ts; this file holds which change each
+ * action makes to which memory, and what a purge does after its commit.
+ *
+ * Invariants:
+ * - A bulk action is one transaction; a memory it does not apply to (already trashed, not archived...) is skipped and
+ *   counted, never an error. Bus events go out after the commit.
+ * - Restore brings a memory back to the status it had before the trash (active, archived, in review...), and out of
+ *   the archive to active.
+ * - A bulk purge only reaches memories already in the trash.
+ * - After a purge commits, the WAL is checkpointed (TRUNCATE) so the text is not left in it, then the same memories
+ *   are erased from every backup (backup-scrub.ts); the answer says what happened there, the files that could not be
+ *   changed included.
+ */
+import type { Memory, MemoryChangedKind, MemoryStatus, OpOutput, OpParsedInput } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import { NOTHING_ERASED, type BackupScrubber, type PurgedMemory } from '../backup/backup-scrub';
+import type { Sqlite } from '../db/open-database';
+import type { EventBus } from '../event-bus';
+import type { Clock } from '../ports/clock.port';
+import type { Logger } from '../ports/logger.port';
+import { toMemory, type MemoryLookup, type MemoryRow } from './memory.repo';
+import type { MemoryPatch, MemoryWriter } from './memory-writer';
+
+export interface MemoryBulk {
+  bulk(input: OpParsedInput<'memory.bulk'>): Promise<OpOutput<'memory.bulk'>>;
+  trash(memoryId: number): Memory;
+  restore(memoryId: number): Memory;
+  purge(memoryIds: readonly number[]): Promise<OpOutput<'memory.purge'>>;
+  emptyTrash(trashedBefore?: number): Promise<OpOutput<'memory.emptyTrash'>>;
+}
+
+export interface MemoryBulkDeps {
+  sqlite: Sqlite;
+  clock: Clock;
+  events: EventBus;
+  logger: Logger;
+  lookup: MemoryLookup;
+  writer: MemoryWriter;
+  /** Erases purged memories from the backups, after the purge has committed here. */
+  backups: BackupScrubber;
+}
+
+const PURGE_CHUNK = 500;
+
+/** Version reason and timeline kind of each bulk action. */
+const BULK_EFFECT = {
+  delete: { reason: 'deleted', eventKind: 'deleted' },
+  archive: { reason: 'archived', eventKind: 'archived' },
+  unarchive: { reason: 'unarchived', eventKind: 'unarchived' },
+  pin: { reason: 'pinned', eventKind: 'updated' },
+  unpin: { reason: 'unpinned', eventKind: 'updated' },
+  recategorize: { reason: 'recategorized', eventKind: 'updated' },
+  restore: { reason: 'restored', eventKind: 'restored' },
+} as const satisfies Record<Exclude<OpParsedInput<'memory.bulk'>['action'], 'purge'>, { reason: string; eventKind: MemoryChangedKind }>;
+
+/** The patch of a bulk action for one memory, or null when it does not apply. restore and purge need the database (bulk). */
+function bulkPatch(r: MemoryRow, input: OpParsedInput<'memory.bulk'>): MemoryPatch | null {
+  switch (input.action) {
+    case 'restore':
+    case 'purge':
+      return null;
+    case 'delete':
+      return r.status === 'trashed' ? null : { status: 'trashed' };
+    case 'archive':
+      return r.status === 'active' ? { status: 'archived' } : null;
+    case 'unarchive':
+      return r.status === 'archived' ? { status: 'active' } : null;
+    case 'pin':
+      return r.status !== 'trashed' && r.pinned === 0 ? { pinned: true } : null;
+    case 'unpin':
+      return r.status !== 'trashed' && r.pinned === 1 ? { pinned: false } : null;
+    case 'recategorize':
+      return r.status !== 'trashed' && r.category !== input.category ? { category: input.category } : null;
+  }
+}
+
+export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
+  const { sqlite, clock, events, logger, lookup, writer } = deps;
+  const q = {
+    statusBeforeTrash: sqlite.prepare(
+      `SELECT status FROM memory_versions WHERE memory_id = ? AND status != 'trashed' ORDER BY version DESC LIMIT 1`,
+    ),
+    trashedIds: sqlite.prepare(`SELECT id FROM memories WHERE status = 'trashed' AND (? IS NULL OR trashed_at < ?) ORDER BY id`),
+  };
+  const now = () => clock.now();
+
+  /** Out of the trash to where it was (active, archived, in review...); out of the archive to active; else null. */
+  function restorePatch(r: MemoryRow): MemoryPatch | null {
+    if (r.status === 'archived') return { status: 'active' };
+    if (r.status !== 'trashed') return null;
+    const previous = (q.statusBeforeTrash.get(r.id) as { status: MemoryStatus } | undefined)?.status;
+    return { status: previous ?? 'active' };
+  }
+
+  async function purgeIds(ids: readonly number[]): Promise<OpOutput<'memory.purge'>> {
+    const purged: PurgedMemory[] = [];
+    for (let i = 0; i < ids.length; i += PURGE_CHUNK) purged.push(...writer.purge(ids.slice(i, i + PURGE_CHUNK)));
+    if (purged.length === 0) return { purged: 0, backups: NOTHING_ERASED };
+    checkpoint();
+    return { purged: purged.length, backups: await deps.backups.eraseMemories(purged) };
+  }
+
+  function checkpoint(): void {
+    const [result] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+    // Busy means another connection is reading: its pages stay in the WAL until the next checkpoint.
+    if (result && result.busy !== 0) logger.warn('WAL checkpoint after purge was partial; it completes at the next checkpoint', {});
+  }
+
+  function emitAll(kind: 'memory.updated' | 'memory.deleted' | 'memory.restored', memories: Memory[]): void {
+    for (const memory of memories) events.emit(kind, { memory });
+  }
+
+  return {
+    trash(memoryId) {
+      const memory = writer.transaction(() => {
+        const r = lookup.mustRow(memoryId);
+        if (r.status === 'trashed') return null;
+        return toMemory(writer.applyPatch(r, { status: 'trashed' }, { origin: 'user', reason: 'deleted', eventKind: 'deleted' })!, now());
+      });
+      if (!memory) return toMemory(lookup.mustRow(memoryId), now());
+      events.emit('memory.deleted', { memory });
+      return memory;
+    },
+
+    restore(memoryId) {
+      const memory = writer.transaction(() => {
+        const r = lookup.mustRow(memoryId);
+        const patch = restorePatch(r);
+        if (!patch) throw new MnemoError('CONFLICT', `Memory ${memoryId} is not in the trash or the archive (it is ${r.status}).`);
+        return toMemory(writer.applyPatch(r, patch, { origin: 'user', reason: 'restored', eventKind: 'restored' })!, now());
+      });
+      events.emit('memory.restored', { memory });
+      return memory;
+    },
+
+    async purge(memoryIds) {
+      for (const id of memoryIds) lookup.mustRow(id);
+      const result = await purgeIds(memoryIds);
+      if (result.purged > 0) events.emit('memory.purged', { memoryIds: [...memoryIds] });
+      return result;
+    },
+
+    async emptyTrash(trashedBefore) {
+      const ids = (q.trashedIds.all(trashedBefore ?? null, trashedBefore ?? null) as Array<{ id: number }>).map((r) => r.id);
+      const result = await purgeIds(ids);
+      if (result.purged > 0) events.emit('memory.purged', { memoryIds: ids });
+      return result;
+    },
+
+    async bulk(input) {
+      const { action } = input;
+      const unique = [...new Set(input.memoryIds)];
+      if (action === 'purge') {
+        // Only from the trash: a bulk purge must never reach a memory the user did not delete first.
+        const trashed = unique.filter((id) => lookup.row(id)?.status === 'trashed');
+        const { purged, backups } = await purgeIds(trashed);
+        if (purged > 0) events.emit('memory.purged', { memoryIds: trashed });
+        return { changed: purged, skipped: unique.length - purged, backups };
+      }
+      const changed: Memory[] = [];
+      let skipped = 0;
+      writer.transaction(() => {
+        for (const id of unique) {
+          const r = lookup.row(id);
+          const patch = !r ? null : action === 'restore' ? restorePatch(r) : bulkPatch(r, input);
+          if (!r || !patch) {
+            skipped++;
+            continue;
+          }
+          const { reason, eventKind } = BULK_EFFECT[action];
+          const next = writer.applyPatch(r, patch, { origin: 'user', reason, eventKind, eventData: { bulk: true } });
+          if (next) changed.push(toMemory(next, now()));
+          else skipped++;
+        }
+      });
+      emitAll(action === 'delete' ? 'memory.deleted' : action === 'restore' ? 'memory.restored' : 'memory.updated', changed);
+      return { changed: changed.length, skipped };
+    },
+  };
+}

@@ -1,0 +1,292 @@
+/**
+ * Finding memories: the memory list with its keyword filter, hybrid search (nearest vectors and keyword matches fused,
+ * hybrid-search.ts), what a prompt is given, what extraction is shown, and the lookups dedup uses. Only reads: the
+ * one exception is following a new model's dimension before a vector search (memory-vectors.ts, through the writer).
+ *
+ * Invariants:
+ * - Prompt retrieval never returns a memory that is not active or is expired; pinned ones come first.
+ * - Only vectors of the current model are compared with a query's: one of another model (same dimension, not yet
+ *   replaced) is left out of the semantic list.
+ * - The semantic floor is judged against all the neighbours, before filters: the background is the query's, not
+ *   the filter's.
+ */
+import type { Memory, MemoryReason, OpOutput, OpParsedInput, Settings } from '../../../shared/contract';
+import type { Sqlite } from '../db/open-database';
+import type { Clock } from '../ports/clock.port';
+import { toFtsQuery } from '../text/fts-text';
+import { termKeys } from '../text/meaningful-terms';
+import { rankHybrid, semanticFloor, type RankedHit } from './hybrid-search';
+import type { KeywordHit, KeywordIndex, RelevantMatches } from './keyword-index';
+import { relevantMatches } from './keyword-query';
+import { filterSql, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
+import { finalScore, recencyFactor } from './memory-scoring';
+import { formatMemoriesForPrompt } from './memory-prompt';
+import type { MemoryVectors } from './memory-vectors';
+import { JUDGED } from './quantized-search';
+import { MAX_K, type VectorIndex } from './vector-index';
+
+export interface PromptMemoryItem {
+  memoryId: number;
+  memory: Memory;
+  score: number;
+  reason: MemoryReason;
+}
+
+export interface RetrieveInput {
+  query: string;
+  /** The thread asking (reserved for per-thread exclusions; not used for ranking). */
+  threadId: number;
+  tokenBudget: number;
+  estimateTokens: (text: string) => number;
+  /** Memories the user said not to use in this thread. */
+  excludeIds?: ReadonlySet<number>;
+}
+
+export type KeywordMode = 'search' | 'prompt' | 'related';
+
+export interface SearchOptions {
+  limit: number;
+  keyword: KeywordMode;
+  /** Candidates per list; default limit x 5 (min 100) semantic, limit x 10 (min 200) keyword. */
+  depth?: { semantic: number; keyword: number };
+}
+
+export interface MemorySearch {
+  /** memory.list: filtered and sorted, a page at a time; `query` keeps the memories holding every word. */
+  list(input: OpParsedInput<'memory.list'>): OpOutput<'memory.list'>;
+  hybridSearch(query: string, filters: MemoryFilters, opts: SearchOptions): Promise<{ hits: Array<RankedHit<MemoryRow>>; mode: 'hybrid' | 'keyword' }>;
+  retrieveForPrompt(input: RetrieveInput): Promise<{ items: PromptMemoryItem[]; text: string }>;
+  /** Active memories about what a message says (its terms ORed, like a prompt's retrieval, plus meaning). */
+  related(text: string, limit: number): Promise<Memory[]>;
+  /** Memories holding any of these words or CJK terms as written (the index's tokens, no stems), newest first. */
+  withAnyWord(words: readonly string[], options: { limit: number } & MemoryFilters): Memory[];
+  /** Memories with a vector of the current model nearest to `vector` (e.g. near-duplicates), nearest first. */
+  nearest(vector: Float32Array, options: { limit: number; minSimilarity?: number } & MemoryFilters): Array<{ memory: Memory; similarity: number }>;
+}
+
+/** Pinned memories read per prompt at most (they are all meant to be used; this only bounds a pathological count). */
+const MAX_PINNED = 500;
+/** Below this many keyword matches a filtered list starts from the matches rather than from the sort index. */
+const FTS_DRIVES_BELOW = 2000;
+/** memory.search adds relevant matches (keyword-query.ts) when every term together matches fewer memories than this. */
+const THIN_STRICT = 5;
+/** Relevant matches read by that fallback at least (twice the limit when that is more). */
+const RELEVANT_FALLBACK_DEPTH = 50;
+
+/** Keyword candidates before filters: the search box's strict matches and a sentence's relevant ones. */
+interface KeywordCandidates {
+  strict: KeywordHit[];
+  relevant: RelevantMatches | null;
+  /** Drop relevant matches below the relevance floor. */
+  floor: boolean;
+}
+
+export interface MemorySearchDeps {
+  sqlite: Sqlite;
+  clock: Clock;
+  settings: () => Settings;
+  keywords: KeywordIndex;
+  index: VectorIndex;
+  vectors: MemoryVectors;
+}
+
+export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
+  const { sqlite, clock, keywords, index, vectors } = deps;
+  const q = {
+    ftsCount: sqlite.prepare('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?'),
+    pinnedForPrompt: sqlite.prepare(
+      `SELECT * FROM memories WHERE status = 'active' AND pinned = 1 AND (expires_at IS NULL OR expires_at > ?)
+       ORDER BY importance DESC, updated_at DESC, id DESC LIMIT ${MAX_PINNED}`,
+    ),
+  };
+  const now = () => clock.now();
+
+  function loadRows(ids: readonly number[], filters: MemoryFilters, at: number): Map<number, MemoryRow> {
+    const out = new Map<number, MemoryRow>();
+    if (ids.length === 0) return out;
+    const { where, params } = filterSql(filters, at);
+    // CROSS JOIN fixes the loop order: a rowid lookup per candidate, not a scan of the status index (the planner
+    // has no statistics to know that a few hundred ids are fewer than 100k active rows).
+    const rows = sqlite
+      .prepare(`SELECT m.* FROM json_each(?) AS j CROSS JOIN memories m ON m.id = j.value WHERE ${where.join(' AND ')}`)
+      .all(JSON.stringify(ids), ...params) as MemoryRow[];
+    for (const r of rows) out.set(r.id, r);
+    return out;
+  }
+
+  /**
+   * The keyword candidates of a search, before filters; null when the query has nothing searchable.
+   * - 'search' (memory.search, a search box): every term, the last one as a prefix while typing; when that finds fewer
+   *   than THIN_STRICT, the relevant matches follow, so a question typed in natural language still finds what it means.
+   * - 'prompt' (a chat message): the relevant matches.
+   * - 'related' (extraction's known memories, judged by the model): the relevant matches without the relevance floor.
+   */
+  function keywordCandidates(query: string, mode: KeywordMode, limit: number, depth: number): KeywordCandidates | null {
+    if (mode !== 'search') {
+      const relevant = keywords.relevant(query, { depth });
+      return relevant && { strict: [], relevant, floor: mode === 'prompt' };
+    }
+    const strict = keywords.strict(query, { prefix: true, depth });
+    const thin = (strict?.length ?? 0) < Math.min(limit, THIN_STRICT);
+    // The fallback fills a page: its best few BM25 matches are enough, and each costs a row read and a floor check.
+    const relevant = thin ? keywords.relevant(query, { depth: Math.min(depth, Math.max(limit * 2, RELEVANT_FALLBACK_DEPTH)) }) : null;
+    return strict === null && relevant === null ? null : { strict: strict ?? [], relevant, floor: true };
+  }
+
+  /**
+   * One keyword list for ranking, over the rows that passed the filters: strict matches first (they hold every
+   * term), then the relevant ones not already there, without those below the relevance floor (keyword-query.ts).
+   * Scores keep each part's order and ties: a strictly increasing squash into (1, 3) for strict matches and (-1, 1)
+   * for relevant ones.
+   */
+  function keywordList(found: KeywordCandidates, rows: ReadonlyMap<number, MemoryRow>): KeywordHit[] {
+    const squash = (x: number) => x / (1 + Math.abs(x));
+    const list = found.strict.map((h) => ({ id: h.id, score: 2 + squash(h.score) }));
+    const seen = new Set(list.map((h) => h.id));
+    const relevant = (found.relevant?.hits ?? []).filter((h) => !seen.has(h.id) && rows.has(h.id));
+    const terms = found.relevant?.terms ?? [];
+    const kept = found.floor ? relevantMatches(terms, relevant.map((h) => termKeys(rows.get(h.id)!.content))) : relevant.map(() => true);
+    relevant.forEach((h, i) => {
+      if (kept[i]) list.push({ id: h.id, score: squash(h.score) });
+    });
+    return list;
+  }
+
+  async function hybridSearch(query: string, filters: MemoryFilters, opts: SearchOptions): Promise<{ hits: Array<RankedHit<MemoryRow>>; mode: 'hybrid' | 'keyword' }> {
+    const vector = await vectors.queryVector(query);
+    // No await from here on: nothing else in this process writes between these reads.
+    const at = now();
+    const r = deps.settings().retrieval;
+    // Candidates per list. The exact vec0 scan costs more with a larger k; keyword depth is nearly free.
+    const semanticDepth = Math.min(MAX_K, opts.depth?.semantic ?? Math.max(opts.limit * 5, 100));
+    const keywordDepth = opts.depth?.keyword ?? Math.max(opts.limit * 10, 200);
+    const model = vector ? vectors.readyModel() : null;
+    let neighbors: Array<{ id: number; similarity: number }> | null = null;
+    if (vector && model && vector.length === model.dimensions) {
+      vectors.syncVectorTable();
+      // The head of the list that decides the shown results is judged for exactness (vector-index.ts, KnnOptions).
+      const judged = Math.min(JUDGED, opts.limit);
+      neighbors = index.knn(vector, semanticDepth, { judged }).map((n) => ({ id: n.id, similarity: 1 - n.distance }));
+    }
+    const found = keywordCandidates(query, opts.keyword, opts.limit, keywordDepth);
+    const candidateIds = found ? [...found.strict, ...(found.relevant?.hits ?? [])].map((k) => k.id) : [];
+    const eligible = loadRows([...(neighbors ?? []).map((n) => n.id), ...candidateIds], filters, at);
+    const keyword = found && keywordList(found, eligible);
+    // A vector of another model (same dimension, not yet replaced) is not comparable with the query's.
+    const semantic = neighbors?.filter((n) => eligible.get(n.id)?.embedding_model === model?.modelId) ?? null;
+    const ranked = rankHybrid({
+      semantic,
+      keyword,
+      eligible: new Map([...eligible].map(([id, row]) => [id, { ...row, pinned: row.pinned === 1, updatedAt: row.updated_at }])),
+      weights: { similarity: r.similarityWeight, importance: r.importanceWeight, recency: r.recencyWeight },
+      halfLifeDays: r.recencyHalfLifeDays,
+      // Judged against all the neighbours, before filters: the background is the query's, not the filter's.
+      minSimilarity: semanticFloor((neighbors ?? []).map((n) => n.similarity), r.minSimilarity),
+      now: at,
+    });
+    return {
+      hits: ranked.slice(0, opts.limit).map((h) => ({ ...h, memory: eligible.get(h.memory.id)! })),
+      mode: semantic ? 'hybrid' : 'keyword',
+    };
+  }
+
+  return {
+    hybridSearch,
+
+    list(input) {
+      const at = now();
+      const { where, params } = filterSql(input, at);
+      const match = input.query ? toFtsQuery(input.query, { prefix: true }) : null;
+      let from = 'memories m';
+      if (match !== null) {
+        // Few keyword matches: start from them (rowid lookups). Many: walk the sort index and test membership,
+        // which stops after a page. Counting matches first is cheap (the FTS index alone).
+        const matches = (q.ftsCount.get(match) as { n: number }).n;
+        if (matches <= FTS_DRIVES_BELOW) {
+          from = '(SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ?) AS f CROSS JOIN memories m ON m.id = f.id';
+          params.unshift(match);
+        } else {
+          where.push('m.id IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)');
+          params.push(match);
+        }
+      }
+      const clause = where.join(' AND ');
+      const total = (sqlite.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${clause}`).get(...params) as { n: number }).n;
+      const rows = sqlite
+        .prepare(`SELECT m.* FROM ${from} WHERE ${clause} ORDER BY ${SORT_SQL[input.sort as MemorySortKey]} LIMIT ? OFFSET ?`)
+        .all(...params, input.limit, input.offset) as MemoryRow[];
+      return { items: rows.map((r) => toMemory(r, at)), total };
+    },
+
+    async related(text, limit) {
+      if (!text.trim()) return [];
+      const { hits } = await hybridSearch(text, { statuses: ['active'], expired: false }, { limit, keyword: 'related' });
+      const at = now();
+      return hits.map((h) => toMemory(h.memory, at));
+    },
+
+    async retrieveForPrompt({ query, tokenBudget, estimateTokens, excludeIds }) {
+      if (!(tokenBudget > 0)) return { items: [], text: '' };
+      const r = deps.settings().retrieval;
+      const filters = { statuses: ['active' as const], expired: false, pinned: false, excludeIds };
+      // A prompt needs only the best `limit`, and its filters drop few candidates: shallower lists keep prompt
+      // assembly fast at 100k memories (docs/BENCHMARKS.md) while browsing searches keep their deeper default.
+      const depth = { semantic: Math.max(r.limit * 4, 40), keyword: Math.max(r.limit * 8, 80) };
+      const found = query.trim() ? (await hybridSearch(query, filters, { limit: r.limit, keyword: 'prompt', depth })).hits : [];
+      const at = now();
+      const weights = { similarity: r.similarityWeight, importance: r.importanceWeight, recency: r.recencyWeight };
+      const pinned = (q.pinnedForPrompt.all(at) as MemoryRow[]).filter((row) => !excludeIds?.has(row.id)).map((row) => ({
+        row,
+        score: finalScore({ relevance: 0, importance: row.importance, recency: recencyFactor(at - row.updated_at, r.recencyHalfLifeDays) }, weights),
+        reason: 'pinned' as const,
+      }));
+      const candidates = [...pinned, ...found.map((h) => ({ row: h.memory, score: h.score, reason: h.reason }))];
+      const { included, text } = formatMemoriesForPrompt(
+        candidates.map((c) => ({ content: c.row.content, category: c.row.category })),
+        tokenBudget,
+        estimateTokens,
+      );
+      const items = included.map((i) => {
+        const c = candidates[i]!;
+        return { memoryId: c.row.id, memory: toMemory(c.row, at), score: c.score, reason: c.reason };
+      });
+      return { items, text };
+    },
+
+    withAnyWord(words, { limit, ...filters }) {
+      const match = toFtsQuery(words.join(' '), { mode: 'any' });
+      if (match === null || limit <= 0) return [];
+      const at = now();
+      const { where, params } = filterSql(filters, at);
+      const rows = sqlite
+        .prepare(
+          `SELECT m.* FROM (SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ?) AS f CROSS JOIN memories m ON m.id = f.id
+           WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?`,
+        )
+        .all(match, ...params, limit) as MemoryRow[];
+      return rows.map((r) => toMemory(r, at));
+    },
+
+    nearest(vector, { limit, minSimilarity, ...filters }) {
+      const model = vectors.readyModel();
+      if (!model || vector.length !== model.dimensions || limit <= 0) return [];
+      vectors.syncVectorTable();
+      const neighbors = index.knn(vector, Math.min(MAX_K, Math.max(limit * 10, 100)));
+      const at = now();
+      const rows = loadRows(
+        neighbors.map((n) => n.id),
+        filters,
+        at,
+      );
+      const out: Array<{ memory: Memory; similarity: number }> = [];
+      for (const n of neighbors) {
+        const row = rows.get(n.id);
+        const similarity = 1 - n.distance;
+        if (!row || row.embedding_model !== model.modelId || similarity < (minSimilarity ?? -1)) continue;
+        out.push({ memory: toMemory(row, at), similarity });
+        if (out.length >= limit) break;
+      }
+      return out;
+    },
+  };
+}
