@@ -663,6 +663,7 @@ const en = {
   'error.missingToken': 'This page needs the link that "npm run web" printed (it carries an access token). Open that link instead.',
 
   'errorCode.OLLAMA_UNREACHABLE': 'Ollama is not reachable. Start it with “ollama serve”, or change the host in Settings.',
+  'errorCode.LLM_UNREACHABLE': 'The model server is not reachable. Start it (LM Studio, llama-server, …), or change its address in Settings.',
   'errorCode.MODEL_NOT_FOUND': 'The model is not installed in Ollama. Download it, or choose another in Settings.',
   'errorCode.MODEL_LOAD_TIMEOUT': 'The model took too long to load. Try again, raise the model load timeout in Settings, or pick a smaller model (it loads faster).',
   'errorCode.LLM_STREAM_ERROR': 'The model stopped with an error while answering.',
@@ -1333,6 +1334,7 @@ const zhCN: Record<MessageKey, string> = {
   'error.missingToken': '此页面需要 "npm run web" 打印的链接（其中包含访问令牌）。请改为打开那个链接。',
 
   'errorCode.OLLAMA_UNREACHABLE': '无法连接 Ollama。请运行“ollama serve”启动它，或在设置中更改主机地址。',
+  'errorCode.LLM_UNREACHABLE': '无法连接模型服务器。请启动它（LM Studio、llama-server 等），或在设置中更改它的地址。',
   'errorCode.MODEL_NOT_FOUND': 'Ollama 中没有安装这个模型。请下载它，或在设置中选择其他模型。',
   'errorCode.MODEL_LOAD_TIMEOUT': '模型加载时间过长。请重试、在设置中调高模型加载超时，或选择较小的模型（加载更快）。',
   'errorCode.LLM_STREAM_ERROR': '模型在回答时出错停止了。',
