@@ -17,13 +17,15 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  controlsOf,
   countWords,
   createFaultSlot,
   createReplyScript,
   createRequestLog,
+  echoText,
   embedText,
   pause,
-  readBody,
+  readJsonRequest,
   sendJson,
   startLoopbackServer,
   wordChunks,
@@ -146,18 +148,8 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     typeof name === 'string' ? models.find((m) => m.name === withTag(name)) : undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const raw = await readBody(req);
-    let body: Record<string, unknown> = {};
-    if (raw.length > 0) {
-      try {
-        body = JSON.parse(raw) as Record<string, unknown>;
-      } catch {
-        log.record({ method: req.method ?? '', path, body: raw, headers: req.headers });
-        return sendJson(res, 400, { error: 'invalid character in request body' });
-      }
-    }
-    log.record({ method: req.method ?? '', path, body: raw.length > 0 ? body : undefined, headers: req.headers });
+    const { path, body } = await readJsonRequest(req, log);
+    if (body === null) return sendJson(res, 400, { error: 'invalid character in request body' });
     const route = `${req.method} ${path}`;
 
     if (route === 'GET /' || route === 'HEAD /') {
@@ -240,20 +232,12 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   const server = await startLoopbackServer(handle, { onStop: () => loaded.clear(), errorBody: (err) => ({ error: `fake-ollama: ${String(err)}` }) });
 
   return {
-    url: server.url,
+    ...controlsOf(server, log, replies, fault),
     port: server.port,
-    requests: log.requests,
     loads,
-    close: server.stop,
-    stop: server.stop,
-    restart: server.restart,
     setModels: (next) => {
       models = next.map(normalizeModel);
     },
-    script: replies.script,
-    setDefaultReply: replies.setDefaultReply,
-    setFault: fault.set,
-    nextRequest: log.nextRequest,
   };
 }
 
@@ -261,8 +245,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
 // Replies
 
 function echoReply(request: FakeInferenceRequest): FakeReply {
-  const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
-  return { content: `You said: ${lastUser?.content ?? ''}` };
+  return { content: echoText(request.messages) };
 }
 
 function toInferenceRequest(path: FakeInferenceRequest['path'], body: Record<string, unknown>): FakeInferenceRequest {

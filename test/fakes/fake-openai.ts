@@ -17,13 +17,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  controlsOf,
   countWords,
   createFaultSlot,
   createReplyScript,
   createRequestLog,
+  echoText,
   embedText,
   pause,
-  readBody,
+  readJsonRequest,
   sendJson,
   startLoopbackServer,
   wordChunks,
@@ -116,18 +118,8 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const findModel = (id: unknown) => models.find((m) => m.id === id);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const raw = await readBody(req);
-    let body: Record<string, unknown> = {};
-    if (raw.length > 0) {
-      try {
-        body = JSON.parse(raw) as Record<string, unknown>;
-      } catch {
-        log.record({ method: req.method ?? '', path, body: raw, headers: req.headers });
-        return sendError(res, 400, 'Invalid JSON in the request body', 'invalid_request_error');
-      }
-    }
-    log.record({ method: req.method ?? '', path, body: raw.length > 0 ? body : undefined, headers: req.headers });
+    const { path, body } = await readJsonRequest(req, log);
+    if (body === null) return sendError(res, 400, 'Invalid JSON in the request body', 'invalid_request_error');
     const route = `${req.method} ${path}`;
 
     if (options.apiKey !== undefined && path.startsWith('/v1/') && req.headers.authorization !== `Bearer ${options.apiKey}`) {
@@ -203,25 +195,16 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 
   const server = await startLoopbackServer(handle, { errorBody: (err) => ({ error: { message: `fake-openai: ${String(err)}`, type: 'server_error' } }) });
   return {
-    url: server.url,
+    ...controlsOf(server, log, replies, fault),
     baseUrl: `${server.url}/v1`,
-    requests: log.requests,
-    close: server.stop,
-    stop: server.stop,
-    restart: server.restart,
     setModels: (next) => {
       models = next;
     },
-    script: replies.script,
-    setDefaultReply: replies.setDefaultReply,
-    setFault: fault.set,
-    nextRequest: log.nextRequest,
   };
 }
 
 function echoReply(request: FakeOpenAiRequest): FakeOpenAiReply {
-  const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
-  return { content: `You said: ${lastUser?.content ?? ''}` };
+  return { content: echoText(request.messages) };
 }
 
 /** What LM Studio and OpenAI check of response_format before they generate. */

@@ -194,3 +194,45 @@ export interface FakeServerControls<Request, Reply, Fault> {
   /** Resolves when the next request (on `path`, if given) arrives, so tests can act mid-request without sleeping. */
   nextRequest(path?: string): Promise<FakeRequestRecord>;
 }
+
+/** The default reply of every fake: "You said: <last user message>". */
+export function echoText(messages: ReadonlyArray<{ role: string; content: string }>): string {
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  return `You said: ${lastUser?.content ?? ''}`;
+}
+
+/** The controls every fake gives its test, from the parts above. */
+export function controlsOf<Request, Reply extends object, Fault extends { sticky?: boolean; paths?: string[] }>(
+  server: LoopbackServer,
+  log: RequestLog,
+  replies: ReturnType<typeof createReplyScript<Request, Reply>>,
+  fault: ReturnType<typeof createFaultSlot<Fault>>,
+): FakeServerControls<Request, Reply, Fault> {
+  return {
+    url: server.url,
+    requests: log.requests,
+    close: server.stop,
+    stop: server.stop,
+    restart: server.restart,
+    script: replies.script,
+    setDefaultReply: replies.setDefaultReply,
+    setFault: fault.set,
+    nextRequest: log.nextRequest,
+  };
+}
+
+/** Reads a request's path and JSON body, and records it; body null: the body is not JSON (recorded as it came). */
+export async function readJsonRequest(req: IncomingMessage, log: RequestLog): Promise<{ path: string; body: Record<string, unknown> | null }> {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const raw = await readBody(req);
+  let body: Record<string, unknown> | null = {};
+  if (raw.length > 0) {
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      body = null;
+    }
+  }
+  log.record({ method: req.method ?? '', path, body: body === null ? raw : raw.length > 0 ? body : undefined, headers: req.headers });
+  return { path, body };
+}

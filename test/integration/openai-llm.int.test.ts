@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiLlm } from '../../electron/core/llm/openai.llm';
 import type { ChatChunk, ChatRequest, LlmPort } from '../../electron/core/llm/llm.port';
@@ -146,6 +148,25 @@ describe('when the server is down', () => {
     expect((await failure(llm.listModels())).code).toBe('LLM_UNREACHABLE');
     await fake.restart();
     expect((await llm.chat(ask('back?'))).content).toBe('You said: back?');
+  });
+});
+
+describe('redirects', () => {
+  it('are not followed: a server that points elsewhere gets an HTTP error, and the other address nothing', async () => {
+    const redirecting = createServer((_req, res) => {
+      res.writeHead(307, { Location: `${fake.baseUrl}/chat/completions` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const before = fake.requests.length;
+      const port = createOpenAiLlm({ baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/v1` });
+      const err = await failure(port.chat(ask('hi')));
+      expect(err).toMatchObject({ code: 'LLM_HTTP_ERROR', details: { status: 307 } });
+      expect(fake.requests.length).toBe(before);
+    } finally {
+      await new Promise((resolve) => redirecting.close(resolve));
+    }
   });
 });
 

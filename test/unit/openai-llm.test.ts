@@ -82,6 +82,8 @@ describe('the request', () => {
     });
     // Ollama's num_ctx and think have no OpenAI equivalent and are not sent.
     expect(new Headers(sent[0]!.init.headers).get('authorization')).toBe('Bearer sk-local-123');
+    // A redirect would take the conversation to an address nobody typed.
+    expect(sent[0]!.init.redirect).toBe('manual');
   });
 
   it("asks for any JSON object with format 'json', and sends no Authorization header without a key", async () => {

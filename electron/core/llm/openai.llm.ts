@@ -104,6 +104,9 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmPort {
         ...(key ? { Authorization: `Bearer ${key}` } : {}),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      // A redirect is not followed: it could send the conversation to an address the user never typed (the
+      // offline promise). It comes back as a 3xx answer, reported as an HTTP error.
+      redirect: 'manual',
       signal: call.signal,
     });
     call.responded = true;
