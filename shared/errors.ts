@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   /** Another connection holds the database longer than the busy timeout; retryable. */
   'DB_BUSY',
   'OLLAMA_UNREACHABLE',
+  /** The OpenAI-compatible model server (LM Studio, llama-server, ...) does not answer at the base URL in settings. */
+  'LLM_UNREACHABLE',
   'MODEL_NOT_FOUND',
   'MODEL_LOAD_TIMEOUT',
   'LLM_STREAM_ERROR',

@@ -115,6 +115,7 @@ export async function extractionQualityRealBench(): Promise<SuiteResult> {
 function byModel(real: LlmPort, scripted: LlmPort): LlmPort {
   const pick = (model: string) => (model === SCRIPTED_CHAT_MODEL || `${model}:latest` === SCRIPTED_CHAT_MODEL ? scripted : real);
   return {
+    api: real.api,
     host: real.host,
     version: (signal) => real.version(signal),
     listModels: async (signal) => [...(await real.listModels(signal)), ...(await scripted.listModels(signal))],

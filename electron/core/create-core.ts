@@ -35,9 +35,12 @@ import { createMemoryMaintenance } from './memory/memory-maintenance';
 import type { LlmPort } from './llm/llm.port';
 import { systemClock, type Clock } from './ports/clock.port';
 import { silentLogger, type Logger } from './ports/logger.port';
+import { createFileSecretStore } from './ports/file-secret-store';
+import type { SecretStore } from './ports/secret-store.port';
 import { derivePaths, type Paths } from './ports/paths.port';
 import { createDispatcher, type Handlers } from './rpc/dispatcher';
 import { createSettingsService } from './settings/settings.service';
+import { createApiKey } from './settings/api-key';
 import { appHandlers } from './app.handlers';
 import { backupHandlers } from './backup/backup.handlers';
 import { chatHandlers, summaryHandlers } from './chat/chat.handlers';
@@ -55,8 +58,10 @@ export interface CoreOptions {
   dataDir: string;
   host: AppInfo['host'];
   version?: string;
-  /** Builds the LLM port for a host (tests point the real Ollama adapter at a fake server). Default: Ollama. */
+  /** Builds the Ollama port for a host (tests point the real Ollama adapter at a fake server). Default: Ollama's adapter. */
   llm?: (host: string) => LlmPort;
+  /** Where secrets (the model server's API key) are kept. Default: a 0600 file in the data folder (ports/file-secret-store.ts). */
+  secrets?: SecretStore;
   /** The initial embedder; null: none (keyword search only). Default: the one settings choose. A change of the
    * embedding settings switches model either way. */
   embedder?: Embedder | null;
@@ -117,7 +122,14 @@ export function createCore(options: CoreOptions): Core {
   const interrupted = messages.recoverInterrupted(clock.now());
   if (interrupted > 0) logger.info('marked replies interrupted by a previous exit as stopped', { count: interrupted });
 
-  const llm = createLlmProvider({ settings: () => settings.get(), logger, ...(options.env ? { env: options.env } : {}), ...(options.llm ? { override: options.llm } : {}) });
+  const secrets = options.secrets ?? createFileSecretStore({ dataDir: paths.dataDir });
+  const llm = createLlmProvider({
+    settings: () => settings.get(),
+    logger,
+    secrets,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.llm ? { override: options.llm } : {}),
+  });
   const embedderDeps = {
     paths,
     llm: () => llm.get(),
@@ -132,8 +144,11 @@ export function createCore(options: CoreOptions): Core {
   embedding.onStatusChange((status) => events.emit('embedding.statusChanged', { status }));
   embedding.onDownloadProgress((progress) => events.emit('embedding.downloadProgressed', progress));
   events.subscribe((m) => {
-    if (m.event !== 'settings.changed' || !m.payload.keys.some((k) => k === 'embeddingProvider' || k === 'embeddingModel')) return;
+    if (m.event !== 'settings.changed') return;
     const { embeddingProvider, embeddingModel } = settings.get();
+    // The "ollama" embedding provider is the chat server's: it changes with the server (its vectors with it).
+    const serverChanged = embeddingProvider === 'ollama' && m.payload.keys.includes('llmProvider');
+    if (!serverChanged && !m.payload.keys.some((k) => k === 'embeddingProvider' || k === 'embeddingModel')) return;
     embedding.switchModel(embeddingProvider, embeddingModel).catch((e: unknown) => logger.warn('embedding model switch failed', { error: (e as Error).message }));
   });
   disposers.push(() => embedding.dispose());
@@ -241,7 +256,7 @@ export function createCore(options: CoreOptions): Core {
   const handlers: Handlers = {
     ...appHandlers({ db, paths, host: options.host, version: options.version ?? '0.0.0' }),
     ...backupHandlers(backups),
-    ...settingsHandlers(settings),
+    ...settingsHandlers(settings, createApiKey({ secrets, events })),
     ...embeddingHandlers(embedding),
     ...modelsHandlers(models),
     ...queueHandlers(queue),

@@ -6,6 +6,7 @@
  */
 import type { MessageEvent, ParentPort } from 'electron';
 import { createCore } from '../core/create-core';
+import { createFileSecretStore } from '../core/ports/file-secret-store';
 import { createStderrLogger } from '../core/ports/logger.port';
 import { serveCore, type Endpoint } from './core-protocol';
 
@@ -36,6 +37,7 @@ serveCore(
       logger: createStderrLogger(options.logLevel),
       paths: options.paths,
       ...(options.whenDatabaseMissing ? { whenDatabaseMissing: options.whenDatabaseMissing } : {}),
+      ...(options.secretSealingKey ? { secrets: createFileSecretStore({ dataDir: options.dataDir, sealingKey: options.secretSealingKey }) } : {}),
     }),
   { logger: wireLogger },
 );

@@ -25,6 +25,8 @@ export interface CoreStartOptions {
   logLevel: LogLevel;
   /** The user's answer after a start failed with DB_MISSING (see missing-database-dialog.ts). */
   whenDatabaseMissing?: WhenDatabaseMissing;
+  /** Seals the secrets file (base64, 32 bytes; secret-sealing-key.ts). Absent: the plain 0600 file. Never logged. */
+  secretSealingKey?: string;
 }
 
 // A Record over the type: the compiler makes it list every choice, so the vocabulary stays the core's.
@@ -62,7 +64,8 @@ export function parseToCore(x: unknown): ToCore | null {
         typeof o.version === 'string' &&
         isObj(o.paths) &&
         ['debug', 'info', 'warn', 'error'].includes(o.logLevel as string) &&
-        (o.whenDatabaseMissing === undefined || Object.hasOwn(DATABASE_MISSING_CHOICES, o.whenDatabaseMissing as string))
+        (o.whenDatabaseMissing === undefined || Object.hasOwn(DATABASE_MISSING_CHOICES, o.whenDatabaseMissing as string)) &&
+        (o.secretSealingKey === undefined || typeof o.secretSealingKey === 'string')
         ? (x as ToCore)
         : null;
     }

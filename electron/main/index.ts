@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, Menu, protocol, screen, session, shell, utilityProcess, type Session, type UtilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, Menu, protocol, safeStorage, screen, session, shell, utilityProcess, type Session, type UtilityProcess } from 'electron';
 import { getLoadablePath } from 'sqlite-vec';
 import { isMnemoError } from '../../shared/errors';
 import { createStderrLogger } from '../core/ports/logger.port';
@@ -18,6 +18,7 @@ import { createAppProtocolHandler } from './app-protocol';
 import { createCoreClient, type CoreClient, type CoreStartOptions, type LogLevel } from './core-protocol';
 import { desktopCorePaths, desktopDataDir } from './desktop-paths';
 import { registerElectronIpc } from './ipc-adapter.electron';
+import { electronKeychain, secretSealingKey } from './secret-sealing-key';
 import { chosen, missingDatabaseQuestion } from './missing-database-dialog';
 import { createQuitController } from './quit-controller';
 import { guardWebContents, hardenSession } from './session-policy';
@@ -94,7 +95,14 @@ async function start(): Promise<void> {
   );
 
   core = forkCore();
-  const coreStarted = startCore(core, { dataDir, version: app.getVersion(), paths: corePaths(), logLevel });
+  const client = core;
+  const coreStarted = secretSealingKey(dataDir, electronKeychain(safeStorage))
+    .catch((e: unknown) => {
+      // Secrets then live in the plain 0600 file, as in the CLI: the app still starts.
+      logger.warn('the OS keychain could not seal the secrets file', { error: (e as Error)?.message });
+      return null;
+    })
+    .then((key) => startCore(client, { dataDir, version: app.getVersion(), paths: corePaths(), logLevel, ...(key ? { secretSealingKey: key } : {}) }));
 
   const windowState = createWindowStateStore(path.join(dataDir, WINDOW_STATE_FILE));
   const primary = screen.getPrimaryDisplay();

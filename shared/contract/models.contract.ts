@@ -17,6 +17,8 @@ export const InstalledModel = z.object({
 export const ConfiguredModel = z.object({ name: z.string(), installed: z.boolean() });
 
 export const ModelsOverview = z.object({
+  /** Which API the server speaks (settings.llmProvider): only Ollama can download models (models.pull). */
+  api: z.enum(['ollama', 'openai']),
   host: z.string(),
   reachable: z.boolean(),
   version: z.string().nullable(),

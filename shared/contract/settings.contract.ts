@@ -1,14 +1,32 @@
 import { z } from 'zod';
 import { canonicalTimeZone } from '../time-zone';
 import { CONTEXT_WINDOW_TOKENS } from '../context-window';
+import { unconfirmedRemoteAddress } from '../model-server-address';
 import { Empty, operation } from './define';
 
 const share = z.number().min(0).max(1);
 
 /** Every user setting with its default. Stored per key in the settings table; unknown keys are refused. */
 export const Settings = z.object({
+  /**
+   * Which model server answers: Ollama, or a server speaking the OpenAI-compatible API (LM Studio, llama.cpp's
+   * llama-server, Jan, vLLM, LocalAI) at openaiBaseUrl. Chat, summaries, titles, learning and the "ollama" embedding
+   * provider all go to it.
+   */
+  llmProvider: z.enum(['ollama', 'openai']).default('ollama'),
   /** Empty: use the OLLAMA_HOST environment variable, else http://127.0.0.1:11434. */
   ollamaHost: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
+  /**
+   * The OpenAI-compatible server's base URL, the part before /chat/completions (LM Studio's default below;
+   * llama-server: http://127.0.0.1:8080/v1). One on another machine needs openaiRemoteConfirmed
+   * (shared/model-server-address.ts). Its API key is not a setting: settings.setApiKey keeps it out of the database.
+   */
+  openaiBaseUrl: z
+    .url({ protocol: /^https?$/, message: 'The server address must be an http:// or https:// URL, e.g. http://127.0.0.1:1234/v1' })
+    .overwrite((url) => url.replace(/\/+$/, ''))
+    .default('http://127.0.0.1:1234/v1'),
+  /** The address (scheme, host, port) of a model server on another machine the user agreed to send requests to; empty: none. */
+  openaiRemoteConfirmed: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
   chatModel: z.string().max(200).default('llama3.2'),
   backgroundModel: z.string().max(200).default('llama3.2'),
   /** How long a model may take to load and send its first word before the request fails with MODEL_LOAD_TIMEOUT. */
@@ -20,6 +38,7 @@ export const Settings = z.object({
     .min(CONTEXT_WINDOW_TOKENS.min, `The context window must be at least ${CONTEXT_WINDOW_TOKENS.min} tokens`)
     .max(CONTEXT_WINDOW_TOKENS.max, `The context window can be at most ${CONTEXT_WINDOW_TOKENS.max} tokens`)
     .default(CONTEXT_WINDOW_TOKENS.default),
+  /** 'onnx': the local model in Mnemo; 'ollama': an embedding model of the chat's model server (Ollama or OpenAI-compatible). */
   embeddingProvider: z.enum(['onnx', 'ollama']).default('onnx'),
   embeddingModel: z.string().max(200).default('Xenova/multilingual-e5-small'),
   memoryMode: z.enum(['auto', 'ask', 'off']).default('auto'),
@@ -74,6 +93,18 @@ export const Settings = z.object({
 export type Settings = z.output<typeof Settings>;
 
 /**
+ * What may be stored: each field valid (Settings) and the rules across fields. Reads use Settings alone, so a stored
+ * value that a newer rule refuses never stops the app from starting; the request-time checks apply the same rules.
+ */
+export const StorableSettings = Settings.superRefine((settings, ctx) => {
+  const problem = unconfirmedRemoteAddress(settings.openaiBaseUrl, settings.openaiRemoteConfirmed);
+  if (problem !== null) ctx.addIssue({ code: 'custom', path: ['openaiBaseUrl'], message: problem });
+});
+
+/** The settings as hosts show them: the stored ones, and whether an API key is kept (never the key itself). */
+export const SettingsView = Settings.extend({ openaiApiKeySet: z.boolean() });
+
+/**
  * A patch names only what changes: no defaults are filled in (a default would silently reset a setting the user had
  * changed), and nested groups are partial too. The service merges it into the current settings and validates the
  * result as a whole.
@@ -91,12 +122,18 @@ export const SettingsPatch = patchOf(Settings) as z.ZodType<DeepPartial<Settings
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends Record<string, unknown> ? Partial<T[K]> : T[K] };
 
 export const settingsOperations = {
-  'settings.get': operation('All settings, defaults filled in.', Empty, Settings),
+  'settings.get': operation('All settings, defaults filled in, and whether an API key is set.', Empty, SettingsView),
   'settings.update': operation(
     'Changes some settings; the result is the whole, validated set.',
     z.object({ patch: SettingsPatch }).strict(),
-    Settings,
+    SettingsView,
   ),
+  'settings.setApiKey': operation(
+    "Keeps the OpenAI-compatible server's API key (sent as a Bearer token) in the secret store, outside the database, exports and backups.",
+    z.object({ key: z.string().trim().min(1, 'The API key is empty').max(4096).regex(/^[\x21-\x7e]+$/, 'An API key is printable ASCII without spaces') }).strict(),
+    z.object({ openaiApiKeySet: z.literal(true) }),
+  ),
+  'settings.clearApiKey': operation('Forgets the API key: requests go without one.', Empty, z.object({ openaiApiKeySet: z.literal(false) })),
 };
 
 export const settingsEvents = {

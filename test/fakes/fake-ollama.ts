@@ -15,9 +15,25 @@
  * its reasoning out of the reply.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  controlsOf,
+  countWords,
+  createFaultSlot,
+  createReplyScript,
+  createRequestLog,
+  echoText,
+  embedText,
+  pause,
+  readJsonRequest,
+  sendJson,
+  startLoopbackServer,
+  wordChunks,
+  type FakeServerControls,
+  type ReplySource,
+} from './fake-server-kit';
+
+export type { FakeRequestRecord } from './fake-server-kit';
 
 export interface FakeModel {
   /** Full name with tag, e.g. "llama3.2:latest". A name without a tag gets ":latest", as in Ollama. */
@@ -58,7 +74,7 @@ export interface FakeInferenceRequest {
   body: Record<string, unknown>;
 }
 
-export type FakeReplySource = FakeReply | ((request: FakeInferenceRequest) => FakeReply);
+export type FakeReplySource = ReplySource<FakeInferenceRequest, FakeReply>;
 
 export type FakeFault = (
   | { kind: 'slow-first-token'; delayMs: number }
@@ -77,13 +93,6 @@ export type FakeFault = (
    */
   paths?: string[];
 };
-
-export interface FakeRequestRecord {
-  method: string;
-  path: string;
-  /** Parsed JSON body, or undefined for bodiless requests. */
-  body: unknown;
-}
 
 export interface FakeLoad {
   model: string;
@@ -104,28 +113,12 @@ export interface FakeOllamaOptions {
   version?: string;
 }
 
-export interface FakeOllama {
-  /** e.g. http://127.0.0.1:40123 (the same across stop()/restart()). */
-  readonly url: string;
+/** stop() also unloads the models, as an Ollama that goes away does. */
+export interface FakeOllama extends FakeServerControls<FakeInferenceRequest, FakeReply, FakeFault> {
   readonly port: number;
-  /** Every request received, in arrival order (live array). */
-  readonly requests: FakeRequestRecord[];
   /** Every time a chat/generate request made the fake load a model or reload it with another num_ctx (live array). */
   readonly loads: FakeLoad[];
-  /** Shuts down for good: closes the listener and every open connection. */
-  close(): Promise<void>;
-  /** Simulates "Ollama not running": closes the listener and open connections, unloads the models, keeps all config. */
-  stop(): Promise<void>;
-  /** Listens again on the same port after stop(). */
-  restart(): Promise<void>;
   setModels(models: FakeModel[]): void;
-  /** Queues replies; each chat/generate request takes the next one, then falls back to the default reply. */
-  script(...replies: FakeReplySource[]): void;
-  /** Replaces the fallback reply (null restores the default echo: "You said: <last user message>"). */
-  setDefaultReply(reply: FakeReplySource | null): void;
-  setFault(fault: FakeFault | null): void;
-  /** Resolves when the next request (on `path`, if given) arrives, so tests can act mid-request without sleeping. */
-  nextRequest(path?: string): Promise<FakeRequestRecord>;
 }
 
 type ModelEntry = Required<Omit<FakeModel, 'contextLength'>> & Pick<FakeModel, 'contextLength'>;
@@ -147,42 +140,16 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   const loaded = new Map<string, number>();
   const embedDim = options.embedDim ?? 16;
   const version = options.version ?? '0.12.6';
-  const requests: FakeRequestRecord[] = [];
-  const queue: FakeReplySource[] = [];
-  let defaultReply: FakeReplySource | null = null;
-  let fault: FakeFault | null = null;
-  let waiters: { path: string | undefined; resolve: (r: FakeRequestRecord) => void }[] = [];
-
-  function record(entry: FakeRequestRecord): void {
-    requests.push(entry);
-    const ready = waiters.filter((w) => w.path === undefined || w.path === entry.path);
-    waiters = waiters.filter((w) => !ready.includes(w));
-    for (const w of ready) w.resolve(entry);
-  }
+  const log = createRequestLog();
+  const replies = createReplyScript<FakeInferenceRequest, FakeReply>(echoReply);
+  const fault = createFaultSlot<FakeFault>(INFERENCE_PATHS);
 
   const findModel = (name: unknown) =>
     typeof name === 'string' ? models.find((m) => m.name === withTag(name)) : undefined;
 
-  function takeFault(path: string): FakeFault | null {
-    if (!fault || !(fault.paths ?? INFERENCE_PATHS).includes(path)) return null;
-    const taken = fault;
-    if (!taken.sticky) fault = null;
-    return taken;
-  }
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const raw = await readBody(req);
-    let body: Record<string, unknown> = {};
-    if (raw.length > 0) {
-      try {
-        body = JSON.parse(raw) as Record<string, unknown>;
-      } catch {
-        record({ method: req.method ?? '', path, body: raw });
-        return sendJson(res, 400, { error: 'invalid character in request body' });
-      }
-    }
-    record({ method: req.method ?? '', path, body: raw.length > 0 ? body : undefined });
+    const { path, body } = await readJsonRequest(req, log);
+    if (body === null) return sendJson(res, 400, { error: 'invalid character in request body' });
     const route = `${req.method} ${path}`;
 
     if (route === 'GET /' || route === 'HEAD /') {
@@ -192,7 +159,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     if (route === 'GET /api/version') return sendJson(res, 200, { version });
     if (route === 'GET /api/tags') return sendJson(res, 200, { models: models.map(tagEntry) });
 
-    const currentFault = req.method === 'POST' ? takeFault(path) : null;
+    const currentFault = req.method === 'POST' ? fault.take(path) : null;
     if (currentFault?.kind === 'model-not-found') return sendNotFound(res, String(body.model ?? body.name ?? ''));
     if (currentFault?.kind === 'http-500') {
       return sendJson(res, 500, { error: currentFault.message ?? 'llama runner process has terminated: exit status 2' });
@@ -241,8 +208,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
         return sendJson(res, 400, { error: `"${String(body.model)}" does not support thinking` });
       }
       const request = toInferenceRequest(path as FakeInferenceRequest['path'], body);
-      const source = queue.shift() ?? defaultReply ?? echoReply;
-      const reply = typeof source === 'function' ? source(request) : source;
+      const reply = replies.next(request);
       const loadNs = schedule(model, body.options);
       return sendInference(res, request, thinks && body.think === false ? { ...reply, thinking: '' } : reply, currentFault, loadNs);
     }
@@ -262,64 +228,16 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     return 200 * MS;
   }
 
-  let server: Server | null = null;
-  let port = 0;
-
-  async function listen(): Promise<void> {
-    const s = createServer((req, res) => {
-      handle(req, res).catch((err: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, { error: `fake-ollama: ${String(err)}` });
-        else res.destroy();
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      s.once('error', reject);
-      s.listen(port, '127.0.0.1', () => {
-        s.off('error', reject);
-        resolve();
-      });
-    });
-    port = (s.address() as AddressInfo).port;
-    server = s;
-  }
-
-  async function shutdown(): Promise<void> {
-    const s = server;
-    if (!s) return;
-    server = null;
-    loaded.clear();
-    const closed = new Promise<void>((resolve) => s.close(() => resolve()));
-    // Streams in progress would keep close() waiting; an Ollama that goes away drops them too.
-    s.closeAllConnections();
-    await closed;
-  }
-
-  await listen();
-  const url = `http://127.0.0.1:${port}`;
+  // An Ollama that goes away unloads its models.
+  const server = await startLoopbackServer(handle, { onStop: () => loaded.clear(), errorBody: (err) => ({ error: `fake-ollama: ${String(err)}` }) });
 
   return {
-    url,
-    port,
-    requests,
+    ...controlsOf(server, log, replies, fault),
+    port: server.port,
     loads,
-    close: shutdown,
-    stop: shutdown,
-    restart: async () => {
-      if (!server) await listen();
-    },
     setModels: (next) => {
       models = next.map(normalizeModel);
     },
-    script: (...replies) => {
-      queue.push(...replies);
-    },
-    setDefaultReply: (reply) => {
-      defaultReply = reply;
-    },
-    setFault: (next) => {
-      fault = next;
-    },
-    nextRequest: (path) => new Promise((resolve) => waiters.push({ path, resolve })),
   };
 }
 
@@ -327,8 +245,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
 // Replies
 
 function echoReply(request: FakeInferenceRequest): FakeReply {
-  const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
-  return { content: `You said: ${lastUser?.content ?? ''}` };
+  return { content: echoText(request.messages) };
 }
 
 function toInferenceRequest(path: FakeInferenceRequest['path'], body: Record<string, unknown>): FakeInferenceRequest {
@@ -437,22 +354,6 @@ async function streamLines(
   return true;
 }
 
-/** Waits, unless the client disconnects first (then returns false so the writer stops). */
-async function pause(res: ServerResponse, ms: number): Promise<boolean> {
-  if (res.destroyed) return false;
-  const gone = new AbortController();
-  const onClose = () => gone.abort();
-  res.once('close', onClose);
-  try {
-    await sleep(ms, undefined, { signal: gone.signal });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    res.off('close', onClose);
-  }
-}
-
 function pullLines(name: string): object[] {
   const layers = [
     { digest: `sha256:${sha256Hex(`${name}#model`)}`, total: 2_019_377_376 },
@@ -537,41 +438,10 @@ function showEntry(model: ModelEntry, contextLength: number, withCapabilities: b
 // ---------------------------------------------------------------------------------------------------------------
 // Small helpers
 
-/** Deterministic unit vector from a hash of the text: equal texts embed equally, different texts almost never do. */
-function embedText(text: string, dim: number): number[] {
-  const values: number[] = [];
-  for (let block = 0; values.length < dim; block++) {
-    const bytes = createHash('sha256').update(`${block}:${text}`).digest();
-    for (let i = 0; i + 1 < bytes.length && values.length < dim; i += 2) values.push(bytes.readUInt16BE(i) / 32767.5 - 1);
-  }
-  const norm = Math.sqrt(values.reduce((sum, v) => sum + v * v, 0)) || 1;
-  return values.map((v) => v / norm);
-}
-
-/** Word-sized pieces that keep their spaces, so joining them gives the text back. */
-function wordChunks(text: string): string[] {
-  return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
-}
-
-function countWords(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
-}
-
 function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
-}
-
 function sendNotFound(res: ServerResponse, model: string): void {
   sendJson(res, 404, { error: `model "${model}" not found, try pulling it first` });
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOllamaLlm, normalizeHost } from '../../electron/core/llm/ollama.llm';
 import type { ChatChunk, ChatRequest, LlmPort } from '../../electron/core/llm/llm.port';
-import { MnemoError } from '../../shared/errors';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
+import { failure } from '../support/failure';
 
 // Small budgets everywhere: no test may wait long for anything, and none asserts how long something took.
 const FAST = { firstChunkTimeoutMs: 2_000, idleTimeoutMs: 2_000 } as const;
@@ -27,15 +27,6 @@ afterAll(async () => {
 
 function ask(text: string, extra: Partial<ChatRequest> = {}): ChatRequest {
   return { model: 'llama3.2', messages: [{ role: 'user', content: text }], ...FAST, ...extra };
-}
-
-async function failure(promise: Promise<unknown>): Promise<MnemoError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(MnemoError);
-  return err as MnemoError;
 }
 
 describe('chat', () => {

@@ -13,9 +13,10 @@ export interface CliRun {
  * The real terminal host (`npm run -s cli -- …`) as a child process. Asynchronous, unlike spawnSync: the fakes the
  * test runs in this process (Ollama, the model hub) must keep answering while the CLI waits on them.
  */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+export function runCli(args: string[], env: Record<string, string> = {}, options: { stdin?: string } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    child.stdin.end(options.stdin ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

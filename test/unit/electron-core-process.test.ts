@@ -219,9 +219,10 @@ describe('core process protocol', () => {
 describe('protocol messages', () => {
   it('accepts the messages each side sends and drops anything else', () => {
     expect(parseToCore({ kind: 'start', options: startOptions })).not.toBeNull();
+    expect(parseToCore({ kind: 'start', options: { ...startOptions, secretSealingKey: 'a2V5' } })).not.toBeNull();
     expect(parseToCore({ kind: 'call', id: 1, name: 'x', input: null })).not.toBeNull();
     expect(parseToCore({ kind: 'stop', extra: 1 })).toEqual({ kind: 'stop' });
-    for (const bad of [null, 'stop', [], { kind: 'call', id: 0, name: 'x' }, { kind: 'call', id: 1.5, name: 'x' }, { kind: 'call', id: 1 }, { kind: 'start', options: { ...startOptions, logLevel: 'loud' } }, { kind: 'exec' }]) {
+    for (const bad of [null, 'stop', [], { kind: 'call', id: 0, name: 'x' }, { kind: 'call', id: 1.5, name: 'x' }, { kind: 'call', id: 1 }, { kind: 'start', options: { ...startOptions, logLevel: 'loud' } }, { kind: 'start', options: { ...startOptions, secretSealingKey: 42 } }, { kind: 'exec' }]) {
       expect(parseToCore(bad), JSON.stringify(bad)).toBeNull();
     }
     expect(parseFromCore({ kind: 'result', id: 3, result: { ok: true } })).not.toBeNull();

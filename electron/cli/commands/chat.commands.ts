@@ -4,6 +4,7 @@
  */
 import type { Message, ModelsOverview, QueueState, Thread } from '../../../shared/contract';
 import type { z } from 'zod';
+import type { ErrorCode } from '../../../shared/errors';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 
 function id(arg: string | undefined, what: string): number | { ok: false; error: { code: 'INVALID_INPUT'; message: string } } {
@@ -78,12 +79,15 @@ function formatMessage(m: Message): string {
 }
 
 function formatModels(o: z.output<typeof ModelsOverview>): string {
-  if (!o.reachable) return `Ollama at ${o.host}: not reachable\n${o.error?.message ?? ''}`;
-  const lines = [`Ollama ${o.version ?? '?'} at ${o.host}`, ''];
+  const ollama = o.api === 'ollama';
+  const server = ollama ? 'Ollama' : 'Model server (OpenAI-compatible)';
+  if (!o.reachable) return `${server} at ${o.host}: not reachable\n${o.error?.message ?? ''}`;
+  const lines = [ollama ? `Ollama ${o.version ?? '?'} at ${o.host}` : `${server} at ${o.host}`, ''];
   for (const m of o.models) lines.push(`  ${m.name.padEnd(32)} ${(m.parameterSize ?? '').padEnd(8)}${m.chat ? '' : ' (not a chat model)'}`.trimEnd());
-  if (o.models.length === 0) lines.push('  (no models installed: run "ollama pull llama3.2")');
-  lines.push('', `chat model:       ${o.chatModel.name}${o.chatModel.installed ? '' : '  (not installed: ollama pull ' + o.chatModel.name + ')'}`);
-  lines.push(`background model: ${o.backgroundModel.name}${o.backgroundModel.installed ? '' : '  (not installed: ollama pull ' + o.backgroundModel.name + ')'}`);
+  if (o.models.length === 0) lines.push(ollama ? '  (no models installed: run "ollama pull llama3.2")' : '  (no models listed: load one in the server)');
+  const missing = (name: string) => (ollama ? `  (not installed: ollama pull ${name})` : '  (not offered by the server: load it there, or choose a listed one)');
+  lines.push('', `chat model:       ${o.chatModel.name}${o.chatModel.installed ? '' : missing(o.chatModel.name)}`);
+  lines.push(`background model: ${o.backgroundModel.name}${o.backgroundModel.installed ? '' : missing(o.backgroundModel.name)}`);
   return lines.join('\n');
 }
 
@@ -158,12 +162,15 @@ export const chatCommands: CliCommand[] = [
   },
   {
     words: ['models'],
-    synopsis: 'models                   Ollama health and installed models',
+    synopsis: 'models                   the model server (Ollama or OpenAI-compatible): health and models',
     async run(ctx) {
       const off = announceAutoSelection(ctx);
       const r = await ctx.client.call('models.list', {}).finally(off);
       if (!r.ok) return r;
-      if (!r.value.reachable) return { ok: false, error: { code: 'OLLAMA_UNREACHABLE', message: r.value.error?.message ?? `Cannot reach Ollama at ${r.value.host}.` } };
+      if (!r.value.reachable) {
+        const code = (r.value.error?.code ?? (r.value.api === 'ollama' ? 'OLLAMA_UNREACHABLE' : 'LLM_UNREACHABLE')) as ErrorCode;
+        return { ok: false, error: { code, message: r.value.error?.message ?? `Cannot reach the model server at ${r.value.host}.` } };
+      }
       return { ok: true, value: r.value, text: formatModels(r.value) };
     },
   },

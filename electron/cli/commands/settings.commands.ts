@@ -1,5 +1,7 @@
 /**
- * Settings from the terminal: `settings get [key]`, `settings set <key> <value>`, `settings reset <key>`.
+ * Settings from the terminal: `settings get [key]`, `settings set <key> <value>`, `settings reset <key>`, and the
+ * model server's API key, which is not a setting: `settings api-key set` reads it from stdin (an argument would stay
+ * in the shell's history and show in the process list), `settings api-key clear` forgets it.
  * Keys are the contract's own (shared/contract/settings.contract.ts), groups joined by dots (`retrieval.limit`):
  * the list is derived from the Settings schema, so a setting added there is reachable here without a change. The
  * value is read as the schema's type (a number, true/false, or text) and then validated by `settings.update`, the
@@ -122,6 +124,7 @@ export const settingsCommands: CliCommand[] = [
         const changed = JSON.stringify(value) !== JSON.stringify(k.fallback) ? '' : '  (default)';
         return `${k.key.padEnd(width)}  ${show(value)}${changed}`;
       });
+      lines.push(`${'API key'.padEnd(width)}  ${r.value.openaiApiKeySet ? 'set' : 'not set'}  ("settings api-key set" reads one from stdin)`);
       return { ok: true, value: r.value, text: lines.join('\n') };
     },
   },
@@ -148,4 +151,34 @@ export const settingsCommands: CliCommand[] = [
       return { ok: true, value: r.value, text: `${setting.key} = ${show(valueAt(r.value, setting.key))} (default)` };
     },
   },
+  {
+    words: ['settings', 'api-key', 'set'],
+    synopsis: "settings api-key set      reads the model server's API key from stdin, e.g. printf %s \"$KEY\" | … settings api-key set",
+    async run({ client, args, note }) {
+      if (args.length > 0) usageError('Give the key on stdin, not as an argument (arguments stay in the shell history): printf %s "$KEY" | npm run -s cli -- settings api-key set');
+      if (process.stdin.isTTY) note('Paste the API key, then press Enter.');
+      const r = await client.call('settings.setApiKey', { key: await firstLine(process.stdin) });
+      if (!r.ok) return r;
+      return { ok: true, value: r.value, text: 'API key saved, outside the database. Requests to the OpenAI-compatible server now send it.' };
+    },
+  },
+  {
+    words: ['settings', 'api-key', 'clear'],
+    synopsis: 'settings api-key clear    forgets the API key: requests go without one',
+    async run({ client }) {
+      const r = await client.call('settings.clearApiKey', {});
+      if (!r.ok) return r;
+      return { ok: true, value: r.value, text: 'API key forgotten.' };
+    },
+  },
 ];
+
+/** The first line of a stream (all of it when it has no line break): what a pasted or piped key is. */
+async function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}

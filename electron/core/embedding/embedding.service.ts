@@ -181,7 +181,9 @@ export function createEmbeddingService(deps: EmbeddingServiceDeps): EmbeddingSer
     if (!modelId.startsWith('onnx:')) {
       throw new MnemoError(
         'CONFLICT',
-        embedder
+        embedder && modelId.startsWith('openai:')
+          ? `The embedding model "${modelId}" is served by your model server; download it there instead.`
+          : embedder
           ? `The embedding model "${modelId}" is served by Ollama; install it with "ollama pull ${modelId.replace(/^ollama:/, '')}" instead.`
           : 'No local embedding model is configured; choose the "onnx" embedding provider first.',
       );
@@ -370,7 +372,8 @@ export function createEmbeddingService(deps: EmbeddingServiceDeps): EmbeddingSer
 
 export function providerOf(modelId: string | null): EmbeddingProvider | null {
   if (modelId?.startsWith('onnx:')) return 'onnx';
-  if (modelId?.startsWith('ollama:')) return 'ollama';
+  // The "ollama" provider is the chat's model server, Ollama's API or the OpenAI-compatible one (ollama.embedder.ts).
+  if (modelId?.startsWith('ollama:') || modelId?.startsWith('openai:')) return 'ollama';
   return null;
 }
 

@@ -1,6 +1,9 @@
 /**
- * The Ollama embedder: an embedding model served by Ollama (/api/embed through the LLM port), for users who prefer
- * one there to the local ONNX model.
+ * The Ollama embedder: an embedding model served by the chat's model server through the LLM port, for users who
+ * prefer one there to the local ONNX model. That server is Ollama (/api/embed), or the OpenAI-compatible server when
+ * settings choose one (/v1/embeddings): the embedding provider keeps its name "ollama", and the model id says which
+ * API served the vectors ("ollama:nomic-embed-text:latest", "openai:text-embedding-nomic-embed-text-v1.5"), so
+ * switching servers re-embeds. The API is read once, when the embedder is built; a server switch builds a new one.
  *
  * Invariants: vectors are L2-normalized Float32Arrays (Ollama normalizes today, but the cosine index must not depend
  * on that); every vector has the length the first response had; inputs go out in batches, in order, with the
@@ -15,7 +18,7 @@ import { taskPrefixes } from './model-prefixes';
 export interface OllamaEmbedderOptions {
   /** The port, or a getter when the host can change (the composition root's LLM provider). */
   llm: LlmPort | (() => LlmPort);
-  /** An Ollama model name, e.g. "nomic-embed-text" or "bge-m3:567m". */
+  /** A model name as the server spells it, e.g. "nomic-embed-text" or "bge-m3:567m" in Ollama. */
   model: string;
   /** Texts per /api/embed request. Default 64. */
   batchSize?: number;
@@ -43,13 +46,16 @@ export function l2Normalize(values: ArrayLike<number>): Float32Array {
 
 export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
   if (!opts.model.trim()) throw new MnemoError('INVALID_INPUT', 'An Ollama embedding model needs a name.', { path: 'model' });
-  const model = withDefaultTag(opts.model.trim());
+  const llm = typeof opts.llm === 'function' ? opts.llm : () => opts.llm as LlmPort;
+  const api = llm().api;
+  // Only Ollama reads a name without a tag as ":latest"; an OpenAI-compatible server's ids are taken as they are.
+  const model = api === 'ollama' ? withDefaultTag(opts.model.trim()) : opts.model.trim();
+  const server = api === 'ollama' ? 'Ollama' : 'The model server';
   const batchSize = opts.batchSize ?? OLLAMA_EMBED_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new MnemoError('INVALID_INPUT', `batchSize must be a positive integer, got ${batchSize}.`, { path: 'batchSize' });
   }
   const prefixes = opts.prefixes ?? taskPrefixes(model);
-  const llm = typeof opts.llm === 'function' ? opts.llm : () => opts.llm as LlmPort;
   let dimensions = 0;
   let loaded = false;
   let loading: Promise<void> | null = null;
@@ -59,20 +65,20 @@ export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
     try {
       rows = await llm().embed(model, texts, signal);
     } catch (e) {
-      const mapped = unavailable(e, model, llm().host);
+      const mapped = unavailable(e, model, llm());
       // Ollama went away or the model was removed: the next load() checks again instead of claiming readiness.
       if (mapped instanceof MnemoError && mapped.code === 'EMBEDDER_UNAVAILABLE') loaded = false;
       throw mapped;
     }
     return rows.map((row) => {
       if (!Array.isArray(row) || row.length === 0 || !row.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-        throw new MnemoError('LLM_BAD_OUTPUT', `Ollama returned an unusable embedding from "${model}".`, { details: { model } });
+        throw new MnemoError('LLM_BAD_OUTPUT', `${server} returned an unusable embedding from "${model}".`, { details: { model } });
       }
       dimensions ||= row.length;
       if (row.length !== dimensions) {
         throw new MnemoError(
           'LLM_BAD_OUTPUT',
-          `Ollama returned a ${row.length}-dimensional vector from "${model}", which made ${dimensions}-dimensional ones before.`,
+          `${server} returned a ${row.length}-dimensional vector from "${model}", which made ${dimensions}-dimensional ones before.`,
           { details: { model } },
         );
       }
@@ -86,14 +92,14 @@ export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
     try {
       capabilities = (await llm().showModel(model, signal)).capabilities;
     } catch (e) {
-      throw unavailable(e, model, llm().host);
+      throw unavailable(e, model, llm());
     }
-    // Older Ollama versions report no capabilities; then only the probe below can tell.
+    // Older Ollama versions, and most OpenAI-compatible servers, report no capabilities; then only the probe below can tell.
     if (capabilities.length > 0 && !capabilities.includes('embedding')) {
       throw new MnemoError(
         'EMBEDDER_UNAVAILABLE',
-        `"${model}" is not an embedding model (Ollama lists it as ${capabilities.join(', ')}). ` +
-          'Choose one such as nomic-embed-text or bge-m3, and install it with "ollama pull <name>".',
+        `"${model}" is not an embedding model (${server === 'Ollama' ? 'Ollama' : 'the model server'} lists it as ${capabilities.join(', ')}). ` +
+          (api === 'ollama' ? 'Choose one such as nomic-embed-text or bge-m3, and install it with "ollama pull <name>".' : 'Choose an embedding model the server offers, such as nomic-embed-text.'),
         { details: { reason: 'not_embedding_model', model } },
       );
     }
@@ -103,7 +109,7 @@ export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
   }
 
   return {
-    modelId: `ollama:${model}`,
+    modelId: `${api}:${model}`,
     get dimensions() {
       return dimensions;
     },
@@ -116,7 +122,7 @@ export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
     },
     async embed(texts: string[], kind: EmbeddingKind, signal?: AbortSignal): Promise<Float32Array[]> {
       if (!loaded) {
-        throw new MnemoError('EMBEDDER_UNAVAILABLE', `The Ollama embedding model "${model}" is not loaded.`, {
+        throw new MnemoError('EMBEDDER_UNAVAILABLE', `The embedding model "${model}" is not loaded.`, {
           details: { reason: 'not_loaded', model },
         });
       }
@@ -137,18 +143,20 @@ export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
 }
 
 /** The LLM port's failures, as the embedder port reports them. */
-function unavailable(e: unknown, model: string, host: string): unknown {
+function unavailable(e: unknown, model: string, port: LlmPort): unknown {
   if (!(e instanceof MnemoError)) return e;
   if (e.code === 'MODEL_NOT_FOUND') {
     return new MnemoError(
       'EMBEDDER_UNAVAILABLE',
-      `The embedding model "${model}" is not installed in Ollama. Install it with "ollama pull ${model}".`,
+      port.api === 'ollama'
+        ? `The embedding model "${model}" is not installed in Ollama. Install it with "ollama pull ${model}".`
+        : `The embedding model "${model}" is not available from the model server at ${port.host}. Load it there (llama-server: start one with --embedding and that model), or choose one the server lists.`,
       { details: { reason: 'model_missing', model }, cause: e },
     );
   }
-  if (e.code === 'OLLAMA_UNREACHABLE') {
+  if (e.code === 'OLLAMA_UNREACHABLE' || e.code === 'LLM_UNREACHABLE') {
     return new MnemoError('EMBEDDER_UNAVAILABLE', e.message, {
-      details: { reason: 'ollama_unreachable', host, model },
+      details: { reason: e.code === 'OLLAMA_UNREACHABLE' ? 'ollama_unreachable' : 'server_unreachable', host: port.host, model },
       cause: e,
     });
   }

@@ -18,7 +18,7 @@
  *   held by its owner's heartbeat; every claim (in every host, the CLI included) first takes back the running jobs
  *   whose owner is gone, and never one whose owner lives: the rule is lease-owner.ts's. A job taken back keeps its
  *   attempt (a crash may be the job's own doing) and goes first, since its run_after is old.
- * - Failures: OLLAMA_UNREACHABLE / MODEL_NOT_FOUND pause the whole queue (no attempt is burned) and a probe resumes it;
+ * - Failures: OLLAMA_UNREACHABLE / LLM_UNREACHABLE / MODEL_NOT_FOUND / UNAUTHORIZED pause the whole queue (no attempt is burned) and a probe resumes it;
  *   other retryable errors back off exponentially with jitter; after maxAttempts the job is dead-lettered with its
  *   error code. Only codes and ids are logged, never the user's text.
  *
@@ -137,7 +137,9 @@ export interface JobQueueOptions {
  * by the probe; a full disk or a held database by trying again after the probe interval (nothing to ask: the next
  * write is the test).
  */
-const PAUSING_CODES = new Set<string>(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND', 'STORAGE_FULL', 'DB_BUSY']);
+const PAUSING_CODES = new Set<string>(['OLLAMA_UNREACHABLE', 'LLM_UNREACHABLE', 'MODEL_NOT_FOUND', 'UNAUTHORIZED', 'STORAGE_FULL', 'DB_BUSY']);
+/** The model server not answering: what the probe asks about, so a record of it is history once the probe succeeds. */
+const UNREACHABLE_CODES = ['OLLAMA_UNREACHABLE', 'LLM_UNREACHABLE'];
 const RETRY_AFTER_PAUSE = new Set<string>(['STORAGE_FULL', 'DB_BUSY']);
 const PERMANENT_CODES = new Set<string>(['INVALID_INPUT', 'NOT_FOUND', 'UNKNOWN_OPERATION']);
 /** `queue.status` in a host whose queue does not run asks the model server, but a status must answer promptly. */
@@ -281,7 +283,7 @@ export class JobQueue {
     if (this.started || state.paused || state.queued + state.stalled === 0) return state;
     const unreachable = await this.probeFailure(STATUS_PROBE_TIMEOUT_MS);
     // Ollama answers now (or cannot be asked): an "unreachable" on record is history, other causes still stand.
-    return { ...state, paused: unreachable ?? this.lastRunnerPause(this.options.probe ? ['OLLAMA_UNREACHABLE'] : []) };
+    return { ...state, paused: unreachable ?? this.lastRunnerPause(this.options.probe ? UNREACHABLE_CODES : []) };
   }
 
   list(filter: { status?: JobStatus[]; limit: number }): JobRow[] {
@@ -460,7 +462,7 @@ export class JobQueue {
   private async probeFailure(timeoutMs: number): Promise<NonNullable<QueueState['paused']> | null> {
     if (!this.options.probe) return null;
     const signal = AbortSignal.timeout(timeoutMs);
-    const silent = () => ({ code: 'OLLAMA_UNREACHABLE' as const, message: `Ollama did not answer within ${timeoutMs / 1000} s. Is it running and responsive?` });
+    const silent = () => ({ code: 'OLLAMA_UNREACHABLE' as const, message: `The model server did not answer within ${timeoutMs / 1000} s. Is it running and responsive?` });
     try {
       return (await this.options.probe(signal)) ? null : silent();
     } catch (e) {

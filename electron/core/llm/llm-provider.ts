@@ -1,7 +1,11 @@
 /**
- * Which Ollama the core talks to, and the one rule for what every request to a model carries.
+ * Which model server the core talks to, and the one rule for what every request to a model carries.
  *
- * The host: the one in settings, else OLLAMA_HOST, else the default; the port is rebuilt when it changes.
+ * The server: settings.llmProvider. Ollama at the host in settings, else OLLAMA_HOST, else the default; or an
+ * OpenAI-compatible server at settings.openaiBaseUrl, with the API key from the secret store (read per request). The
+ * port is rebuilt when the choice changes. An OpenAI-compatible base URL on another machine gets no request unless
+ * the user confirmed its address (shared/model-server-address.ts): settings refuse to store one, and should one be
+ * stored anyway (an older database, a hand edit), the port built for it refuses every call with FORBIDDEN.
  *
  * The requests: every chat request to model M, whoever sends it (chat, extraction, summary, title), carries the same
  * num_ctx, contextWindow(M) = the context-window setting capped at M's maximum from /api/show. Ollama reloads a
@@ -11,11 +15,19 @@
  * Background work asks with `reasoning: 'off'`, sent as Ollama's `think: false` to models with the "thinking"
  * capability only (Ollama answers 400 "does not support thinking" when others get `think: true`, and a thinking
  * model left to its default thinks first, which keeps reasoning out of the JSON and costs nothing).
+ *
+ * An OpenAI-compatible server has neither: its context was fixed when it loaded the model, so contextWindow(M) is the
+ * setting capped at the context the server reports for M (if it reports one), which only sizes the prompt; and it has
+ * no switch for reasoning, whose `<think>` blocks the adapter keeps out of the answer.
  */
 import type { Settings } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import { unconfirmedRemoteAddress } from '../../../shared/model-server-address';
 import type { Logger } from '../ports/logger.port';
+import type { SecretStore } from '../ports/secret-store.port';
 import type { ChatRequest, ChatResult, LlmPort, ModelDetails } from './llm.port';
 import { createOllamaLlm, DEFAULT_OLLAMA_HOST, normalizeHost } from './ollama.llm';
+import { createOpenAiLlm, normalizeBaseUrl } from './openai.llm';
 
 export function resolveOllamaHost(settingsHost: string, env: NodeJS.ProcessEnv = process.env): string {
   return normalizeHost(settingsHost || env.OLLAMA_HOST || DEFAULT_OLLAMA_HOST);
@@ -40,27 +52,48 @@ export interface LlmProvider extends ModelRequests {
   get(): LlmPort;
 }
 
-/** The one rule: the setting, never above the model's maximum (when Ollama reports one). */
+/** The one rule: the setting, never above the model's maximum (when the server reports one). */
 export function contextWindowFor(setting: number, modelMaximum: number | null): number {
   return modelMaximum !== null && modelMaximum > 0 ? Math.min(setting, modelMaximum) : setting;
 }
 
-export function createLlmProvider(deps: { settings: () => Settings; logger: Logger; env?: NodeJS.ProcessEnv; override?: (host: string) => LlmPort }): LlmProvider {
-  let current: { host: string; port: LlmPort } | null = null;
-  // Per host and model: /api/show answers once per process (a failed lookup is asked again next time).
+export function createLlmProvider(deps: {
+  settings: () => Settings;
+  logger: Logger;
+  /** Where the OpenAI-compatible server's API key is kept. */
+  secrets: SecretStore;
+  env?: NodeJS.ProcessEnv;
+  /** Builds the Ollama port for a host (tests point the real adapter at a fake server). */
+  override?: (host: string) => LlmPort;
+}): LlmProvider {
+  let current: { choice: string; port: LlmPort } | null = null;
+  // Per server and model: the details are asked once per process (a failed lookup is asked again next time).
   const details = new Map<string, Promise<ModelDetails>>();
 
   function get(): LlmPort {
-    const host = resolveOllamaHost(deps.settings().ollamaHost, deps.env);
-    if (!current || current.host !== host) {
-      current = { host, port: deps.override ? deps.override(host) : createOllamaLlm({ host, logger: deps.logger }) };
+    const settings = deps.settings();
+    const openai = settings.llmProvider === 'openai';
+    const address = openai ? normalizeBaseUrl(settings.openaiBaseUrl) : resolveOllamaHost(settings.ollamaHost, deps.env);
+    const choice = openai ? `openai\n${address}\n${settings.openaiRemoteConfirmed}` : `ollama\n${address}`;
+    if (!current || current.choice !== choice) {
+      current = { choice, port: openai ? openAiPort(address, settings.openaiRemoteConfirmed) : ollamaPort(address) };
     }
     return current.port;
   }
 
+  function ollamaPort(host: string): LlmPort {
+    return deps.override ? deps.override(host) : createOllamaLlm({ host, logger: deps.logger });
+  }
+
+  function openAiPort(baseUrl: string, confirmed: string): LlmPort {
+    const refusal = unconfirmedRemoteAddress(baseUrl, confirmed);
+    if (refusal !== null) return refusingPort(baseUrl, new MnemoError('FORBIDDEN', `Mnemo sent nothing. ${refusal}`, { details: { host: baseUrl } }));
+    return createOpenAiLlm({ baseUrl, apiKey: () => deps.secrets.get('openaiApiKey'), logger: deps.logger });
+  }
+
   function detailsOf(model: string): Promise<ModelDetails> {
     const port = get();
-    const key = `${port.host}\n${model}`;
+    const key = `${port.api}\n${port.host}\n${model}`;
     let pending = details.get(key);
     if (!pending) {
       pending = port.showModel(model);
@@ -83,4 +116,10 @@ export function createLlmProvider(deps: { settings: () => Settings; logger: Logg
       return get().chat({ ...request, ...(reasoning === 'off' && thinks ? { think: false } : {}), options: { ...options, num_ctx: numCtx } });
     },
   };
+}
+
+/** Stands in for a server Mnemo must not talk to: every call fails with `error`, before anything is sent. */
+function refusingPort(baseUrl: string, error: MnemoError): LlmPort {
+  const refuse = () => Promise.reject(error);
+  return { api: 'openai', host: baseUrl, version: refuse, listModels: refuse, showModel: refuse, chat: refuse, pull: refuse, embed: refuse };
 }

@@ -1,9 +1,11 @@
 /**
- * The LLM port: what the core needs from a local model server. The Ollama adapter implements it;
- * tests point that same adapter at a fake Ollama server on loopback (fakes only at the process edge).
+ * The LLM port: what the core needs from a local model server. Two adapters implement it: Ollama's own API
+ * (ollama.llm.ts) and the OpenAI-compatible API of LM Studio, llama-server, vLLM and others (openai.llm.ts); tests
+ * point the same adapters at fake servers on loopback (fakes only at the process edge).
  *
- * Failures are thrown as MnemoError with one of: OLLAMA_UNREACHABLE (details.host), MODEL_NOT_FOUND (details.model),
- * MODEL_LOAD_TIMEOUT, LLM_STREAM_ERROR, LLM_HTTP_ERROR (details.status), ABORTED.
+ * Failures are thrown as MnemoError with one of: OLLAMA_UNREACHABLE or LLM_UNREACHABLE (details.host),
+ * MODEL_NOT_FOUND (details.model), MODEL_LOAD_TIMEOUT, LLM_STREAM_ERROR, LLM_HTTP_ERROR (details.status),
+ * UNAUTHORIZED (the server refused the API key), ABORTED.
  * A reply cut by the context length is NOT an error: it resolves with doneReason 'length'.
  */
 export interface ChatMessage {
@@ -25,7 +27,7 @@ export interface ChatResult {
    */
   content: string;
   thinking: string;
-  /** 'stop', 'length', or whatever Ollama reported; 'aborted' when the caller's signal stopped it. */
+  /** 'stop', 'length', or whatever the server reported; 'aborted' when the caller's signal stopped it. */
   doneReason: string;
   model: string;
   promptTokens: number | null;
@@ -38,9 +40,12 @@ export interface ChatResult {
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
-  /** A JSON schema (Ollama structured outputs) or 'json'. */
+  /** A JSON schema the answer must follow (structured outputs), or 'json' for any JSON object. */
   format?: Record<string, unknown> | 'json';
-  /** Ollama's model options. Services never set num_ctx themselves: the LLM provider does (llm-provider.ts). */
+  /**
+   * Model options, named as Ollama names them. Services never set num_ctx themselves: the LLM provider does
+   * (llm-provider.ts). An OpenAI-compatible server has no num_ctx (its context is fixed when it loads the model).
+   */
   options?: { num_ctx?: number; num_predict?: number; temperature?: number; seed?: number };
   /** Ollama's `think` field. Sent only when set; a model without the "thinking" capability refuses `think: true`. */
   think?: boolean;
@@ -63,9 +68,9 @@ export interface ModelInfo {
 
 export interface ModelDetails {
   name: string;
-  /** From model_info "<arch>.context_length"; null when Ollama does not say. */
+  /** The most context the server can give this model (Ollama: model_info "<arch>.context_length"); null when it does not say. */
   contextLength: number | null;
-  /** Ollama's capabilities list, e.g. ['completion', 'tools', 'thinking', 'embedding']. */
+  /** Ollama's capabilities list, e.g. ['completion', 'tools', 'thinking', 'embedding']; [] when the server does not say. */
   capabilities: string[];
 }
 
@@ -78,6 +83,8 @@ export interface PullProgress {
 }
 
 export interface LlmPort {
+  /** Which API the server speaks: Ollama's, or the OpenAI-compatible one. Model names are spelled after it. */
+  readonly api: 'ollama' | 'openai';
   /** The base URL this port talks to, e.g. http://127.0.0.1:11434 (shown to the user in errors). */
   readonly host: string;
   version(signal?: AbortSignal): Promise<string>;

@@ -9,8 +9,24 @@
  */
 import { Ollama, type ChatResponse } from 'ollama';
 import { MnemoError } from '../../../shared/errors';
+import {
+  abortedError,
+  abortedResult,
+  CallerCallbackError,
+  DEFAULT_FIRST_CHUNK_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_METADATA_TIMEOUT_MS,
+  describeError,
+  neverAnswered,
+  numberOrNull,
+  openLlmCall,
+  ReplyCollector,
+  startTimer,
+  stoppedOrTimedOut,
+  type LlmCall,
+  type ServerLabel,
+} from './llm-call';
 import type { ChatResult, LlmPort, ModelDetails, ModelInfo, PullProgress } from './llm.port';
-import { appendDelta, ThinkSplitter, type ThinkDelta } from './think-splitter';
 
 export interface OllamaLlmLogger {
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -26,75 +42,35 @@ export interface OllamaLlmOptions {
 }
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
-const DEFAULT_FIRST_CHUNK_TIMEOUT_MS = 120_000;
-const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
-const DEFAULT_METADATA_TIMEOUT_MS = 15_000;
-
-/** Network failures that mean "nothing is answering at that address". */
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ETIMEDOUT',
-  'EPIPE',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-type Timeout = 'first-chunk' | 'idle' | 'metadata' | null;
 
 /** Per-call state the fetch wrapper and the error mapping share. */
-interface Call {
+interface Call extends LlmCall {
   client: Ollama;
-  /** Set once Ollama sent response headers: failures after that are a broken reply, not an unreachable server. */
-  responded: boolean;
-  status: number | null;
-  timedOut: Timeout;
-  /** Aborts this call only. */
-  controller: AbortController;
-  callerSignal: AbortSignal | undefined;
 }
 
 export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
   const host = normalizeHost(options.host);
+  const server: ServerLabel = { name: 'Ollama', host, unreachable: 'OLLAMA_UNREACHABLE' };
   const baseFetch = options.fetch ?? globalThis.fetch;
   const logger = options.logger;
   const metadataTimeoutMs = options.metadataTimeoutMs ?? DEFAULT_METADATA_TIMEOUT_MS;
 
   function openCall(callerSignal: AbortSignal | undefined): Call {
-    const controller = new AbortController();
-    const signal = callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal;
+    const base = openLlmCall(callerSignal);
     const boundFetch: typeof fetch = async (input, init) => {
-      const response = await baseFetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+      const response = await baseFetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, base.signal]) : base.signal });
       call.responded = true;
       call.status = response.status;
       return isNdjson(response) ? withStrictNdjson(response) : response;
     };
-    const call: Call = {
-      client: new Ollama({ host, fetch: boundFetch }),
-      responded: false,
-      status: null,
-      timedOut: null,
-      controller,
-      callerSignal,
-    };
+    const call: Call = Object.assign(base, { client: new Ollama({ host, fetch: boundFetch }) });
     return call;
   }
 
-  function startTimer(call: Call, kind: Exclude<Timeout, null>, ms: number): ReturnType<typeof setTimeout> {
-    return setTimeout(() => {
-      call.timedOut = kind;
-      call.controller.abort();
-    }, ms);
-  }
-
   function fail(call: Call, err: unknown, context: { op: string; model?: string; timeoutMs?: number }): MnemoError {
-    const mapped = toMnemoError(err, call, host, context);
+    const mapped = stoppedOrTimedOut(err, call, server, context) ?? toMnemoError(err, call, host, context);
     if (mapped.code !== 'ABORTED') {
-      logger?.warn(`ollama ${context.op} failed`, { code: mapped.code, host, model: context.model, cause: describe(err) });
+      logger?.warn(`ollama ${context.op} failed`, { code: mapped.code, host, model: context.model, cause: describeError(err) });
     }
     return mapped;
   }
@@ -107,7 +83,7 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
     run: (client: Ollama) => Promise<T>,
     model?: string,
   ): Promise<T> {
-    if (signal?.aborted) throw aborted();
+    if (signal?.aborted) throw abortedError(server);
     const call = openCall(signal);
     const timer = timeoutMs === null ? undefined : startTimer(call, 'metadata', timeoutMs);
     try {
@@ -120,6 +96,7 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
   }
 
   return {
+    api: 'ollama',
     host,
 
     async version(signal) {
@@ -164,7 +141,7 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
     },
 
     async pull(name, onProgress, signal) {
-      if (signal?.aborted) throw aborted();
+      if (signal?.aborted) throw abortedError(server);
       const call = openCall(signal);
       try {
         const stream = await call.client.pull({ model: name, stream: true });
@@ -188,25 +165,12 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
     },
 
     async chat(request) {
-      if (request.signal?.aborted) throw aborted();
+      if (request.signal?.aborted) throw abortedError(server);
       const firstChunkTimeoutMs = request.firstChunkTimeoutMs ?? DEFAULT_FIRST_CHUNK_TIMEOUT_MS;
       const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
       const call = openCall(request.signal);
-      const splitter = new ThinkSplitter();
-      let content = '';
-      let thinking = '';
+      const reply = new ReplyCollector(request.onChunk);
       let last: ChatResponse | undefined;
-
-      const emit = (delta: ThinkDelta) => {
-        // The result follows the think rule whole; chunks already shown stay shown (think-splitter.ts).
-        ({ content, thinking } = appendDelta({ content, thinking }, delta));
-        if ((!delta.content && !delta.thinking) || !request.onChunk) return;
-        try {
-          request.onChunk({ content: delta.content, thinking: delta.thinking });
-        } catch (error) {
-          throw new CallerCallbackError(error);
-        }
-      };
 
       let timer = startTimer(call, 'first-chunk', firstChunkTimeoutMs);
       try {
@@ -223,18 +187,14 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
         for await (const part of stream) {
           clearTimeout(timer);
           timer = startTimer(call, 'idle', idleTimeoutMs);
-          const split = splitter.push(part.message?.content ?? '');
-          emit({ ...split, thinking: (part.message?.thinking ?? '') + split.thinking });
+          reply.push(part.message?.content ?? '', part.message?.thinking ?? '');
           if (part.done) last = part;
         }
-        emit(splitter.flush());
+        reply.finish();
       } catch (err) {
         // The caller's own bug, not Ollama's: give it back unchanged.
         if (err instanceof CallerCallbackError) throw err.error;
-        // A caller that was shown part of the reply keeps it; one that was shown nothing just sees ABORTED.
-        if (request.signal?.aborted && request.onChunk && (content || thinking)) {
-          return result(request.model, content, thinking, 'aborted', undefined);
-        }
+        if (reply.keepsPartialAfterAbort(request.signal)) return abortedResult(request.model, reply);
         throw fail(call, err, {
           op: 'chat',
           model: request.model,
@@ -244,16 +204,16 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
         clearTimeout(timer);
         call.controller.abort();
       }
-      return result(request.model, content, thinking, last?.done_reason || 'stop', last);
+      return result(request.model, reply, last);
     },
   };
 }
 
-function result(model: string, content: string, thinking: string, doneReason: string, last: ChatResponse | undefined): ChatResult {
+function result(model: string, reply: ReplyCollector, last: ChatResponse | undefined): ChatResult {
   return {
-    content,
-    thinking,
-    doneReason,
+    content: reply.content,
+    thinking: reply.thinking,
+    doneReason: last?.done_reason || 'stop',
     model: last?.model || model,
     promptTokens: numberOrNull(last?.prompt_eval_count),
     completionTokens: numberOrNull(last?.eval_count),
@@ -263,35 +223,8 @@ function result(model: string, content: string, thinking: string, doneReason: st
   };
 }
 
-function toMnemoError(
-  err: unknown,
-  call: Call,
-  host: string,
-  { op, model, timeoutMs }: { op: string; model?: string; timeoutMs?: number },
-): MnemoError {
-  if (err instanceof MnemoError) return err;
-  if (call.callerSignal?.aborted) return aborted(err);
-  const seconds = timeoutMs === undefined ? '' : `${Math.round(timeoutMs / 100) / 10} s`;
-  if (call.timedOut === 'first-chunk') {
-    return new MnemoError(
-      'MODEL_LOAD_TIMEOUT',
-      `Model "${model}" did not start answering within ${seconds}. It may still be loading: try again, raise the model load timeout in Settings, or choose a smaller model.`,
-      { details: { model, timeoutMs }, cause: err },
-    );
-  }
-  if (call.timedOut === 'idle') {
-    return new MnemoError('LLM_STREAM_ERROR', `Ollama stopped sending the reply for ${seconds}.`, {
-      details: { model, timeoutMs },
-      cause: err,
-    });
-  }
-  if (call.timedOut === 'metadata') {
-    return new MnemoError('OLLAMA_UNREACHABLE', `Ollama at ${host} did not answer within ${seconds}. Is it running and responsive?`, {
-      details: { host },
-      cause: err,
-    });
-  }
-
+/** What stoppedOrTimedOut leaves: Ollama's HTTP errors, an unreachable Ollama, a broken stream. */
+function toMnemoError(err: unknown, call: Call, host: string, { op, model }: { op: string; model?: string }): MnemoError {
   const status = httpStatusOf(err);
   const message = err instanceof Error ? err.message : String(err);
   if (status === 404 || /model ['"].*['"] not found/i.test(message)) {
@@ -307,7 +240,7 @@ function toMnemoError(
       cause: err,
     });
   }
-  if (!call.responded && (hasCode(err, UNREACHABLE_CODES) || isFetchFailure(err))) {
+  if (!call.responded && neverAnswered(err)) {
     return new MnemoError('OLLAMA_UNREACHABLE', `Cannot reach Ollama at ${host}. Start it with "ollama serve" or set OLLAMA_HOST.`, {
       details: { host },
       cause: err,
@@ -324,38 +257,14 @@ function toMnemoError(
   });
 }
 
-function aborted(cause?: unknown): MnemoError {
-  return new MnemoError('ABORTED', 'The request to Ollama was cancelled.', cause === undefined ? {} : { cause });
-}
-
 /** The `ollama` client throws a ResponseError carrying the HTTP status for non-2xx answers. */
 function httpStatusOf(err: unknown): number | null {
   const status = (err as { status_code?: unknown } | null)?.status_code;
   return typeof status === 'number' ? status : null;
 }
 
-/** Looks through `cause` chains and AggregateError members (several addresses tried) for a system error code. */
-function hasCode(err: unknown, codes: ReadonlySet<string>, depth = 0): boolean {
-  if (err === null || typeof err !== 'object' || depth > 5) return false;
-  const { code, cause, errors } = err as { code?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === 'string' && codes.has(code)) return true;
-  if (Array.isArray(errors) && errors.some((e) => hasCode(e, codes, depth + 1))) return true;
-  return hasCode(cause, codes, depth + 1);
-}
-
-/** undici (Node's fetch) rejects a request that never got an answer with TypeError("fetch failed"). */
-function isFetchFailure(err: unknown): boolean {
-  return err instanceof TypeError && err.message === 'fetch failed';
-}
-
 function isNdjson(response: Response): boolean {
   return response.ok && response.body !== null && (response.headers.get('content-type') ?? '').includes('application/x-ndjson');
-}
-
-class CallerCallbackError extends Error {
-  constructor(readonly error: unknown) {
-    super('onChunk threw');
-  }
 }
 
 class MalformedStreamLineError extends Error {
@@ -412,17 +321,7 @@ export function normalizeHost(host: string): string {
   return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
 }
 
-function numberOrNull(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
 function nsToMs(ns: unknown): number | null {
   const n = numberOrNull(ns);
   return n === null ? null : n / 1_000_000;
-}
-
-function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = err.cause instanceof Error ? ` (${err.cause.message})` : '';
-  return `${err.name}: ${err.message}${cause}`;
 }

@@ -101,6 +101,7 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
     const settings = deps.settings.get();
     const configured = (name: string) => ({ name, installed: models.some((m) => sameModel(m.name, name)) });
     return {
+      api: port.api,
       host: port.host,
       reachable: error === null,
       version,

@@ -1,8 +1,9 @@
 /**
  * Settings live one key per row (JSON values) so a future version can add keys without a migration. Reads fill in
- * defaults and drop unknown or invalid stored values (logged) rather than failing the whole app.
+ * defaults and drop unknown or invalid stored values (logged) rather than failing the whole app. Writes check the
+ * rules across fields too (StorableSettings). The model server's API key is not a setting (api-key.ts).
  */
-import { Settings } from '../../../shared/contract';
+import { Settings, StorableSettings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
@@ -54,7 +55,7 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
       // Nested groups (retrieval, summary, budget) merge field by field.
       merged[key] = isPlainObject(before) && isPlainObject(value) ? { ...before, ...value } : value;
     }
-    const parsed = Settings.safeParse(merged);
+    const parsed = StorableSettings.safeParse(merged);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const path = ['patch', ...(issue?.path ?? []).map(String)].join('.');

@@ -28,7 +28,7 @@ export interface ThreadChat {
 
 const PAGE_SIZE = 200;
 /** Failures after which what models.list says has probably changed. */
-const MODEL_ERRORS = new Set(['OLLAMA_UNREACHABLE', 'MODEL_NOT_FOUND', 'MODEL_LOAD_TIMEOUT']);
+const MODEL_ERRORS = new Set(['OLLAMA_UNREACHABLE', 'LLM_UNREACHABLE', 'MODEL_NOT_FOUND', 'MODEL_LOAD_TIMEOUT']);
 
 export const emptyThreadChat: ThreadChat = Object.freeze({
   messages: [],
