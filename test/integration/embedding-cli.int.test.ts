@@ -33,7 +33,7 @@ describe('embedding commands', () => {
     await rm(hubRoot, { recursive: true, force: true });
   });
 
-  it('status says semantic search is off and how to fix it; download shows progress, then it is on, offline', async () => {
+  it('status says semantic search is off and how to fix it; download shows progress, then it is on, offline', { timeout: 300_000 }, async () => {
     const dir = tempDir();
     const env = { MNEMO_DATA_DIR: path.join(dir, 'data'), MNEMO_MODELS_DIR: path.join(dir, 'models'), HF_ENDPOINT: hub.url };
 
@@ -73,7 +73,7 @@ describe('embedding commands', () => {
     expect(hub.requests).toHaveLength(requests);
   });
 
-  it('download from a hub that lacks the model: exit 1 with one line saying so', async () => {
+  it('download from a hub that lacks the model: exit 1 with one line saying so', { timeout: 300_000 }, async () => {
     const dir = tempDir();
     const empty = await startFakeHfHub({ root: tempDir() });
     try {

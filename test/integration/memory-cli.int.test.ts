@@ -20,7 +20,8 @@ describe('memory commands in the terminal host', () => {
     };
   }
 
-  it('add, list, search, edit, show, revert, delete, restore, purge and stats, keyword-only', () => {
+  // Each test starts a dozen or more CLI processes, each opening a core: minutes on a loaded 2-core machine.
+  it('add, list, search, edit, show, revert, delete, restore, purge and stats, keyword-only', { timeout: 300_000 }, () => {
     const cli = cliIn(tempDir());
     const added = cli('memory', 'add', '我每天早上喝咖啡, then tea', '--category', 'preference', '--importance', '0.8', '--pin', '--json');
     expect(added.code, added.stderr).toBe(0);
@@ -53,7 +54,7 @@ describe('memory commands in the terminal host', () => {
     expect(stats.stdout).toMatch(/semantic search: off \(model_missing\)/);
   });
 
-  it('fails with exit 1 and one line for bad input and missing memories', () => {
+  it('fails with exit 1 and one line for bad input and missing memories', { timeout: 300_000 }, () => {
     const cli = cliIn(tempDir());
     for (const args of [
       ['memory', 'show', '77'],

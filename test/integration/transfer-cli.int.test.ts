@@ -78,9 +78,9 @@ describe('export, import, maintenance and backups in the terminal host', () => {
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
-  }, 180_000); // a dozen CLI processes, each starting a core: slow on a loaded machine
+  }, 300_000); // a dozen CLI processes, each starting a core: slow on a loaded machine
 
-  it('backs up, lists, and restores over a database that no longer opens', () => {
+  it('backs up, lists, and restores over a database that no longer opens', { timeout: 300_000 }, () => {
     const dir = tempDir();
     const cli = cliIn(dir);
     expect(cli('memory', 'add', 'Lives in Lisbon').code).toBe(0);
@@ -144,5 +144,5 @@ describe('export, import, maintenance and backups in the terminal host', () => {
     const one = cli('memory', 'import', 'one.txt', '--dry-run').stdout;
     expect(one).toContain('After this import you will have 161 memories active, more than the cap of 100.');
     expect(one).toContain('Nothing will be moved to the trash for the cap.');
-  }, 180_000);
+  }, 300_000);
 });
