@@ -40,10 +40,14 @@ export function App({ connection }: { connection: Connection }) {
   }
   return (
     <div className="app-shell">
+      {/* The first Tab stop: past the sidebar (threads, search, navigation) straight to the screen's content. */}
+      <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
+        {t('app.skipToContent')}
+      </button>
       <ErrorBanner />
       <div className="app-body">
         <ThreadSidebar />
-        <main className="main">
+        <main className="main" id="main" tabIndex={-1}>
           {view === 'settings' ? <SettingsView /> : view === 'memories' ? <MemoriesView /> : view === 'timeline' ? <TimelineView /> : <ChatView />}
         </main>
       </div>

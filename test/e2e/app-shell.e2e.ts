@@ -4,6 +4,8 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { AppShellPage } from './pages/app-shell.page';
+import { apiClient } from './support/api';
+import { unwrap } from '../../shared/client';
 import { launchBrowser } from './support/browser';
 import { ROOT, startMnemo, type RunningApp } from './support/processes';
 
@@ -42,6 +44,44 @@ describe('browser mode: npm run web', () => {
     await expect.poll(() => shell.threadList.count()).toBe(1);
     await page.screenshot({ path: path.join(ROOT, 'docs', 'screenshots', 'app-shell.png') });
     expect(foreign).toEqual([]);
+    await page.close();
+  });
+
+  it('keyboard: a skip link first, the thread list is one Tab stop with arrow keys, the sidebar navigates', async () => {
+    const page = await browser.browser.newPage();
+    const shell = new AppShellPage(page);
+    await shell.open(app.url);
+    const api = apiClient(app);
+    while (unwrap(await api.call('thread.list', {})).threads.length < 3) unwrap(await api.call('thread.create', { title: 'Plans' }));
+    await page.reload();
+    await expect.poll(() => shell.threadList.count()).toBe(3);
+    const focused = () => page.evaluate(() => ({ id: document.activeElement?.id ?? '', text: document.activeElement?.textContent?.trim() ?? '', thread: (document.activeElement as HTMLElement | null)?.dataset.threadId ?? null }));
+
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect((await focused()).id).toBe('main');
+
+    // From the search button: one Tab into the list, one Tab out of it (before: three stops per thread).
+    await page.getByRole('button', { name: /^Search/ }).focus();
+    await page.keyboard.press('Tab');
+    const first = (await focused()).thread;
+    expect(first).not.toBeNull();
+    await page.keyboard.press('ArrowDown');
+    const second = (await focused()).thread;
+    expect(second).not.toBeNull();
+    expect(second).not.toBe(first);
+    await page.keyboard.press('Tab');
+    expect((await focused()).thread).toBeNull();
+    expect((await focused()).text).toMatch(/^Memories/);
+    await page.keyboard.press('Shift+Tab');
+    expect((await focused()).thread).toBe(second); // the list remembers where the user was
+
+    // The sidebar navigates: the current screen chosen again stays.
+    const memories = page.getByRole('navigation').getByRole('button', { name: /^Memories/ });
+    await memories.click();
+    await memories.click();
+    expect(await memories.getAttribute('aria-current')).toBe('page');
     await page.close();
   });
 

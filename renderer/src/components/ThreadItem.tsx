@@ -5,7 +5,8 @@ import { useThreadsStore } from '../stores/threads.store';
 import { useLanguage, useT } from '../use-t';
 import { IncognitoIcon, PencilIcon, TrashIcon } from './icons';
 
-export function ThreadItem({ thread, selected }: { thread: Thread; selected: boolean }) {
+/** `tabStop`: this thread is the list's one Tab stop (ThreadSidebar moves it with the arrow keys). */
+export function ThreadItem({ thread, selected, tabStop, onFocused }: { thread: Thread; selected: boolean; tabStop: boolean; onFocused: () => void }) {
   const t = useT();
   const language = useLanguage();
   const select = useThreadsStore((s) => s.select);
@@ -68,6 +69,9 @@ export function ThreadItem({ thread, selected }: { thread: Thread; selected: boo
           type="button"
           className="thread"
           aria-current={selected ? 'page' : undefined}
+          data-thread-id={thread.id}
+          tabIndex={tabStop ? 0 : -1}
+          onFocus={onFocused}
           onClick={() => select(thread.id)}
           onDoubleClick={startEditing}
           onKeyDown={onItemKey}
@@ -86,10 +90,10 @@ export function ThreadItem({ thread, selected }: { thread: Thread; selected: boo
       )}
       {!editing && (
         <div className="thread-actions">
-          <button type="button" className="icon small" onClick={startEditing} aria-label={t('threads.rename', { title })} title={t('threads.renameShort')}>
+          <button type="button" className="icon small" tabIndex={-1} onClick={startEditing} aria-label={t('threads.rename', { title })} title={t('threads.renameShort')}>
             <PencilIcon />
           </button>
-          <button type="button" className="icon small danger" onClick={() => requestDelete(thread.id)} aria-label={t('threads.delete', { title })} title={t('threads.deleteShort')}>
+          <button type="button" className="icon small danger" tabIndex={-1} onClick={() => requestDelete(thread.id)} aria-label={t('threads.delete', { title })} title={t('threads.deleteShort')}>
             <TrashIcon />
           </button>
         </div>

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 import { useAppStore } from '../stores/app.store';
 import { useThreadsStore, visibleThreads } from '../stores/threads.store';
 import { useT } from '../use-t';
@@ -19,11 +19,31 @@ export function ThreadSidebar() {
   const setSearchOpen = useAppStore((s) => s.setSearchOpen);
   const shown = useMemo(() => visibleThreads(threads, pendingDeletes), [threads, pendingDeletes]);
   const reviewCount = useReviewStore((s) => s.total);
+  // The thread list is one Tab stop (roving tabindex): the thread last moved to, else the open one, else the first.
+  // Arrow keys, Home and End move between threads; F2 and Delete act on the focused one (ThreadItem).
+  const [rovingId, setRovingId] = useState<number | null>(null);
+  const tabStopId = shown.some((th) => th.id === rovingId) ? rovingId : shown.some((th) => th.id === selectedId) ? selectedId : (shown[0]?.id ?? null);
+  const onListKey = (e: KeyboardEvent<HTMLUListElement>) => {
+    const keys: Record<string, (i: number, n: number) => number> = {
+      ArrowDown: (i, n) => Math.min(n - 1, i + 1),
+      ArrowUp: (i) => Math.max(0, i - 1),
+      Home: () => 0,
+      End: (_i, n) => n - 1,
+    };
+    const move = keys[e.key];
+    const at = shown.findIndex((th) => th.id === tabStopId);
+    if (!move || at < 0 || !(e.target instanceof HTMLButtonElement) || !e.target.classList.contains('thread')) return;
+    e.preventDefault();
+    const next = shown[move(at, shown.length)]!;
+    setRovingId(next.id);
+    e.currentTarget.querySelector<HTMLButtonElement>(`[data-thread-id="${next.id}"]`)?.focus();
+  };
   const navButton = (target: 'memories' | 'timeline' | 'settings') => ({
     type: 'button' as const,
     className: view === target ? 'nav-button active' : 'nav-button',
     'aria-current': view === target ? ('page' as const) : undefined,
-    onClick: () => setView(view === target ? 'chat' : target),
+    // Navigation, as in every app: choosing the current screen again stays there.
+    onClick: () => setView(target),
   });
 
   return (
@@ -55,9 +75,9 @@ export function ThreadSidebar() {
       {loaded && shown.length === 0 ? (
         <p className="sidebar-empty">{t('threads.empty')}</p>
       ) : (
-        <ul className="thread-list">
+        <ul className="thread-list" onKeyDown={onListKey}>
           {shown.map((thread) => (
-            <ThreadItem key={thread.id} thread={thread} selected={thread.id === selectedId && view === 'chat'} />
+            <ThreadItem key={thread.id} thread={thread} selected={thread.id === selectedId && view === 'chat'} tabStop={thread.id === tabStopId} onFocused={() => setRovingId(thread.id)} />
           ))}
         </ul>
       )}
