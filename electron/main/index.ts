@@ -1,6 +1,6 @@
 /**
  * The Electron host: one hardened window over the same core as the web host and the CLI. The core runs in a
- * utility process (core-process.ts; why: docs/ARCHITECTURE.md "Electron host"); this process owns the window, the
+ * utility process (core-process.ts, whose header says why); this process owns the window, the
  * menu, the session policy, the app:// protocol and the IPC adapter with its sender check.
  * Data folder: --data-dir, else MNEMO_DATA_DIR, else app.getPath('userData').
  *

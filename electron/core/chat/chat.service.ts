@@ -6,6 +6,12 @@
  *
  * Invariants: a reply stopped by the user or cut by an error keeps what was streamed, marked as such; incognito
  * threads never read from or write to long-term memory; thinking is stored apart and never fed back to the model.
+ * One stream per thread (chat.send / chat.retry / chat.stop), each with its own AbortController; the reply row is
+ * inserted as `streaming` and its partial text saved every ~750 ms. A process that dies mid-reply leaves `streaming`
+ * rows, which the next start marks `stopped` with INTERRUPTED (messages.repo.ts). Inline `<think>` is split by
+ * llm/think-splitter.ts (in llm-call.ts); when a reply's first tag is `</think>`, what streamed before it was
+ * reasoning: the final result holds it as thinking, the reply is stored from that result, and the renderer takes the
+ * stored message on message.completed.
  */
 import type { Message, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';

@@ -4,6 +4,15 @@
  *
  * Conventions: integer ids; times are integer milliseconds since the epoch (UTC); booleans are 0/1 integers.
  * Status and kind columns carry CHECK constraints so a bug cannot write a value the product does not know.
+ *
+ * Data access: services do not query through drizzle. They use raw SQL through better-sqlite3, each statement
+ * prepared once when the service is built, with its row type beside it (columns as SQLite returns them), mapped to
+ * the contract type in one function. Most queries need what a query builder cannot express or hides (FTS5 MATCH,
+ * vec0 KNN, RETURNING, INSERT … SELECT, index-friendly forms); hot paths should not rebuild SQL on every call; and
+ * one style shows the reader the SQL SQLite actually runs (the builder, when threads used it, produced an
+ * unqualified subquery column that silently meant the wrong table). drizzle keeps what it does best: this file
+ * declares the tables, drizzle-kit generates drizzle/ from it, and test/integration/schema-drift.int.test.ts fails
+ * when the two disagree.
  */
 import { sql } from 'drizzle-orm';
 import { blob, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';

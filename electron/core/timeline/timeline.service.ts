@@ -1,6 +1,9 @@
 /**
  * Reading the timeline (the events table, written only by timeline-writer.ts, in the transaction of the change each
  * event records), the activity chart, "as of a date" (memory versions valid then), and per-thread memory exclusions.
+ * Exclusions (table thread_memory_exclusions, operations thread.excludeMemory / includeMemory / exclusions in
+ * threads/thread.handlers.ts) are stored here and applied to prompts by memory.service.ts memoryRetrievalPort, which
+ * create-core.ts hands this service's `exclusions`: an excluded memory never reaches that thread's prompt.
  */
 import type { OpOutput, TimelineEvent } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
