@@ -103,6 +103,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [save, setSave] = useState<SaveState>({ kind: 'idle' });
   const validation = useMemo(() => validateDraft(settings, draft), [settings, draft]);
   const dirty = isDirty(settings, draft);
+  const budgetTotalId = useId();
 
   useEffect(() => {
     if (save.kind !== 'saved') return;
@@ -200,10 +201,15 @@ function SettingsForm({ settings }: { settings: Settings }) {
 
       <Section title={t('settings.budget')} description={t('settings.budgetHint')}>
         {BUDGET_PATHS.map((path) => (
-          <NumberField key={path} {...field(path)} label={t(`settings.${path}`)} />
+          // Over the total, every share is marked: lowering any of them fixes it; the total line says by how much.
+          <NumberField key={path} {...field(path)} label={t(`settings.${path}`)} marked={validation.budgetError ? budgetTotalId : undefined} />
         ))}
-        <p className={validation.budgetError ? 'budget-total field-error' : 'budget-total muted'} role={validation.budgetError ? 'alert' : undefined}>
-          {validation.budgetError ? t(validation.budgetError.key, validation.budgetError.params) : t('settings.budgetTotal', { total: formatNumber(validation.budgetTotal, language, 2) })}
+        <p id={budgetTotalId} className={validation.budgetError ? 'budget-total field-error' : 'budget-total muted'} role={validation.budgetError ? 'alert' : undefined}>
+          {validation.budgetError
+            ? t(validation.budgetError.key, validation.budgetError.params)
+            : validation.budgetTotal === null
+              ? t('settings.budgetTotalUnknown')
+              : t('settings.budgetTotal', { total: formatNumber(validation.budgetTotal, language, 2) })}
         </p>
       </Section>
 
@@ -314,7 +320,8 @@ function TimeZoneField(props: FieldProps) {
   );
 }
 
-function NumberField(props: FieldProps & { path: NumberPath }) {
+/** `marked`: the id of a message elsewhere that makes this field invalid (the context shares' total). */
+function NumberField(props: FieldProps & { path: NumberPath; marked?: string | undefined }) {
   const t = useT();
   const id = useId();
   const spec = fieldOf(props.path);
@@ -330,8 +337,8 @@ function NumberField(props: FieldProps & { path: NumberPath }) {
         max={spec.max}
         step={spec.step}
         value={props.value}
-        aria-invalid={props.error || props.serverError ? true : undefined}
-        aria-describedby={describedBy(id, { ...props, hint })}
+        aria-invalid={props.error || props.serverError || props.marked ? true : undefined}
+        aria-describedby={[describedBy(id, { ...props, hint }), props.marked].filter(Boolean).join(' ') || undefined}
         onChange={(e) => props.onChange(e.target.value)}
       />
     </FieldShell>
