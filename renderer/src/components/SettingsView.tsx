@@ -27,6 +27,7 @@ import type { MessageKey } from '../i18n';
 import { useLanguage, useT } from '../use-t';
 import { BackIcon, CopyIcon } from './icons';
 import { BackupsSection } from './BackupsSection';
+import { ConfirmDialog } from './Dialog';
 import { TransferPanel } from './memories/TransferPanel';
 import { Section } from './SettingsSection';
 
@@ -35,8 +36,20 @@ export function SettingsView() {
   const settings = useSettingsStore((s) => s.settings);
   const headingId = useId();
   const setView = useAppStore((s) => s.setView);
+  const pendingView = useAppStore((s) => s.pendingView);
+  const leaveSettings = useAppStore((s) => s.leaveSettings);
   return (
     <section className="settings" aria-labelledby={headingId}>
+      {pendingView && (
+        <ConfirmDialog
+          title={t('settings.leaveTitle')}
+          body={t('settings.leaveBody')}
+          confirm={t('settings.leaveDiscard')}
+          cancel={t('settings.leaveStay')}
+          onConfirm={() => leaveSettings(true)}
+          onClose={() => leaveSettings(false)}
+        />
+      )}
       <header className="settings-head">
         <button type="button" className="ghost" onClick={() => setView('chat')}>
           <BackIcon /> {t('settings.back')}
@@ -104,6 +117,12 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const validation = useMemo(() => validateDraft(settings, draft), [settings, draft]);
   const dirty = isDirty(settings, draft);
   const budgetTotalId = useId();
+  const setSettingsUnsaved = useAppStore((s) => s.setSettingsUnsaved);
+  useEffect(() => {
+    setSettingsUnsaved(dirty);
+  }, [dirty, setSettingsUnsaved]);
+  // The form leaves with the view: nothing is unsaved once it is gone.
+  useEffect(() => () => setSettingsUnsaved(false), [setSettingsUnsaved]);
 
   useEffect(() => {
     if (save.kind !== 'saved') return;

@@ -41,7 +41,15 @@ interface AppState {
   summaryOpen: boolean;
   toasts: Toast[];
   error: ErrorInfo | null;
+  /** Settings has edits not saved yet: leaving it asks first instead of throwing them away. */
+  settingsUnsaved: boolean;
+  /** Where the user asked to go while Settings had unsaved edits (the question is open), else null. */
+  pendingView: View | null;
+  /** Goes to `view`; from Settings with unsaved edits, asks first (pendingView). */
   setView(view: View): void;
+  setSettingsUnsaved(unsaved: boolean): void;
+  /** The answer to the question: leave (the edits are discarded with the form) or stay. */
+  leaveSettings(leave: boolean): void;
   setSearchOpen(open: boolean): void;
   setSummaryOpen(open: boolean): void;
   /** Returns the id of the toast that shows it (a repeat returns the id of the one already on screen). */
@@ -60,7 +68,19 @@ export const useAppStore = create<AppState>((set, get) => {
     summaryOpen: false,
     toasts: [],
     error: null,
-    setView: (view) => set({ view }),
+    settingsUnsaved: false,
+    pendingView: null,
+    setView(view) {
+      const { view: current, settingsUnsaved } = get();
+      if (current === 'settings' && view !== 'settings' && settingsUnsaved) set({ pendingView: view });
+      else set({ view, pendingView: null });
+    },
+    setSettingsUnsaved: (settingsUnsaved) => set({ settingsUnsaved }),
+    leaveSettings(leave) {
+      const target = get().pendingView;
+      if (leave && target) set({ view: target, pendingView: null, settingsUnsaved: false });
+      else set({ pendingView: null });
+    },
     setSearchOpen: (searchOpen) => set({ searchOpen }),
     setSummaryOpen: (summaryOpen) => set({ summaryOpen }),
     pushToast(toast, durationMs = 5000) {
