@@ -18,6 +18,8 @@ export const ConfiguredModel = z.object({ name: z.string(), installed: z.boolean
 
 export const ModelsOverview = z.object({
   host: z.string(),
+  /** Where the host comes from: the ollamaHost setting, the OLLAMA_HOST environment variable, or the default. */
+  hostSource: z.enum(['settings', 'environment', 'default']),
   reachable: z.boolean(),
   version: z.string().nullable(),
   /** When unreachable: what happened and how to fix it (start Ollama, check OLLAMA_HOST). */

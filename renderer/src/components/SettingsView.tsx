@@ -163,7 +163,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       }}
     >
       <Section title={t('settings.ollama')} description={t('settings.ollamaHint')}>
-        <TextField {...field('ollamaHost')} label={t('settings.ollamaHost')} hint={t('settings.ollamaHostHint')} placeholder="http://127.0.0.1:11434" />
+        <OllamaHostField {...field('ollamaHost')} label={t('settings.ollamaHost')} />
         <OllamaLine />
         <ModelField {...field('chatModel')} label={t('settings.chatModel')} hint={t('settings.chatModelHint')} />
         <ModelField {...field('backgroundModel')} label={t('settings.backgroundModel')} hint={t('settings.backgroundModelHint')} />
@@ -393,6 +393,14 @@ function ModelField(props: FieldProps & { path: TextPath }) {
   const options = [...(listed || !props.value ? [] : [{ value: props.value, label: t(why, { model: props.value }) }]), ...chat.map((name) => ({ value: name, label: name }))];
   const value = listed ? (chat.find((name) => sameModel(name, props.value)) ?? props.value) : props.value;
   return <SelectField {...props} value={value} options={options} />;
+}
+
+/** The address field shows, as placeholder and in words, the address in use and where it comes from. */
+function OllamaHostField(props: FieldProps) {
+  const t = useT();
+  const models = useStatusStore((s) => s.models);
+  const inUse = models ? t(`settings.ollamaHostFrom.${models.hostSource}`, { url: models.host }) : null;
+  return <TextField {...props} hint={inUse ? `${inUse} ${t('settings.ollamaHostHint')}` : t('settings.ollamaHostHint')} placeholder={models?.host ?? ''} />;
 }
 
 function OllamaLine() {
