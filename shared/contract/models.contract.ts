@@ -12,6 +12,8 @@ export const InstalledModel = z.object({
    * models; an embedding-only model never is.
    */
   chat: z.boolean(),
+  /** Ollama lists "embedding" among its capabilities: it can be the embedding model (embeddingProvider 'ollama'). */
+  embedding: z.boolean(),
 });
 
 export const ConfiguredModel = z.object({ name: z.string(), installed: z.boolean() });

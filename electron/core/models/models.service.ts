@@ -106,7 +106,7 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
       reachable: error === null,
       version,
       error,
-      models: models.map((m) => ({ name: m.name, sizeBytes: m.sizeBytes, family: m.family, parameterSize: m.parameterSize, modifiedAt: m.modifiedAt, chat: canChat(m) })),
+      models: models.map((m) => ({ name: m.name, sizeBytes: m.sizeBytes, family: m.family, parameterSize: m.parameterSize, modifiedAt: m.modifiedAt, chat: canChat(m), embedding: m.capabilities?.includes('embedding') ?? false })),
       chatModel: configured(settings.chatModel),
       backgroundModel: configured(settings.backgroundModel),
     };
