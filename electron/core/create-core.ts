@@ -191,7 +191,7 @@ export function createCore(options: CoreOptions): Core {
       },
     }),
   );
-  const models = createModelsService({ llm, settings, events, logger });
+  const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     sqlite: db.sqlite,
     clock,

@@ -12,6 +12,8 @@ export const InstalledModel = z.object({
    * models; an embedding-only model never is.
    */
   chat: z.boolean(),
+  /** Ollama lists "embedding" among its capabilities: it can be the embedding model (embeddingProvider 'ollama'). */
+  embedding: z.boolean(),
 });
 
 export const ConfiguredModel = z.object({ name: z.string(), installed: z.boolean() });
@@ -20,6 +22,8 @@ export const ModelsOverview = z.object({
   /** Which API the server speaks (settings.llmProvider): only Ollama can download models (models.pull). */
   api: z.enum(['ollama', 'openai']),
   host: z.string(),
+  /** Where the host comes from: the ollamaHost setting, the OLLAMA_HOST environment variable, or the default. */
+  hostSource: z.enum(['settings', 'environment', 'default']),
   reachable: z.boolean(),
   version: z.string().nullable(),
   /** When unreachable: what happened and how to fix it (start Ollama, check OLLAMA_HOST). */

@@ -39,7 +39,7 @@ describe('browser mode: npm run web', () => {
     const shell = new AppShellPage(page);
     await shell.open(app.url);
     await expect.poll(() => shell.heading.isVisible()).toBe(true);
-    await expect.poll(() => shell.statusBar.textContent()).toMatch(/Connected.*Database: \d{4}_/);
+    await expect.poll(() => shell.statusBar.textContent()).toMatch(/Connected.*Mnemo \d/);
     await shell.startThread();
     await expect.poll(() => shell.threadList.count()).toBe(1);
     await page.screenshot({ path: path.join(ROOT, 'docs', 'screenshots', 'app-shell.png') });

@@ -224,7 +224,7 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     // A second, incognito thread.
     await chat.newIncognitoButton.click();
     await expect.poll(() => chat.threads.count()).toBe(2);
-    await expect.poll(() => page.getByRole('region', { name: 'Chat' }).getByText('Incognito').count()).toBe(1);
+    await expect.poll(() => page.getByRole('region', { name: 'Chat' }).getByText('Incognito', { exact: true }).count()).toBe(1);
     await chat.send('secret plans');
     await expect.poll(() => chat.lastAnswer().textContent()).toContain('You said: secret plans');
 

@@ -85,7 +85,7 @@ if (reason) {
       const shell = new AppShellPage(page);
       await expect.poll(() => shell.heading.isVisible()).toBe(true);
       expect(page.url()).toBe('app://mnemo/index.html');
-      await expect.poll(() => shell.statusBar.textContent()).toMatch(/Database: \d{4}_/);
+      await expect.poll(() => shell.statusBar.textContent()).toMatch(/Mnemo \d/);
       await shell.startThread();
       await expect.poll(() => shell.threadList.count()).toBe(1);
       const info = await page.evaluate(() => window.mnemo!.invoke('app.info', {}));

@@ -157,7 +157,8 @@ describe('chat through the core against a fake Ollama', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'OLLAMA_UNREACHABLE' } });
     if (!r.ok) expect(r.error.message).toContain(fake.url);
     const overview = unwrap(await client.call('models.list', {}));
-    expect(overview).toMatchObject({ reachable: false, host: fake.url, error: { code: 'OLLAMA_UNREACHABLE' } });
+    // The harness names the fake through OLLAMA_HOST, so the user is told that is where the address comes from.
+    expect(overview).toMatchObject({ reachable: false, host: fake.url, hostSource: 'environment', error: { code: 'OLLAMA_UNREACHABLE' } });
     await fake.restart();
     const ok = unwrap(await client.call('chat.send', { text: 'and now?' }));
     expect(ok.assistantMessage.status).toBe('complete');

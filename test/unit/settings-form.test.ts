@@ -45,6 +45,15 @@ describe('settings form', () => {
     expect(validateDraft(defaults, { 'budget.memories': '0.1' }).budgetTotal).toBeCloseTo(0.95);
   });
 
+  it('has no total while a share is empty, negative or not a number: any figure would be made up', () => {
+    for (const draft of [{ 'budget.memories': '' }, { 'budget.system': '-0.5' }, { 'budget.reply': 'x' }, { 'budget.memories': '', 'budget.system': '-0.5' }]) {
+      const v = validateDraft(defaults, draft);
+      expect(v.budgetTotal).toBeNull();
+      expect(v.budgetError).toBeNull();
+      expect(v.valid).toBe(false);
+    }
+  });
+
   it('sends a changed group whole, so its other members are not reset to defaults', () => {
     const current = Settings.parse({ retrieval: { similarityWeight: 0.5, limit: 20 } });
     const patch = buildPatch(current, { 'retrieval.limit': '8', memoryMode: 'ask', 'budget.reply': '0.2' });

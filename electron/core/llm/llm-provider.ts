@@ -33,6 +33,11 @@ export function resolveOllamaHost(settingsHost: string, env: NodeJS.ProcessEnv =
   return normalizeHost(settingsHost || env.OLLAMA_HOST || DEFAULT_OLLAMA_HOST);
 }
 
+/** The address resolveOllamaHost picks and which of its three sources gave it, for the user to see. */
+export function ollamaHostInUse(settingsHost: string, env: NodeJS.ProcessEnv = process.env): { url: string; source: 'settings' | 'environment' | 'default' } {
+  return { url: resolveOllamaHost(settingsHost, env), source: settingsHost ? 'settings' : env.OLLAMA_HOST ? 'environment' : 'default' };
+}
+
 /** A chat request as services write it: num_ctx and think are the provider's to set. */
 export interface ModelChatRequest extends Omit<ChatRequest, 'options' | 'think'> {
   options?: Omit<NonNullable<ChatRequest['options']>, 'num_ctx'>;

@@ -12,7 +12,7 @@
 import type { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { EventBus } from '../event-bus';
-import type { LlmProvider } from '../llm/llm-provider';
+import { ollamaHostInUse, type LlmProvider } from '../llm/llm-provider';
 import type { LlmPort, ModelInfo } from '../llm/llm.port';
 import type { Logger } from '../ports/logger.port';
 import type { SettingsService } from '../settings/settings.service';
@@ -27,7 +27,7 @@ export function sameModel(a: string, b: string): boolean {
 const MODEL_SETTINGS = ['chatModel', 'backgroundModel'] as const satisfies ReadonlyArray<keyof Settings>;
 type ModelSetting = (typeof MODEL_SETTINGS)[number];
 
-export function createModelsService(deps: { llm: LlmProvider; settings: SettingsService; events: EventBus; logger: Logger }) {
+export function createModelsService(deps: { llm: LlmProvider; settings: SettingsService; events: EventBus; logger: Logger; env?: NodeJS.ProcessEnv }) {
   const pulls = new Map<string, AbortController>();
   // Capabilities per host, model and modification time (a model pulled again may have changed); null: not reported.
   const capabilities = new Map<string, Promise<string[] | null>>();
@@ -103,10 +103,11 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
     return {
       api: port.api,
       host: port.host,
+      hostSource: ollamaHostInUse(settings.ollamaHost, deps.env).source,
       reachable: error === null,
       version,
       error,
-      models: models.map((m) => ({ name: m.name, sizeBytes: m.sizeBytes, family: m.family, parameterSize: m.parameterSize, modifiedAt: m.modifiedAt, chat: canChat(m) })),
+      models: models.map((m) => ({ name: m.name, sizeBytes: m.sizeBytes, family: m.family, parameterSize: m.parameterSize, modifiedAt: m.modifiedAt, chat: canChat(m), embedding: m.capabilities?.includes('embedding') ?? false })),
       chatModel: configured(settings.chatModel),
       backgroundModel: configured(settings.backgroundModel),
     };

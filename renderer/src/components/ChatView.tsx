@@ -9,7 +9,7 @@ import { Composer } from './Composer';
 import { PlusIcon } from './icons';
 import { MessageList } from './MessageList';
 import { ModelSetup } from './ModelSetup';
-import { modKey } from './shortcuts';
+import { modKey, newThreadKeys } from './shortcuts';
 import { SummaryPanel } from './SummaryPanel';
 import { ThreadHeader } from './ThreadHeader';
 
@@ -60,7 +60,9 @@ function Welcome() {
   const t = useT();
   const create = useThreadsStore((s) => s.create);
   const models = useStatusStore((s) => s.models);
+  const host = useStatusStore((s) => s.info?.host);
   const problem = useMemo(() => modelProblem(models), [models]);
+  const newKeys = newThreadKeys(host);
   return (
     <section className="chat welcome" aria-label={t('chat.region')}>
       <div className="welcome-inner">
@@ -73,7 +75,9 @@ function Welcome() {
             <button type="button" className="primary large" onClick={() => void create()}>
               <PlusIcon /> {t('welcome.start')}
             </button>
-            <p className="muted small">{t('welcome.shortcuts', { mod: modKey() })}</p>
+            {host && (
+              <p className="muted small">{newKeys ? t('welcome.shortcuts', { newThread: newKeys, mod: modKey() }) : t('welcome.shortcutsNoNew', { mod: modKey() })}</p>
+            )}
           </>
         )}
       </div>

@@ -61,14 +61,14 @@ export function Dialog({ title, onClose, children, alert = false, wide = false }
 }
 
 /** "Are you sure?" for what cannot be undone: the consequence in words, and the action named on its button. */
-export function ConfirmDialog({ title, body, confirm, onConfirm, onClose }: { title: string; body: string; confirm: string; onConfirm(): void; onClose(): void }) {
+export function ConfirmDialog({ title, body, confirm, cancel, onConfirm, onClose }: { title: string; body: string; confirm: string; cancel?: string; onConfirm(): void; onClose(): void }) {
   const t = useT();
   return (
     <Dialog title={title} onClose={onClose} alert>
       <p>{body}</p>
       <div className="button-row end">
         <button type="button" onClick={onClose} data-autofocus>
-          {t('common.cancel')}
+          {cancel ?? t('common.cancel')}
         </button>
         <button
           type="button"

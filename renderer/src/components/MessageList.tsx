@@ -13,6 +13,7 @@ export function MessageList({ threadId }: { threadId: number }) {
   const chat = useChatStore((s) => s.threads[threadId] ?? emptyThreadChat);
   const loadOlder = useChatStore((s) => s.loadOlder);
   const focusMessageId = useThreadsStore((s) => s.focusMessageId);
+  const incognito = useThreadsStore((s) => s.threads.find((x) => x.id === threadId)?.incognito ?? false);
   const scroller = useRef<HTMLDivElement>(null);
   const following = useRef(true);
   const [showJump, setShowJump] = useState(false);
@@ -77,7 +78,7 @@ export function MessageList({ threadId }: { threadId: number }) {
             {chat.loadingOlder ? t('common.loading') : t('chat.loadOlder')}
           </button>
         )}
-        {empty && <p className="chat-empty muted">{t('chat.empty')}</p>}
+        {empty && <p className="chat-empty muted">{incognito ? t('chat.emptyIncognito') : t('chat.empty')}</p>}
         {chat.messages.map((message, i) => (
           <MessageItem
             key={message.id}

@@ -27,6 +27,7 @@ import type { MessageKey } from '../i18n';
 import { useLanguage, useT } from '../use-t';
 import { BackIcon, CopyIcon } from './icons';
 import { BackupsSection } from './BackupsSection';
+import { ConfirmDialog } from './Dialog';
 import { TransferPanel } from './memories/TransferPanel';
 import { Section } from './SettingsSection';
 
@@ -35,8 +36,20 @@ export function SettingsView() {
   const settings = useSettingsStore((s) => s.settings);
   const headingId = useId();
   const setView = useAppStore((s) => s.setView);
+  const pendingView = useAppStore((s) => s.pendingView);
+  const leaveSettings = useAppStore((s) => s.leaveSettings);
   return (
     <section className="settings" aria-labelledby={headingId}>
+      {pendingView && (
+        <ConfirmDialog
+          title={t('settings.leaveTitle')}
+          body={t('settings.leaveBody')}
+          confirm={t('settings.leaveDiscard')}
+          cancel={t('settings.leaveStay')}
+          onConfirm={() => leaveSettings(true)}
+          onClose={() => leaveSettings(false)}
+        />
+      )}
       <header className="settings-head">
         <button type="button" className="ghost" onClick={() => setView('chat')}>
           <BackIcon /> {t('settings.back')}
@@ -103,6 +116,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const [save, setSave] = useState<SaveState>({ kind: 'idle' });
   const validation = useMemo(() => validateDraft(settings, draft), [settings, draft]);
   const dirty = isDirty(settings, draft);
+  const budgetTotalId = useId();
+  const setSettingsUnsaved = useAppStore((s) => s.setSettingsUnsaved);
+  useEffect(() => {
+    setSettingsUnsaved(dirty);
+  }, [dirty, setSettingsUnsaved]);
+  // The form leaves with the view: nothing is unsaved once it is gone.
+  useEffect(() => () => setSettingsUnsaved(false), [setSettingsUnsaved]);
 
   useEffect(() => {
     if (save.kind !== 'saved') return;
@@ -143,7 +163,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       }}
     >
       <Section title={t('settings.ollama')} description={t('settings.ollamaHint')}>
-        <TextField {...field('ollamaHost')} label={t('settings.ollamaHost')} hint={t('settings.ollamaHostHint')} placeholder="http://127.0.0.1:11434" />
+        <OllamaHostField {...field('ollamaHost')} label={t('settings.ollamaHost')} />
         <OllamaLine />
         <ModelField {...field('chatModel')} label={t('settings.chatModel')} hint={t('settings.chatModelHint')} />
         <ModelField {...field('backgroundModel')} label={t('settings.backgroundModel')} hint={t('settings.backgroundModelHint')} />
@@ -200,10 +220,15 @@ function SettingsForm({ settings }: { settings: Settings }) {
 
       <Section title={t('settings.budget')} description={t('settings.budgetHint')}>
         {BUDGET_PATHS.map((path) => (
-          <NumberField key={path} {...field(path)} label={t(`settings.${path}`)} />
+          // Over the total, every share is marked: lowering any of them fixes it; the total line says by how much.
+          <NumberField key={path} {...field(path)} label={t(`settings.${path}`)} marked={validation.budgetError ? budgetTotalId : undefined} />
         ))}
-        <p className={validation.budgetError ? 'budget-total field-error' : 'budget-total muted'} role={validation.budgetError ? 'alert' : undefined}>
-          {validation.budgetError ? t(validation.budgetError.key, validation.budgetError.params) : t('settings.budgetTotal', { total: formatNumber(validation.budgetTotal, language, 2) })}
+        <p id={budgetTotalId} className={validation.budgetError ? 'budget-total field-error' : 'budget-total muted'} role={validation.budgetError ? 'alert' : undefined}>
+          {validation.budgetError
+            ? t(validation.budgetError.key, validation.budgetError.params)
+            : validation.budgetTotal === null
+              ? t('settings.budgetTotalUnknown')
+              : t('settings.budgetTotal', { total: formatNumber(validation.budgetTotal, language, 2) })}
         </p>
       </Section>
 
@@ -314,7 +339,8 @@ function TimeZoneField(props: FieldProps) {
   );
 }
 
-function NumberField(props: FieldProps & { path: NumberPath }) {
+/** `marked`: the id of a message elsewhere that makes this field invalid (the context shares' total). */
+function NumberField(props: FieldProps & { path: NumberPath; marked?: string | undefined }) {
   const t = useT();
   const id = useId();
   const spec = fieldOf(props.path);
@@ -330,8 +356,8 @@ function NumberField(props: FieldProps & { path: NumberPath }) {
         max={spec.max}
         step={spec.step}
         value={props.value}
-        aria-invalid={props.error || props.serverError ? true : undefined}
-        aria-describedby={describedBy(id, { ...props, hint })}
+        aria-invalid={props.error || props.serverError || props.marked ? true : undefined}
+        aria-describedby={[describedBy(id, { ...props, hint }), props.marked].filter(Boolean).join(' ') || undefined}
         onChange={(e) => props.onChange(e.target.value)}
       />
     </FieldShell>
@@ -367,6 +393,14 @@ function ModelField(props: FieldProps & { path: TextPath }) {
   const options = [...(listed || !props.value ? [] : [{ value: props.value, label: t(why, { model: props.value }) }]), ...chat.map((name) => ({ value: name, label: name }))];
   const value = listed ? (chat.find((name) => sameModel(name, props.value)) ?? props.value) : props.value;
   return <SelectField {...props} value={value} options={options} />;
+}
+
+/** The address field shows, as placeholder and in words, the address in use and where it comes from. */
+function OllamaHostField(props: FieldProps) {
+  const t = useT();
+  const models = useStatusStore((s) => s.models);
+  const inUse = models ? t(`settings.ollamaHostFrom.${models.hostSource}`, { url: models.host }) : null;
+  return <TextField {...props} hint={inUse ? `${inUse} ${t('settings.ollamaHostHint')}` : t('settings.ollamaHostHint')} placeholder={models?.host ?? ''} />;
 }
 
 function OllamaLine() {

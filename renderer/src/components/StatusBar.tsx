@@ -1,4 +1,4 @@
-/** One line at the bottom: connection, Ollama and the chat model, background work, semantic search, schema. */
+/** One line at the bottom: connection, Ollama and the chat model, background work, semantic search, version (schema on hover). */
 import { useLanguage, useT, type Translate } from '../use-t';
 import { formatNumber } from '../format';
 import { useSettingsStore } from '../stores/settings.store';
@@ -59,10 +59,10 @@ export function StatusBar() {
       <span className="status-spacer" />
       {info && (
         <>
-          <span className="status-item muted" title={info.dataDir}>
-            {t('status.schema')}: {info.schemaVersion}
+          {/* The schema version is for support, not for reading: it waits on hover. */}
+          <span className="status-item muted" title={t('status.versionHint', { schema: info.schemaVersion, dataDir: info.dataDir })}>
+            Mnemo {info.version}
           </span>
-          <span className="status-item muted">Mnemo {info.version}</span>
         </>
       )}
     </footer>

@@ -5,9 +5,16 @@ import { useT } from '../use-t';
 import { useReviewStore } from '../stores/review.store';
 import { BrainIcon, ClockIcon, GearIcon, IncognitoIcon, PlusIcon, SearchIcon } from './icons';
 import { ThreadItem } from './ThreadItem';
-import { modKey } from './shortcuts';
+import { modKey, newThreadKeys } from './shortcuts';
+import { useStatusStore } from '../stores/status.store';
+
+/** A button's tooltip: its name, and its keys when this host has some. */
+function withKeys(label: string, keys: string | null): string {
+  return keys ? `${label} (${keys})` : label;
+}
 
 export function ThreadSidebar() {
+  const host = useStatusStore((s) => s.info?.host);
   const t = useT();
   const threads = useThreadsStore((s) => s.threads);
   const pendingDeletes = useThreadsStore((s) => s.pendingDeletes);
@@ -53,7 +60,7 @@ export function ThreadSidebar() {
         <span className="brand-tagline">{t('app.tagline')}</span>
       </div>
       <div className="sidebar-actions">
-        <button type="button" className="primary grow" onClick={() => void create()} title={`${t('threads.new')} (${modKey()}+N)`}>
+        <button type="button" className="primary grow" onClick={() => void create()} title={withKeys(t('threads.new'), newThreadKeys(host))}>
           <PlusIcon /> {t('threads.new')}
         </button>
         <button
@@ -61,7 +68,7 @@ export function ThreadSidebar() {
           className="icon"
           onClick={() => void create({ incognito: true })}
           aria-label={t('threads.newIncognito')}
-          title={`${t('threads.newIncognito')} (${modKey()}+Shift+N)`}
+          title={withKeys(t('threads.newIncognito'), newThreadKeys(host, { shift: true }))}
         >
           <IncognitoIcon size={18} />
         </button>

@@ -10,7 +10,10 @@ export function Toasts() {
     <section className="toasts" aria-label={t('toasts.label')} aria-live="polite">
       {toasts.map((toast) => (
         <div key={toast.id} className="toast">
-          <span className="grow">{t(toast.text.key, toast.text.params)}</span>
+          <span className="grow">
+            {t(toast.text.key, toast.text.params)}
+            {toast.count > 1 && <span className="toast-count"> {t('toasts.repeated', { count: toast.count })}</span>}
+          </span>
           {toast.action && (
             <button type="button" className="toast-action" onClick={toast.action.run}>
               {t(toast.action.label)}

@@ -104,8 +104,11 @@ function checkField(path: FieldPath, raw: string): FieldError | null {
 
 export interface Validation {
   errors: Partial<Record<FieldPath, FieldError>>;
-  /** The context shares as they would be saved (the form shows the running total). */
-  budgetTotal: number;
+  /**
+   * The context shares as they would be saved (the form shows the running total); null while a share is not a
+   * number from 0 to 1, since any total would then be made up.
+   */
+  budgetTotal: number | null;
   budgetError: FieldError | null;
   valid: boolean;
 }
@@ -116,9 +119,11 @@ export function validateDraft(settings: Settings, draft: Draft): Validation {
     const error = checkField(path, raw);
     if (error) errors[path] = error;
   }
-  const budgetTotal = BUDGET_PATHS.reduce((sum, path) => sum + (Number(currentValue(settings, draft, path)) || 0), 0);
+  const sharesValid = BUDGET_PATHS.every((path) => errors[path] === undefined);
+  const budgetTotal = sharesValid ? BUDGET_PATHS.reduce((sum, path) => sum + Number(currentValue(settings, draft, path)), 0) : null;
   // The same tolerance as the contract's refinement: 0.15 + 0.15 + 0.5 + 0.2 is 1.0000000000000002 in floating point.
-  const budgetError: FieldError | null = budgetTotal > 1.0001 ? { key: 'settings.error.budget', params: { total: Math.round(budgetTotal * 100) / 100 } } : null;
+  const budgetError: FieldError | null =
+    budgetTotal !== null && budgetTotal > 1.0001 ? { key: 'settings.error.budget', params: { total: Math.round(budgetTotal * 100) / 100 } } : null;
   return { errors, budgetTotal, budgetError, valid: Object.keys(errors).length === 0 && budgetError === null };
 }
 

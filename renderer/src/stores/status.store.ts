@@ -39,6 +39,11 @@ interface StatusState {
   queue: QueueState | null;
   embedding: EmbeddingStatus | null;
   embeddingDownload: EmbeddingDownloadProgress | null;
+  /**
+   * Why the last download of the embedding model failed, until the next one starts: kept apart from `embedding`,
+   * which a later embedding.status overwrites with "not downloaded" (the same reason the CLI waits for the event).
+   */
+  embeddingDownloadFailure: string | null;
   /** Memories re-embedded so far by the running re-index (null when none runs). */
   reindex: Progress | null;
   /** Items an import has prepared so far (null when none runs). */
@@ -57,6 +62,7 @@ export const useStatusStore = create<StatusState>((set, get) => {
   let recheckTimer: ReturnType<typeof setTimeout> | null = null;
   let modelsRequest = 0;
   let reconnectHandler: (() => void) | null = null;
+  let downloadCancelled = false;
 
   return {
     client: null,
@@ -69,6 +75,7 @@ export const useStatusStore = create<StatusState>((set, get) => {
     queue: null,
     embedding: null,
     embeddingDownload: null,
+    embeddingDownloadFailure: null,
     reindex: null,
     importing: null,
 
@@ -85,7 +92,18 @@ export const useStatusStore = create<StatusState>((set, get) => {
         set((s) => ({ pulls: { ...s.pulls, [name]: keepLastPercent(s.pulls[name], progress) } }));
         if (progress.done && !progress.error) void get().refreshModels();
       });
-      client.on('embedding.statusChanged', ({ status }) => set({ embedding: status, ...(status.state === 'downloading' ? {} : { embeddingDownload: null }) }));
+      client.on('embedding.statusChanged', ({ status }) =>
+        set((s) => {
+          // A download that ends anywhere but "ready" failed, unless the user cancelled it.
+          const failed = s.embedding?.state === 'downloading' && status.state === 'unavailable' && !downloadCancelled;
+          if (status.state !== 'downloading') downloadCancelled = false;
+          return {
+            embedding: status,
+            ...(status.state === 'downloading' ? {} : { embeddingDownload: null }),
+            ...(failed ? { embeddingDownloadFailure: status.message ?? '' } : status.state === 'unavailable' ? {} : { embeddingDownloadFailure: null }),
+          };
+        }),
+      );
       client.on('embedding.downloadProgressed', (progress) => set({ embeddingDownload: progress }));
       client.on('embedding.reindexProgressed', (progress) => set({ reindex: activeProgress(progress) }));
       client.on('import.progressed', (progress) => set({ importing: activeProgress(progress) }));
@@ -151,6 +169,7 @@ export const useStatusStore = create<StatusState>((set, get) => {
     async downloadEmbedding() {
       const client = get().client;
       if (!client) return;
+      set({ embeddingDownloadFailure: null });
       const result = await client.call('embedding.download', {});
       if (result.ok) set({ embedding: result.value.status });
       else useAppStore.getState().showError(result.error);
@@ -158,7 +177,9 @@ export const useStatusStore = create<StatusState>((set, get) => {
 
     async cancelEmbeddingDownload() {
       const client = get().client;
-      if (client) await client.call('embedding.cancelDownload', {});
+      if (!client) return;
+      downloadCancelled = true;
+      await client.call('embedding.cancelDownload', {});
     },
 
     async pull(name) {

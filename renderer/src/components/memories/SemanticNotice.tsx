@@ -1,9 +1,15 @@
 /**
- * Shown while semantic search is off: why (in the core's words: the folder, the command), that memories are still
- * found by keyword, and for the built-in model a download button with its progress (only ever on request).
+ * Shown while semantic search is off: why, in one sentence a user can act on (the core's own words, which name
+ * files and folders, folded under it), that memories are still found by keyword, a failed download and its reason,
+ * and the ways to turn it on: for the built-in model a download button with its progress (only ever on request),
+ * and an embedding model Ollama already has.
  */
+import type { EmbeddingStatus } from '../../../../shared/contract';
 import { formatBytes, formatNumber } from '../../format';
+import type { MessageKey } from '../../i18n';
+import { useAppStore } from '../../stores/app.store';
 import { useMemoriesStore } from '../../stores/memories.store';
+import { useSettingsStore } from '../../stores/settings.store';
 import { useStatusStore } from '../../stores/status.store';
 import { useLanguage, useT } from '../../use-t';
 import { DownloadIcon, WarningIcon } from '../icons';
@@ -16,6 +22,11 @@ export function SemanticNotice() {
   const progress = useStatusStore((s) => s.embeddingDownload);
   const download = useStatusStore((s) => s.downloadEmbedding);
   const cancel = useStatusStore((s) => s.cancelEmbeddingDownload);
+  const failure = useStatusStore((s) => s.embeddingDownloadFailure);
+  // A selector returning a new array would re-render forever: pick the list, then filter.
+  const installed = useStatusStore((s) => s.models?.models);
+  const updateSettings = useSettingsStore((s) => s.update);
+  const showError = useAppStore((s) => s.showError);
   const status = live ?? stats?.semanticSearch ?? null;
   if (!status || status.state === 'ready' || status.state === 'loading') {
     const missing = stats?.vectors.missing ?? 0;
@@ -30,6 +41,7 @@ export function SemanticNotice() {
   }
   const downloading = status.state === 'downloading';
   const canDownload = status.provider === 'onnx' && !downloading;
+  const useOllama = status.provider === 'onnx' && !downloading ? installed?.find((m) => m.embedding)?.name : undefined;
   const percent = progress?.percent ?? 0;
   return (
     <section className="notice warn" aria-label={t('semantic.title')}>
@@ -37,11 +49,17 @@ export function SemanticNotice() {
       <div className="grow">
         <strong>{downloading ? t('semantic.downloading') : t('semantic.off')}</strong>{' '}
         <span className="small">{downloading ? t('semantic.downloadingHint') : t('semantic.keywordStill')}</span>
-        {!downloading && (
-          // The core's own words name the folder or the command; long, so folded.
+        {!downloading && failure !== null && (
+          <p className="field-error small" role="alert">
+            {t('semantic.downloadFailed', { reason: failure || t('semantic.offHint') })}
+          </p>
+        )}
+        {!downloading && failure === null && <p className="small">{t(offReason(status))}</p>}
+        {!downloading && status.message && (
+          // The core's own words name the files, the folder or the command: for whoever needs them, folded.
           <details className="notice-details small">
-            <summary>{t('semantic.why')}</summary>
-            {status.message ?? t('semantic.offHint')}
+            <summary>{t('semantic.details')}</summary>
+            {status.message}
           </details>
         )}
         {downloading && (
@@ -60,6 +78,18 @@ export function SemanticNotice() {
           <DownloadIcon /> {t('semantic.download')}
         </button>
       )}
+      {useOllama && (
+        <button
+          type="button"
+          onClick={() =>
+            void updateSettings({ embeddingProvider: 'ollama', embeddingModel: useOllama }).then((r) => {
+              if (!r.ok) showError(r.error);
+            })
+          }
+        >
+          {t('semantic.useOllama', { model: useOllama })}
+        </button>
+      )}
       {downloading && (
         <button type="button" onClick={() => void cancel()}>
           {t('semantic.cancel')}
@@ -67,4 +97,13 @@ export function SemanticNotice() {
       )}
     </section>
   );
+}
+
+/** Why semantic search is off, as a sentence naming what the user can do (the buttons beside it do it). */
+function offReason(status: EmbeddingStatus): MessageKey {
+  if (status.reason === 'model_missing') return status.provider === 'ollama' ? 'semantic.reason.ollamaModelMissing' : 'semantic.reason.notDownloaded';
+  if (status.reason === 'ollama_unreachable') return 'semantic.reason.ollamaUnreachable';
+  if (status.reason === 'not_embedding_model') return 'semantic.reason.notEmbeddingModel';
+  if (status.reason === 'download_failed') return 'semantic.reason.downloadFailed';
+  return 'semantic.reason.other';
 }
