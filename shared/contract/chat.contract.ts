@@ -28,18 +28,6 @@ export const MemoryUse = z.object({
   reason: z.enum(['pinned', 'semantic', 'keyword', 'recency']),
 });
 
-export const ThreadSummary = z.object({
-  threadId: Id,
-  content: z.string(),
-  fromMessageId: z.number().int().nullable(),
-  toMessageId: z.number().int().nullable(),
-  coveredCount: z.number().int().nonnegative(),
-  /** Messages not yet folded in because the background model failed (shown as a marker; retried by the queue). */
-  pendingCount: z.number().int().nonnegative(),
-  editedByUser: z.boolean(),
-  updatedAt: Timestamp,
-});
-export type ThreadSummary = z.output<typeof ThreadSummary>;
 
 const ModelName = z.string().trim().min(1).max(200);
 
@@ -67,17 +55,10 @@ export const chatOperations = {
     z.object({ threadId: Id }).strict(),
     z.object({ stopped: z.boolean() }),
   ),
-  'summary.get': operation('The thread summary, or null before the first one.', z.object({ threadId: Id }).strict(), ThreadSummary.nullable()),
-  'summary.update': operation(
-    'Replaces the summary text with the user’s edit; later summaries build on it.',
-    z.object({ threadId: Id, content: z.string().max(50_000) }).strict(),
-    ThreadSummary,
-  ),
 };
 
 export const chatEvents = {
   'message.created': z.object({ message: Message }),
   'message.delta': z.object({ threadId: Id, messageId: Id, content: z.string(), thinking: z.string() }),
   'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse) }),
-  'summary.updated': z.object({ summary: ThreadSummary }),
 };

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Result } from '../errors';
 import { appOperations } from './app.contract';
 import { chatEvents, chatOperations } from './chat.contract';
+import { dbEvents, dbOperations } from './db.contract';
 import type { OperationSpec } from './define';
 import { embeddingEvents, embeddingOperations } from './embedding.contract';
 import { maintenanceEvents, maintenanceOperations } from './maintenance.contract';
@@ -14,6 +15,7 @@ import { modelsEvents, modelsOperations } from './models.contract';
 import { queueEvents, queueOperations } from './queue.contract';
 import { reviewEvents, reviewOperations } from './review.contract';
 import { settingsEvents, settingsOperations } from './settings.contract';
+import { summaryEvents, summaryOperations } from './summary.contract';
 import { threadEvents, threadOperations } from './thread.contract';
 import { timelineOperations } from './timeline.contract';
 import { transferEvents, transferOperations } from './transfer.contract';
@@ -23,6 +25,8 @@ export const operations = {
   ...settingsOperations,
   ...threadOperations,
   ...chatOperations,
+  ...summaryOperations,
+  ...dbOperations,
   ...modelsOperations,
   ...queueOperations,
   ...reviewOperations,
@@ -37,6 +41,8 @@ export const events = {
   ...settingsEvents,
   ...threadEvents,
   ...chatEvents,
+  ...summaryEvents,
+  ...dbEvents,
   ...modelsEvents,
   ...queueEvents,
   ...reviewEvents,
@@ -84,3 +90,5 @@ export * from './settings.contract';
 export * from './thread.contract';
 export * from './transfer.contract';
 export * from './maintenance.contract';
+export * from './db.contract';
+export * from './summary.contract';

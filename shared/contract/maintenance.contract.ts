@@ -1,9 +1,9 @@
 /**
- * Upkeep: memory maintenance (merge near-duplicates, decay, cap, old trash, expiry marks) and database backups with
- * restore. Both also run daily on their own in the app; these operations run them on demand.
+ * Upkeep: memory maintenance (merge near-duplicates, decay, cap, old trash, expiry marks). It also runs daily on its
+ * own in the app; this operation runs it on demand. Backups and restore: db.contract.ts.
  */
 import { z } from 'zod';
-import { Empty, Timestamp, operation } from './define';
+import { Empty, operation } from './define';
 import { RemainingCopy } from './memory.contract';
 
 /**
@@ -46,18 +46,6 @@ export const MaintenanceReport = z.object({
 });
 export type MaintenanceReport = z.output<typeof MaintenanceReport>;
 
-export const BackupKind = z.enum(['manual', 'automatic', 'pre-migration', 'pre-restore']);
-export type BackupKind = z.output<typeof BackupKind>;
-
-export const BackupInfo = z.object({
-  /** Absolute path. */
-  path: z.string(),
-  name: z.string(),
-  kind: BackupKind,
-  createdAt: Timestamp,
-  sizeBytes: z.number().int().nonnegative(),
-});
-export type BackupInfo = z.output<typeof BackupInfo>;
 
 export const maintenanceOperations = {
   'memory.maintain': operation(
@@ -68,23 +56,8 @@ export const maintenanceOperations = {
     Empty,
     MaintenanceReport,
   ),
-  'db.backup': operation('Writes a verified copy of the database to the backups folder now.', Empty, BackupInfo),
-  'db.backups': operation(
-    'The backups in the backups folder, newest first: manual ones, the 7 newest automatic (daily) ones (and the fullest, if older), and those taken before a migration or a restore. ' +
-      'Automatic ones holding much less than the others are kept aside in its kept-aside folder, not listed here.',
-    Empty,
-    z.object({ backups: z.array(BackupInfo), folder: z.string(), lastAutomaticAt: Timestamp.nullable() }),
-  ),
-  'db.restore': operation(
-    'Checks a backup file (readable, intact, a Mnemo database of a schema this version knows) and stages it: it replaces ' +
-      'the current database at the next start, after the current one is itself backed up. Nothing changes until then.',
-    /** An absolute path, or a name in the backups folder (as db.backups lists them). */
-    z.object({ file: z.string().trim().min(1).max(4096) }).strict(),
-    z.object({ staged: z.string(), schemaVersion: z.string(), memories: z.number().int().nonnegative(), message: z.string() }),
-  ),
 };
 
 export const maintenanceEvents = {
   'memory.maintained': z.object({ report: MaintenanceReport }),
-  'db.backedUp': z.object({ backup: BackupInfo }),
 };

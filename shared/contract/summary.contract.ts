@@ -1,0 +1,29 @@
+/** A thread's running summary: what the background model wrote, or the user's edit that later summaries build on. */
+import { z } from 'zod';
+import { Id, Timestamp, operation } from './define';
+
+export const ThreadSummary = z.object({
+  threadId: Id,
+  content: z.string(),
+  fromMessageId: z.number().int().nullable(),
+  toMessageId: z.number().int().nullable(),
+  coveredCount: z.number().int().nonnegative(),
+  /** Messages not yet folded in because the background model failed (shown as a marker; retried by the queue). */
+  pendingCount: z.number().int().nonnegative(),
+  editedByUser: z.boolean(),
+  updatedAt: Timestamp,
+});
+export type ThreadSummary = z.output<typeof ThreadSummary>;
+
+export const summaryOperations = {
+  'summary.get': operation('The thread summary, or null before the first one.', z.object({ threadId: Id }).strict(), ThreadSummary.nullable()),
+  'summary.update': operation(
+    'Replaces the summary text with the user’s edit; later summaries build on it.',
+    z.object({ threadId: Id, content: z.string().max(50_000) }).strict(),
+    ThreadSummary,
+  ),
+};
+
+export const summaryEvents = {
+  'summary.updated': z.object({ summary: ThreadSummary }),
+};
