@@ -9,7 +9,6 @@ import { chatEvents, chatOperations } from './chat.contract';
 import { dbEvents, dbOperations } from './db.contract';
 import type { OperationSpec } from './define';
 import { embeddingEvents, embeddingOperations } from './embedding.contract';
-import { maintenanceEvents, maintenanceOperations } from './maintenance.contract';
 import { memoryEvents, memoryOperations } from './memory.contract';
 import { modelsEvents, modelsOperations } from './models.contract';
 import { queueEvents, queueOperations } from './queue.contract';
@@ -18,7 +17,6 @@ import { settingsEvents, settingsOperations } from './settings.contract';
 import { summaryEvents, summaryOperations } from './summary.contract';
 import { threadEvents, threadOperations } from './thread.contract';
 import { timelineOperations } from './timeline.contract';
-import { transferEvents, transferOperations } from './transfer.contract';
 
 export const operations = {
   ...appOperations,
@@ -33,8 +31,6 @@ export const operations = {
   ...timelineOperations,
   ...memoryOperations,
   ...embeddingOperations,
-  ...transferOperations,
-  ...maintenanceOperations,
 } satisfies Record<string, OperationSpec>;
 
 export const events = {
@@ -48,8 +44,6 @@ export const events = {
   ...reviewEvents,
   ...memoryEvents,
   ...embeddingEvents,
-  ...transferEvents,
-  ...maintenanceEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type OperationName = keyof typeof operations;
@@ -88,7 +82,5 @@ export * from './embedding.contract';
 export * from './memory.contract';
 export * from './settings.contract';
 export * from './thread.contract';
-export * from './transfer.contract';
-export * from './maintenance.contract';
 export * from './db.contract';
 export * from './summary.contract';

@@ -140,6 +140,126 @@ const BulkIds = z.array(Id).min(1).max(10_000);
 
 const countsOf = <T extends z.ZodEnum>(e: T) => z.record(e, z.number().int().nonnegative());
 
+// ---- Upkeep: maintenance (merge, decay, cap, old trash, expiry marks; also daily in the app) ----
+
+/**
+ * The active memories against the cap (settings activeMemoryCap). The cap counts only what Mnemo learned on its own
+ * (electron/core/memory/memory-cap.ts says exactly what that is): what the user wrote, edited, pinned, approved,
+ * restored or imported never counts and is never trashed for it.
+ */
+export const MemoryCapStanding = z.object({
+  cap: z.number().int().nonnegative(),
+  /** Active memories, the user's and learned ones. Above the cap is fine when the user's make the difference. */
+  active: z.number().int().nonnegative(),
+  /** Of those, the ones Mnemo learned on its own: the only ones the cap counts. */
+  learned: z.number().int().nonnegative(),
+  /** Learned memories beyond the cap: the next maintenance moves this many, least valuable first, to the trash. */
+  overCap: z.number().int().nonnegative(),
+  /** How long a memory stays in the trash, restorable, before it is deleted for good (trashRetentionDays). */
+  restorableDays: z.number().int().positive(),
+});
+export type MemoryCapStanding = z.output<typeof MemoryCapStanding>;
+
+export const MaintenanceReport = z.object({
+  /** Near-duplicates archived into the memory that kept its wording. */
+  merged: z.number().int().nonnegative(),
+  /** Low-importance memories untouched for 90 days whose importance was lowered. */
+  decayed: z.number().int().nonnegative(),
+  /** Learned memories moved to the trash (restorable) because there were more of them than the cap. */
+  trashedForCap: z.number().int().nonnegative(),
+  /** Deleted for good after the trash retention period (from the database and the backups). */
+  purged: z.number().int().nonnegative(),
+  /** Only when some: backups that may still hold those purged memories, because they could not be changed. */
+  purgedCopiesRemain: z.array(RemainingCopy).optional(),
+  /** Memories that expired since the last run (marked on the timeline once). */
+  expired: z.number().int().nonnegative(),
+  /** Memories still waiting to be checked for near-duplicates (checked over the next runs). */
+  mergePending: z.number().int().nonnegative(),
+  /** Whether near-duplicates were looked for at all (needs semantic search). */
+  mergeChecked: z.boolean(),
+  /** Where the active memories stand against the cap after the run. */
+  cap: MemoryCapStanding,
+});
+export type MaintenanceReport = z.output<typeof MaintenanceReport>;
+
+
+// ---- Moving memories in and out ----
+/*
+ * Moving memories in and out: a full JSON export (provenance and history) that a later import reads back, a readable
+ * Markdown profile, and import from that JSON or from plain text / Markdown lists (what another assistant says it
+ * remembers). An import is planned first and, with dryRun, only reported.
+ */
+
+/** Written in every JSON export; an import refuses a document with a newer version than it knows. */
+export const EXPORT_FORMAT = 'mnemo.memories';
+export const EXPORT_VERSION = 1;
+
+/** One memory of an export: the memory as the contract shows it, its provenance, and its versions (oldest first). Ids
+ * and thread/message ids are those of the exporting database (provenance only); an import gives new ones. */
+export const ExportedMemory = Memory.omit({
+  expired: true,
+  sourceThreadId: true,
+  sourceMessageId: true,
+  evidence: true,
+  embeddingModel: true,
+  trashedAt: true,
+}).extend({ provenance: MemoryProvenance, versions: z.array(MemoryVersion) });
+export type ExportedMemory = z.output<typeof ExportedMemory>;
+
+export const MemoryExportDocument = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.number().int().positive(),
+  /** ISO 8601, UTC. */
+  exportedAt: z.string(),
+  app: z.object({ name: z.string(), version: z.string(), schemaVersion: z.string() }),
+  count: z.number().int().nonnegative(),
+  memories: z.array(z.unknown()),
+});
+
+export const ImportOutcome = z.enum(['new', 'duplicate', 'conflict', 'invalid']);
+export type ImportOutcome = z.output<typeof ImportOutcome>;
+
+export const ImportItem = z.object({
+  /** 1-based line of a text import, or the 0-based index in a JSON export's memories. */
+  line: z.number().int().positive().optional(),
+  index: z.number().int().nonnegative().optional(),
+  /** The text as it would be stored ('' when the item had none). */
+  content: z.string(),
+  category: MemoryCategory.nullable(),
+  outcome: ImportOutcome,
+  /** The memory it duplicates or conflicts with; for a written item, the new memory. */
+  existingId: Id.optional(),
+  memoryId: Id.optional(),
+  /** Why it is a conflict or invalid, for people. */
+  reason: z.string().optional(),
+  /** A conflict written anyway (onConflict 'import'). */
+  imported: z.boolean().optional(),
+});
+export type ImportItem = z.output<typeof ImportItem>;
+
+export const ImportReport = z.object({
+  format: z.enum(['mnemo-json', 'text']),
+  dryRun: z.boolean(),
+  new: z.number().int().nonnegative(),
+  duplicate: z.number().int().nonnegative(),
+  conflicting: z.number().int().nonnegative(),
+  invalid: z.number().int().nonnegative(),
+  /** Memories written (0 on a dry run): new ones, plus conflicts with onConflict 'import'. */
+  written: z.number().int().nonnegative(),
+  /** Whether near-duplicates were looked for by meaning (semantic search on) or only exact duplicates. */
+  nearDuplicateCheck: z.boolean(),
+  /**
+   * The active memories against the cap after this import (a dry run's: as if it were applied). Imported memories
+   * are the user's, so they never count against the cap nor are trashed for it; `active` above `cap` says so.
+   */
+  cap: MemoryCapStanding,
+  items: z.array(ImportItem),
+});
+export type ImportReport = z.output<typeof ImportReport>;
+
+/** The whole file as text. The web host caps request bodies at 4 MB; the app and the CLI are not capped below this. */
+const ImportContent = z.string().max(50_000_000, 'An import is at most 50 million characters; split the file.');
+
 export const memoryOperations = {
   'memory.create': operation(
     'Adds a memory by hand (origin user). Refuses an exact duplicate of an active or archived memory.',
@@ -256,6 +376,44 @@ export const memoryOperations = {
     z.object({ memoryIds: z.array(Id).max(500) }).strict(),
     z.object({ items: z.array(Memory) }),
   ),
+  'memory.maintain': operation(
+    'Runs memory maintenance now: marks newly expired memories, merges near-duplicates, lowers the importance of ' +
+      'low-importance memories unused for 90 days, trashes the least valuable memories Mnemo learned on its own beyond ' +
+      'the cap (never what the user wrote, edited, pinned, approved, restored or imported), and ' +
+      'purges trash older than the retention. Every change is a version (origin maintenance) that revert or restore undoes.',
+    Empty,
+    MaintenanceReport,
+  ),
+  'memory.export': operation(
+    'Exports memories as a JSON document (every field, provenance and full history; what memory.import reads back) ' +
+      'or as a readable Markdown profile grouped by category (active memories, pinned first). Active memories only unless asked.',
+    z
+      .object({
+        format: z.enum(['json', 'md']).default('json'),
+        includeArchived: z.boolean().default(false),
+        includeTrashed: z.boolean().default(false),
+      })
+      .strict(),
+    z.object({ content: z.string(), filename: z.string(), count: z.number().int().nonnegative() }),
+  ),
+  'memory.import': operation(
+    'Imports a Mnemo JSON export, or plain text / Markdown with one memory per line (headings set the category). ' +
+      'Every item is classified new, duplicate (already there: nothing changes), conflict (a near-duplicate by meaning in ' +
+      'the same category, or the same text in the trash or rejected) or invalid. dryRun reports without writing; a real ' +
+      'run writes the new items (and conflicts with onConflict "import") in one transaction. Imported memories are the ' +
+      "user's: the cap on active memories never counts or trashes them; the report says where the total stands against it.",
+    z
+      .object({
+        content: ImportContent,
+        format: z.enum(['auto', 'mnemo-json', 'text']).default('auto'),
+        dryRun: z.boolean().default(false),
+        /** For text lines before any recognised heading. */
+        defaultCategory: MemoryCategory.default('knowledge'),
+        onConflict: z.enum(['skip', 'import']).default('skip'),
+      })
+      .strict(),
+    ImportReport,
+  ),
 };
 
 export const memoryEvents = {
@@ -265,4 +423,14 @@ export const memoryEvents = {
   'memory.restored': z.object({ memory: Memory }),
   /** Ids only: a purge leaves no text behind, not even in an event. */
   'memory.purged': z.object({ memoryIds: z.array(Id) }),
+  'memory.maintained': z.object({ report: MaintenanceReport }),
+  /** While an import prepares (embeds) its items; only for imports of many items. */
+  'import.progressed': z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }),
+  /** After a real import committed (memories are not announced one by one). */
+  'memory.imported': z.object({
+    written: z.number().int().nonnegative(),
+    duplicate: z.number().int().nonnegative(),
+    conflicting: z.number().int().nonnegative(),
+    invalid: z.number().int().nonnegative(),
+  }),
 };

@@ -6,8 +6,7 @@
  */
 import { z } from 'zod';
 import { Id, Timestamp, operation } from './define';
-import { MaintenanceReport } from './maintenance.contract';
-import { MemoryCategory, MemoryOrigin, MemoryStatus } from './memory.contract';
+import { MaintenanceReport, MemoryCategory, MemoryOrigin, MemoryStatus } from './memory.contract';
 import { TIMELINE_EVENT_KINDS } from './timeline-kinds';
 
 export { FAILED_JOB_KIND, TIMELINE_EVENT_KINDS } from './timeline-kinds';
