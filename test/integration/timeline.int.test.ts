@@ -63,6 +63,22 @@ describe('timeline, as-of, receipts and exclusions', () => {
     expect(bad.ok).toBe(false);
   });
 
+  it('leaves out maintenance runs that changed nothing, and shows those that did', async () => {
+    let now = Date.UTC(2026, 0, 5, 12);
+    const { client } = core({ now: () => now });
+    unwrap(await client.call('memory.maintain', {}));
+    expect(unwrap(await client.call('timeline.list', {})).events).toEqual([]);
+
+    const note = unwrap(await client.call('memory.create', { content: 'A note for the trash' }));
+    unwrap(await client.call('memory.delete', { memoryId: note.id }));
+    now += 400 * DAY;
+    const report = unwrap(await client.call('memory.maintain', {}));
+    expect(report.purged).toBe(1);
+    unwrap(await client.call('memory.maintain', {}));
+    const kinds = unwrap(await client.call('timeline.list', {})).events.map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'maintained')).toHaveLength(1);
+  });
+
   it('activity counts learned memories per day and per week', async () => {
     let now = Date.UTC(2026, 0, 5, 9); // a Monday
     const { client } = core({ now: () => now });
