@@ -7,6 +7,7 @@
  * search, filters, selection and bulk actions; the review inbox in "ask first" mode; the semantic-search download.
  * One web host and one page for the whole file: each test continues where the previous one left off.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,7 +117,9 @@ describe('memory in the browser (web host + fake Ollama)', () => {
 
   /** Notifications fade by themselves; a screenshot should not wait for them. */
   const dismissToasts = async () => {
-    for (const button of await memories.toasts.getByRole('button', { name: 'Dismiss' }).all()) await button.click();
+    // One at a time from the first: the others may fade while the pointer travels.
+    const dismiss = memories.toasts.getByRole('button', { name: 'Dismiss' });
+    while ((await dismiss.count()) > 0) await dismiss.first().click({ timeout: 2000 }).catch(() => undefined);
   };
 
   const memoryByContent = async (content: string) => {
@@ -426,9 +429,32 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await memories.rowCheckbox(note(3)).click();
     await memories.bulkBar.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => memories.listStatus.textContent()).toBe('24 memories');
+    await expect.poll(() => memories.toasts.textContent()).toContain('Moved 2 memories to the trash.');
+    // Under the pointer the toast waits past its 5 s, so there is time to reach Undo.
+    await memories.toasts.getByRole('button', { name: 'Undo' }).hover();
+    await page.waitForTimeout(6000);
     await memories.toasts.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => memories.listStatus.textContent()).toBe('26 memories');
     expect(unwrap(await api.call('memory.list', { statuses: ['trashed'] })).total).toBe(1);
+
+    // Del on a focused row: said as a move to the trash; Ctrl+Z undoes it.
+    await memories.list.hover();
+    await memories.rowButton(note(4)).focus();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => memories.listStatus.textContent()).toBe('25 memories');
+    await expect.poll(() => memories.toasts.textContent()).toContain('Moved 1 memory to the trash.');
+    await page.keyboard.press('Control+Z');
+    await expect.poll(() => memories.listStatus.textContent()).toBe('26 memories');
+    expect(unwrap(await api.call('memory.list', { statuses: ['trashed'] })).total).toBe(1);
+
+    // Added from the terminal, which no event brings to this page: once the list is read again, the tab's count follows it.
+    const file = path.join(dataDir, 'from-the-terminal.md');
+    fs.writeFileSync(file, Array.from({ length: 20 }, (_, i) => `- Terminal note number ${i}`).join('\n'));
+    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'memory', 'import', file, '--data-dir', dataDir], { cwd: ROOT, timeout: 120_000 });
+    await memories.sort.selectOption('importance');
+    await expect.poll(() => memories.listStatus.textContent()).toBe('46 memories');
+    await expect.poll(() => memories.tab('All memories').textContent()).toBe('All memories46');
+    await memories.sort.selectOption('created');
 
     // Empty the trash: asks first, then erases what is there.
     await memories.tab('Trash').click();
