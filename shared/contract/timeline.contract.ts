@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, Ok, Timestamp, operation } from './define';
-import { Memory, MemoryCategory } from './memory.contract';
+import { Memory, MemoryCategory, MemoryVersion } from './memory.contract';
 
 /** One thing that happened, for the timeline. Never carries the user's text: the UI reads memories by id. */
 export const TimelineEvent = z.object({
@@ -29,6 +29,11 @@ export const timelineOperations = {
       .strict()
       .refine((i) => i.beforeId === undefined || i.before !== undefined, 'beforeId continues a page: it needs the time of that event as before.'),
     z.object({ events: z.array(TimelineEvent), hasMore: z.boolean() }),
+  ),
+  'timeline.versions': operation(
+    'Each memory as it was at an event (the timeline shows the text it had then, and what changed): the given version, else the one current at that time, with the version before it. Null where the memory was deleted forever.',
+    z.object({ refs: z.array(z.object({ memoryId: Id, at: Timestamp, version: z.number().int().positive().optional() }).strict()).max(500) }).strict(),
+    z.object({ items: z.array(z.object({ version: MemoryVersion, previous: MemoryVersion.nullable() }).nullable()) }),
   ),
   'timeline.activity': operation(
     'Memories learned and changed between consecutive edges (the activity chart). The caller picks the edges (its local midnights, or Mondays), so days are the user’s days, daylight saving included.',

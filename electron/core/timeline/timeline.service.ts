@@ -5,6 +5,7 @@
 import type { OpOutput, TimelineEvent } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
+import { toVersion, type VersionRow } from '../memory/memory.service';
 
 interface EventRow {
   id: number;
@@ -57,6 +58,22 @@ export function createTimelineService(deps: { sqlite: Sqlite; clock: Clock }) {
         .prepare(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`)
         .all(...params, input.limit + 1) as EventRow[];
       return { events: rows.slice(0, input.limit).map(toEvent), hasMore: rows.length > input.limit };
+    },
+
+    versions(input: { refs: Array<{ memoryId: number; at: number; version?: number | undefined }> }): OpOutput<'timeline.versions'> {
+      // Events hold no text by design: the text an event speaks of is the memory's version then (its own number in the
+      // event's data, else the latest written by that time, which shares the event's transaction and timestamp).
+      const byNumber = sqlite.prepare('SELECT * FROM memory_versions WHERE memory_id = ? AND version = ?');
+      const byTime = sqlite.prepare('SELECT * FROM memory_versions WHERE memory_id = ? AND created_at <= ? ORDER BY version DESC LIMIT 1');
+      const before = sqlite.prepare('SELECT * FROM memory_versions WHERE memory_id = ? AND version < ? ORDER BY version DESC LIMIT 1');
+      return {
+        items: input.refs.map((ref) => {
+          const row = (ref.version !== undefined ? byNumber.get(ref.memoryId, ref.version) : byTime.get(ref.memoryId, ref.at)) as VersionRow | undefined;
+          if (!row) return null;
+          const previous = before.get(ref.memoryId, row.version) as VersionRow | undefined;
+          return { version: toVersion(row), previous: previous ? toVersion(previous) : null };
+        }),
+      };
     },
 
     activity(input: { edges: number[] }): OpOutput<'timeline.activity'> {
