@@ -229,7 +229,10 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await answer.locator('details.receipt summary').click();
     const item = answer.locator('.receipt-item');
     await expect.poll(() => item.locator('.receipt-text').textContent()).toBe('Lives in Porto, Portugal');
-    expect(await item.textContent()).toMatch(/keyword.*score \d/);
+    // Why it was used, in words; the score only on hover.
+    expect(await item.textContent()).toContain('shares words with your message');
+    expect(await item.textContent()).not.toMatch(/score/);
+    expect(await item.getByText('shares words with your message').getAttribute('title')).toMatch(/score \d/);
     expect(await unnamedControls(page)).toEqual([]);
 
     await item.getByRole('button', { name: 'Don’t use in this thread' }).click();
@@ -284,13 +287,24 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await memories.tab('All memories').click();
   });
 
-  it('the timeline shows learned, updated and deleted with the memory’s text; the chart goes to a day; “as of” a date', async () => {
+  it('the timeline shows learned, updated and deleted with the memory’s text then and what changed; the chart goes to a day; “as of” a date', async () => {
+    // Pinned and recategorized from another window.
+    const tea = (await memoryByContent('Prefers green tea over coffee'))!;
+    unwrap(await api.call('memory.bulk', { action: 'pin', memoryIds: [tea.id] }));
+    unwrap(await api.call('memory.bulk', { action: 'recategorize', category: 'knowledge', memoryIds: [tea.id] }));
     await timeline.open();
     const text = 'Lives in Porto, Portugal';
     await expect.poll(() => timeline.event('Moved to trash', text).count()).toBe(1);
     expect(await timeline.event('Updated', text).count()).toBe(2);
-    expect(await timeline.event('Learned', text).count()).toBe(1);
-    expect(await timeline.event('Learned', text).textContent()).toContain('from a conversation');
+    expect(await timeline.event('Updated', text).filter({ hasText: 'importance 0.9 → 0.8' }).count()).toBe(1);
+    // Learned as it was said then, not as it reads now.
+    expect(await timeline.event('Learned', text).count()).toBe(0);
+    expect(await timeline.event('Learned', 'Lives in Lisbon').count()).toBe(1);
+    expect(await timeline.event('Learned', 'Lives in Lisbon').textContent()).toContain('from a conversation');
+    expect(norm(await timeline.event('Updated', 'Prefers green tea over coffee').allTextContents())).toEqual([
+      expect.stringContaining('category Preference → Knowledge'),
+      expect.stringMatching(/pinned/),
+    ]);
     expect(await timeline.event('Moved to trash', text).textContent()).toContain('by you');
     expect(await timeline.event('Deleted forever', /Memory #\d+ \(deleted forever\)/).count()).toBe(1);
 
@@ -298,14 +312,26 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await timeline.kind.selectOption('deleted');
     await expect.poll(() => timeline.events.count()).toBe(2);
     await timeline.kind.selectOption('all');
-    await expect.poll(() => timeline.event('Learned', text).count()).toBe(1);
+    await expect.poll(() => timeline.event('Learned', 'Lives in Lisbon').count()).toBe(1);
 
     // Today's bar: Lisbon and green tea learned (the purged note's events no longer point at a memory); choosing it
     // brings today's events into view.
     const today = timeline.bars.last();
-    expect(await today.getAttribute('aria-label')).toMatch(/: 2 learned, 3 changed$/);
+    expect(await today.getAttribute('aria-label')).toMatch(/: 2 learned, 5 changed$/);
+    // In a short window, scrolled to the end: the day's first event comes into view below its sticky day heading.
+    await page.setViewportSize({ width: 1280, height: 420 });
+    await timeline.stream.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    expect(await timeline.stream.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
     await today.click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('tl-event') ?? false)).toBe(true);
+    const below = () =>
+      page.evaluate(() => {
+        const event = document.activeElement!;
+        const head = event.closest('.tl-day')!.querySelector('.tl-day-head')!;
+        return event.getBoundingClientRect().top >= head.getBoundingClientRect().bottom - 1;
+      });
+    await expect.poll(below).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The event leads to the memory.
     await timeline.event('Moved to trash', text).getByRole('button', { name: 'Open memory' }).click();
@@ -327,6 +353,8 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await timeline.asOf.fill(day(-1));
     await expect.poll(() => timeline.asOfPanel.textContent()).toContain('Mnemo held no memories about you then.');
     await timeline.asOfPanel.getByRole('button', { name: 'Close “as of”' }).click();
+    unwrap(await api.call('memory.bulk', { action: 'unpin', memoryIds: [tea.id] }));
+    unwrap(await api.call('memory.bulk', { action: 'recategorize', category: 'preference', memoryIds: [tea.id] }));
   });
 
   it('exports JSON and Markdown as files, and imports with a preview first', async () => {
@@ -489,9 +517,14 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     expect(await unnamedControls(page)).toEqual([]);
     await piano.getByRole('button', { name: 'Edit “Plays the piano every evening” before approving' }).click();
     await piano.getByRole('textbox', { name: 'What Mnemo remembers' }).fill('Plays the piano most evenings');
+    // Pinned and true until a day, as in the memory editor.
+    await piano.getByRole('checkbox', { name: /^Pinned/ }).check();
+    await piano.getByLabel('Expiry date').fill('2099-12-31');
     await piano.getByRole('button', { name: 'Approve as edited' }).click();
     await expect.poll(() => memories.reviewList.getByRole('listitem').count()).toBe(1);
-    expect(await memoryByContent('Plays the piano most evenings')).toMatchObject({ status: 'active', category: 'skill' });
+    const piano2 = await memoryByContent('Plays the piano most evenings');
+    expect(piano2).toMatchObject({ status: 'active', category: 'skill', pinned: true });
+    expect(piano2!.expiresAt).toBeGreaterThan(Date.UTC(2099, 11, 30));
 
     await memories.reviewCard('Has a dog called Rex').getByRole('button', { name: 'Reject “Has a dog called Rex”' }).click();
     await expect.poll(() => page.getByText('Nothing is waiting for review.').count()).toBe(1);
