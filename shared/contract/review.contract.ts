@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, operation } from './define';
+import { Id, Timestamp, operation } from './define';
 import { Memory, MemoryCategory } from './memory.contract';
 
 /**
@@ -24,13 +24,16 @@ export const reviewOperations = {
     z.object({ items: z.array(ReviewItem), total: z.number().int().nonnegative() }),
   ),
   'review.approve': operation(
-    'Accepts a candidate into memory, optionally edited first.',
+    'Accepts a candidate into memory, optionally edited first (text, category, importance, pin, expiry).',
     z
       .object({
         memoryId: Id,
         content: z.string().trim().min(1).max(2000).optional(),
         category: MemoryCategory.optional(),
         importance: z.number().min(0).max(1).optional(),
+        pinned: z.boolean().optional(),
+        /** Null: never expires (as memory.update). */
+        expiresAt: Timestamp.nullable().optional(),
       })
       .strict(),
     Memory,

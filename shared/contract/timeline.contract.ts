@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { Id, Timestamp, operation } from './define';
-import { MaintenanceReport, MemoryCategory, MemoryOrigin, MemoryStatus } from './memory.contract';
+import { MaintenanceReport, MemoryCategory, MemoryOrigin, MemoryStatus, MemoryVersion } from './memory.contract';
 import { TIMELINE_EVENT_KINDS } from './timeline-kinds';
 
 export { FAILED_JOB_KIND, TIMELINE_EVENT_KINDS } from './timeline-kinds';
@@ -100,6 +100,11 @@ export const timelineOperations = {
       .strict()
       .refine((i) => i.beforeId === undefined || i.before !== undefined, 'beforeId continues a page: it needs the time of that event as before.'),
     z.object({ events: z.array(TimelineEvent), hasMore: z.boolean() }),
+  ),
+  'timeline.versions': operation(
+    'Each memory as it was at an event (the timeline shows the text it had then, and what changed): the given version, else the one current at that time, with the version before it. Null where the memory was deleted forever.',
+    z.object({ refs: z.array(z.object({ memoryId: Id, at: Timestamp, version: z.number().int().positive().optional() }).strict()).max(500) }).strict(),
+    z.object({ items: z.array(z.object({ version: MemoryVersion, previous: MemoryVersion.nullable() }).nullable()) }),
   ),
   'timeline.activity': operation(
     'Memories learned and changed between consecutive edges (the activity chart). The caller picks the edges (its local midnights, or Mondays), so days are the user’s days, daylight saving included.',

@@ -7,6 +7,7 @@
  * search, filters, selection and bulk actions; the review inbox in "ask first" mode; the semantic-search download.
  * One web host and one page for the whole file: each test continues where the previous one left off.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,7 +117,9 @@ describe('memory in the browser (web host + fake Ollama)', () => {
 
   /** Notifications fade by themselves; a screenshot should not wait for them. */
   const dismissToasts = async () => {
-    for (const button of await memories.toasts.getByRole('button', { name: 'Dismiss' }).all()) await button.click();
+    // One at a time from the first: the others may fade while the pointer travels.
+    const dismiss = memories.toasts.getByRole('button', { name: 'Dismiss' });
+    while ((await dismiss.count()) > 0) await dismiss.first().click({ timeout: 2000 }).catch(() => undefined);
   };
 
   const memoryByContent = async (content: string) => {
@@ -226,7 +229,10 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await answer.locator('details.receipt summary').click();
     const item = answer.locator('.receipt-item');
     await expect.poll(() => item.locator('.receipt-text').textContent()).toBe('Lives in Porto, Portugal');
-    expect(await item.textContent()).toMatch(/keyword.*score \d/);
+    // Why it was used, in words; the score only on hover.
+    expect(await item.textContent()).toContain('shares words with your message');
+    expect(await item.textContent()).not.toMatch(/score/);
+    expect(await item.getByText('shares words with your message').getAttribute('title')).toMatch(/score \d/);
     expect(await unnamedControls(page)).toEqual([]);
 
     await item.getByRole('button', { name: 'Don’t use in this thread' }).click();
@@ -281,13 +287,24 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await memories.tab('All memories').click();
   });
 
-  it('the timeline shows learned, updated and deleted with the memory’s text; the chart goes to a day; “as of” a date', async () => {
+  it('the timeline shows learned, updated and deleted with the memory’s text then and what changed; the chart goes to a day; “as of” a date', async () => {
+    // Pinned and recategorized from another window.
+    const tea = (await memoryByContent('Prefers green tea over coffee'))!;
+    unwrap(await api.call('memory.bulk', { action: 'pin', memoryIds: [tea.id] }));
+    unwrap(await api.call('memory.bulk', { action: 'recategorize', category: 'knowledge', memoryIds: [tea.id] }));
     await timeline.open();
     const text = 'Lives in Porto, Portugal';
     await expect.poll(() => timeline.event('Moved to trash', text).count()).toBe(1);
     expect(await timeline.event('Updated', text).count()).toBe(2);
-    expect(await timeline.event('Learned', text).count()).toBe(1);
-    expect(await timeline.event('Learned', text).textContent()).toContain('from a conversation');
+    expect(await timeline.event('Updated', text).filter({ hasText: 'importance 0.9 → 0.8' }).count()).toBe(1);
+    // Learned as it was said then, not as it reads now.
+    expect(await timeline.event('Learned', text).count()).toBe(0);
+    expect(await timeline.event('Learned', 'Lives in Lisbon').count()).toBe(1);
+    expect(await timeline.event('Learned', 'Lives in Lisbon').textContent()).toContain('from a conversation');
+    expect(norm(await timeline.event('Updated', 'Prefers green tea over coffee').allTextContents())).toEqual([
+      expect.stringContaining('category Preference → Knowledge'),
+      expect.stringMatching(/pinned/),
+    ]);
     expect(await timeline.event('Moved to trash', text).textContent()).toContain('by you');
     expect(await timeline.event('Deleted forever', /Memory #\d+ \(deleted forever\)/).count()).toBe(1);
 
@@ -295,12 +312,12 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await timeline.kind.selectOption('deleted');
     await expect.poll(() => timeline.events.count()).toBe(2);
     await timeline.kind.selectOption('all');
-    await expect.poll(() => timeline.event('Learned', text).count()).toBe(1);
+    await expect.poll(() => timeline.event('Learned', 'Lives in Lisbon').count()).toBe(1);
 
     // Today's bar: Lisbon and green tea learned (the purged note's events no longer point at a memory); choosing it
     // brings today's events into view.
     const today = timeline.bars.last();
-    expect(await today.getAttribute('aria-label')).toMatch(/: 2 learned, 3 changed$/);
+    expect(await today.getAttribute('aria-label')).toMatch(/: 2 learned, 5 changed$/);
     await today.click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('tl-event') ?? false)).toBe(true);
 
@@ -324,6 +341,8 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await timeline.asOf.fill(day(-1));
     await expect.poll(() => timeline.asOfPanel.textContent()).toContain('Mnemo held no memories about you then.');
     await timeline.asOfPanel.getByRole('button', { name: 'Close “as of”' }).click();
+    unwrap(await api.call('memory.bulk', { action: 'unpin', memoryIds: [tea.id] }));
+    unwrap(await api.call('memory.bulk', { action: 'recategorize', category: 'preference', memoryIds: [tea.id] }));
   });
 
   it('exports JSON and Markdown as files, and imports with a preview first', async () => {
@@ -426,9 +445,32 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await memories.rowCheckbox(note(3)).click();
     await memories.bulkBar.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => memories.listStatus.textContent()).toBe('24 memories');
+    await expect.poll(() => memories.toasts.textContent()).toContain('Moved 2 memories to the trash.');
+    // Under the pointer the toast waits past its 5 s, so there is time to reach Undo.
+    await memories.toasts.getByRole('button', { name: 'Undo' }).hover();
+    await page.waitForTimeout(6000);
     await memories.toasts.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => memories.listStatus.textContent()).toBe('26 memories');
     expect(unwrap(await api.call('memory.list', { statuses: ['trashed'] })).total).toBe(1);
+
+    // Del on a focused row: said as a move to the trash; Ctrl+Z undoes it.
+    await memories.list.hover();
+    await memories.rowButton(note(4)).focus();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => memories.listStatus.textContent()).toBe('25 memories');
+    await expect.poll(() => memories.toasts.textContent()).toContain('Moved 1 memory to the trash.');
+    await page.keyboard.press('Control+Z');
+    await expect.poll(() => memories.listStatus.textContent()).toBe('26 memories');
+    expect(unwrap(await api.call('memory.list', { statuses: ['trashed'] })).total).toBe(1);
+
+    // Added from the terminal, which no event brings to this page: once the list is read again, the tab's count follows it.
+    const file = path.join(dataDir, 'from-the-terminal.md');
+    fs.writeFileSync(file, Array.from({ length: 20 }, (_, i) => `- Terminal note number ${i}`).join('\n'));
+    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['electron/cli/main.ts', 'memory', 'import', file, '--data-dir', dataDir], { cwd: ROOT, timeout: 120_000 });
+    await memories.sort.selectOption('importance');
+    await expect.poll(() => memories.listStatus.textContent()).toBe('46 memories');
+    await expect.poll(() => memories.tab('All memories').textContent()).toBe('All memories46');
+    await memories.sort.selectOption('created');
 
     // Empty the trash: asks first, then erases what is there.
     await memories.tab('Trash').click();
@@ -463,9 +505,14 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     expect(await unnamedControls(page)).toEqual([]);
     await piano.getByRole('button', { name: 'Edit “Plays the piano every evening” before approving' }).click();
     await piano.getByRole('textbox', { name: 'What Mnemo remembers' }).fill('Plays the piano most evenings');
+    // Pinned and true until a day, as in the memory editor.
+    await piano.getByRole('checkbox', { name: /^Pinned/ }).check();
+    await piano.getByLabel('Expiry date').fill('2099-12-31');
     await piano.getByRole('button', { name: 'Approve as edited' }).click();
     await expect.poll(() => memories.reviewList.getByRole('listitem').count()).toBe(1);
-    expect(await memoryByContent('Plays the piano most evenings')).toMatchObject({ status: 'active', category: 'skill' });
+    const piano2 = await memoryByContent('Plays the piano most evenings');
+    expect(piano2).toMatchObject({ status: 'active', category: 'skill', pinned: true });
+    expect(piano2!.expiresAt).toBeGreaterThan(Date.UTC(2099, 11, 30));
 
     await memories.reviewCard('Has a dog called Rex').getByRole('button', { name: 'Reject “Has a dog called Rex”' }).click();
     await expect.poll(() => page.getByText('Nothing is waiting for review.').count()).toBe(1);

@@ -199,7 +199,16 @@ describe('learning from conversations', () => {
     expect(inbox.map((m) => m.content).sort()).toEqual(['Has a cat named Miso', 'Is learning Rust']);
     const rust = inbox.find((m) => m.content === 'Is learning Rust')!;
     const cat = inbox.find((m) => m.content === 'Has a cat named Miso')!;
-    expect(unwrap(await client.call('review.approve', { memoryId: rust.id, content: 'Is learning Rust for a new job' }))).toMatchObject({ status: 'active', content: 'Is learning Rust for a new job' });
+    // Bad input is refused with a typed error and changes nothing.
+    expect(await client.call('review.approve', { memoryId: rust.id, expiresAt: -5 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await client.call('review.approve', { memoryId: rust.id, pinned: 'yes' } as never)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const until = Date.UTC(2099, 0, 1);
+    expect(unwrap(await client.call('review.approve', { memoryId: rust.id, content: 'Is learning Rust for a new job', pinned: true, expiresAt: until }))).toMatchObject({
+      status: 'active',
+      content: 'Is learning Rust for a new job',
+      pinned: true,
+      expiresAt: until,
+    });
     expect(unwrap(await client.call('review.reject', { memoryId: cat.id }))).toMatchObject({ status: 'rejected' });
     expect(await client.call('review.reject', { memoryId: cat.id })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
 

@@ -63,6 +63,46 @@ describe('timeline, as-of, receipts and exclusions', () => {
     expect(bad.ok).toBe(false);
   });
 
+  it('leaves out maintenance runs that changed nothing, and shows those that did', async () => {
+    let now = Date.UTC(2026, 0, 5, 12);
+    const { client } = core({ now: () => now });
+    unwrap(await client.call('memory.maintain', {}));
+    expect(unwrap(await client.call('timeline.list', {})).events).toEqual([]);
+
+    const note = unwrap(await client.call('memory.create', { content: 'A note for the trash' }));
+    unwrap(await client.call('memory.delete', { memoryId: note.id }));
+    now += 400 * DAY;
+    const report = unwrap(await client.call('memory.maintain', {}));
+    expect(report.purged).toBe(1);
+    unwrap(await client.call('memory.maintain', {}));
+    const kinds = unwrap(await client.call('timeline.list', {})).events.map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'maintained')).toHaveLength(1);
+  });
+
+  it('gives each event the memory as it was then, with the version before it; null once deleted forever', async () => {
+    let now = Date.UTC(2026, 0, 5, 12);
+    const { client } = core({ now: () => now });
+    const a = unwrap(await client.call('memory.create', { content: 'Lives in Lisbon', category: 'knowledge' }));
+    now += DAY;
+    unwrap(await client.call('memory.update', { memoryId: a.id, content: 'Lives in Porto' }));
+    now += DAY;
+    unwrap(await client.call('memory.bulk', { action: 'pin', memoryIds: [a.id] }));
+    const events = unwrap(await client.call('timeline.list', {})).events.reverse();
+    expect(events.map((e) => e.kind)).toEqual(['learned', 'updated', 'updated']);
+    const refs = events.map((e) => ({ memoryId: e.memoryId!, at: e.createdAt }));
+    const { items } = unwrap(await client.call('timeline.versions', { refs }));
+    expect(items.map((i) => i?.version.content)).toEqual(['Lives in Lisbon', 'Lives in Porto', 'Lives in Porto']);
+    expect(items.map((i) => i?.previous?.content ?? null)).toEqual([null, 'Lives in Lisbon', 'Lives in Porto']);
+    expect([items[2]!.previous!.pinned, items[2]!.version.pinned]).toEqual([false, true]);
+    // The event's own version number wins over its time (two changes in one millisecond).
+    const byNumber = unwrap(await client.call('timeline.versions', { refs: [{ memoryId: a.id, at: events[2]!.createdAt, version: 1 }] }));
+    expect(byNumber.items[0]?.version.content).toBe('Lives in Lisbon');
+
+    unwrap(await client.call('memory.delete', { memoryId: a.id }));
+    unwrap(await client.call('memory.bulk', { action: 'purge', memoryIds: [a.id] }));
+    expect(unwrap(await client.call('timeline.versions', { refs })).items).toEqual([null, null, null]);
+  });
+
   it('activity counts learned memories per day and per week', async () => {
     let now = Date.UTC(2026, 0, 5, 9); // a Monday
     const { client } = core({ now: () => now });

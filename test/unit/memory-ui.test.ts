@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FAILED_JOB_KIND, JobKind, type TimelineEvent } from '../../shared/contract';
 import { layoutBars } from '../../renderer/src/memory/activity-chart';
 import { PAGE_SIZE, pagesFor, pagesToEvict, rowAt, rowRange } from '../../renderer/src/memory/memory-pages';
-import { activeFilterCount, defaultQuery, effectiveSort, filtersOf, listInput, localDayStart, nextLocalDay, searchInput, toDateInput } from '../../renderer/src/memory/memory-query';
+import { activeFilterCount, countedStatus, defaultQuery, effectiveSort, filtersOf, listInput, localDayStart, nextLocalDay, searchInput, toDateInput } from '../../renderer/src/memory/memory-query';
 import { throttleTrailing, type Timers } from '../../renderer/src/memory/throttle';
 import { groupByDay, KIND_FILTERS, KNOWN_KINDS, kindLabelKey } from '../../renderer/src/memory/timeline-format';
 import { systemTimeZone } from '../../shared/time-zone';
@@ -209,6 +209,21 @@ describe('browser filters', () => {
     expect(listInput({ ...q, byRelevance: false }, 200, 100, ['trashed'])).toMatchObject({ query: 'green tea', statuses: ['trashed'], offset: 200 });
     expect(filtersOf({ ...defaultQuery, status: 'all' }).statuses).toHaveLength(6);
     expect(activeFilterCount({ ...q, status: 'archived', sourceThreadId: 3 })).toBe(4);
+  });
+});
+
+describe('tab counts', () => {
+  it('a list that is the whole of a tab must total its count; a search or a filter makes it a part', () => {
+    expect(countedStatus(defaultQuery, false)).toBe('active');
+    expect(countedStatus({ ...defaultQuery, sort: 'importance' }, false)).toBe('active');
+    expect(countedStatus(defaultQuery, true)).toBe('trashed');
+    expect(countedStatus({ ...defaultQuery, status: 'all' }, false)).toBeNull();
+    expect(countedStatus({ ...defaultQuery, status: 'archived' }, false)).toBeNull();
+    expect(countedStatus({ ...defaultQuery, text: 'tea' }, false)).toBeNull();
+    expect(countedStatus({ ...defaultQuery, text: 'tea', byRelevance: false }, true)).toBeNull();
+    expect(countedStatus({ ...defaultQuery, categories: ['skill'] }, false)).toBeNull();
+    expect(countedStatus({ ...defaultQuery, pinned: 'pinned' }, true)).toBeNull();
+    expect(countedStatus({ ...defaultQuery, createdFrom: '2026-01-01' }, false)).toBeNull();
   });
 });
 

@@ -50,7 +50,14 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
       const { items, total } = memories.list({ statuses: ['review'], limit, offset: 0, sort: 'created' });
       return { items: items.map((m) => ({ ...m, replaces: replacedBy(m.id)[0] ?? null, flag: flagOf(m.id) })), total };
     },
-    async approve(input: { memoryId: number; content?: string | undefined; category?: MemoryCategory | undefined; importance?: number | undefined }): Promise<Memory> {
+    async approve(input: {
+      memoryId: number;
+      content?: string | undefined;
+      category?: MemoryCategory | undefined;
+      importance?: number | undefined;
+      pinned?: boolean | undefined;
+      expiresAt?: number | null | undefined;
+    }): Promise<Memory> {
       const before = pending(input.memoryId);
       const edited = input.content !== undefined && input.content !== before.content;
       // Embed an edited wording before the write; without an embedder the vector is filled in later.
@@ -64,6 +71,8 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
             ...(edited ? { content: input.content } : {}),
             ...(input.category ? { category: input.category } : {}),
             ...(input.importance !== undefined ? { importance: input.importance } : {}),
+            ...(input.pinned !== undefined ? { pinned: input.pinned } : {}),
+            ...(input.expiresAt !== undefined ? { expiresAt: input.expiresAt } : {}),
           },
           { origin: 'user', reason: edited ? 'approved-edited' : 'approved', eventKind: 'approved', ...(embedding ? { embedding } : {}) },
         );

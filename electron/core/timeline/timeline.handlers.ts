@@ -6,5 +6,6 @@ export function timelineHandlers(timeline: TimelineService): HandlersFor<'timeli
   return {
     'timeline.list': (input) => timeline.list(input),
     'timeline.activity': (input) => timeline.activity(input),
+    'timeline.versions': (input) => timeline.versions(input),
   };
 }

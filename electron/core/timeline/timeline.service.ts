@@ -8,6 +8,7 @@
 import type { OpOutput, TimelineEvent } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
+import { toVersion, type VersionRow } from '../memory/memory.repo';
 
 interface EventRow {
   id: number;
@@ -28,12 +29,17 @@ function toEvent(r: EventRow): TimelineEvent {
   return { id: r.id, kind: r.kind, memoryId: r.memory_id, threadId: r.thread_id, messageId: r.message_id, category: r.category, data, createdAt: r.created_at };
 }
 
+/** Not a 'maintained' event whose run merged, lowered, trashed and erased nothing (see MaintenanceReport). */
+const NOTHING_MAINTAINED = `NOT (kind = 'maintained' AND coalesce(json_extract(data, '$.merged'), 0) + coalesce(json_extract(data, '$.decayed'), 0)
+  + coalesce(json_extract(data, '$.trashedForCap'), 0) + coalesce(json_extract(data, '$.purged'), 0) = 0)`;
+
 export function createTimelineService(deps: { sqlite: Sqlite; clock: Clock }) {
   const { sqlite, clock } = deps;
 
   return {
     list(input: { before?: number | undefined; beforeId?: number | undefined; kinds?: string[] | undefined; categories?: string[] | undefined; limit: number }): OpOutput<'timeline.list'> {
-      const where: string[] = [];
+      // A maintenance run that changed nothing is not news (its row stays: it holds the merge watermark).
+      const where: string[] = [NOTHING_MAINTAINED];
       const params: unknown[] = [];
       if (input.before !== undefined && input.beforeId !== undefined) {
         // Keyset on the sort order (time, then id): the page continues exactly after the last event shown.
@@ -52,9 +58,25 @@ export function createTimelineService(deps: { sqlite: Sqlite; clock: Clock }) {
         params.push(...input.categories);
       }
       const rows = sqlite
-        .prepare(`SELECT * FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`)
+        .prepare(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`)
         .all(...params, input.limit + 1) as EventRow[];
       return { events: rows.slice(0, input.limit).map(toEvent), hasMore: rows.length > input.limit };
+    },
+
+    versions(input: { refs: Array<{ memoryId: number; at: number; version?: number | undefined }> }): OpOutput<'timeline.versions'> {
+      // Events hold no text by design: the text an event speaks of is the memory's version then (its own number in the
+      // event's data, else the latest written by that time, which shares the event's transaction and timestamp).
+      const byNumber = sqlite.prepare('SELECT * FROM memory_versions WHERE memory_id = ? AND version = ?');
+      const byTime = sqlite.prepare('SELECT * FROM memory_versions WHERE memory_id = ? AND created_at <= ? ORDER BY version DESC LIMIT 1');
+      const before = sqlite.prepare('SELECT * FROM memory_versions WHERE memory_id = ? AND version < ? ORDER BY version DESC LIMIT 1');
+      return {
+        items: input.refs.map((ref) => {
+          const row = (ref.version !== undefined ? byNumber.get(ref.memoryId, ref.version) : byTime.get(ref.memoryId, ref.at)) as VersionRow | undefined;
+          if (!row) return null;
+          const previous = before.get(ref.memoryId, row.version) as VersionRow | undefined;
+          return { version: toVersion(row), previous: previous ? toVersion(previous) : null };
+        }),
+      };
     },
 
     activity(input: { edges: number[] }): OpOutput<'timeline.activity'> {

@@ -1,6 +1,6 @@
 /**
- * Under an answer: which long-term memories it used and why (pinned, semantic, keyword, recency), with the score and
- * each memory's text, and quick actions: wrong (open it in the editor), outdated (delete it or let it expire), and
+ * Under an answer: which long-term memories it used and why, in words (pinned, similar meaning, shared words, recent;
+ * the score on hover), with each memory's text, and quick actions: wrong (open it in the editor), outdated (delete it or let it expire), and
  * "not in this thread" (thread.excludeMemory; shown as excluded, with a way back).
  */
 import { useEffect, useId, useState } from 'react';
@@ -67,8 +67,10 @@ function ReceiptItem({ use, threadId, excluded }: { use: MemoryUse; threadId: nu
         <span id={textId} className="receipt-text">
           {memory ? memory.content : memory === null ? t('receipt.gone', { id: use.memoryId }) : t('receipt.memory', { id: use.memoryId })}
         </span>
-        <span className={`reason reason-${use.reason}`}>{t(`receipt.reason.${use.reason}`)}</span>
-        <span className="muted">{t('receipt.score', { score: formatNumber(use.score, language, 2) })}</span>
+        {/* Why, in words: a bare score reads as weakness (a pinned memory scores below any keyword hit). */}
+        <span className={`reason reason-${use.reason}`} title={t('receipt.scoreHint', { score: formatNumber(use.score, language, 2) })}>
+          {t(`receipt.why.${use.reason}`)}
+        </span>
         {memory && memory.status !== 'active' && <span className="badge">{t(`status.memory.${memory.status}`)}</span>}
         {memory?.expired && <span className="badge warn">{t('memories.expired')}</span>}
         {excluded && <span className="badge">{t('receipt.excluded')}</span>}

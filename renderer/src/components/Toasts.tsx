@@ -1,13 +1,27 @@
 import { useAppStore } from '../stores/app.store';
 import { useT } from '../use-t';
 import { CloseIcon } from './icons';
+import { modKey } from './shortcuts';
 
+/** Notifications, bottom centre. They wait while the pointer or the keyboard focus is on them (to read, to reach Undo). */
 export function Toasts() {
   const t = useT();
   const toasts = useAppStore((s) => s.toasts);
   const dismiss = useAppStore((s) => s.dismissToast);
+  const hold = useAppStore((s) => s.holdToasts);
+  const runAction = useAppStore((s) => s.runToastAction);
   return (
-    <section className="toasts" aria-label={t('toasts.label')} aria-live="polite">
+    <section
+      className="toasts"
+      aria-label={t('toasts.label')}
+      aria-live="polite"
+      onPointerEnter={() => hold(true)}
+      onPointerLeave={() => hold(false)}
+      onFocus={() => hold(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) hold(false);
+      }}
+    >
       {toasts.map((toast) => (
         <div key={toast.id} className="toast">
           <span className="grow">
@@ -15,7 +29,12 @@ export function Toasts() {
             {toast.count > 1 && <span className="toast-count"> {t('toasts.repeated', { count: toast.count })}</span>}
           </span>
           {toast.action && (
-            <button type="button" className="toast-action" onClick={toast.action.run}>
+            <button
+              type="button"
+              className="toast-action"
+              title={toast.action.label === 'common.undo' ? t('toasts.undoHint', { key: `${modKey()}+Z` }) : undefined}
+              onClick={() => runAction(toast.id)}
+            >
               {t(toast.action.label)}
             </button>
           )}

@@ -1,6 +1,7 @@
 /**
  * App-wide keys: Ctrl/Cmd+N (or Alt+N) new thread, Ctrl/Cmd+Shift+N (or Alt+Shift+N) new incognito thread,
- * Ctrl/Cmd+K search, Ctrl/Cmd+, settings, Esc stops the reply of the open thread. A key a focused control already
+ * Ctrl/Cmd+K search, Ctrl/Cmd+, settings, Ctrl/Cmd+Z the last Undo offered (outside text fields, whose own undo wins),
+ * Esc stops the reply of the open thread. A key a focused control already
  * handled (defaultPrevented) is left alone, so Esc first closes a dialog or cancels a rename.
  */
 import { useEffect } from 'react';
@@ -30,6 +31,8 @@ export function useShortcuts(): void {
       } else if (isMod(e) && key === ',') {
         e.preventDefault();
         app.setView(app.view === 'settings' ? 'chat' : 'settings');
+      } else if (isMod(e) && key === 'z' && !isTextField(e.target)) {
+        if (app.undoLast()) e.preventDefault();
       } else if (e.key === 'Escape' && !app.searchOpen) {
         const threadId = useThreadsStore.getState().selectedId;
         if (threadId === null) return;
@@ -43,4 +46,10 @@ export function useShortcuts(): void {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+}
+
+function isTextField(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target instanceof HTMLTextAreaElement) return true;
+  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(target.type);
 }

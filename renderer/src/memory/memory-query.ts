@@ -105,3 +105,15 @@ export function activeFilterCount(query: MemoryQuery): number {
   if (query.sourceThreadId !== null) n++;
   return n;
 }
+
+/**
+ * The status whose count (memory.stats, on the tab) must equal the total of this list, or null when a search or a
+ * filter makes the list a part of it. A list answer that disagrees means the store changed without an event reaching
+ * this page (the CLI writes to the same database): the counts are read again.
+ */
+export function countedStatus(query: MemoryQuery, trash: boolean): 'active' | 'trashed' | null {
+  const filters = filtersOf(query, trash ? ['trashed'] : undefined);
+  if (query.text.trim() !== '' || Object.keys(filters).length !== 1 || filters.statuses?.length !== 1) return null;
+  const status = filters.statuses[0];
+  return status === 'active' || status === 'trashed' ? status : null;
+}

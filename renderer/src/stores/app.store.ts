@@ -14,6 +14,11 @@ export interface Toast {
   action?: { label: MessageKey; run: () => void };
   /** How many times this same notice was given while it was on screen ("×5" instead of five copies). */
   count: number;
+  /**
+   * The toast lasts exactly its duration, even under the pointer: its action stops working then (a thread's Undo,
+   * whose delete runs on its own timer). Other toasts wait while the pointer or focus is on them.
+   */
+  fixedDuration?: true;
 }
 
 /** One short stack: more notices than this and the oldest one without an action (an Undo) gives way. */
@@ -40,6 +45,8 @@ interface AppState {
   searchOpen: boolean;
   summaryOpen: boolean;
   toasts: Toast[];
+  /** The last Undo offered (Ctrl/Cmd+Z runs it), until it is used or another takes its place. */
+  lastUndo: (() => void) | null;
   error: ErrorInfo | null;
   /** Settings has edits not saved yet: leaving it asks first instead of throwing them away. */
   settingsUnsaved: boolean;
@@ -55,18 +62,32 @@ interface AppState {
   /** Returns the id of the toast that shows it (a repeat returns the id of the one already on screen). */
   pushToast(toast: Omit<Toast, 'id' | 'count'>, durationMs?: number): number;
   dismissToast(id: number): void;
+  /** The pointer or focus is on the toasts (true): they stay until it leaves, then get their time again. */
+  holdToasts(held: boolean): void;
+  /** A toast's button: runs its action (once for an Undo: Ctrl/Cmd+Z will not run it again). */
+  runToastAction(id: number): void;
+  /** Ctrl/Cmd+Z: runs the last Undo offered; false when there is none. */
+  undoLast(): boolean;
   showError(error: ErrorInfo): void;
   dismissError(): void;
 }
 
 export const useAppStore = create<AppState>((set, get) => {
   let nextToastId = 1;
-  const timers = new Map<number, ReturnType<typeof setTimeout>>();
+  let held = false;
+  /** The toast whose Undo lastUndo runs. */
+  let undoToastId = 0;
+  /** Toasts that wait while held: their timer, or (while held) the time they had left. */
+  const timers = new Map<number, { timer: ReturnType<typeof setTimeout> | null; leftMs: number; since: number }>();
+  const start = (id: number, ms: number) => {
+    timers.set(id, { timer: held ? null : setTimeout(() => get().dismissToast(id), ms), leftMs: ms, since: Date.now() });
+  };
   return {
     view: 'chat',
     searchOpen: false,
     summaryOpen: false,
     toasts: [],
+    lastUndo: null,
     error: null,
     settingsUnsaved: false,
     pendingView: null,
@@ -84,18 +105,58 @@ export const useAppStore = create<AppState>((set, get) => {
     setSearchOpen: (searchOpen) => set({ searchOpen }),
     setSummaryOpen: (summaryOpen) => set({ summaryOpen }),
     pushToast(toast, durationMs = 5000) {
+      const action = toast.action;
       const toasts = addToast(get().toasts, { ...toast, id: nextToastId++, count: 1 });
-      set({ toasts });
       // A repeat keeps the id on screen and starts its time again.
       const id = toasts.find((t) => sameText(t.text, toast.text))!.id;
-      clearTimeout(timers.get(id));
-      timers.set(id, setTimeout(() => get().dismissToast(id), durationMs));
+      const undo =
+        action?.label === 'common.undo'
+          ? () => {
+              action.run();
+              get().dismissToast(id);
+            }
+          : null;
+      if (undo) undoToastId = id;
+      set({ toasts, ...(undo ? { lastUndo: undo } : {}) });
+      const running = timers.get(id);
+      if (running?.timer) clearTimeout(running.timer);
+      if (toast.fixedDuration) setTimeout(() => get().dismissToast(id), durationMs);
+      else start(id, durationMs);
       return id;
     },
     dismissToast(id) {
-      clearTimeout(timers.get(id));
+      const entry = timers.get(id);
+      if (entry?.timer) clearTimeout(entry.timer);
       timers.delete(id);
       set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+      // The last one closed under the pointer: no pointerleave comes until the pointer moves.
+      if (get().toasts.length === 0) held = false;
+    },
+    holdToasts(hold) {
+      if (hold === held) return;
+      held = hold;
+      const now = Date.now();
+      for (const [id, entry] of timers) {
+        if (hold) {
+          if (entry.timer) clearTimeout(entry.timer);
+          timers.set(id, { timer: null, leftMs: Math.max(0, entry.leftMs - (now - entry.since)), since: now });
+        } else {
+          start(id, entry.leftMs);
+        }
+      }
+    },
+    runToastAction(id) {
+      const toast = get().toasts.find((t) => t.id === id);
+      if (!toast?.action) return;
+      if (id === undoToastId) set({ lastUndo: null });
+      toast.action.run();
+    },
+    undoLast() {
+      const undo = get().lastUndo;
+      if (!undo) return false;
+      set({ lastUndo: null });
+      undo();
+      return true;
     },
     showError: (error) => set({ error }),
     dismissError: () => set({ error: null }),

@@ -9,7 +9,7 @@ import type { Memory, MemoryCategory, MemoryReason, MemoryStatus, OpOutput, Rema
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo } from '../../../shared/errors';
 import { MAX_BULK, PAGE_SIZE, pagesFor, pagesToEvict, rowAt } from '../memory/memory-pages';
-import { defaultQuery, filtersOf, isSearch, listInput, searchInput, type MemoryQuery } from '../memory/memory-query';
+import { countedStatus, defaultQuery, filtersOf, isSearch, listInput, searchInput, type MemoryQuery } from '../memory/memory-query';
 import { throttleTrailing } from '../memory/throttle';
 import { useAppStore } from './app.store';
 import { announcePurge } from './purge-notice';
@@ -99,6 +99,13 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
     }, REFRESH_DELAY_MS);
   }
 
+  /** A list total that disagrees with the tab's count: something changed that no event told this page about. */
+  function checkCounts(total: number): void {
+    const status = countedStatus(get().query, get().tab === 'trash');
+    const stats = get().stats;
+    if (status !== null && stats !== null && stats.byStatus[status] !== total) scheduleStats();
+  }
+
   /** Whether a memory still belongs in the answer shown (else the rows are read again). */
   function matches(memory: Memory): boolean {
     const filters = filtersOf(get().query, statusOverride());
@@ -144,6 +151,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       for (const p of pagesToEvict(Object.keys(pages).map(Number), Math.floor(visible.start / PAGE_SIZE))) delete pages[p];
       return { pages, total: answer.total };
     });
+    checkCounts(answer.total);
   }
 
   /** Ids of rows [start, end], from the pages held or read in large pages for the purpose (not kept). */
@@ -172,7 +180,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
     return ids;
   }
 
-  function announce(key: 'memories.bulk.done' | 'memories.bulk.doneSkipped', changed: number, skipped: number, undo?: () => void): void {
+  function announce(key: 'memories.bulk.done' | 'memories.bulk.doneSkipped' | 'memories.bulk.trashed' | 'memories.bulk.trashedSkipped', changed: number, skipped: number, undo?: () => void): void {
     useAppStore.getState().pushToast({
       text: { key, params: { count: changed, skipped } },
       ...(undo ? { action: { label: 'common.undo' as const, run: undo } } : {}),
@@ -299,6 +307,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       if (!answer) return;
       visible = { start: 0, end: 0 };
       set((s) => ({ pages: { 0: answer.items }, total: answer.total, scores: {}, searchMode: null, loading: false, resetCount: s.resetCount + 1 }));
+      checkCounts(answer.total);
     },
 
     async refresh() {
@@ -324,6 +333,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
         latest = answer.total;
       }
       set({ pages, total: latest, loading: false });
+      if (latest !== null) checkCounts(latest);
     },
 
     showRows(start, end) {
@@ -395,7 +405,8 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       const { changed, skipped } = result.value;
       // The trash is the undo of a delete; the button saves a trip there (one transaction, whatever the count).
       const undo = action === 'delete' && changed > 0 ? () => void bulkAll('restore', ids) : undefined;
-      announce(skipped > 0 ? 'memories.bulk.doneSkipped' : 'memories.bulk.done', changed, skipped, undo);
+      if (action === 'delete') announce(skipped > 0 ? 'memories.bulk.trashedSkipped' : 'memories.bulk.trashed', changed, skipped, undo);
+      else announce(skipped > 0 ? 'memories.bulk.doneSkipped' : 'memories.bulk.done', changed, skipped, undo);
     },
 
     async restoreSelected() {

@@ -16,6 +16,8 @@ export interface ReviewEdit {
   content?: string;
   category?: MemoryCategory;
   importance?: number;
+  pinned?: boolean;
+  expiresAt?: number | null;
 }
 
 interface ReviewState {

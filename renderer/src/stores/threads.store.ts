@@ -169,6 +169,7 @@ export const useThreadsStore = create<ThreadsState>((set, get) => {
               useAppStore.getState().dismissToast(toastId);
             },
           },
+          fixedDuration: true,
         },
         UNDO_DELETE_MS,
       );

@@ -18,6 +18,8 @@ const PAGE = 100;
 const REFRESH_DELAY_MS = 300;
 export type ActivityBucket = OpOutput<'timeline.activity'>['buckets'][number];
 export type AsOf = OpOutput<'memory.asOf'>;
+/** A memory as it was at an event, with the version before (what the event changed). */
+export type EventVersion = NonNullable<OpOutput<'timeline.versions'>['items'][number]>;
 
 interface TimelineState {
   client: Client | null;
@@ -26,6 +28,8 @@ interface TimelineState {
   /** Null: from the newest; else the stream starts before this time (a day picked on the chart). */
   from: number | null;
   events: TimelineEvent[];
+  /** By event id: the memory as it was then; null when it is gone (deleted forever); absent while asked. */
+  versions: Record<number, EventVersion | null>;
   hasMore: boolean;
   loading: boolean;
   error: ErrorInfo | null;
@@ -69,7 +73,23 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
   }
 
   function wantMemories(events: TimelineEvent[]): void {
-    useMemoryRefsStore.getState().want(events.filter((e) => e.memoryId !== null && e.kind !== 'purged').map((e) => e.memoryId!));
+    const about = events.filter((e) => e.memoryId !== null && e.kind !== 'purged');
+    useMemoryRefsStore.getState().want(about.map((e) => e.memoryId!));
+    void loadVersions(about);
+  }
+
+  async function loadVersions(events: TimelineEvent[]): Promise<void> {
+    const client = get().client;
+    const wanted = events.filter((e) => !(e.id in get().versions));
+    if (!client || wanted.length === 0) return;
+    const refs = wanted.map((e) => ({ memoryId: e.memoryId!, at: e.createdAt, ...(typeof e.data.version === 'number' ? { version: e.data.version } : {}) }));
+    const result = await client.call('timeline.versions', { refs });
+    if (!result.ok) return;
+    set((s) => {
+      const versions = { ...s.versions };
+      wanted.forEach((e, i) => (versions[e.id] = result.value.items[i] ?? null));
+      return { versions };
+    });
   }
 
   function onMemoryEvent(): void {
@@ -91,6 +111,7 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
     category: 'all',
     from: null,
     events: [],
+    versions: {},
     hasMore: false,
     loading: false,
     error: null,

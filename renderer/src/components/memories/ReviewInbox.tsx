@@ -13,7 +13,7 @@ import { useSettingsStore } from '../../stores/settings.store';
 import { useThreadsStore } from '../../stores/threads.store';
 import { useLanguage, useT } from '../../use-t';
 import { CheckIcon, CloseIcon, ExternalIcon, PencilIcon } from '../icons';
-import { draftOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
+import { draftOf, expiresAtOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
 
 export function ReviewInbox() {
   const t = useT();
@@ -52,7 +52,13 @@ function ReviewCard({ memory }: { memory: ReviewItem }) {
   const [error, setError] = useState<string | null>(null);
 
   const approveEdited = async (draft: MemoryDraft) => {
-    const result = await approve(memory.id, { content: draft.content.trim(), category: draft.category, importance: draft.importance });
+    const result = await approve(memory.id, {
+      content: draft.content.trim(),
+      category: draft.category,
+      importance: draft.importance,
+      pinned: draft.pinned,
+      expiresAt: expiresAtOf(draft.expires),
+    });
     if (!result.ok) setError(result.error.message);
   };
   const approveAsIs = async () => {
@@ -72,7 +78,7 @@ function ReviewCard({ memory }: { memory: ReviewItem }) {
           <h3 id={headingId} className="visually-hidden">
             {memory.content}
           </h3>
-          <MemoryEditor draft={editing} onChange={setEditing} fields={['content', 'category', 'importance']} error={error}>
+          <MemoryEditor draft={editing} onChange={setEditing} fields={['content', 'category', 'importance', 'pinned', 'expires']} error={error}>
             <div className="button-row">
               <button type="submit" className="primary" disabled={busy || editing.content.trim() === '' || editing.content.length > Math.min(MAX_CONTENT, 2000)}>
                 <CheckIcon /> {t('review.approveEdited')}

@@ -5,7 +5,7 @@ import type { MemoryVersion } from '../../../../shared/contract';
 import { formatNumber, formatTime } from '../../format';
 import { toDateInput } from '../../memory/memory-query';
 import { diffWords } from '../../memory/word-diff';
-import type { MessageKey } from '../../i18n';
+import type { Language, MessageKey } from '../../i18n';
 import { useLanguage, useT, type Translate } from '../../use-t';
 import { ConfirmDialog } from '../Dialog';
 import { RestoreIcon } from '../icons';
@@ -76,6 +76,13 @@ export function WordDiff({ before, after }: { before: string; after: string }) {
 function FieldChanges({ before, after }: { before: MemoryVersion; after: MemoryVersion }) {
   const t = useT();
   const language = useLanguage();
+  const changes = fieldChanges(before, after, t, language);
+  if (changes.length === 0) return null;
+  return <p className="muted small version-fields">{changes.join(' · ')}</p>;
+}
+
+/** What changed from one version to the next besides the text, in words ("category Skill → Project", "pinned"). */
+export function fieldChanges(before: MemoryVersion, after: MemoryVersion, t: Translate, language: Language): string[] {
   const changes: string[] = [];
   if (before.category !== after.category) changes.push(t('history.change.category', { from: t(`category.${before.category}`), to: t(`category.${after.category}`) }));
   if (before.importance !== after.importance) {
@@ -86,8 +93,7 @@ function FieldChanges({ before, after }: { before: MemoryVersion; after: MemoryV
   if (before.expiresAt !== after.expiresAt) {
     changes.push(after.expiresAt === null ? t('history.change.noExpiry') : t('history.change.expiry', { date: toDateInput(after.expiresAt) }));
   }
-  if (changes.length === 0) return null;
-  return <p className="muted small version-fields">{changes.join(' · ')}</p>;
+  return changes;
 }
 
 const REASONS: Record<string, MessageKey> = {

@@ -1,10 +1,10 @@
 /**
  * What happened, day by day: memories learned, changed, merged, superseded, expired, deleted, restored, purged,
- * threads summarized. Each event shows the memory's text as it is now (when it still exists) and leads to the memory
- * or the thread. Above it the activity chart; beside it, on request, what Mnemo believed on a chosen day.
+ * threads summarized. Each event shows the memory's text as it was then (its version at the event), what an update
+ * changed besides the text (as the memory's history says it), and leads to the memory or the thread. Above it the activity chart; beside it, on request, what Mnemo believed on a chosen day.
  */
 import { useEffect, useId, useMemo, useRef } from 'react';
-import type { MemoryCategory, TimelineEvent } from '../../../../shared/contract';
+import type { MemoryCategory, MemoryVersion, TimelineEvent } from '../../../../shared/contract';
 import { toDateInput } from '../../memory/memory-query';
 import { groupByDay, KIND_FILTERS, kindLabelKey, showsMemory, type KindFilter } from '../../memory/timeline-format';
 import { useMemoryRefsStore } from '../../stores/memory-refs.store';
@@ -16,6 +16,7 @@ import { InlineField } from '../InlineField';
 import { dateFormat } from '../../format';
 import { useLanguage, useT } from '../../use-t';
 import { ExternalIcon } from '../icons';
+import { fieldChanges } from '../memories/VersionHistory';
 import { ActivityChart } from './ActivityChart';
 import { AsOfPanel } from './AsOfPanel';
 import { CategoryOptions } from '../CategoryOptions';
@@ -163,6 +164,7 @@ function EventItem({ event }: { event: TimelineEvent }) {
   const t = useT();
   const language = useLanguage();
   const memory = useMemoryRefsStore((s) => (event.memoryId === null ? undefined : s.byId[event.memoryId]));
+  const then = useTimelineStore((s) => s.versions[event.id]);
   const thread = useThreadsStore((s) => (event.threadId === null ? undefined : s.threads.find((th) => th.id === event.threadId)));
   const origin = typeof event.data.origin === 'string' ? event.data.origin : null;
   const textId = `tl-${event.id}`;
@@ -173,8 +175,9 @@ function EventItem({ event }: { event: TimelineEvent }) {
       </time>
       <span className={`tl-kind kind-${event.kind}`}>{t(kindLabelKey(event.kind))}</span>
       <span id={textId} className="tl-text">
-        <EventText event={event} memoryText={memory ? memory.content : memory} threadTitle={thread?.title} />
+        <EventText event={event} memoryText={then ? then.version.content : then === null ? (memory ? memory.content : memory) : undefined} threadTitle={thread?.title} />
         <span className="tl-meta muted small">
+          {then?.previous && event.kind !== 'deleted' && event.kind !== 'restored' && <Changes before={then.previous} after={then.version} />}
           {event.category && (event.category === 'knowledge' || event.category === 'preference' || event.category === 'project' || event.category === 'skill') && (
             <span className={`cat cat-${event.category}`}>{t(`category.${event.category}`)}</span>
           )}
@@ -196,6 +199,14 @@ function EventItem({ event }: { event: TimelineEvent }) {
       </span>
     </li>
   );
+}
+
+/** What an update changed besides the text ("pinned", "category Skill → Project"), as the memory's history says it. */
+function Changes({ before, after }: { before: MemoryVersion; after: MemoryVersion }) {
+  const t = useT();
+  const language = useLanguage();
+  const changes = fieldChanges(before, after, t, language);
+  return changes.length > 0 ? <span className="tl-changes">{changes.join(' · ')}</span> : null;
 }
 
 function EventText({ event, memoryText, threadTitle }: { event: TimelineEvent; memoryText: string | null | undefined; threadTitle: string | undefined }) {
