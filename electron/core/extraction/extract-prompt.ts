@@ -61,10 +61,9 @@ function extractionSchema(): Record<string, unknown> {
 const WEEKDAYS_EN = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const WEEKDAYS_ZH = ['星期一', '星期二', '星期三', '星期四', '星期五', '星期六', '星期日'];
 
+/** At most `max` characters, keeping both ends: the same rule as the token budget below, counted in characters. */
 function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = Math.floor(max * 0.7);
-  return `${text.slice(0, head)} […] ${text.slice(text.length - (max - head))}`;
+  return fitToTokensKeepingEnds(text, max, (s) => s.length);
 }
 
 function systemPromptEn(date: string, weekday: string): string {
