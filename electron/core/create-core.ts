@@ -50,6 +50,8 @@ import { queueHandlers } from './jobs/queue.handlers';
 import { memoryHandlers } from './memory/memory.handlers';
 import { modelsHandlers } from './models/models.handlers';
 import { settingsHandlers } from './settings/settings.handlers';
+import { createThreadExporter } from './threads/thread-export';
+import { createThreadImporter } from './threads/thread-import';
 import { threadHandlers } from './threads/thread.handlers';
 import { timelineHandlers } from './timeline/timeline.handlers';
 import { createThreadService } from './threads/thread.service';
@@ -234,6 +236,13 @@ export function createCore(options: CoreOptions): Core {
     settings: () => settings.get(),
     app: () => ({ version: options.version ?? '0.0.0', schemaVersion: db.schemaVersion }),
   });
+  const threadExporter = createThreadExporter({
+    sqlite: db.sqlite,
+    clock,
+    settings: () => settings.get(),
+    app: () => ({ version: options.version ?? '0.0.0', schemaVersion: db.schemaVersion }),
+  });
+  const threadImporter = createThreadImporter({ sqlite: db.sqlite, clock, events, messages, thread: (id) => threads.get(id) });
   const importer = createMemoryImporter({ sqlite: db.sqlite, clock, events, logger, memories, settings: () => settings.get() });
   importer.recoverAbandoned();
   disposers.push(() => importer.stop());
@@ -260,7 +269,7 @@ export function createCore(options: CoreOptions): Core {
     ...embeddingHandlers(embedding),
     ...modelsHandlers(models),
     ...queueHandlers(queue),
-    ...threadHandlers({ threads, messages, chat, queue, timeline, memory: (id) => memories.getMemory(id) }),
+    ...threadHandlers({ threads, messages, chat, queue, timeline, memory: (id) => memories.getMemory(id), exporter: threadExporter, importer: threadImporter }),
     ...chatHandlers({ chat }),
     ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
     ...memoryHandlers({ memories, timeline, exporter, importer, maintenance }),

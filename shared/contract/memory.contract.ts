@@ -206,15 +206,16 @@ export const ExportedMemory = Memory.omit({
 }).extend({ provenance: MemoryProvenance, versions: z.array(MemoryVersion) });
 export type ExportedMemory = z.output<typeof ExportedMemory>;
 
-export const MemoryExportDocument = z.object({
-  format: z.literal(EXPORT_FORMAT),
+/** What every Mnemo export file starts with (memories here, conversations in thread.contract.ts). */
+export const ExportHeader = z.object({
   version: z.number().int().positive(),
   /** ISO 8601, UTC. */
   exportedAt: z.string(),
   app: z.object({ name: z.string(), version: z.string(), schemaVersion: z.string() }),
   count: z.number().int().nonnegative(),
-  memories: z.array(z.unknown()),
 });
+
+export const MemoryExportDocument = ExportHeader.extend({ format: z.literal(EXPORT_FORMAT), memories: z.array(z.unknown()) });
 
 export const ImportOutcome = z.enum(['new', 'duplicate', 'conflict', 'invalid']);
 export type ImportOutcome = z.output<typeof ImportOutcome>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { MemoryUse, Message } from './chat.contract';
+import { MemoryUse, Message, MessageStatus } from './chat.contract';
 import { Id, Ok, Timestamp, operation } from './define';
+import { ExportHeader } from './memory.contract';
 
 export const Thread = z.object({
   id: Id,
@@ -14,6 +15,65 @@ export const Thread = z.object({
 export type Thread = z.output<typeof Thread>;
 
 const Title = z.string().trim().min(1, 'A title cannot be empty.').max(200);
+
+// ---- Moving conversations in and out ----
+/** Written in every thread export; an import refuses a document with a newer version than it knows. */
+export const THREAD_EXPORT_FORMAT = 'mnemo.threads';
+export const THREAD_EXPORT_VERSION = 1;
+
+/** A memory an answer used, as it read when exported (ids are the exporting database's: provenance only). */
+export const ExportedMemoryUse = MemoryUse.extend({ content: z.string().nullable() });
+
+export const ExportedMessage = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  /** Reasoning of thinking models; '' when there was none. */
+  thinking: z.string().default(''),
+  status: MessageStatus.exclude(['streaming']).default('complete'),
+  model: z.string().nullable().default(null),
+  createdAt: Timestamp,
+  /** Answers only: the memories the answer used. */
+  memoriesUsed: z.array(ExportedMemoryUse).default([]),
+});
+export type ExportedMessage = z.output<typeof ExportedMessage>;
+
+export const ExportedThread = z.object({
+  title: z.string().max(200),
+  incognito: z.boolean().default(false),
+  model: z.string().nullable().default(null),
+  createdAt: Timestamp,
+  lastActivityAt: Timestamp,
+  /** The thread's running summary and how many of its first messages it covers. */
+  summary: z.object({ content: z.string(), coveredMessages: z.number().int().nonnegative(), editedByUser: z.boolean().default(false) }).nullable().default(null),
+  messages: z.array(ExportedMessage),
+});
+export type ExportedThread = z.output<typeof ExportedThread>;
+
+export const ThreadExportDocument = ExportHeader.extend({ format: z.literal(THREAD_EXPORT_FORMAT), threads: z.array(z.unknown()) });
+
+export const ThreadImportItem = z.object({
+  /** 0-based index in the document's threads. */
+  index: z.number().int().nonnegative(),
+  title: z.string(),
+  messages: z.number().int().nonnegative(),
+  /** duplicate: a thread with the same start, title and first message is already here (nothing changes). */
+  outcome: z.enum(['new', 'duplicate', 'invalid']),
+  reason: z.string().optional(),
+  /** The new thread, after a real run. */
+  threadId: Id.optional(),
+});
+export type ThreadImportItem = z.output<typeof ThreadImportItem>;
+
+export const ThreadImportReport = z.object({
+  dryRun: z.boolean(),
+  new: z.number().int().nonnegative(),
+  duplicate: z.number().int().nonnegative(),
+  invalid: z.number().int().nonnegative(),
+  /** Threads written (0 on a dry run). */
+  written: z.number().int().nonnegative(),
+  items: z.array(ThreadImportItem),
+});
+export type ThreadImportReport = z.output<typeof ThreadImportReport>;
 
 export const threadOperations = {
   'thread.create': operation(
@@ -54,6 +114,19 @@ export const threadOperations = {
     Ok,
   ),
   'thread.includeMemory': operation('Undoes thread.excludeMemory.', z.object({ threadId: Id, memoryId: Id }).strict(), Ok),
+  'thread.export': operation(
+    'Exports one thread (threadId) or all of them: JSON with every message, its model, times, reasoning and the memories ' +
+      'each answer used (what thread.import reads back), or Markdown for people.',
+    z.object({ threadId: Id.optional(), format: z.enum(['json', 'md']).default('md') }).strict(),
+    z.object({ content: z.string(), filename: z.string(), count: z.number().int().nonnegative() }),
+  ),
+  'thread.import': operation(
+    'Reads a thread export (JSON) back as new threads, in one transaction; a thread already here is skipped. Nothing is ' +
+      'learned from imported messages, and the memories their answers used are not linked (their ids belonged to the ' +
+      'exporting database). dryRun reports without writing.',
+    z.object({ content: z.string().max(50_000_000, 'An import is at most 50 million characters; split the file.'), dryRun: z.boolean().default(false) }).strict(),
+    ThreadImportReport,
+  ),
   'thread.exclusions': operation('Memories excluded from a thread.', z.object({ threadId: Id }).strict(), z.object({ memoryIds: z.array(Id) })),
 };
 

@@ -13,6 +13,7 @@ import { startFakeOllama, type FakeInferenceRequest, type FakeOllama, type FakeR
 import { unnamedControls } from './support/a11y';
 import { apiClient } from './support/api';
 import { ChatPage } from './pages/chat.page';
+import { MemoriesPage } from './pages/memories.page';
 import { SettingsPage } from './pages/settings.page';
 import { launchBrowser } from './support/browser';
 import { ROOT, startMnemo, type RunningApp } from './support/processes';
@@ -118,9 +119,9 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     expect(await chat.composer.inputValue()).toBe('Show me some\nmarkdown please');
     await chat.composer.press('Enter');
 
-    await expect.poll(() => chat.questions.last().textContent()).toBe('Show me some\nmarkdown please');
+    await expect.poll(() => chat.questions.last().locator('.bubble').textContent()).toBe('Show me some\nmarkdown please');
     const answer = chat.lastAnswer();
-    await expect.poll(() => answer.getByRole('button', { name: 'Copy answer' }).count()).toBe(1);
+    await expect.poll(() => answer.getByRole('button', { name: 'Copy answer as Markdown' }).count()).toBe(1);
 
     // Code: highlighted, with its language and a copy button.
     const code = answer.locator('pre code');
@@ -273,6 +274,67 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     expect(summary.ok && summary.value?.editedByUser).toBe(true);
     await text.press('Escape');
     await expect.poll(() => chat.summaryPanel.count()).toBe(0);
+  });
+
+  it('shares a conversation: copies it or one message, saves it as JSON, and the file imports back as a conversation', async () => {
+    await browser.browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+
+    // One answer, as its Markdown source and as the text it reads as; one question as typed.
+    const answer = chat.answers.first();
+    await answer.hover();
+    await answer.getByRole('button', { name: 'Copy answer as Markdown' }).click();
+    await expect.poll(clipboard).toContain('```ts');
+    await answer.getByRole('button', { name: 'Copy answer as plain text' }).click();
+    await expect.poll(clipboard).toContain('function greet(name: string): string {');
+    expect(await clipboard()).not.toContain('```');
+    await chat.questions.first().hover();
+    await chat.questions.first().getByRole('button', { name: 'Copy your message' }).click();
+    await expect.poll(clipboard).toBe('Show me some\nmarkdown please');
+
+    // The whole conversation as Markdown; the menu closes and gives focus back to its button.
+    const share = chat.threadHeader.getByRole('button', { name: 'Share' });
+    await share.click();
+    expect(await share.getAttribute('aria-expanded')).toBe('true');
+    expect(await unnamedControls(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Copy conversation' }).click();
+    await expect.poll(clipboard).toMatch(/^# Cats and code\n/);
+    expect(await clipboard()).toMatch(/## You · \d{4}-\d{2}-\d{2} \d{2}:\d{2}\n\nShow me some\nmarkdown please/);
+    expect(await share.getAttribute('aria-expanded')).toBe('false');
+    expect(await share.evaluate((el) => el === document.activeElement)).toBe(true);
+    await share.press('Enter');
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('button', { name: 'Save as JSON' }).count()).toBe(0);
+    expect(await share.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // As a JSON file, which imports back (after the thread is gone) as the same conversation.
+    await share.click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save as JSON' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^mnemo-thread-cats-and-code-\d{4}-\d{2}-\d{2}\.json$/);
+    const file = (await download.path())!;
+    const exported = JSON.parse(fs.readFileSync(file, 'utf8')) as { format: string; threads: Array<{ title: string; messages: Array<{ content: string }> }> };
+    expect(exported.format).toBe('mnemo.threads');
+    const before = unwrap(await api.call('thread.list', {})).threads[0]!;
+    expect(exported.threads[0]!.messages).toHaveLength(before.messageCount);
+    unwrap(await api.call('thread.delete', { threadId: before.id }));
+    await expect.poll(() => chat.thread('Cats and code').count()).toBe(0);
+
+    const memories = new MemoriesPage(page);
+    await memories.open();
+    await page.getByRole('button', { name: 'Import / export' }).click();
+    const dialog = memories.dialog('Import and export');
+    await dialog.getByLabel('File', { exact: true }).setInputFiles(file);
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    const preview = dialog.getByRole('region', { name: 'Import preview' });
+    await expect.poll(() => preview.getByRole('listitem').allTextContents()).toEqual(['1 new', '0 already known', '0 unreadable']);
+    expect(await preview.getByRole('row').filter({ hasText: 'Cats and code' }).textContent()).toContain(`${before.messageCount} messages`);
+    await dialog.getByRole('button', { name: 'Import 1 conversation' }).click();
+    await expect.poll(() => dialog.getByRole('region', { name: 'Import result' }).textContent()).toContain('Imported 1 conversation.');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => chat.thread('Cats and code').count()).toBe(1);
+    await chat.thread('Cats and code').getByRole('button', { name: /^Cats and code/ }).click();
+    await expect.poll(() => chat.questions.first().locator('.bubble').textContent()).toBe('Show me some\nmarkdown please');
+    expect((await chat.questions.count()) + (await chat.answers.count())).toBe(before.messageCount);
   });
 
   it('settings: validates the context shares, saves a group without resetting it, applies the theme at once', async () => {

@@ -348,7 +348,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
   it('exports JSON and Markdown as files, and imports with a preview first', async () => {
     await memories.open();
     await page.getByRole('button', { name: 'Import / export' }).click();
-    const dialog = memories.dialog('Import and export memories');
+    const dialog = memories.dialog('Import and export');
     await dialog.getByRole('checkbox', { name: 'Include the trash' }).check();
     const [json] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export', exact: true }).click()]);
     expect(json.suggestedFilename()).toMatch(/\.json$/);
@@ -577,7 +577,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
       await chat.open(app.url); // a fresh page, so this test also runs on its own
       await memories.open();
       await page.getByRole('button', { name: 'Import / export' }).click();
-      const dialog = memories.dialog('Import and export memories');
+      const dialog = memories.dialog('Import and export');
       await dialog.getByRole('textbox', { name: /^(Or paste the text|Text of )/ }).fill('- Cap check one more fact');
       await dialog.getByRole('button', { name: 'Preview' }).click();
       const preview = dialog.getByRole('region', { name: 'Import preview' });

@@ -2,7 +2,7 @@
  * Message rows and their full-text entries. Every write that changes searchable text updates messages_fts in the
  * same call so the two never disagree (callers wrap multi-step writes in a transaction).
  */
-import type { Message } from '../../../shared/contract';
+import type { ExportedMessage, Message } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
@@ -62,6 +62,10 @@ export function createMessagesRepo(sqlite: Sqlite) {
     `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, created_at, updated_at)
      VALUES (?, ?, ?, '', ?, ?, ?, ?, ?)`,
   );
+  const insertFull = sqlite.prepare(
+    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const byId = sqlite.prepare('SELECT * FROM messages WHERE id = ?');
   const ftsInsert = sqlite.prepare('INSERT INTO messages_fts (rowid, body) VALUES (?, ?)');
   const ftsDelete = sqlite.prepare('DELETE FROM messages_fts WHERE rowid = ?');
@@ -78,6 +82,12 @@ export function createMessagesRepo(sqlite: Sqlite) {
       if (m.content) ftsInsert.run(BigInt(id), toFtsDocument(m.content));
       touchThread.run(m.now, m.now, m.threadId);
       return this.get(id)!;
+    },
+    /** A message read from a thread export, with its own time, reasoning, model and status (thread-import.ts). */
+    insertImported(threadId: number, m: ExportedMessage, estimatedTokens: number): number {
+      const id = Number(insertFull.run(threadId, m.role, m.content, m.thinking, m.status, m.model, estimatedTokens, m.createdAt, m.createdAt).lastInsertRowid);
+      if (m.content) ftsInsert.run(BigInt(id), toFtsDocument(m.content));
+      return id;
     },
     get(id: number): Message | null {
       const r = byId.get(id) as Row | undefined;

@@ -10,6 +10,8 @@ import type { JobQueue } from '../jobs/job-queue';
 import type { Memory } from '../../../shared/contract';
 import type { HandlersFor } from '../rpc/dispatcher';
 import type { TimelineService } from '../timeline/timeline.service';
+import type { ThreadExporter } from './thread-export';
+import type { ThreadImporter } from './thread-import';
 import type { ThreadService } from './thread.service';
 
 export interface ThreadHandlerDeps {
@@ -19,6 +21,8 @@ export interface ThreadHandlerDeps {
   queue: JobQueue;
   timeline: TimelineService;
   memory: (memoryId: number) => Memory | null;
+  exporter: ThreadExporter;
+  importer: ThreadImporter;
 }
 
 export function threadHandlers(deps: ThreadHandlerDeps): HandlersFor<'thread'> {
@@ -49,6 +53,8 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlersFor<'thread'> {
       timeline.include(threadId, memoryId);
       return { ok: true as const };
     },
+    'thread.export': (input) => deps.exporter.export(input),
+    'thread.import': (input) => deps.importer.import(input),
     'thread.exclusions': ({ threadId }) => {
       threads.get(threadId);
       return { memoryIds: timeline.exclusions(threadId) };

@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import type { Message } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
 import { formatDuration, formatNumber, formatTime } from '../format';
@@ -26,6 +26,9 @@ export const MessageItem = memo(function MessageItem({ message, receipt, isLast,
     return (
       <article className="message user" aria-label={t('chat.you')} data-message-id={message.id}>
         <div className="bubble">{message.content}</div>
+        <div className="message-meta">
+          <CopyButton label={t('chat.copyMessage')} text={() => message.content} />
+        </div>
         <LearnedChips messageId={message.id} />
       </article>
     );
@@ -40,6 +43,7 @@ function AssistantMessage({ message, receipt, isLast, error }: Props) {
   const sending = useChatStore((s) => s.threads[message.threadId]?.sending ?? false);
   const streaming = message.status === 'streaming';
   const waiting = streaming && message.content === '' && message.thinking === '';
+  const body = useRef<HTMLDivElement>(null);
 
   return (
     <article className={`message assistant status-${message.status}`} aria-label={t('chat.assistant')} data-message-id={message.id}>
@@ -54,11 +58,16 @@ function AssistantMessage({ message, receipt, isLast, error }: Props) {
           <span className="spinner" aria-hidden="true" /> {t('chat.loadingModel', { model: message.model ?? '' })}
         </p>
       )}
-      {message.content && <Markdown text={message.content} />}
+      {message.content && (
+        <div className="message-body" ref={body}>
+          <Markdown text={message.content} />
+        </div>
+      )}
       {streaming && !waiting && <span className="caret" aria-hidden="true" />}
       <StatusBadge message={message} error={error} canRetry={isLast && !sending} onRetry={() => void retry(message.threadId)} />
       {receipt && receipt.length > 0 && <MemoryReceipt memories={receipt} threadId={message.threadId} />}
-      {!streaming && <MessageMeta message={message} />}
+      {/* Plain text is the answer as rendered: no Markdown marks, lists and paragraphs as lines. */}
+      {!streaming && <MessageMeta message={message} plainText={() => body.current?.innerText.trim() ?? message.content} />}
     </article>
   );
 }
@@ -99,10 +108,26 @@ function StatusBadge({ message, error, canRetry, onRetry }: { message: Message; 
   );
 }
 
-function MessageMeta({ message }: { message: Message }) {
+/** A copy button that says "Copied" for a moment once the text is on the clipboard. */
+function CopyButton({ label, text, children }: { label: string; text: () => string; children?: string }) {
+  const t = useT();
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    if (await copyText(text())) {
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    }
+  };
+  return (
+    <button type="button" className="ghost small" onClick={() => void copy()} aria-label={label}>
+      <CopyIcon /> {copied ? t('common.copied') : (children ?? t('common.copy'))}
+    </button>
+  );
+}
+
+function MessageMeta({ message, plainText }: { message: Message; plainText: () => string }) {
   const t = useT();
   const language = useLanguage();
-  const [copied, setCopied] = useState(false);
   const parts: string[] = [];
   if (message.model) parts.push(message.model);
   if (message.promptTokens !== null || message.completionTokens !== null) {
@@ -112,19 +137,16 @@ function MessageMeta({ message }: { message: Message }) {
   if (message.completionTokens && message.evalDurationMs) {
     parts.push(t('chat.meta.speed', { rate: formatNumber((message.completionTokens * 1000) / message.evalDurationMs, language, 1) }));
   }
-  const copy = async () => {
-    if (await copyText(message.content)) {
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
-    }
-  };
   return (
     <div className="message-meta">
       <span title={formatTime(message.createdAt, language)}>{parts.join(' · ')}</span>
       {message.content && (
-        <button type="button" className="ghost small" onClick={() => void copy()} aria-label={t('chat.copyAnswer')}>
-          <CopyIcon /> {copied ? t('common.copied') : t('common.copy')}
-        </button>
+        <>
+          <CopyButton label={t('chat.copyAnswer')} text={() => message.content} />
+          <CopyButton label={t('chat.copyAnswerText')} text={plainText}>
+            {t('chat.copyText')}
+          </CopyButton>
+        </>
       )}
     </div>
   );

@@ -4,6 +4,7 @@ import { useChatStore } from '../stores/chat.store';
 import { useSettingsStore } from '../stores/settings.store';
 import { useT } from '../use-t';
 import { IncognitoIcon, NotesIcon } from './icons';
+import { ThreadShareMenu } from './ThreadShareMenu';
 
 export function ThreadHeader({ thread }: { thread: Thread }) {
   const t = useT();
@@ -37,6 +38,7 @@ export function ThreadHeader({ thread }: { thread: Thread }) {
             </span>
           )}
         </button>
+        <ThreadShareMenu threadId={thread.id} />
       </div>
     </header>
   );

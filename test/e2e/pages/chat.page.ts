@@ -13,6 +13,7 @@ export class ChatPage {
   readonly answers: Locator;
   readonly questions: Locator;
   readonly threadHeading: Locator;
+  readonly threadHeader: Locator;
   readonly statusBar: Locator;
   readonly toasts: Locator;
   readonly searchDialog: Locator;
@@ -34,6 +35,7 @@ export class ChatPage {
     this.answers = this.messages.getByRole('article', { name: 'Mnemo' });
     this.questions = this.messages.getByRole('article', { name: 'You' });
     this.threadHeading = page.getByRole('region', { name: 'Chat' }).getByRole('heading', { level: 2 }).first();
+    this.threadHeader = page.locator('header.thread-header');
     this.statusBar = page.getByRole('status');
     this.toasts = page.getByRole('region', { name: 'Notifications' });
     this.searchDialog = page.getByRole('dialog', { name: 'Search' });

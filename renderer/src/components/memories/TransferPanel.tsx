@@ -5,10 +5,10 @@
  * in the page (File.text()): nothing is uploaded anywhere but to Mnemo itself.
  */
 import { useId, useState } from 'react';
-import type { ImportItem } from '../../../../shared/contract';
+import type { ImportItem, ThreadImportItem, ThreadImportReport } from '../../../../shared/contract';
 import { formatNumber } from '../../format';
 import { importCapNotice } from '../../memory/import-cap-notice';
-import { useTransferStore, type ExportFormat } from '../../stores/transfer.store';
+import { useTransferStore, type ExportFormat, type ExportKind } from '../../stores/transfer.store';
 import { InlineField } from '../InlineField';
 import { useLanguage, useT } from '../../use-t';
 import { DownloadIcon, UploadIcon } from '../icons';
@@ -33,12 +33,22 @@ function ExportPart() {
   const lastExport = useTransferStore((s) => s.lastExport);
   const error = useTransferStore((s) => s.exportError);
   const exportMemories = useTransferStore((s) => s.exportMemories);
+  const exportThreads = useTransferStore((s) => s.exportThreads);
+  const [kind, setKind] = useState<ExportKind>('memories');
   const [format, setFormat] = useState<ExportFormat>('json');
   const [archived, setArchived] = useState(false);
   const [trashed, setTrashed] = useState(false);
   return (
     <section className="transfer-part" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>{t('transfer.export')}</h3>
+      <fieldset className="field radio-group">
+        <legend>{t('transfer.what')}</legend>
+        {(['memories', 'threads'] as const).map((k) => (
+          <label key={k} className="radio">
+            <input type="radio" name={`${id}-kind`} checked={kind === k} onChange={() => setKind(k)} /> {t(`transfer.what.${k}`)}
+          </label>
+        ))}
+      </fieldset>
       <fieldset className="field radio-group stacked">
         <legend>{t('transfer.format')}</legend>
         {(['json', 'md'] as const).map((f) => (
@@ -46,24 +56,33 @@ function ExportPart() {
             <input type="radio" name={`${id}-format`} checked={format === f} onChange={() => setFormat(f)} />
             <span>
               <strong>{t(`transfer.format.${f}`)}</strong>
-              <span className="muted small block">{t(`transfer.format.${f}Hint`)}</span>
+              <span className="muted small block">{t(kind === 'threads' ? `transfer.threadFormat.${f}Hint` : `transfer.format.${f}Hint`)}</span>
             </span>
           </label>
         ))}
       </fieldset>
-      <label className="check">
-        <input type="checkbox" checked={archived} onChange={(e) => setArchived(e.target.checked)} /> {t('transfer.includeArchived')}
-      </label>
-      <label className="check">
-        <input type="checkbox" checked={trashed} onChange={(e) => setTrashed(e.target.checked)} /> {t('transfer.includeTrashed')}
-      </label>
+      {kind === 'memories' && (
+        <>
+          <label className="check">
+            <input type="checkbox" checked={archived} onChange={(e) => setArchived(e.target.checked)} /> {t('transfer.includeArchived')}
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={trashed} onChange={(e) => setTrashed(e.target.checked)} /> {t('transfer.includeTrashed')}
+          </label>
+        </>
+      )}
       <div className="button-row">
-        <button type="button" className="primary" disabled={exporting} onClick={() => void exportMemories(format, { archived, trashed })}>
+        <button
+          type="button"
+          className="primary"
+          disabled={exporting}
+          onClick={() => void (kind === 'threads' ? exportThreads(format) : exportMemories(format, { archived, trashed }))}
+        >
           <DownloadIcon /> {exporting ? t('transfer.exporting') : t('transfer.exportButton')}
         </button>
         {lastExport && !exporting && (
           <span className="saved" role="status">
-            {t('transfer.exported', { count: lastExport.count, file: lastExport.filename })}
+            {t(lastExport.kind === 'threads' ? 'transfer.exportedThreads' : 'transfer.exported', { count: lastExport.count, file: lastExport.filename })}
           </span>
         )}
       </div>
@@ -87,6 +106,7 @@ function ImportPart() {
   const importing = useTransferStore((s) => s.importing);
   const progress = useTransferStore((s) => s.progress);
   const report = useTransferStore((s) => s.report);
+  const threadReport = useTransferStore((s) => s.threadReport);
   const error = useTransferStore((s) => s.importError);
   const setText = useTransferStore((s) => s.setText);
   const setOptions = useTransferStore((s) => s.setOptions);
@@ -95,7 +115,8 @@ function ImportPart() {
   const clear = useTransferStore((s) => s.clear);
   const [readError, setReadError] = useState<string | null>(null);
   const busy = checking || importing;
-  const toWrite = report ? report.new + (options.onConflict === 'import' ? report.conflicting : 0) : 0;
+  const toWrite = threadReport ? threadReport.new : report ? report.new + (options.onConflict === 'import' ? report.conflicting : 0) : 0;
+  const dryRun = threadReport?.dryRun ?? report?.dryRun ?? false;
 
   return (
     <section className="transfer-part" aria-labelledby={`${id}-h`}>
@@ -139,12 +160,12 @@ function ImportPart() {
         <button type="button" disabled={busy || text.trim() === ''} onClick={() => void check()}>
           {checking ? t('transfer.checking') : t('transfer.check')}
         </button>
-        {report?.dryRun && (
+        {dryRun && (
           <button type="button" className="primary" disabled={busy || toWrite === 0} onClick={() => void runImport()}>
-            <UploadIcon /> {importing ? t('transfer.importing') : t('transfer.importButton', { count: toWrite })}
+            <UploadIcon /> {importing ? t('transfer.importing') : t(threadReport ? 'transfer.importThreadsButton' : 'transfer.importButton', { count: toWrite })}
           </button>
         )}
-        {(text || report) && (
+        {(text || report || threadReport) && (
           <button type="button" className="ghost" disabled={busy} onClick={clear}>
             {t('transfer.clear')}
           </button>
@@ -160,6 +181,7 @@ function ImportPart() {
           {error?.message ?? readError}
         </p>
       )}
+      {threadReport && <ThreadReport report={threadReport} />}
       {report && (
         <div className="import-report" role="region" aria-label={report.dryRun ? t('transfer.preview') : t('transfer.result')}>
           <p className="report-summary">
@@ -210,6 +232,56 @@ function ReportRow({ item }: { item: ImportItem }) {
       <td>
         {item.content || <span className="muted">{t('transfer.noContent')}</span>}
         {item.category && <span className="muted small"> · {t(`category.${item.category}`)}</span>}
+        {item.reason && <span className="muted small block">{item.reason}</span>}
+      </td>
+    </tr>
+  );
+}
+
+/** The preview or result of importing a conversation export: one row per conversation. */
+function ThreadReport({ report }: { report: ThreadImportReport }) {
+  const t = useT();
+  return (
+    <div className="import-report" role="region" aria-label={report.dryRun ? t('transfer.preview') : t('transfer.result')}>
+      <p className="report-summary">
+        <strong>{report.dryRun ? t('transfer.previewTitle') : t('transfer.threadsDone', { count: report.written })}</strong>
+      </p>
+      <ul className="report-counts">
+        <li className="outcome-new">{t('transfer.count.new', { count: report.new })}</li>
+        <li className="outcome-duplicate">{t('transfer.count.duplicate', { count: report.duplicate })}</li>
+        <li className="outcome-invalid">{t('transfer.count.invalid', { count: report.invalid })}</li>
+      </ul>
+      <p className="muted small">{t('transfer.threadsNotLearned')}</p>
+      <table className="report-items">
+        <thead>
+          <tr>
+            <th scope="col">{t('transfer.col.line')}</th>
+            <th scope="col">{t('transfer.col.outcome')}</th>
+            <th scope="col">{t('transfer.col.thread')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.items.slice(0, PREVIEW_ROWS).map((item) => (
+            <ThreadReportRow key={item.index} item={item} />
+          ))}
+        </tbody>
+      </table>
+      {report.items.length > PREVIEW_ROWS && <p className="muted small">{t('transfer.moreItems', { count: report.items.length - PREVIEW_ROWS })}</p>}
+    </div>
+  );
+}
+
+function ThreadReportRow({ item }: { item: ThreadImportItem }) {
+  const t = useT();
+  return (
+    <tr className={`outcome-${item.outcome}`}>
+      <td>{item.index + 1}</td>
+      <td>
+        <span className={`badge outcome ${item.outcome}`}>{t(`transfer.outcome.${item.outcome}`)}</span>
+      </td>
+      <td>
+        {item.title || <span className="muted">{t('threads.untitled')}</span>}
+        <span className="muted small"> · {t('transfer.threadMessages', { count: item.messages })}</span>
         {item.reason && <span className="muted small block">{item.reason}</span>}
       </td>
     </tr>

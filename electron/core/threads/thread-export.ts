@@ -1,0 +1,220 @@
+/**
+ * Conversation exports: a JSON document with every message of the chosen threads (role, text, reasoning, model,
+ * time, status), each thread's running summary and, for each answer, the memories it used as they read when exported
+ * (what thread.import reads back), or Markdown for people.
+ *
+ * Read-only: one consistent read. Times written for people are the user's clock (settings.timeZone); instants in the
+ * JSON stay milliseconds and an ISO time in UTC.
+ */
+import { dayOf, isoDate } from '../../../shared/calendar-day';
+import {
+  THREAD_EXPORT_FORMAT,
+  THREAD_EXPORT_VERSION,
+  type ExportedMessage,
+  type ExportedThread,
+  type MemoryReason,
+  type OpOutput,
+  type OpParsedInput,
+  type Settings,
+} from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import { userTimeZone } from '../../../shared/time-zone';
+import type { Sqlite } from '../db/open-database';
+import type { Clock } from '../ports/clock.port';
+
+export interface ThreadExportDeps {
+  sqlite: Sqlite;
+  clock: Clock;
+  settings: () => Settings;
+  app: () => { version: string; schemaVersion: string };
+}
+
+interface ThreadRow {
+  id: number;
+  title: string;
+  incognito: number;
+  model: string | null;
+  created_at: number;
+  last_activity_at: number;
+  summary: string | null;
+  summary_to: number | null;
+  summary_edited: number | null;
+}
+
+interface MessageRow {
+  id: number;
+  thread_id: number;
+  role: 'user' | 'assistant';
+  content: string;
+  thinking: string;
+  status: 'complete' | 'streaming' | 'stopped' | 'error' | 'truncated';
+  model: string | null;
+  created_at: number;
+}
+
+interface UseRow {
+  message_id: number;
+  memory_id: number;
+  score: number;
+  reason: MemoryReason;
+  content: string | null;
+}
+
+export function createThreadExporter(deps: ThreadExportDeps): { export(input: OpParsedInput<'thread.export'>): OpOutput<'thread.export'> } {
+  const { sqlite, clock } = deps;
+  const threadsSql = `SELECT t.id, t.title, t.incognito, t.model, t.created_at, t.last_activity_at,
+      s.content AS summary, s.to_message_id AS summary_to, s.edited_by_user AS summary_edited
+    FROM threads t LEFT JOIN thread_summaries s ON s.thread_id = t.id`;
+  const oneThread = sqlite.prepare(`${threadsSql} WHERE t.id = ?`);
+  const allThreads = sqlite.prepare(`${threadsSql} ORDER BY t.created_at, t.id`);
+  // System rows are Mnemo's own notes, not the conversation.
+  const messagesSql = `SELECT id, thread_id, role, content, thinking, status, model, created_at FROM messages WHERE role != 'system'`;
+  const messagesOf = sqlite.prepare(`${messagesSql} AND thread_id = ? ORDER BY id`);
+  const allMessages = sqlite.prepare(`${messagesSql} ORDER BY thread_id, id`);
+  const usesSql = `SELECT u.message_id, u.memory_id, u.score, u.reason, m.content FROM message_memories u
+    JOIN messages msg ON msg.id = u.message_id LEFT JOIN memories m ON m.id = u.memory_id`;
+  const usesOf = sqlite.prepare(`${usesSql} WHERE msg.thread_id = ? ORDER BY u.message_id, u.rank`);
+  const allUses = sqlite.prepare(`${usesSql} ORDER BY u.message_id, u.rank`);
+
+  function read(threadId: number | undefined): ExportedThread[] {
+    const threads = (threadId === undefined ? allThreads.all() : [oneThread.get(threadId)].filter(Boolean)) as ThreadRow[];
+    if (threadId !== undefined && threads.length === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
+    const messages = (threadId === undefined ? allMessages.all() : messagesOf.all(threadId)) as MessageRow[];
+    const uses = (threadId === undefined ? allUses.all() : usesOf.all(threadId)) as UseRow[];
+    const usesByMessage = groupBy(uses, (u) => u.message_id);
+    const messagesByThread = groupBy(messages, (m) => m.thread_id);
+    return threads.map((t) => {
+      const rows = messagesByThread.get(t.id) ?? [];
+      return {
+        title: t.title,
+        incognito: t.incognito === 1,
+        model: t.model,
+        createdAt: t.created_at,
+        lastActivityAt: t.last_activity_at,
+        summary:
+          t.summary === null ? null : { content: t.summary, coveredMessages: rows.filter((m) => t.summary_to !== null && m.id <= t.summary_to).length, editedByUser: t.summary_edited === 1 },
+        messages: rows.map((m) => toExported(m, usesByMessage.get(m.id) ?? [])),
+      };
+    });
+  }
+
+  return {
+    export({ threadId, format }) {
+      const at = clock.now();
+      const settings = deps.settings();
+      const timeZone = userTimeZone(settings.timeZone);
+      const threads = read(threadId);
+      const day = isoDate(dayOf(at, timeZone));
+      const name = threadId === undefined ? 'mnemo-threads' : `mnemo-thread-${fileSlug(threads[0]!.title) || threadId}`;
+      if (format === 'md') {
+        const content = threads.map((t) => renderThreadMarkdown(t, { language: settings.language, timeZone })).join('\n---\n\n');
+        return { content, filename: `${name}-${day}.md`, count: threads.length };
+      }
+      const app = deps.app();
+      const doc = {
+        format: THREAD_EXPORT_FORMAT,
+        version: THREAD_EXPORT_VERSION,
+        exportedAt: new Date(at).toISOString(),
+        app: { name: 'Mnemo', version: app.version, schemaVersion: app.schemaVersion },
+        count: threads.length,
+        threads,
+      };
+      return { content: JSON.stringify(doc, null, 2) + '\n', filename: `${name}-${day}.json`, count: threads.length };
+    },
+  };
+}
+
+function toExported(m: MessageRow, uses: UseRow[]): ExportedMessage {
+  return {
+    role: m.role,
+    content: m.content,
+    thinking: m.thinking,
+    // A reply still streaming when exported is, in the file, a reply that stopped there.
+    status: m.status === 'streaming' ? 'stopped' : m.status,
+    model: m.model,
+    createdAt: m.created_at,
+    memoriesUsed: uses.map((u) => ({ memoryId: u.memory_id, score: u.score, reason: u.reason, content: u.content })),
+  };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+/** A title as part of a file name: letters and digits of any script, the rest as single dashes, at most 40. */
+export function fileSlug(title: string): string {
+  return title
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '')
+    .toLowerCase();
+}
+
+const WORDS = {
+  en: {
+    untitled: 'Untitled conversation',
+    you: 'You',
+    started: 'started',
+    incognito: 'incognito',
+    summary: 'Summary of the earlier messages',
+    memories: 'Memories used',
+    reasons: { pinned: 'pinned', semantic: 'similar meaning', keyword: 'matching words', recency: 'recent' } as Record<MemoryReason, string>,
+    gone: 'a memory since deleted',
+    status: { stopped: 'stopped', error: 'no answer (error)', truncated: 'cut off at the length limit', complete: '' },
+  },
+  'zh-CN': {
+    untitled: '未命名对话',
+    you: '你',
+    started: '开始于',
+    incognito: '无痕',
+    summary: '前文摘要',
+    memories: '用到的记忆',
+    reasons: { pinned: '置顶', semantic: '意思相近', keyword: '关键词匹配', recency: '最近' } as Record<MemoryReason, string>,
+    gone: '一条已删除的记忆',
+    status: { stopped: '已停止', error: '没有回答（出错）', truncated: '因长度限制被截断', complete: '' },
+  },
+} as const;
+
+/** One thread as Markdown for people: pure, so its layout is unit-tested directly. */
+export function renderThreadMarkdown(thread: ExportedThread, opts: { language: Settings['language']; timeZone: string }): string {
+  const words = WORDS[opts.language];
+  const when = (ms: number) => localDateTime(ms, opts.timeZone);
+  const meta = [`${words.started} ${when(thread.createdAt)}`, thread.model, thread.incognito ? words.incognito : null].filter(Boolean);
+  const lines = [`# ${oneLine(thread.title) || words.untitled}`, '', `_${meta.join(' · ')}_`];
+  if (thread.summary && thread.summary.content.trim()) {
+    lines.push('', `> **${words.summary}:** ${thread.summary.content.trim().replace(/\n/g, '\n> ')}`);
+  }
+  for (const m of thread.messages) {
+    const who = m.role === 'user' ? words.you : ['Mnemo', m.model].filter(Boolean).join(' · ');
+    lines.push('', `## ${who} · ${when(m.createdAt)}`, '');
+    if (m.content.trim()) lines.push(m.content.trim());
+    const status = words.status[m.status];
+    if (status) lines.push('', `_(${status})_`);
+    if (m.memoriesUsed.length > 0) {
+      const used = m.memoriesUsed.map((u) => `${u.content === null ? words.gone : `“${oneLine(u.content)}”`} (${words.reasons[u.reason]})`);
+      lines.push('', `_${words.memories}: ${used.join('; ')}_`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** "2026-11-24 09:05" on the user's clock. */
+export function localDateTime(ms: number, timeZone: string): string {
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
+  return `${isoDate(dayOf(ms, timeZone))} ${time}`;
+}
+
+export type ThreadExporter = ReturnType<typeof createThreadExporter>;

@@ -1,0 +1,106 @@
+/**
+ * Reading a thread export (thread-export.ts) back as new threads. Planned first: each thread of the document is new,
+ * a duplicate (a thread with the same start, title and first message is already here, e.g. the same file imported
+ * twice) or invalid (with the reason); a real run writes the new ones in one transaction.
+ *
+ * What an import does not do: learn from the imported messages (no extraction job; the user can ask Mnemo about
+ * them in chat, and thread search finds them), or link the memories their answers used (their ids belonged to the
+ * exporting database; the export keeps their text for people).
+ */
+import { THREAD_EXPORT_FORMAT, THREAD_EXPORT_VERSION, ExportedThread, ThreadExportDocument, type OpOutput, type OpParsedInput, type Thread, type ThreadImportItem } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import type { MessagesRepo } from '../chat/messages.repo';
+import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
+import type { EventBus } from '../event-bus';
+import type { Clock } from '../ports/clock.port';
+import { estimateTokens } from '../text/token-estimate';
+
+export interface ThreadImportDeps {
+  sqlite: Sqlite;
+  clock: Clock;
+  events: EventBus;
+  messages: MessagesRepo;
+  thread: (threadId: number) => Thread;
+}
+
+/** The document's threads, each parsed on its own so one bad thread does not refuse the file. */
+export function parseThreadExport(content: string): Array<{ thread: ExportedThread } | { invalid: string; title: string }> {
+  let json: unknown;
+  try {
+    json = JSON.parse(content);
+  } catch (error) {
+    throw new MnemoError('INVALID_INPUT', `This is not a Mnemo conversation export: the file is not valid JSON (${(error as Error).message}).`);
+  }
+  const doc = ThreadExportDocument.safeParse(json);
+  if (!doc.success) {
+    throw new MnemoError('INVALID_INPUT', `This is not a Mnemo conversation export: it needs "format": "${THREAD_EXPORT_FORMAT}" and a list of threads.`);
+  }
+  if (doc.data.version > THREAD_EXPORT_VERSION) {
+    throw new MnemoError(
+      'INVALID_INPUT',
+      `This conversation export was written by a newer Mnemo (format version ${doc.data.version}; this one reads up to ${THREAD_EXPORT_VERSION}). Update Mnemo, then import it.`,
+    );
+  }
+  return doc.data.threads.map((raw) => {
+    const parsed = ExportedThread.safeParse(raw);
+    if (parsed.success) return { thread: parsed.data };
+    const issue = parsed.error.issues[0];
+    const title = typeof (raw as { title?: unknown })?.title === 'string' ? (raw as { title: string }).title : '';
+    return { invalid: `${issue?.path.join('.') || 'thread'}: ${issue?.message ?? 'not a thread'}`, title };
+  });
+}
+
+export function createThreadImporter(deps: ThreadImportDeps): { import(input: OpParsedInput<'thread.import'>): OpOutput<'thread.import'> } {
+  const { sqlite, clock, events, messages } = deps;
+  const existing = sqlite.prepare(
+    `SELECT t.id FROM threads t WHERE t.created_at = ? AND t.title = ?
+       AND (SELECT content FROM messages m WHERE m.thread_id = t.id AND m.role != 'system' ORDER BY m.id LIMIT 1) IS ? LIMIT 1`,
+  );
+  const insertThread = sqlite.prepare(
+    'INSERT INTO threads (title, title_source, incognito, model, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
+  );
+  const insertSummary = sqlite.prepare(
+    `INSERT INTO thread_summaries (thread_id, content, from_message_id, to_message_id, covered_count, pending_count, edited_by_user, updated_at)
+     VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
+  );
+
+  function write(thread: ExportedThread, now: number): number {
+    // The imported title is kept as the user's: no automatic title replaces it.
+    const { id } = insertThread.get(thread.title, thread.title ? 'user' : null, thread.incognito ? 1 : 0, thread.model, thread.createdAt, now, thread.lastActivityAt) as { id: number };
+    const ids = thread.messages.map((m) => messages.insertImported(id, m, estimateTokens(m.content)));
+    const covered = thread.summary ? Math.min(thread.summary.coveredMessages, ids.length) : 0;
+    if (thread.summary && covered > 0) {
+      insertSummary.run(id, thread.summary.content, ids[0], ids[covered - 1], covered, thread.summary.editedByUser ? 1 : 0, now);
+    }
+    return id;
+  }
+
+  return {
+    import({ content, dryRun }) {
+      const parsed = parseThreadExport(content);
+      const seen = new Set<string>();
+      const items: ThreadImportItem[] = parsed.map((p, index) => {
+        if ('invalid' in p) return { index, title: p.title, messages: 0, outcome: 'invalid', reason: p.invalid };
+        const { thread } = p;
+        const first = thread.messages[0]?.content ?? null;
+        const key = JSON.stringify([thread.createdAt, thread.title, first]);
+        const duplicate = seen.has(key) || existing.get(thread.createdAt, thread.title, first) !== undefined;
+        seen.add(key);
+        return { index, title: thread.title, messages: thread.messages.length, outcome: duplicate ? 'duplicate' : 'new' };
+      });
+      const toWrite = items.filter((i) => i.outcome === 'new');
+      if (!dryRun && toWrite.length > 0) {
+        const now = clock.now();
+        writeTransaction(sqlite, () => {
+          for (const item of toWrite) item.threadId = write((parsed[item.index] as { thread: ExportedThread }).thread, now);
+        });
+        for (const item of toWrite) events.emit('thread.created', { thread: deps.thread(item.threadId!) });
+      }
+      const count = (outcome: ThreadImportItem['outcome']) => items.filter((i) => i.outcome === outcome).length;
+      return { dryRun, new: count('new'), duplicate: count('duplicate'), invalid: count('invalid'), written: dryRun ? 0 : toWrite.length, items };
+    },
+  };
+}
+
+export type ThreadImporter = ReturnType<typeof createThreadImporter>;
