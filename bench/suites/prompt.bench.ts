@@ -51,7 +51,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
 
     const mnemo = (i: number) =>
       assemblePrompt(
-        { sqlite, messages, memory, calibrator },
+        { sqlite, messages, memory, calibrator, profile: () => null },
         { threadId, userMessage: userMessage(i), incognito: false, contextWindow: CONTEXT_WINDOW, settings, now: FIXTURE_NOW },
       );
     const naive = (i: number) => naiveAssemble(sqlite, memory, threadId, userMessage(i), settings, calibrator.ratio);

@@ -53,6 +53,10 @@ import { settingsHandlers } from './settings/settings.handlers';
 import { createThreadExporter } from './threads/thread-export';
 import { createThreadImporter } from './threads/thread-import';
 import { threadHandlers } from './threads/thread.handlers';
+import { profileHandlers } from './profile/profile.handlers';
+import { createProfileJob } from './profile/profile.job';
+import { createProfileService } from './profile/profile.service';
+import { createProfileStore } from './profile/profile.store';
 import { timelineHandlers } from './timeline/timeline.handlers';
 import { createThreadService } from './threads/thread.service';
 
@@ -193,6 +197,10 @@ export function createCore(options: CoreOptions): Core {
       },
     }),
   );
+  const profileStore = createProfileStore(db.sqlite);
+  const profile = createProfileService({ store: profileStore, queue, clock, events, settings: () => settings.get() });
+  disposers.push(() => profile.dispose());
+  queue.register(createProfileJob({ ...jobDeps, store: profileStore }));
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     sqlite: db.sqlite,
@@ -207,6 +215,7 @@ export function createCore(options: CoreOptions): Core {
     llm,
     settings: () => settings.get(),
     memory: () => retrieval,
+    profile: () => profile.forPrompt(),
   });
   queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm, settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));
@@ -254,6 +263,8 @@ export function createCore(options: CoreOptions): Core {
     tasks: [
       { name: 'backup', lastRunAt: () => backups.lastAutomaticAt(), run: () => backups.backup('automatic') },
       { name: 'maintenance', lastRunAt: () => maintenance.lastRunAt(), run: () => maintenance.run() },
+      // After maintenance: the profile is rewritten from what maintenance left (skipped when nothing it reads changed).
+      { name: 'profile', lastRunAt: () => profile.lastDailyAt(), run: async () => profile.refreshDaily() },
     ],
   });
   if (options.dailyTasks ?? (options.host === 'electron' || options.host === 'web')) daily.start();
@@ -273,6 +284,7 @@ export function createCore(options: CoreOptions): Core {
     ...chatHandlers({ chat }),
     ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
     ...memoryHandlers({ memories, timeline, exporter, importer, maintenance }),
+    ...profileHandlers(profile),
     ...timelineHandlers(timeline),
     ...reviewHandlers(review),
   };

@@ -11,6 +11,7 @@ import type { OperationSpec } from './define';
 import { embeddingEvents, embeddingOperations } from './embedding.contract';
 import { memoryEvents, memoryOperations } from './memory.contract';
 import { modelsEvents, modelsOperations } from './models.contract';
+import { profileEvents, profileOperations } from './profile.contract';
 import { queueEvents, queueOperations } from './queue.contract';
 import { reviewEvents, reviewOperations } from './review.contract';
 import { settingsEvents, settingsOperations } from './settings.contract';
@@ -30,6 +31,7 @@ export const operations = {
   ...reviewOperations,
   ...timelineOperations,
   ...memoryOperations,
+  ...profileOperations,
   ...embeddingOperations,
 } satisfies Record<string, OperationSpec>;
 
@@ -43,6 +45,7 @@ export const events = {
   ...queueEvents,
   ...reviewEvents,
   ...memoryEvents,
+  ...profileEvents,
   ...embeddingEvents,
 } satisfies Record<string, z.ZodType>;
 
@@ -82,5 +85,6 @@ export * from './embedding.contract';
 export * from './memory.contract';
 export * from './settings.contract';
 export * from './thread.contract';
+export * from './profile.contract';
 export * from './db.contract';
 export * from './summary.contract';

@@ -42,6 +42,8 @@ export const Settings = z.object({
   embeddingProvider: z.enum(['onnx', 'ollama']).default('onnx'),
   embeddingModel: z.string().max(200).default('Xenova/multilingual-e5-small'),
   memoryMode: z.enum(['auto', 'ask', 'off']).default('auto'),
+  /** Keep a short profile of the user from the memories, always in the prompt (electron/core/profile/). */
+  profileEnabled: z.boolean().default(true),
   retrieval: z
     .object({
       similarityWeight: share.default(0.6),

@@ -30,6 +30,7 @@ export const TIMELINE_EVENT_KINDS = [
   'summary_failed',
   'title_failed',
   'reembed_failed',
+  'profile_failed',
   'maintained',
 ] as const;
 
@@ -39,4 +40,5 @@ export const FAILED_JOB_KIND = {
   summarize: 'summary_failed',
   title: 'title_failed',
   reembed: 'reembed_failed',
+  profile: 'profile_failed',
 } as const satisfies Record<z.output<typeof JobKind>, (typeof TIMELINE_EVENT_KINDS)[number]>;

@@ -63,6 +63,7 @@ export const timelineEventData = {
   summary_failed: JobFailed,
   title_failed: JobFailed,
   reembed_failed: JobFailed,
+  profile_failed: JobFailed,
 } satisfies Record<TimelineEventKind, z.ZodType>;
 export type TimelineEventData<K extends TimelineEventKind> = z.input<(typeof timelineEventData)[K]>;
 

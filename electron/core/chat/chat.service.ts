@@ -47,6 +47,8 @@ export interface ChatServiceDeps {
   llm: ModelRequests;
   settings: () => Settings;
   memory: () => MemoryRetrievalPort;
+  /** The user's profile for the prompt while it is on (profile/profile.service.ts), else null. */
+  profile: () => string | null;
 }
 
 export interface SendResult {
@@ -115,7 +117,7 @@ export function createChatService(deps: ChatServiceDeps) {
     let promptEstimate = 0;
     try {
       const assembled = await assemblePrompt(
-        { sqlite, messages, memory: deps.memory(), calibrator },
+        { sqlite, messages, memory: deps.memory(), calibrator, profile: deps.profile },
         { threadId, userMessage, incognito, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now() },
       );
       memoriesUsed = assembled.memoriesUsed;

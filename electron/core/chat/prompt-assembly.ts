@@ -1,5 +1,6 @@
 /**
- * Builds the prompt for one answer: system text, long-term memories (as data), the thread summary and as many recent
+ * Builds the prompt for one answer: system text, the user's profile and long-term memories (as data, within the memory
+ * share), the thread summary and as many recent
  * messages as the conversation share allows, newest first (the last exchanges even when the summary covers them:
  * context-budget.ts). It reads messages in pages from the newest and uses the token estimate stored with each
  * message, so a 10,000-message thread costs the same as a short one.
@@ -14,6 +15,7 @@ import { computeBudget, fitToTokens, MESSAGE_OVERHEAD_TOKENS, planConversation, 
 import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.port';
 import type { MessagesRepo } from './messages.repo';
 import { loadSummary } from './summary.job';
+import { formatProfileForPrompt } from '../memory/memory-prompt';
 
 /** timeZone: the user's (userTimeZone): "today" is their calendar day, not UTC's. */
 export function systemPrompt(now: number, timeZone: string): string {
@@ -33,8 +35,12 @@ export interface AssembledPrompt {
   includedMessageIds: number[];
 }
 
+/** The profile takes at most this share of the memory share; retrieved memories get the rest. */
+const PROFILE_SHARE_OF_MEMORIES = 0.4;
+
 export async function assemblePrompt(
-  deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator },
+  /** profile: the user's profile while it is on (profile.service.ts), else null. */
+  deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null },
   /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
   input: { threadId: number; userMessage: Message; incognito: boolean; contextWindow: number; settings: Settings; now: number },
 ): Promise<AssembledPrompt> {
@@ -44,9 +50,11 @@ export async function assemblePrompt(
   let memoriesUsed: RetrievedMemory[] = [];
   let memoryText = '';
   if (!input.incognito && settings.memoryMode !== 'off') {
-    const retrieved = await deps.memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories, estimateTokens });
+    const profileText = formatProfileForPrompt(deps.profile(), Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
+    const profileTokens = profileText ? estimateTokens(profileText) + 1 : 0;
+    const retrieved = await deps.memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories - profileTokens, estimateTokens });
     memoriesUsed = retrieved.items;
-    memoryText = retrieved.text;
+    memoryText = [profileText, retrieved.text].filter(Boolean).join('\n\n');
   }
   const summary = loadSummary(deps.sqlite, threadId);
   const history = (function* (): Generator<HistoryMessage> {

@@ -85,6 +85,21 @@ export const threadSummaries = sqliteTable('thread_summaries', {
   updatedAt: integer('updated_at').notNull(),
 });
 
+/** The user's profile: one row (id 1). source_hash: the memories the last refresh read, so an unchanged set is not rewritten. */
+export const userProfile = sqliteTable(
+  'user_profile',
+  {
+    id: integer('id').primaryKey(),
+    content: text('content').notNull(),
+    editedByUser: integer('edited_by_user', { mode: 'boolean' }).notNull().default(false),
+    sourceHash: text('source_hash'),
+    memoryCount: integer('memory_count').notNull().default(0),
+    updatedAt: integer('updated_at').notNull(),
+    refreshedAt: integer('refreshed_at'),
+  },
+  (t) => [check('user_profile_single_row_chk', sql`${t.id} = 1`)],
+);
+
 export const memories = sqliteTable(
   'memories',
   {
@@ -221,7 +236,7 @@ export const jobs = sqliteTable(
     index('jobs_ready_idx').on(t.status, t.runAfter),
     index('jobs_thread_idx').on(t.threadId),
     index('jobs_message_idx').on(t.messageId),
-    check('jobs_kind_chk', sql`${t.kind} IN ('extract','summarize','title','reembed')`),
+    check('jobs_kind_chk', sql`${t.kind} IN ('extract','summarize','title','reembed','profile')`),
     check('jobs_status_chk', sql`${t.status} IN ('queued','running','done','dead','cancelled')`),
   ],
 );

@@ -22,6 +22,8 @@ export const jobPayloads = {
   title: Exchange,
   /** Fill missing vectors (reembed.job.ts); the reason is for the job list only. */
   reembed: z.object({ reason: z.string() }),
+  /** Rewrite the profile from the memories (profile.job.ts): after memory changes, daily, or because the user asked. */
+  profile: z.object({ reason: z.enum(['memories', 'daily', 'user']) }),
 } satisfies Record<z.infer<typeof ContractJobKind>, z.ZodType>;
 
 export type JobKind = keyof typeof jobPayloads;
