@@ -8,6 +8,7 @@ import { useAppStore } from '../stores/app.store';
 import { useSettingsStore } from '../stores/settings.store';
 import { useStatusStore, type ModelProblem } from '../stores/status.store';
 import { useLanguage, useT } from '../use-t';
+import { CoreError } from './CoreError';
 import { DownloadIcon, WarningIcon } from './icons';
 
 export function ModelSetup({ problem, compact = false }: { problem: ModelProblem; compact?: boolean }) {
@@ -135,7 +136,9 @@ export function PullControl({ name }: { name: string }) {
       </div>
       <div className="pull-detail muted small">
         {state?.error ? (
-          <span role="alert">{state.error.message}</span>
+          <span role="alert">
+            <CoreError error={state.error} />
+          </span>
         ) : (
           <>
             <span>{state?.status === 'starting' ? t('setup.pullStarting') : state?.status}</span>

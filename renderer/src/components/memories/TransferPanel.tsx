@@ -13,6 +13,7 @@ import { InlineField } from '../InlineField';
 import { useLanguage, useT } from '../../use-t';
 import { DownloadIcon, UploadIcon } from '../icons';
 import { CategoryOptions } from '../CategoryOptions';
+import { CoreError } from '../CoreError';
 
 /** Items listed in the preview; the counts cover all of them. */
 const PREVIEW_ROWS = 200;
@@ -68,9 +69,9 @@ function ExportPart() {
         )}
       </div>
       {error && (
-        <p className="field-error" role="alert">
-          {error.message}
-        </p>
+        <div className="field-error" role="alert">
+          <CoreError error={error} />
+        </div>
       )}
     </section>
   );
@@ -156,9 +157,9 @@ function ImportPart() {
         </div>
       )}
       {(error || readError) && (
-        <p className="field-error" role="alert">
-          {error?.message ?? readError}
-        </p>
+        <div className="field-error" role="alert">
+          {error ? <CoreError error={error} /> : readError}
+        </div>
       )}
       {report && (
         <div className="import-report" role="region" aria-label={report.dryRun ? t('transfer.preview') : t('transfer.result')}>
