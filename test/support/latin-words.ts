@@ -16,9 +16,12 @@ const KEPT_IN_LATIN = [
   'ollama serve', 'npm run web', '--data-dir', 'OLLAMA_HOST', 'Europe/Berlin', 'Asia/Shanghai', '127.0.0.1:11434',
 ];
 
-/** The Latin words left in `text` once placeholders and kept words are taken out (single letters are key caps: Ctrl+K). */
-export function latinWords(text: string): string[] {
+/**
+ * The Latin words left in `text` once placeholders and kept words are taken out (single letters are key caps: Ctrl+K).
+ * `alsoKept`: identifiers a screen shows as they are, such as the model names installed (qwen3:4b).
+ */
+export function latinWords(text: string, alsoKept: readonly string[] = []): string[] {
   let rest = text.replace(/\{\w+\}/g, ' ');
-  for (const kept of [...KEPT_IN_LATIN].sort((a, b) => b.length - a.length)) rest = rest.split(kept).join(' ');
+  for (const kept of [...KEPT_IN_LATIN, ...alsoKept].sort((a, b) => b.length - a.length)) rest = rest.split(kept).join(' ');
   return rest.match(/[A-Za-z][A-Za-z'’-]*[A-Za-z]/g) ?? [];
 }
