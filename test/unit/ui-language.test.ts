@@ -110,7 +110,61 @@ describe('the renderer', () => {
   });
 });
 
+/**
+ * Where the core's words (an ErrorInfo's or a status's `message`, English) are put on screen as they are: JSX text or a
+ * shown attribute whose value is a `….message`. They belong in <CoreError> (the catalog's sentence, the words folded).
+ */
+export function coreWordsShown(file: string, source: string): string[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const messages = (node: ts.Node): string[] => {
+    if (ts.isPropertyAccessExpression(node)) return node.name.text === 'message' ? [node.getText(sf)] : [];
+    if (ts.isParenthesizedExpression(node)) return messages(node.expression);
+    if (ts.isConditionalExpression(node)) return [...messages(node.whenTrue), ...messages(node.whenFalse)];
+    if (ts.isBinaryExpression(node) && [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(node.operatorToken.kind)) {
+      return [...(node.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken ? [] : messages(node.left)), ...messages(node.right)];
+    }
+    return [];
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isJsxExpression(node) && node.expression && (!ts.isJsxAttribute(node.parent) || SHOWN_ATTRIBUTES.has(node.parent.name.getText(sf)))) {
+      for (const text of messages(node.expression)) found.push(`${file} ${text}`);
+    }
+    node.forEachChild(visit);
+  };
+  visit(sf);
+  return found;
+}
+
+/**
+ * The core's words still shown as they are, each with its reason. Keyed by file and expression so a new one fails.
+ * TODO entries belong to screens other helpers were reworking this session; they should move to <CoreError>.
+ */
+const CORE_WORDS_ALLOWED: Record<string, string> = {
+  // Folded under "Details" beneath the Chinese sentence that says why semantic search is off.
+  'components/memories/SemanticNotice.tsx status.message': 'folded detail',
+  // TODO: the settings save error and the embedding note (SettingsView), and three hover titles (StatusBar).
+  'components/SettingsView.tsx save.message': 'todo',
+  'components/SettingsView.tsx embedding.message': 'todo',
+  'components/StatusBar.tsx models?.error?.message': 'todo: hover title',
+  'components/StatusBar.tsx queue.paused?.message': 'todo: hover title',
+  'components/StatusBar.tsx embedding.message': 'todo: hover title',
+};
+
 describe('a failure from the core, in the UI language', () => {
+  it('finds the core’s words put on screen as they are (the check itself)', () => {
+    const source = `export const A = ({ e, s }) => (
+      <p title={s?.message ?? ''} data-x={e.message}>{e.message} {ok && s.message} {t('x', { m: e.message })} <CoreError error={e} /></p>
+    );`;
+    expect(coreWordsShown('X.tsx', source)).toEqual(['X.tsx s?.message', 'X.tsx e.message', 'X.tsx s.message']);
+  });
+
+  it('no screen shows the core’s words as they are: they go through <CoreError> (sentence shown, words folded)', () => {
+    const root = join(__dirname, '../../renderer/src');
+    const found = tsxFiles(root).flatMap((path) => coreWordsShown(path.slice(root.length + 1).replace(/\\/g, '/'), readFileSync(path, 'utf8')));
+    expect(found.filter((entry) => !(entry in CORE_WORDS_ALLOWED))).toEqual([]);
+  });
+
   it('every error code has its sentence in both languages, and the zh-CN one is Chinese', () => {
     for (const code of ERROR_CODES) {
       const { key } = errorText({ code, message: 'Cannot reach Ollama at http://127.0.0.1:9 (fetch failed).' });
