@@ -12,6 +12,7 @@ import { ERROR_CODES } from '../../shared/errors';
 import { errorText } from '../../renderer/src/error-text';
 import { dictionaries, translate, type Message } from '../../renderer/src/i18n';
 import { attributionKey } from '../../renderer/src/memory/timeline-format';
+import { pullStepKey } from '../../renderer/src/pull-status';
 import { latinWords } from '../support/latin-words';
 
 const forms = (message: Message): string[] => (typeof message === 'string' ? [message] : Object.values(message));
@@ -220,5 +221,21 @@ describe('timeline attribution', () => {
   it('never leaves a bare “由…” fragment in Chinese (“由你”, “由维护”): who did it is the subject of a sentence', () => {
     const fragments = Object.entries(dictionaries['zh-CN']).filter(([key, text]) => /^(timeline\.(by|origin)|history\.origin)\./.test(key) && /^由/.test(String(text)));
     expect(fragments).toEqual([]);
+  });
+});
+
+describe('a model download’s progress, in the UI language', () => {
+  // The words Ollama's /api/pull streams (test/fakes/fake-ollama.ts sends the same), and one it might add.
+  it.each([
+    ['starting', 'setup.pullStarting'],
+    ['pulling manifest', 'setup.pullStep.manifest'],
+    ['pulling 6a0746a1ec1a', 'setup.pullStep.files'],
+    ['verifying sha256 digest', 'setup.pullStep.verify'],
+    ['writing manifest', 'setup.pullStep.finish'],
+    ['success', 'setup.pullStep.done'],
+    ['removing any unused layers', 'setup.pullStep.other'],
+  ])('“%s” reads as %s, never as the server’s English', (status, key) => {
+    expect(pullStepKey(status)).toBe(key);
+    expect(latinWords(translate('zh-CN', pullStepKey(status)))).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { useAppStore } from '../stores/app.store';
 import { useSettingsStore } from '../stores/settings.store';
 import { useStatusStore, type ModelProblem } from '../stores/status.store';
 import { useLanguage, useT } from '../use-t';
+import { pullStepKey } from '../pull-status';
 import { CoreError } from './CoreError';
 import { DownloadIcon, WarningIcon } from './icons';
 
@@ -141,7 +142,7 @@ export function PullControl({ name }: { name: string }) {
           </span>
         ) : (
           <>
-            <span>{state?.status === 'starting' ? t('setup.pullStarting') : state?.status}</span>
+            <span>{t(pullStepKey(state?.status ?? 'starting'))}</span>
             {bytes && <span> · {bytes}</span>}
           </>
         )}
