@@ -1,6 +1,7 @@
 import { useAppStore } from '../stores/app.store';
 import { useStatusStore } from '../stores/status.store';
 import { useT } from '../use-t';
+import { CoreError } from './CoreError';
 import { CloseIcon } from './icons';
 
 /** The event socket dropped (replies and updates pause until it is back), or something failed unexpectedly. */
@@ -19,7 +20,10 @@ export function ErrorBanner() {
       )}
       {error && (
         <div className="banner danger" role="alert">
-          <strong>{t('error.generic')}:</strong> <span className="grow">{error.message}</span>
+          <strong>{t('error.generic')}:</strong>{' '}
+          <div className="grow">
+            <CoreError error={error} />
+          </div>
           <button type="button" className="icon small" onClick={dismiss} aria-label={t('common.dismiss')}>
             <CloseIcon />
           </button>

@@ -2,13 +2,13 @@ import { memo, useRef, useState } from 'react';
 import type { Message } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
 import { formatDuration, formatNumber, formatTime } from '../format';
-import { isErrorCodeKey } from '../i18n';
 import { copyText } from '../markdown/copy-text';
 import { Markdown } from '../markdown/Markdown';
 import { useChatStore } from '../stores/chat.store';
 import type { MemoryUse } from '../stores/chat-merge';
 import { useLanguage, useT } from '../use-t';
 import { CopyIcon, RetryIcon } from './icons';
+import { CoreError } from './CoreError';
 import { LearnedChips } from './LearnedChips';
 import { MemoryReceipt } from './MemoryReceipt';
 
@@ -77,14 +77,13 @@ function StatusBadge({ message, error, canRetry, onRetry }: { message: Message; 
   if (message.status === 'complete' || message.status === 'streaming') return null;
   if (message.status === 'error') {
     const code = message.errorCode ?? error?.code ?? 'INTERNAL';
-    // The core's own words when this is the failure just seen (they name the host or the model); else the code's.
-    const detail = error && error.code === code ? error.message : null;
+    // The core's own words, folded, when this is the failure just seen (they name the host or the model).
+    const shown = error && error.code === code ? error : { code, message: '' };
     return (
       <div className="message-status error" role="alert">
         <span className="badge danger">{t('chat.status.error')}</span>
         <span className="message-status-text">
-          <strong>{isErrorCodeKey(code) ? t(`errorCode.${code}`) : code}</strong>
-          {detail && <span className="muted"> — {detail}</span>}
+          <CoreError error={shown} />
         </span>
         {canRetry && (
           <button type="button" className="small" onClick={onRetry}>

@@ -3,6 +3,7 @@ import { emptyThreadChat, useChatStore } from '../stores/chat.store';
 import { replyState } from '../stores/chat-merge';
 import { useThreadsStore } from '../stores/threads.store';
 import { useT } from '../use-t';
+import { CoreError } from './CoreError';
 import { MessageItem } from './MessageItem';
 
 /** How close to the bottom still counts as "following" the reply (then new text keeps it in view). */
@@ -112,7 +113,9 @@ function SendError({ threadId }: { threadId: number }) {
   if (!error) return null;
   return (
     <div className="inline-error" role="alert">
-      <span>{error.message}</span>
+      <div>
+        <CoreError error={error} />
+      </div>
       <button type="button" className="ghost small" onClick={() => dismiss(threadId)}>
         {t('common.dismiss')}
       </button>

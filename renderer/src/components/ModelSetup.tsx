@@ -8,6 +8,8 @@ import { useAppStore } from '../stores/app.store';
 import { useSettingsStore } from '../stores/settings.store';
 import { useStatusStore, type ModelProblem } from '../stores/status.store';
 import { useLanguage, useT } from '../use-t';
+import { pullStepKey } from '../pull-status';
+import { CoreError } from './CoreError';
 import { DownloadIcon, WarningIcon } from './icons';
 
 export function ModelSetup({ problem, compact = false }: { problem: ModelProblem; compact?: boolean }) {
@@ -135,10 +137,12 @@ export function PullControl({ name }: { name: string }) {
       </div>
       <div className="pull-detail muted small">
         {state?.error ? (
-          <span role="alert">{state.error.message}</span>
+          <span role="alert">
+            <CoreError error={state.error} />
+          </span>
         ) : (
           <>
-            <span>{state?.status === 'starting' ? t('setup.pullStarting') : state?.status}</span>
+            <span>{t(pullStepKey(state?.status ?? 'starting'))}</span>
             {bytes && <span> · {bytes}</span>}
           </>
         )}

@@ -6,6 +6,8 @@ import { useChatStore } from '../stores/chat.store';
 import { useSettingsStore } from '../stores/settings.store';
 import { useLanguage, useT } from '../use-t';
 import { CloseIcon } from './icons';
+import type { ErrorInfo } from '../../../shared/errors';
+import { CoreError } from './CoreError';
 
 export function SummaryPanel({ threadId }: { threadId: number }) {
   const t = useT();
@@ -19,7 +21,7 @@ export function SummaryPanel({ threadId }: { threadId: number }) {
   const thresholds = useSettingsStore((s) => s.settings?.summary ?? null);
   const [draft, setDraft] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; message?: string } | null>(null);
+  const [result, setResult] = useState<{ ok: true } | { ok: false; error: ErrorInfo } | null>(null);
 
   useEffect(() => {
     setDraft(null);
@@ -33,7 +35,7 @@ export function SummaryPanel({ threadId }: { threadId: number }) {
     setSaving(true);
     const r = await saveSummary(threadId, text);
     setSaving(false);
-    setResult(r.ok ? { ok: true } : { ok: false, message: r.error.message });
+    setResult(r.ok ? { ok: true } : { ok: false, error: r.error });
     if (r.ok) setDraft(null);
   };
 
@@ -92,7 +94,7 @@ export function SummaryPanel({ threadId }: { threadId: number }) {
             <button type="button" onClick={() => setDraft(null)} disabled={!dirty || saving}>
               {t('common.discard')}
             </button>
-            {result && <span className={result.ok ? 'saved' : 'field-error'}>{result.ok ? t('common.saved') : result.message}</span>}
+            {result && <span className={result.ok ? 'saved' : 'field-error'}>{result.ok ? t('common.saved') : <CoreError error={result.error} />}</span>}
           </div>
         </>
       )}

@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { copyText } from '../markdown/copy-text';
 import { useTransferStore } from '../stores/transfer.store';
 import { useT } from '../use-t';
+import { CoreError } from './CoreError';
 import { CopyIcon, DownloadIcon } from './icons';
 
 export function ThreadShareMenu({ threadId }: { threadId: number }) {
@@ -84,7 +85,7 @@ export function ThreadShareMenu({ threadId }: { threadId: number }) {
           </button>
           {error && (
             <p className="field-error" role="alert">
-              {error.message}
+              <CoreError error={error} />
             </p>
           )}
         </div>

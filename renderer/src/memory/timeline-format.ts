@@ -7,13 +7,28 @@ import { dayOf, endOfDay, startOfDay } from '../../../shared/calendar-day';
 import type { TimelineEvent } from '../../../shared/contract';
 // The plain list, not the contract's zod enum: the renderer needs the names, not a validator.
 import { FAILED_JOB_KIND, TIMELINE_EVENT_KINDS } from '../../../shared/contract/timeline-kinds';
-import type { MessageKey } from '../i18n';
+import { dictionaries, type MessageKey } from '../i18n';
 
 export const KNOWN_KINDS = TIMELINE_EVENT_KINDS;
 export type KnownKind = (typeof KNOWN_KINDS)[number];
 
 export function kindLabelKey(kind: string): MessageKey {
   return (KNOWN_KINDS as readonly string[]).includes(kind) ? (`timeline.kind.${kind as KnownKind}` as MessageKey) : 'timeline.kind.other';
+}
+
+/** Who changes memories, as the core records it in an event's data.origin. */
+const ORIGINS = ['user', 'extraction', 'maintenance', 'import'] as const;
+
+/**
+ * Who did what, as a phrase that stands on its own: the sentence for this kind by this origin when the catalogs have
+ * one ("changed by you", "你修改了这条记忆": Chinese says who first, so the kind and the origin cannot be glued from
+ * two fragments), else the origin alone ("from a conversation"). null when the event names no origin this renderer
+ * knows (a purge, a newer core's origin).
+ */
+export function attributionKey(kind: string, origin: unknown): MessageKey | null {
+  if (typeof origin !== 'string' || !(ORIGINS as readonly string[]).includes(origin)) return null;
+  const sentence = `timeline.by.${origin}.${kind}`;
+  return (Object.prototype.hasOwnProperty.call(dictionaries.en, sentence) ? sentence : `timeline.origin.${origin}`) as MessageKey;
 }
 
 /** The kind filter: each choice is one or more kinds. */

@@ -5,6 +5,7 @@ import { showMemory } from '../../stores/navigate';
 import { useT } from '../../use-t';
 import { Dialog } from '../Dialog';
 import { expiresAtOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
+import type { ErrorInfo } from '../../../../shared/errors';
 
 const EMPTY: MemoryDraft = { content: '', category: 'knowledge', importance: 0.5, pinned: false, expires: '' };
 
@@ -12,7 +13,7 @@ export function AddMemoryDialog({ onClose }: { onClose(): void }) {
   const t = useT();
   const client = useMemoriesStore((s) => s.client);
   const [draft, setDraft] = useState<MemoryDraft>(EMPTY);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorInfo | null>(null);
   const [saving, setSaving] = useState(false);
   const valid = draft.content.trim() !== '' && draft.content.length <= MAX_CONTENT;
 
@@ -27,7 +28,7 @@ export function AddMemoryDialog({ onClose }: { onClose(): void }) {
       expiresAt: expiresAtOf(draft.expires),
     });
     setSaving(false);
-    if (!result.ok) return setError(result.error.message);
+    if (!result.ok) return setError(result.error);
     onClose();
     showMemory(result.value.id);
   };

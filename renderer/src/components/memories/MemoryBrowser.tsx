@@ -8,6 +8,7 @@ import { BulkBar } from './BulkBar';
 import { EmptyTrash } from './EmptyTrash';
 import { MemoryList } from './MemoryList';
 import { MemoryToolbar } from './MemoryToolbar';
+import { CoreError } from '../CoreError';
 
 export function MemoryBrowser() {
   const t = useT();
@@ -34,7 +35,9 @@ export function MemoryBrowser() {
       <BulkBar />
       {error ? (
         <div className="inline-error" role="alert">
-          <span className="grow">{error.message}</span>
+          <div className="grow">
+            <CoreError error={error} />
+          </div>
           <button type="button" className="small" onClick={() => void reset()}>
             {t('common.retry')}
           </button>

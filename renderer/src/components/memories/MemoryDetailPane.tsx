@@ -13,6 +13,8 @@ import { ConfirmDialog } from '../Dialog';
 import { ArchiveIcon, CloseIcon, ExternalIcon, RestoreIcon, TrashIcon } from '../icons';
 import { draftOf, expiresAtOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
 import { VersionHistory } from './VersionHistory';
+import { CoreError } from '../CoreError';
+import type { ErrorInfo } from '../../../../shared/errors';
 
 export function MemoryDetailPane() {
   const t = useT();
@@ -42,9 +44,9 @@ export function MemoryDetailPane() {
       {gone ? (
         <p className="muted">{t('memory.gone')}</p>
       ) : error ? (
-        <p className="field-error" role="alert">
-          {error.message}
-        </p>
+        <div className="field-error" role="alert">
+          <CoreError error={error} />
+        </div>
       ) : !detail ? (
         <p className="muted">{t('common.loading')}</p>
       ) : (
@@ -140,7 +142,7 @@ function EditForm({ detail }: { detail: MemoryDetail }) {
   const savedKey = JSON.stringify(draftOf(memory));
   const saved = useMemo(() => JSON.parse(savedKey) as MemoryDraft, [savedKey]);
   const [draft, setDraft] = useState<MemoryDraft>(saved);
-  const [state, setState] = useState<{ kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; message: string }>({ kind: 'idle' });
+  const [state, setState] = useState<{ kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; error: ErrorInfo }>({ kind: 'idle' });
 
   // Another memory, or this one changed elsewhere: the form shows what is stored.
   useEffect(() => {
@@ -156,7 +158,7 @@ function EditForm({ detail }: { detail: MemoryDetail }) {
   const save = async () => {
     setState({ kind: 'saving' });
     const result = await update(patch);
-    setState(result.ok ? { kind: 'saved' } : { kind: 'error', message: result.error.message });
+    setState(result.ok ? { kind: 'saved' } : { kind: 'error', error: result.error });
   };
 
   return (
@@ -166,7 +168,7 @@ function EditForm({ detail }: { detail: MemoryDetail }) {
         if (dirty && valid) void save();
       }}
     >
-      <MemoryEditor draft={draft} onChange={(d) => (setDraft(d), setState({ kind: 'idle' }))} error={state.kind === 'error' ? state.message : null}>
+      <MemoryEditor draft={draft} onChange={(d) => (setDraft(d), setState({ kind: 'idle' }))} error={state.kind === 'error' ? state.error : null}>
         <div className="button-row">
           <button type="submit" className="primary" disabled={!dirty || !valid || state.kind === 'saving'}>
             {state.kind === 'saving' ? t('common.saving') : t('common.save')}

@@ -8,6 +8,8 @@ import { localDayStart, nextLocalDay, toDateInput } from '../../memory/memory-qu
 import { formatNumber } from '../../format';
 import { useLanguage, useT } from '../../use-t';
 import { CategoryOptions } from '../CategoryOptions';
+import type { ErrorInfo } from '../../../../shared/errors';
+import { CoreError } from '../CoreError';
 
 export interface MemoryDraft {
   content: string;
@@ -40,7 +42,7 @@ export function MemoryEditor({
   draft: MemoryDraft;
   onChange(draft: MemoryDraft): void;
   fields?: Array<keyof MemoryDraft>;
-  error?: string | null;
+  error?: ErrorInfo | null;
   children?: ReactNode;
 }) {
   const t = useT();
@@ -125,9 +127,9 @@ export function MemoryEditor({
         )}
       </div>
       {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
+        <div className="field-error" role="alert">
+          <CoreError error={error} />
+        </div>
       )}
       {children}
     </div>

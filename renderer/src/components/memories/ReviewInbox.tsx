@@ -14,6 +14,8 @@ import { useThreadsStore } from '../../stores/threads.store';
 import { useLanguage, useT } from '../../use-t';
 import { CheckIcon, CloseIcon, ExternalIcon, PencilIcon } from '../icons';
 import { draftOf, expiresAtOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
+import type { ErrorInfo } from '../../../../shared/errors';
+import { CoreError } from '../CoreError';
 
 export function ReviewInbox() {
   const t = useT();
@@ -49,7 +51,7 @@ function ReviewCard({ memory }: { memory: ReviewItem }) {
   const busy = useReviewStore((s) => s.busy[memory.id] === true);
   const thread = useThreadsStore((s) => (memory.sourceThreadId === null ? undefined : s.threads.find((th) => th.id === memory.sourceThreadId)));
   const [editing, setEditing] = useState<MemoryDraft | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorInfo | null>(null);
 
   const approveEdited = async (draft: MemoryDraft) => {
     const result = await approve(memory.id, {
@@ -59,11 +61,11 @@ function ReviewCard({ memory }: { memory: ReviewItem }) {
       pinned: draft.pinned,
       expiresAt: expiresAtOf(draft.expires),
     });
-    if (!result.ok) setError(result.error.message);
+    if (!result.ok) setError(result.error);
   };
   const approveAsIs = async () => {
     const result = await approve(memory.id);
-    if (!result.ok) setError(result.error.message);
+    if (!result.ok) setError(result.error);
   };
 
   return (
@@ -107,9 +109,9 @@ function ReviewCard({ memory }: { memory: ReviewItem }) {
             </p>
           )}
           {error && (
-            <p className="field-error" role="alert">
-              {error}
-            </p>
+            <div className="field-error" role="alert">
+              <CoreError error={error} />
+            </div>
           )}
           <div className="button-row">
             <button type="button" className="primary" disabled={busy} onClick={() => void approveAsIs()} aria-label={t('review.approveOne', { content: memory.content.slice(0, 80) })}>

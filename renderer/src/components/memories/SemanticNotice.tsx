@@ -2,7 +2,7 @@
  * Shown while semantic search is off: why, in one sentence a user can act on (the core's own words, which name
  * files and folders, folded under it), that memories are still found by keyword, a failed download and its reason,
  * and the ways to turn it on: for the built-in model a download button with its progress (only ever on request),
- * and an embedding model Ollama already has.
+ * and an embedding model Ollama already has. A failed download says so in the UI's language, its reason folded.
  */
 import type { EmbeddingStatus } from '../../../../shared/contract';
 import { formatBytes, formatNumber } from '../../format';
@@ -50,12 +50,19 @@ export function SemanticNotice() {
         <strong>{downloading ? t('semantic.downloading') : t('semantic.off')}</strong>{' '}
         <span className="small">{downloading ? t('semantic.downloadingHint') : t('semantic.keywordStill')}</span>
         {!downloading && failure !== null && (
-          <p className="field-error small" role="alert">
-            {t('semantic.downloadFailed', { reason: failure || t('semantic.offHint') })}
-          </p>
+          // The core's reason is English and technical (an address, a network error): folded under the sentence.
+          <div className="field-error small" role="alert">
+            {t('semantic.downloadFailed', { reason: t('semantic.downloadFailedHint') })}
+            {failure && (
+              <details className="notice-details">
+                <summary>{t('semantic.details')}</summary>
+                <span lang="en">{failure}</span>
+              </details>
+            )}
+          </div>
         )}
         {!downloading && failure === null && <p className="small">{t(offReason(status))}</p>}
-        {!downloading && status.message && (
+        {!downloading && failure === null && status.message && (
           // The core's own words name the files, the folder or the command: for whoever needs them, folded.
           <details className="notice-details small">
             <summary>{t('semantic.details')}</summary>

@@ -13,6 +13,7 @@ import { InlineField } from '../InlineField';
 import { useLanguage, useT } from '../../use-t';
 import { DownloadIcon, UploadIcon } from '../icons';
 import { CategoryOptions } from '../CategoryOptions';
+import { CoreError } from '../CoreError';
 
 /** Items listed in the preview; the counts cover all of them. */
 const PREVIEW_ROWS = 200;
@@ -87,9 +88,9 @@ function ExportPart() {
         )}
       </div>
       {error && (
-        <p className="field-error" role="alert">
-          {error.message}
-        </p>
+        <div className="field-error" role="alert">
+          <CoreError error={error} />
+        </div>
       )}
     </section>
   );
@@ -177,9 +178,9 @@ function ImportPart() {
         </div>
       )}
       {(error || readError) && (
-        <p className="field-error" role="alert">
-          {error?.message ?? readError}
-        </p>
+        <div className="field-error" role="alert">
+          {error ? <CoreError error={error} /> : readError}
+        </div>
       )}
       {threadReport && <ThreadReport report={threadReport} />}
       {report && (

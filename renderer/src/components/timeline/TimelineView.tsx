@@ -6,7 +6,7 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { MemoryCategory, MemoryVersion, TimelineEvent } from '../../../../shared/contract';
 import { toDateInput } from '../../memory/memory-query';
-import { groupByDay, KIND_FILTERS, kindLabelKey, showsMemory, type KindFilter } from '../../memory/timeline-format';
+import { attributionKey, groupByDay, KIND_FILTERS, kindLabelKey, showsMemory, type KindFilter } from '../../memory/timeline-format';
 import { useMemoryRefsStore } from '../../stores/memory-refs.store';
 import { selectTimeZone, useSettingsStore } from '../../stores/settings.store';
 import { showMemory, showMessage } from '../../stores/navigate';
@@ -20,6 +20,7 @@ import { fieldChanges } from '../memories/VersionHistory';
 import { ActivityChart } from './ActivityChart';
 import { AsOfPanel } from './AsOfPanel';
 import { CategoryOptions } from '../CategoryOptions';
+import { CoreError } from '../CoreError';
 
 export function TimelineView() {
   const t = useT();
@@ -124,9 +125,9 @@ export function TimelineView() {
           )}
           <div ref={stream} className="timeline-stream" role="region" aria-label={t('timeline.streamLabel')} aria-busy={loading}>
             {error && (
-              <p className="field-error" role="alert">
-                {error.message}
-              </p>
+              <div className="field-error" role="alert">
+                <CoreError error={error} />
+              </div>
             )}
             {!loading && events.length === 0 && !error && <p className="list-empty muted">{kind === 'all' && category === 'all' ? t('timeline.empty') : t('timeline.emptyFiltered')}</p>}
             {groups.map((group) => (
@@ -166,7 +167,7 @@ function EventItem({ event }: { event: TimelineEvent }) {
   const memory = useMemoryRefsStore((s) => (event.memoryId === null ? undefined : s.byId[event.memoryId]));
   const then = useTimelineStore((s) => s.versions[event.id]);
   const thread = useThreadsStore((s) => (event.threadId === null ? undefined : s.threads.find((th) => th.id === event.threadId)));
-  const origin = typeof event.data.origin === 'string' ? event.data.origin : null;
+  const attribution = attributionKey(event.kind, event.data.origin);
   const textId = `tl-${event.id}`;
   return (
     <li className={`tl-event kind-${event.kind}`} data-event-id={event.id} tabIndex={-1} aria-labelledby={textId}>
@@ -181,7 +182,7 @@ function EventItem({ event }: { event: TimelineEvent }) {
           {event.category && (event.category === 'knowledge' || event.category === 'preference' || event.category === 'project' || event.category === 'skill') && (
             <span className={`cat cat-${event.category}`}>{t(`category.${event.category}`)}</span>
           )}
-          {origin && (origin === 'user' || origin === 'extraction' || origin === 'maintenance' || origin === 'import') && <span>{t(`timeline.origin.${origin}`)}</span>}
+          {attribution && <span>{t(attribution)}</span>}
           {memory && memory.status !== 'active' && event.kind !== 'deleted' && <span>{t('timeline.nowStatus', { status: t(`status.memory.${memory.status}`) })}</span>}
         </span>
       </span>

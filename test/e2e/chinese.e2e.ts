@@ -1,0 +1,124 @@
+/**
+ * The Chinese UI as a Chinese reader meets it: what the screens show in zh-CN is Chinese, including what comes from
+ * the core (its messages are English: the screen shows the catalog's sentence for the error's code and folds the
+ * core's words under 详情), and the timeline says who did what in whole sentences. Real web host, fake Ollama on
+ * loopback, no embedding model (so semantic search is off and says why).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unwrap, type Client } from '../../shared/client';
+import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
+import { latinWords } from '../support/latin-words';
+import { apiClient } from './support/api';
+import { launchBrowser } from './support/browser';
+import { startMnemo, type RunningApp } from './support/processes';
+
+/** The few places of the Chinese UI this test reads, by their Chinese names. */
+class ChineseUi {
+  readonly nav: Locator;
+  readonly semanticNotice: Locator;
+  readonly timeline: Locator;
+  readonly composer: Locator;
+
+  constructor(readonly page: Page) {
+    this.nav = page.getByRole('navigation');
+    this.semanticNotice = page.getByRole('region', { name: '语义搜索' });
+    this.timeline = page.getByRole('region', { name: '发生的事情' });
+    this.composer = page.getByRole('textbox', { name: '消息' });
+  }
+
+  async go(screen: '记忆' | '时间线'): Promise<void> {
+    await this.nav.getByRole('button', { name: screen }).first().click();
+  }
+
+  addMemoryDialog(): Locator {
+    return this.page.getByRole('dialog', { name: '添加一条记忆' });
+  }
+
+  lastAnswer(): Locator {
+    return this.page.getByRole('article', { name: 'Mnemo' }).last();
+  }
+}
+
+describe('the Chinese UI shows Chinese, including the core’s failures', () => {
+  let fake: FakeOllama;
+  let app: RunningApp;
+  let api: Client;
+  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let page: Page;
+  let ui: ChineseUi;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-zh-'));
+
+  beforeAll(async () => {
+    fake = await startFakeOllama();
+    fake.setDefaultReply((req) => {
+      if (req.body.format !== undefined) return { content: '{"memories": []}' };
+      if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: '周末计划' };
+      return { content: '波尔图的春天很美。' };
+    });
+    const modelsDir = path.join(dataDir, 'no-embedding-models');
+    fs.mkdirSync(modelsDir);
+    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
+    api = apiClient(app);
+    unwrap(await api.call('memory.create', { content: '我养了一只叫豆豆的橘猫' }));
+    unwrap(await api.call('chat.send', { text: '我打算周末去波尔图' }));
+    unwrap(await api.call('settings.update', { patch: { language: 'zh-CN' } }));
+    browser = await launchBrowser();
+    page = await browser.browser.newPage();
+    ui = new ChineseUi(page);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await fake?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('the semantic-search notice says why it is off in Chinese; the core’s file names wait under 详情', async () => {
+    await page.goto(app.url);
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang), { timeout: 15_000 }).toBe('zh-CN');
+    await ui.go('记忆');
+    await expect.poll(() => ui.semanticNotice.isVisible()).toBe(true);
+    // The embedding model Ollama has is offered by its name, an identifier.
+    expect(latinWords(await ui.semanticNotice.innerText(), ['nomic-embed-text:latest'])).toEqual([]);
+  });
+
+  it('adding a memory Mnemo already has: the refusal in Chinese, naming the memory, the core’s words folded', async () => {
+    await page.getByRole('button', { name: '添加记忆' }).first().click();
+    const dialog = ui.addMemoryDialog();
+    await dialog.getByRole('textbox', { name: 'Mnemo 记住的内容' }).fill('我养了一只叫豆豆的橘猫');
+    await dialog.getByRole('button', { name: '添加记忆' }).click();
+    const alert = dialog.getByRole('alert');
+    await expect.poll(() => alert.innerText()).toMatch(/^你已经有这条记忆了（#\d+），请直接编辑那一条。/);
+    expect(latinWords(await alert.innerText())).toEqual([]);
+    expect(await alert.textContent()).toContain('You already have this memory');
+    await dialog.getByRole('button', { name: '取消' }).click();
+  });
+
+  it('the timeline says who did it in a sentence, never the fragment 由你', async () => {
+    await page.reload();
+    await ui.go('时间线');
+    const added = ui.timeline.getByRole('listitem').filter({ hasText: '我养了一只叫豆豆的橘猫' });
+    await expect.poll(() => added.innerText()).toContain('你添加了这条记忆');
+    const stream = await ui.timeline.innerText();
+    expect(stream).not.toContain('由你');
+    expect(latinWords(stream)).toEqual([]);
+  });
+
+  it('Ollama gone: the failed answer says so in Chinese; the core’s words (naming the host) are folded, not lost', async () => {
+    await fake.stop();
+    await page.reload();
+    await ui.nav.getByRole('listitem').first().getByRole('button').first().click();
+    await ui.composer.click();
+    await ui.composer.pressSequentially('你好');
+    await ui.composer.press('Enter');
+    const error = ui.lastAnswer().getByRole('alert');
+    await expect.poll(() => error.textContent()).toContain(`Cannot reach Ollama at ${fake.url}`);
+    const visible = await error.innerText();
+    expect(visible).toContain('无法连接 Ollama');
+    expect(latinWords(visible)).toEqual([]);
+  });
+});
