@@ -4,7 +4,7 @@
  * goes past the cap, that imported memories never count against it), and only then the import writes. A file is read
  * in the page (File.text()): nothing is uploaded anywhere but to Mnemo itself.
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ImportItem } from '../../../../shared/contract';
 import { formatNumber } from '../../format';
 import { importCapNotice } from '../../memory/import-cap-notice';
@@ -16,6 +16,12 @@ import { CategoryOptions } from '../CategoryOptions';
 
 /** Items listed in the preview; the counts cover all of them. */
 const PREVIEW_ROWS = 200;
+
+/**
+ * A button that is busy stays focusable (aria-disabled, clicks ignored): a disabled or removed button drops focus to
+ * the page body, outside the dialog, where Escape no longer closes it and Tab starts behind it.
+ */
+const busyProps = (busy: boolean) => (busy ? { 'aria-disabled': true as const } : {});
 
 export function TransferPanel() {
   return (
@@ -58,7 +64,7 @@ function ExportPart() {
         <input type="checkbox" checked={trashed} onChange={(e) => setTrashed(e.target.checked)} /> {t('transfer.includeTrashed')}
       </label>
       <div className="button-row">
-        <button type="button" className="primary" disabled={exporting} onClick={() => void exportMemories(format, { archived, trashed })}>
+        <button type="button" className="primary" {...busyProps(exporting)} onClick={() => !exporting && void exportMemories(format, { archived, trashed })}>
           <DownloadIcon /> {exporting ? t('transfer.exporting') : t('transfer.exportButton')}
         </button>
         {lastExport && !exporting && (
@@ -94,7 +100,17 @@ function ImportPart() {
   const runImport = useTransferStore((s) => s.runImport);
   const clear = useTransferStore((s) => s.clear);
   const [readError, setReadError] = useState<string | null>(null);
+  const textField = useRef<HTMLTextAreaElement>(null);
+  const reportRegion = useRef<HTMLDivElement>(null);
+  const imported = useRef(false);
   const busy = checking || importing;
+
+  // The import button goes away with the preview it belonged to: focus moves to the result it produced.
+  useEffect(() => {
+    if (!imported.current || !report || report.dryRun) return;
+    imported.current = false;
+    reportRegion.current?.focus();
+  }, [report]);
   const toWrite = report ? report.new + (options.onConflict === 'import' ? report.conflicting : 0) : 0;
 
   return (
@@ -120,7 +136,7 @@ function ImportPart() {
       </div>
       <div className="field">
         <label htmlFor={`${id}-text`}>{source ? t('transfer.textFrom', { file: source }) : t('transfer.paste')}</label>
-        <textarea id={`${id}-text`} rows={6} value={text} placeholder={t('transfer.pastePlaceholder')} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+        <textarea ref={textField} id={`${id}-text`} rows={6} value={text} placeholder={t('transfer.pastePlaceholder')} onChange={(e) => setText(e.target.value)} spellCheck={false} />
       </div>
       <div className="editor-row">
         <InlineField label={t('transfer.defaultCategory')}>
@@ -136,16 +152,36 @@ function ImportPart() {
         </label>
       </div>
       <div className="button-row">
-        <button type="button" disabled={busy || text.trim() === ''} onClick={() => void check()}>
+        <button type="button" disabled={text.trim() === ''} {...busyProps(busy)} onClick={() => !busy && void check()}>
           {checking ? t('transfer.checking') : t('transfer.check')}
         </button>
         {report?.dryRun && (
-          <button type="button" className="primary" disabled={busy || toWrite === 0} onClick={() => void runImport()}>
+          <button
+            type="button"
+            className="primary"
+            disabled={toWrite === 0}
+            {...busyProps(busy)}
+            onClick={() => {
+              if (busy) return;
+              imported.current = true;
+              void runImport();
+            }}
+          >
             <UploadIcon /> {importing ? t('transfer.importing') : t('transfer.importButton', { count: toWrite })}
           </button>
         )}
         {(text || report) && (
-          <button type="button" className="ghost" disabled={busy} onClick={clear}>
+          <button
+            type="button"
+            className="ghost"
+            {...busyProps(busy)}
+            onClick={() => {
+              if (busy) return;
+              // This button goes away with what it clears: focus moves to the empty text to start again.
+              clear();
+              textField.current?.focus();
+            }}
+          >
             {t('transfer.clear')}
           </button>
         )}
@@ -161,7 +197,7 @@ function ImportPart() {
         </p>
       )}
       {report && (
-        <div className="import-report" role="region" aria-label={report.dryRun ? t('transfer.preview') : t('transfer.result')}>
+        <div ref={reportRegion} tabIndex={-1} className="import-report" role="region" aria-label={report.dryRun ? t('transfer.preview') : t('transfer.result')}>
           <p className="report-summary">
             <strong>{report.dryRun ? t('transfer.previewTitle') : t('transfer.doneTitle', { count: report.written, n: formatNumber(report.written, language, 0) })}</strong>
           </p>
