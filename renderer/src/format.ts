@@ -5,9 +5,9 @@
 import type { Language } from './i18n';
 import { currentTimeZone } from './stores/settings.store';
 
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.ListFormat>();
 
-function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(key: string, make: () => F): F {
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.ListFormat>(key: string, make: () => F): F {
   let f = formatters.get(key) as F | undefined;
   if (!f) {
     f = make();
@@ -26,6 +26,11 @@ export const dateFormat = (language: string, options: Intl.DateTimeFormatOptions
 };
 
 const relativeFormat = (language: string) => cached(`r|${language}`, () => new Intl.RelativeTimeFormat(language, { numeric: 'auto' }));
+
+/** "a, b and c" / "a、b和c": items joined as the language lists them. */
+export function formatList(items: readonly string[], language: Language): string {
+  return cached(`l|${language}`, () => new Intl.ListFormat(language, { type: 'conjunction' })).format(items);
+}
 
 export function formatBytes(bytes: number, language: Language): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];

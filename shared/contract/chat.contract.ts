@@ -26,6 +26,8 @@ export const MemoryUse = z.object({
   memoryId: Id,
   score: z.number(),
   reason: z.enum(['pinned', 'semantic', 'keyword', 'recency']),
+  /** The words of the user's message this memory holds, as the message writes them ("matches 'tea'"); absent when none. */
+  matched: z.array(z.string()).optional(),
 });
 
 

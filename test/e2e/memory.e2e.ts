@@ -122,6 +122,9 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     while ((await dismiss.count()) > 0) await dismiss.first().click({ timeout: 2000 }).catch(() => undefined);
   };
 
+  /** What the status bar has announced since the recording started (the semantic-search test starts it). */
+  const announced = () => page.evaluate(() => (window as unknown as { announced: string[] }).announced);
+
   const memoryByContent = async (content: string) => {
     const all = unwrap(await api.call('memory.list', { statuses: ['active', 'archived', 'review', 'trashed', 'rejected', 'superseded'], limit: 500 }));
     return all.items.find((m) => m.content === content);
@@ -229,10 +232,10 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await answer.locator('details.receipt summary').click();
     const item = answer.locator('.receipt-item');
     await expect.poll(() => item.locator('.receipt-text').textContent()).toBe('Lives in Porto, Portugal');
-    // Why it was used, in words; the score only on hover.
-    expect(await item.textContent()).toContain('shares words with your message');
+    // Why it was used, in words (the words of the message it matched); the score only on hover.
+    expect(await item.textContent()).toContain('matches “Porto”');
     expect(await item.textContent()).not.toMatch(/score/);
-    expect(await item.getByText('shares words with your message').getAttribute('title')).toMatch(/score \d/);
+    expect(await item.getByText('matches “Porto”').getAttribute('title')).toMatch(/score \d/);
     expect(await unnamedControls(page)).toEqual([]);
 
     await item.getByRole('button', { name: 'Don’t use in this thread' }).click();
@@ -318,8 +321,22 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     // brings today's events into view.
     const today = timeline.bars.last();
     expect(await today.getAttribute('aria-label')).toMatch(/: 2 learned, 5 changed$/);
-    await today.click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('tl-event') ?? false)).toBe(true);
+    // A window short enough for the stream to scroll, scrolled to its end: the day's first event is out of view.
+    await page.setViewportSize({ width: 1280, height: 460 });
+    try {
+      await timeline.stream.evaluate((el) => (el.scrollTop = el.scrollHeight));
+      expect(await timeline.stream.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+      await today.click();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('tl-event') ?? false)).toBe(true);
+      // The day's heading and its first event both in full view: the event below the sticky heading, not under it.
+      const { stream, heading, event } = await timeline.firstEventGeometry();
+      expect(heading.top).toBeGreaterThanOrEqual(stream.top);
+      expect(event.top).toBeGreaterThanOrEqual(heading.bottom);
+      expect(event.bottom).toBeLessThanOrEqual(stream.bottom);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-event-id'))).toBe(await timeline.events.first().getAttribute('data-event-id'));
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
 
     // The event leads to the memory.
     await timeline.event('Moved to trash', text).getByRole('button', { name: 'Open memory' }).click();
@@ -358,6 +375,8 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     expect(porto).toMatchObject({ status: 'trashed' });
     expect(porto!.versions).toHaveLength(4);
     await expect.poll(() => dialog.getByRole('status').textContent()).toMatch(/^Saved 2 memories as .+\.json\.$/);
+    // Finishing keeps focus on the button, inside the dialog (not on the page body, where Escape would do nothing).
+    expect(await memories.focused()).toBe('Export');
 
     await dialog.getByRole('radio', { name: /^Markdown/ }).check();
     await dialog.getByRole('checkbox', { name: 'Include the trash' }).uncheck();
@@ -379,16 +398,40 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     expect(await unnamedControls(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Import 1 memory' }).click();
     await expect.poll(() => dialog.getByRole('region', { name: 'Import result' }).textContent()).toContain('Imported 1 memory.');
+    // The import button went away with its preview: focus is on the result it produced, still in the dialog.
+    await expect.poll(() => memories.focused()).toBe('Import result');
     expect(await memoryByContent('Plays chess on Sundays')).toMatchObject({ category: 'skill', status: 'active' });
 
     // A file: the Markdown export read back is all known already.
     await dialog.getByRole('button', { name: 'Start over' }).click();
+    expect(await page.evaluate(() => window.document.activeElement?.tagName)).toBe('TEXTAREA');
     await dialog.getByLabel('File', { exact: true }).setInputFiles(markdownPath);
     await expect.poll(() => dialog.getByRole('textbox', { name: /^Text of / }).inputValue()).toContain('Prefers green tea over coffee');
     await dialog.getByRole('button', { name: 'Preview' }).click();
     await expect.poll(() => preview.getByRole('listitem').allTextContents()).toEqual(['0 new', '1 already known', '0 conflicting', '0 unreadable']);
+    expect(await memories.focused()).toBe('Preview');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => memories.row('Plays chess on Sundays').count()).toBe(1);
+    expect(await memories.focused()).toBe('Import / export');
+  });
+
+  it('closing a memory’s pane, by its button or Escape, returns focus to the row that opened it', async () => {
+    await memories.rowButton('Prefers green tea over coffee').click();
+    await expect.poll(() => memories.contentField.inputValue()).toBe('Prefers green tea over coffee');
+    await memories.detailButton('Close the memory').click();
+    await expect.poll(() => memories.detail.count()).toBe(0);
+    expect(await memories.focused()).toContain('Prefers green tea over coffee');
+
+    // From the keyboard: Enter opens the focused row, Escape inside the pane closes it.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => memories.detail.count()).toBe(1);
+    await memories.detail.getByLabel('Importance').focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => memories.detail.count()).toBe(0);
+    expect(await memories.focused()).toContain('Prefers green tea over coffee');
+    // Open again: the next test closes it by its button.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => memories.detail.count()).toBe(1);
   });
 
   it('searches as you type, filters and sorts, selects with Shift and the keyboard, and acts on the selection', async () => {
@@ -539,6 +582,17 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     expect(await memories.semanticNotice.textContent()).toContain('Memories are still saved and found by keyword');
     expect(hub.requests).toHaveLength(0);
 
+    // The status bar is not a live region (every percent would be read aloud); its announcements go through one
+    // polite region inside it, recorded here as they come.
+    expect(await chat.statusBar.evaluate((bar) => bar.closest('[aria-live], [role="status"], [role="log"], [role="alert"]') === null)).toBe(true);
+    const announcer = chat.statusBar.getByRole('status');
+    expect(await announcer.getAttribute('aria-live')).toBe('polite');
+    await announcer.evaluate((region) => {
+      const said: string[] = [];
+      (window as unknown as { announced: string[] }).announced = said;
+      new MutationObserver(() => region.textContent && said.push(region.textContent)).observe(region, { subtree: true, childList: true, characterData: true });
+    });
+
     const hold = hub.hold('onnx/model_quantized.onnx');
     await memories.semanticNotice.getByRole('button', { name: 'Download the model' }).click();
     await hold.reached;
@@ -548,6 +602,8 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     hold.release();
     await expect.poll(() => memories.semanticNotice.count(), { timeout: 30_000 }).toBe(0);
     await expect.poll(() => chat.statusBar.textContent()).toContain('Semantic search on');
+    // Said once, when it finished; the percents in between only shown.
+    await expect.poll(announced).toEqual(['The embedding model is downloaded: semantic search is on.']);
 
     await memories.search.fill('tea');
     await expect.poll(() => memories.listStatus.textContent()).toMatch(/best match(es)?, by meaning and keywords$/);
@@ -567,6 +623,8 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     const seen = () => page.evaluate(() => (window as unknown as { statusTexts: string[] }).statusTexts);
     await expect.poll(async () => (await seen()).some((text) => /Importing \d+ \/ 300/.test(text))).toBe(true);
     await expect.poll(() => chat.statusBar.textContent()).not.toContain('Importing');
+    // Import counts are shown, never read aloud.
+    expect(await announced()).toEqual(['The embedding model is downloaded: semantic search is on.']);
   });
 
   it('an import preview past the cap says imported memories never count against it', async () => {

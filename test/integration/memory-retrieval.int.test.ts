@@ -1,9 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { contentHash } from '../../electron/core/memory/content-hash';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
 import { bagOfWordsVector, createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
+import { openDatabase } from '../../electron/core/db/open-database';
+import { derivePaths } from '../../electron/core/ports/paths.port';
 import { createChatHarness } from '../support/chat-harness';
+import { migrationJournal, migrationsUpTo } from '../support/older-migrations';
+import { createTestCore } from '../support/test-core';
 import { createTestClock, openMemoryHarness, type MemoryHarness, type TestClock } from '../support/memory-harness';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -353,6 +360,55 @@ describe('memory for prompts, provenance and vectors (internal API)', () => {
       expect(detail.uses).toEqual([expect.objectContaining({ messageId: r.assistantMessage.id, threadId: r.threadId, reason: 'semantic', rank: 2 })]);
       expect(detail.memory.accessCount).toBe(1);
       void core;
+    });
+
+    it('a receipt names the words a keyword match shares with the message, as the message writes them, and keeps them', async () => {
+      // Keyword search only (no embedder): every match is a keyword match.
+      const { core, client, fake, close } = await createChatHarness(tempDir(), { core: { startQueue: false, embedder: null } });
+      open.push({ close });
+      const tea = unwrap(await client.call('memory.create', { content: 'Prefers green tea over coffee' }));
+      const porto = unwrap(await client.call('memory.create', { content: 'Lives in Porto, Portugal' }));
+      const kaffee = unwrap(await client.call('memory.create', { content: '我喜欢喝咖啡和茶' }));
+      fake.script({ content: 'Sure.' }, { content: 'Sure.' }, { content: '好的。' });
+
+      const english = unwrap(await client.call('chat.send', { text: 'Any tips for a weekend in Porto with good Tea?' }));
+      const chinese = unwrap(await client.call('chat.send', { threadId: english.threadId, text: '附近有好喝的咖啡吗？' }));
+      const byId = (uses: typeof english.memoriesUsed) => Object.fromEntries(uses.map((u) => [u.memoryId, { reason: u.reason, matched: u.matched }]));
+      expect(byId(english.memoriesUsed)).toEqual({ [tea.id]: { reason: 'keyword', matched: ['Tea'] }, [porto.id]: { reason: 'keyword', matched: ['Porto'] } });
+      expect(byId(chinese.memoriesUsed)).toEqual({ [kaffee.id]: { reason: 'keyword', matched: ['咖啡'] } });
+
+      // Stored with the receipt: read back with the thread, as the chat view does after a restart.
+      const page = unwrap(await client.call('thread.messages', { threadId: english.threadId }));
+      const receipt = (messageId: number) => byId(page.receipts.find((r) => r.messageId === messageId)!.memories);
+      expect(receipt(english.assistantMessage.id)).toEqual(byId(english.memoriesUsed));
+      expect(receipt(chinese.assistantMessage.id)).toEqual(byId(chinese.memoriesUsed));
+      const file = new Database(core.paths.dbFile, { readonly: true });
+      try {
+        const stored = file.prepare('SELECT matched FROM message_memories WHERE message_id = ? AND memory_id = ?').get(chinese.assistantMessage.id, kaffee.id);
+        expect(stored).toEqual({ matched: '["咖啡"]' });
+      } finally {
+        file.close();
+      }
+    });
+
+    it('a receipt recorded before receipts kept their words (migration 0008) reads back as it was, explained by its reason', async () => {
+      const dataDir = path.join(tempDir(), 'data');
+      fs.mkdirSync(dataDir, { recursive: true });
+      const journal = migrationJournal();
+      const before = journal.entries.findIndex((e) => e.tag.startsWith('0008_'));
+      const old = openDatabase(derivePaths(dataDir).dbFile, { migrationsDir: migrationsUpTo(tempDir(), before), now: () => 1 });
+      old.sqlite.transaction(() => {
+        old.sqlite.prepare("INSERT INTO threads (id, title, created_at, updated_at, last_activity_at) VALUES (1, 'Tea', 1, 1, 1)").run();
+        old.sqlite.prepare("INSERT INTO messages (id, thread_id, role, content, created_at, updated_at) VALUES (1, 1, 'user', 'Any good tea?', 1, 1), (2, 1, 'assistant', 'Sure.', 2, 2)").run();
+        old.sqlite.prepare("INSERT INTO memories (id, content, content_hash, category, created_at, updated_at) VALUES (7, 'Prefers green tea', 'h', 'preference', 1, 1)").run();
+        old.sqlite.prepare("INSERT INTO message_memories (message_id, memory_id, score, reason, rank) VALUES (2, 7, 0.5, 'keyword', 1)").run();
+      })();
+      old.close();
+
+      const { core, client } = createTestCore(dataDir, { startQueue: false, embedder: null, env: {} });
+      open.push({ close: () => core.dispose() });
+      const page = unwrap(await client.call('thread.messages', { threadId: 1 }));
+      expect(page.receipts).toEqual([{ messageId: 2, memories: [{ memoryId: 7, score: 0.5, reason: 'keyword' }] }]);
     });
   });
 });

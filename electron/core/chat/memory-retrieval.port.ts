@@ -6,6 +6,8 @@ export interface RetrievedMemory {
   memoryId: number;
   score: number;
   reason: 'pinned' | 'semantic' | 'keyword' | 'recency';
+  /** The message's words the memory holds, as the message writes them (text/matched-words.ts); absent when none. */
+  matched?: string[];
 }
 
 export interface MemoryRetrievalPort {

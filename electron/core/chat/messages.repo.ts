@@ -6,6 +6,7 @@ import type { ExportedMessage, Message } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
+import type { RetrievedMemory } from './memory-retrieval.port';
 
 interface Row {
   id: number;
@@ -23,6 +24,17 @@ interface Row {
   load_duration_ms: number | null;
   eval_duration_ms: number | null;
   created_at: number;
+}
+
+/** A receipt's matched words as stored (a JSON array of strings); anything else reads as none. */
+function matchedOf(stored: string | null): string[] | undefined {
+  if (stored === null) return undefined;
+  try {
+    const value: unknown = JSON.parse(stored);
+    return Array.isArray(value) && value.length > 0 && value.every((w) => typeof w === 'string') ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function toMessage(r: Row): Message {
@@ -139,15 +151,16 @@ export function createMessagesRepo(sqlite: Sqlite) {
       const uses = page.length
         ? (sqlite
             .prepare(
-              `SELECT message_id AS messageId, memory_id AS memoryId, score, reason FROM message_memories
+              `SELECT message_id AS messageId, memory_id AS memoryId, score, reason, matched FROM message_memories
                WHERE message_id IN (${page.map(() => '?').join(',')}) ORDER BY message_id, rank`,
             )
-            .all(...page.map((m) => m.id)) as Array<{ messageId: number; memoryId: number; score: number; reason: 'pinned' | 'semantic' | 'keyword' | 'recency' }>)
+            .all(...page.map((m) => m.id)) as Array<{ messageId: number; memoryId: number; score: number; reason: RetrievedMemory['reason']; matched: string | null }>)
         : [];
-      const receipts = new Map<number, Array<{ memoryId: number; score: number; reason: (typeof uses)[number]['reason'] }>>();
+      const receipts = new Map<number, RetrievedMemory[]>();
       for (const u of uses) {
         const list = receipts.get(u.messageId) ?? [];
-        list.push({ memoryId: u.memoryId, score: u.score, reason: u.reason });
+        const matched = matchedOf(u.matched);
+        list.push({ memoryId: u.memoryId, score: u.score, reason: u.reason, ...(matched ? { matched } : {}) });
         receipts.set(u.messageId, list);
       }
       return { messages: page, hasMore, receipts: [...receipts].map(([messageId, memories]) => ({ messageId, memories })) };

@@ -196,6 +196,8 @@ export const messageMemories = sqliteTable(
     /** pinned | semantic | keyword | recency */
     reason: text('reason').notNull(),
     rank: integer('rank').notNull(),
+    /** The message's words the memory holds, as the message writes them (JSON array; text/matched-words.ts), or null. */
+    matched: text('matched'),
   },
   (t) => [
     primaryKey({ columns: [t.messageId, t.memoryId] }),

@@ -14,6 +14,7 @@ import type { Memory, MemoryReason, OpOutput, OpParsedInput, Settings } from '..
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
 import { toFtsQuery } from '../text/fts-text';
+import { matchedWords } from '../text/matched-words';
 import { termKeys } from '../text/meaningful-terms';
 import { rankHybrid, semanticFloor, type RankedHit } from './hybrid-search';
 import type { KeywordHit, KeywordIndex, RelevantMatches } from './keyword-index';
@@ -30,6 +31,8 @@ export interface PromptMemoryItem {
   memory: Memory;
   score: number;
   reason: MemoryReason;
+  /** The query's words the memory holds, for a memory its words helped find (text/matched-words.ts). */
+  matched?: string[];
 }
 
 export interface RetrieveInput {
@@ -240,7 +243,9 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
         score: finalScore({ relevance: 0, importance: row.importance, recency: recencyFactor(at - row.updated_at, r.recencyHalfLifeDays) }, weights),
         reason: 'pinned' as const,
       }));
-      const candidates = [...pinned, ...found.map((h) => ({ row: h.memory, score: h.score, reason: h.reason }))];
+      // A memory its words helped find keeps which ones, in the user's words: its receipt names them.
+      const words = (h: RankedHit<MemoryRow>) => (h.parts.keywordRank === null ? [] : matchedWords(query, h.memory.content));
+      const candidates = [...pinned.map((p) => ({ ...p, matched: [] as string[] })), ...found.map((h) => ({ row: h.memory, score: h.score, reason: h.reason, matched: words(h) }))];
       const { included, text } = formatMemoriesForPrompt(
         candidates.map((c) => ({ content: c.row.content, category: c.row.category })),
         tokenBudget,
@@ -248,7 +253,7 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
       );
       const items = included.map((i) => {
         const c = candidates[i]!;
-        return { memoryId: c.row.id, memory: toMemory(c.row, at), score: c.score, reason: c.reason };
+        return { memoryId: c.row.id, memory: toMemory(c.row, at), score: c.score, reason: c.reason, ...(c.matched.length > 0 ? { matched: c.matched } : {}) };
       });
       return { items, text };
     },

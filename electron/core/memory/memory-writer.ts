@@ -127,7 +127,7 @@ export interface MemoryWriter extends MemoryWrites {
   /** Deletes these memories for good, in one transaction; returns those that existed. */
   purge(ids: readonly number[]): PurgedMemory[];
   /** Records which memories an answer used and bumps their use counts. */
-  recordUse(messageId: number, items: ReadonlyArray<{ memoryId: number; score: number; reason: MemoryReason }>): void;
+  recordUse(messageId: number, items: ReadonlyArray<{ memoryId: number; score: number; reason: MemoryReason; matched?: readonly string[] }>): void;
   /** Follows the model's dimension: a different one rebuilds the vector index empty and marks every memory as needing a vector. */
   followModel(model: ReadyModel): void;
   /** Stores vectors made for these texts, for those whose text is still the one embedded; returns how many. */
@@ -213,8 +213,8 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
     ftsOptimize: sqlite.prepare(`INSERT INTO memories_fts (memories_fts) VALUES ('optimize')`),
     deleteMemory: sqlite.prepare('DELETE FROM memories WHERE id = ?'),
     recordUse: sqlite.prepare(
-      `INSERT OR REPLACE INTO message_memories (message_id, memory_id, score, reason, rank)
-       SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM memories WHERE id = ?)`,
+      `INSERT OR REPLACE INTO message_memories (message_id, memory_id, score, reason, rank, matched)
+       SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM memories WHERE id = ?)`,
     ),
     touchUse: sqlite.prepare('UPDATE memories SET access_count = access_count + 1, last_used_at = ? WHERE id = ?'),
   };
@@ -398,7 +398,8 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
           rank++;
           const score = Number.isFinite(item.score) ? item.score : 0;
           // A memory purged between retrieval and the answer's commit is skipped, not a foreign-key failure.
-          if (q.recordUse.run(messageId, item.memoryId, score, item.reason, rank, item.memoryId).changes > 0) q.touchUse.run(at, item.memoryId);
+          const matched = item.matched && item.matched.length > 0 ? JSON.stringify(item.matched) : null;
+          if (q.recordUse.run(messageId, item.memoryId, score, item.reason, rank, matched, item.memoryId).changes > 0) q.touchUse.run(at, item.memoryId);
         }
       });
     },

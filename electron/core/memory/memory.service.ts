@@ -53,7 +53,7 @@ export interface MemoryService extends MemoryWrites {
   retrieveForPrompt(input: RetrieveInput): Promise<{ items: PromptMemoryItem[]; text: string }>;
   related: MemorySearch['related'];
   /** Records which memories an answer used and bumps their use counts. Synchronous: runs inside the caller's transaction. */
-  recordUse(messageId: number, items: ReadonlyArray<{ memoryId: number; score: number; reason: MemoryReason }>): void;
+  recordUse(messageId: number, items: ReadonlyArray<{ memoryId: number; score: number; reason: MemoryReason; matched?: readonly string[] }>): void;
 
   // Lookups for extraction, import and maintenance: synchronous, usable inside a caller's transaction.
   findByHash(hash: string): Memory[];
@@ -300,14 +300,16 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   };
 }
 
-/** The memory store as chat sees it: only ids, scores and reasons travel with an answer, never the memories' text. */
-/** What chat uses: memories for a thread's prompt, leaving out the ones the user excluded from that thread. */
+/**
+ * What chat uses: memories for a thread's prompt, leaving out the ones the user excluded from that thread. Only ids,
+ * scores, reasons and the matched words (the user's own, from the message) travel with an answer, never the memories' text.
+ */
 export function memoryRetrievalPort(service: MemoryService, exclusions: (threadId: number) => readonly number[]): MemoryRetrievalPort {
   return {
     async retrieveForPrompt(input) {
       const excludeIds = new Set([...(input.excludeIds ?? []), ...exclusions(input.threadId)]);
       const { items, text } = await service.retrieveForPrompt({ ...input, excludeIds });
-      return { text, items: items.map(({ memoryId, score, reason }) => ({ memoryId, score, reason })) };
+      return { text, items: items.map(({ memoryId, score, reason, matched }) => ({ memoryId, score, reason, ...(matched ? { matched } : {}) })) };
     },
     recordUse: (messageId, items) => service.recordUse(messageId, items),
   };

@@ -123,6 +123,26 @@ export function textSegments(text: string): TextSegment[] {
   return out;
 }
 
+/** A segment of textSegments with the characters as the text writes them (case, accents, width), for showing to people. */
+export type WrittenSegment = { kind: 'word'; word: string; written: string } | { kind: 'cjk'; chars: string[]; written: string[] };
+
+/**
+ * textSegments, each with its written form: "Café au LAIT" -> cafe/Café, au/au, lait/LAIT. Each piece of the text
+ * that SEGMENT finds is folded and read by toTerms on its own, so the folded forms are those search uses; a piece
+ * that folding splits (NFKC's ½ -> 1⁄2) gives each of its words the whole piece as written.
+ */
+export function writtenSegments(text: string): WrittenSegment[] {
+  const out: WrittenSegment[] = [];
+  for (const m of text.normalize('NFC').matchAll(SEGMENT)) {
+    if (m.groups?.space !== undefined) continue;
+    for (const term of toTerms(m[0])) {
+      if (term.kind === 'words') for (const word of term.words) out.push({ kind: 'word', word, written: m[0] });
+      else out.push({ kind: 'cjk', chars: term.chars, written: term.chars.length === Array.from(m[0]).length ? Array.from(m[0]) : term.chars });
+    }
+  }
+  return out;
+}
+
 /** A word prefix shorter than this matches a large share of any store ("e"* matched 64% of 100k benchmark memories). */
 export const SHORT_PREFIX = 3;
 

@@ -1,5 +1,5 @@
 /**
- * Under an answer: which long-term memories it used and why, in words (pinned, similar meaning, shared words, recent;
+ * Under an answer: which long-term memories it used and why, in words (pinned, similar meaning, the words it matched, recent;
  * the score on hover), with each memory's text, and quick actions: wrong (open it in the editor), outdated (delete it or let it expire), and
  * "not in this thread" (thread.excludeMemory; shown as excluded, with a way back).
  */
@@ -9,6 +9,7 @@ import type { Result } from '../../../shared/errors';
 import type { MessageKey } from '../i18n';
 import { formatNumber } from '../format';
 import { localDayStart, nextLocalDay, toDateInput } from '../memory/memory-query';
+import { receiptReason } from '../memory/receipt-reason';
 import type { MemoryUse } from '../stores/chat-merge';
 import { useMemoryRefsStore } from '../stores/memory-refs.store';
 import { showMemory } from '../stores/navigate';
@@ -69,7 +70,7 @@ function ReceiptItem({ use, threadId, excluded }: { use: MemoryUse; threadId: nu
         </span>
         {/* Why, in words: a bare score reads as weakness (a pinned memory scores below any keyword hit). */}
         <span className={`reason reason-${use.reason}`} title={t('receipt.scoreHint', { score: formatNumber(use.score, language, 2) })}>
-          {t(`receipt.why.${use.reason}`)}
+          {receiptReason(use, language)}
         </span>
         {memory && memory.status !== 'active' && <span className="badge">{t(`status.memory.${memory.status}`)}</span>}
         {memory?.expired && <span className="badge warn">{t('memories.expired')}</span>}

@@ -1,6 +1,13 @@
-/** One line at the bottom: connection, Ollama and the chat model, background work, semantic search, version (schema on hover). */
+/**
+ * One line at the bottom: connection, the model server and the chat model, background work, semantic search, version
+ * (schema on hover). It is not a live region (it changes with every queue tick and download percent): what is worth
+ * hearing is said once, in a separate polite one (status-announcements.ts).
+ */
+import { useEffect, useState } from 'react';
 import { useLanguage, useT, type Translate } from '../use-t';
 import { formatNumber } from '../format';
+import { modelServerLine } from '../status/model-server-line';
+import { statusAnnouncements, statusFacts, type Announcement } from '../status/status-announcements';
 import { useSettingsStore } from '../stores/settings.store';
 import { useStatusStore, type Progress, type QueueState } from '../stores/status.store';
 
@@ -17,23 +24,20 @@ export function StatusBar() {
   const reindex = useStatusStore((s) => s.reindex);
   const importing = useStatusStore((s) => s.importing);
   const chatModel = useSettingsStore((s) => s.settings?.chatModel ?? null);
+  const provider = useSettingsStore((s) => s.settings?.llmProvider ?? 'ollama');
   const activePull = Object.entries(pulls).find(([, p]) => !p.done);
+  const server = modelServerLine(models, provider, chatModel);
 
   return (
-    <footer className="status-bar" role="status">
+    <footer className="status-bar" aria-label={t('status.label')}>
+      <Announcer />
       <span className="status-item">
         <span className={connected ? 'dot ok' : 'dot warn'} aria-hidden="true" />
         {connected ? t('status.connected') : t('status.disconnected')}
       </span>
       <span className="status-item" title={models?.error?.message ?? models?.host ?? ''}>
         <span className={!models ? 'dot' : models.reachable ? (models.chatModel.installed ? 'dot ok' : 'dot warn') : 'dot bad'} aria-hidden="true" />
-        {!models
-          ? t('status.ollamaChecking')
-          : !models.reachable
-            ? t('status.ollamaUnreachable')
-            : models.chatModel.installed
-              ? t('status.ollamaReady', { version: models.version ?? '?', model: chatModel ?? models.chatModel.name })
-              : t('status.modelMissing', { model: models.chatModel.name })}
+        {t(server.key, server.params)}
       </span>
       {activePull && (
         <span className="status-item">
@@ -66,6 +70,29 @@ export function StatusBar() {
         </>
       )}
     </footer>
+  );
+}
+
+/**
+ * The polite live region: the latest announcement, in a new node each time so that the same words said twice (the
+ * server lost again) are read twice. Follows the store itself, not renders, so no change between two renders is missed.
+ */
+function Announcer() {
+  const t = useT();
+  const [said, setSaid] = useState<{ n: number; items: Announcement[] }>({ n: 0, items: [] });
+  useEffect(() => {
+    const provider = () => useSettingsStore.getState().settings?.llmProvider ?? 'ollama';
+    let before = statusFacts(useStatusStore.getState(), provider());
+    return useStatusStore.subscribe((state) => {
+      const { items, seen } = statusAnnouncements(before, statusFacts(state, provider()));
+      before = seen;
+      if (items.length > 0) setSaid((s) => ({ n: s.n + 1, items }));
+    });
+  }, []);
+  return (
+    <div className="visually-hidden" role="status" aria-live="polite">
+      {said.items.length > 0 && <span key={said.n}>{said.items.map((a) => t(a.key, a.params)).join(' ')}</span>}
+    </div>
   );
 }
 

@@ -12,7 +12,7 @@ export class AppShellPage {
     this.heading = page.getByRole('heading', { level: 1, name: 'Mnemo' });
     this.newThreadButton = page.getByRole('button', { name: /new thread/i });
     this.threadList = page.getByRole('navigation', { name: 'Threads' }).getByRole('listitem');
-    this.statusBar = page.getByRole('status');
+    this.statusBar = page.getByRole('contentinfo', { name: /^(Status|状态)$/ });
     this.alert = page.getByRole('alert');
   }
 

@@ -36,7 +36,7 @@ export class ChatPage {
     this.questions = this.messages.getByRole('article', { name: 'You' });
     this.threadHeading = page.getByRole('region', { name: 'Chat' }).getByRole('heading', { level: 2 }).first();
     this.threadHeader = page.locator('header.thread-header');
-    this.statusBar = page.getByRole('status');
+    this.statusBar = page.getByRole('contentinfo', { name: /^(Status|状态)$/ });
     this.toasts = page.getByRole('region', { name: 'Notifications' });
     this.searchDialog = page.getByRole('dialog', { name: 'Search' });
     this.searchBox = this.searchDialog.getByRole('combobox', { name: 'Search threads and messages' });

@@ -30,6 +30,15 @@ export class MemoriesPage {
     this.toasts = page.getByRole('region', { name: 'Notifications' });
   }
 
+  /** What has keyboard focus, as a user would name it: 'body' when nothing does, else the element's label or text. */
+  focused(): Promise<string> {
+    return this.page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return 'body';
+      return (el.getAttribute('aria-label') ?? el.textContent ?? '').replace(/\s+/g, ' ').trim();
+    });
+  }
+
   async open(): Promise<void> {
     if ((await this.navButton.getAttribute('aria-current')) !== 'page') await this.navButton.click();
   }

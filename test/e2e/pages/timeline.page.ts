@@ -28,6 +28,18 @@ export class TimelinePage {
     if ((await this.navButton.getAttribute('aria-current')) !== 'page') await this.navButton.click();
   }
 
+  /** Where the stream, the first day's heading and that day's first event are on screen (client rectangles). */
+  async firstEventGeometry(): Promise<Record<'stream' | 'heading' | 'event', { top: number; bottom: number }>> {
+    return this.stream.evaluate((stream) => {
+      const box = (el: Element | null) => {
+        const r = el!.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom };
+      };
+      const day = stream.querySelector('.tl-day');
+      return { stream: box(stream), heading: box(day!.querySelector('h3')), event: box(day!.querySelector('[data-event-id]')) };
+    });
+  }
+
   /** Events of a kind (by their label) that show a memory's text. */
   event(kind: string, text: string | RegExp): Locator {
     return this.events.filter({ has: this.page.getByText(kind, { exact: true }) }).filter({ hasText: text });

@@ -2,7 +2,7 @@
  * The memory open beside the list: edit it, see where it came from (the user's own words and a jump to the message),
  * which answers used it, its whole history with revert, and move it to the trash, restore or purge it.
  */
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { MemoryPatch } from '../../stores/memory-detail.store';
 import { formatNumber, formatTime } from '../../format';
 import { useMemoryDetailStore, type MemoryDetail } from '../../stores/memory-detail.store';
@@ -22,10 +22,28 @@ export function MemoryDetailPane() {
   const detail = useMemoryDetailStore((s) => s.detail);
   const gone = useMemoryDetailStore((s) => s.gone);
   const error = useMemoryDetailStore((s) => s.error);
-  const close = useMemoryDetailStore((s) => s.close);
+  const memoryId = useMemoryDetailStore((s) => s.memoryId);
+  const closeDetail = useMemoryDetailStore((s) => s.close);
+  const pane = useRef<HTMLElement>(null);
+  const cameFrom = useRef<Element | null>(null);
+
+  // What had focus when this memory was opened (a list row, a search result), outside the pane.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body && !pane.current?.contains(active)) cameFrom.current = active;
+  }, [memoryId]);
+
+  // Closing removes the focused control with the pane: focus goes back where it came from, never to the page body
+  // (where Escape and Tab would no longer be anywhere near the list).
+  const close = () => {
+    const target = focusAfterClose(cameFrom.current, memoryId);
+    closeDetail();
+    target?.focus();
+  };
 
   return (
     <aside
+      ref={pane}
       className="detail-pane"
       aria-labelledby={headingId}
       onKeyDown={(e) => {
@@ -53,6 +71,23 @@ export function MemoryDetailPane() {
         <DetailBody detail={detail} />
       )}
     </aside>
+  );
+}
+
+/**
+ * Where focus goes when the pane closes: the control that opened it while it is still on screen (a row of the list is
+ * virtualized and may show another memory by now, so a row counts only if it is this memory's); else this memory's
+ * row; else the list's focusable row; else the screen.
+ */
+function focusAfterClose(cameFrom: Element | null, memoryId: number | null): HTMLElement | null {
+  const ownRow = memoryId === null ? null : document.querySelector<HTMLElement>(`[data-memory-id="${memoryId}"] .memory-row-main`);
+  const opener = cameFrom instanceof HTMLElement && cameFrom.isConnected ? cameFrom : null;
+  const openerIsOtherRow = opener?.classList.contains('memory-row-main') && opener !== ownRow;
+  return (
+    (opener && !openerIsOtherRow ? opener : null) ??
+    ownRow ??
+    document.querySelector<HTMLElement>('.memory-row-main[tabindex="0"]') ??
+    document.getElementById('main')
   );
 }
 

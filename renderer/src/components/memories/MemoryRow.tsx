@@ -35,7 +35,7 @@ export const MemoryRow = memo(function MemoryRow({ index, total, memory, selecte
   }
   const className = ['memory-row', selected ? 'selected' : '', current ? 'current' : '', memory.status !== 'active' ? `status-${memory.status}` : ''].filter(Boolean).join(' ');
   return (
-    <div role="listitem" aria-posinset={index + 1} aria-setsize={total} className={className} style={style} data-row-index={index}>
+    <div role="listitem" aria-posinset={index + 1} aria-setsize={total} className={className} style={style} data-row-index={index} data-memory-id={memory.id}>
       <input
         type="checkbox"
         className="row-check"

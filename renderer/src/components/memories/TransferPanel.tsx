@@ -4,7 +4,7 @@
  * goes past the cap, that imported memories never count against it), and only then the import writes. A file is read
  * in the page (File.text()): nothing is uploaded anywhere but to Mnemo itself.
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import type { ImportItem, ThreadImportItem, ThreadImportReport } from '../../../../shared/contract';
 import { formatNumber } from '../../format';
 import { importCapNotice } from '../../memory/import-cap-notice';
@@ -17,6 +17,12 @@ import { CoreError } from '../CoreError';
 
 /** Items listed in the preview; the counts cover all of them. */
 const PREVIEW_ROWS = 200;
+
+/**
+ * A button that is busy stays focusable (aria-disabled, clicks ignored): a disabled or removed button drops focus to
+ * the page body, outside the dialog, where Escape no longer closes it and Tab starts behind it.
+ */
+const busyProps = (busy: boolean) => (busy ? { 'aria-disabled': true as const } : {});
 
 export function TransferPanel() {
   return (
@@ -76,8 +82,8 @@ function ExportPart() {
         <button
           type="button"
           className="primary"
-          disabled={exporting}
-          onClick={() => void (kind === 'threads' ? exportThreads(format) : exportMemories(format, { archived, trashed }))}
+          {...busyProps(exporting)}
+          onClick={() => !exporting && void (kind === 'threads' ? exportThreads(format) : exportMemories(format, { archived, trashed }))}
         >
           <DownloadIcon /> {exporting ? t('transfer.exporting') : t('transfer.exportButton')}
         </button>
@@ -115,7 +121,18 @@ function ImportPart() {
   const runImport = useTransferStore((s) => s.runImport);
   const clear = useTransferStore((s) => s.clear);
   const [readError, setReadError] = useState<string | null>(null);
+  const textField = useRef<HTMLTextAreaElement>(null);
+  const reportRegion = useRef<HTMLDivElement>(null);
+  const imported = useRef(false);
   const busy = checking || importing;
+
+  // The import button goes away with the preview it belonged to: focus moves to the result it produced.
+  useEffect(() => {
+    const done = threadReport ?? report;
+    if (!imported.current || !done || done.dryRun) return;
+    imported.current = false;
+    reportRegion.current?.focus();
+  }, [report, threadReport]);
   const toWrite = threadReport ? threadReport.new : report ? report.new + (options.onConflict === 'import' ? report.conflicting : 0) : 0;
   const dryRun = threadReport?.dryRun ?? report?.dryRun ?? false;
 
@@ -142,7 +159,7 @@ function ImportPart() {
       </div>
       <div className="field">
         <label htmlFor={`${id}-text`}>{source ? t('transfer.textFrom', { file: source }) : t('transfer.paste')}</label>
-        <textarea id={`${id}-text`} rows={6} value={text} placeholder={t('transfer.pastePlaceholder')} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+        <textarea ref={textField} id={`${id}-text`} rows={6} value={text} placeholder={t('transfer.pastePlaceholder')} onChange={(e) => setText(e.target.value)} spellCheck={false} />
       </div>
       <div className="editor-row">
         <InlineField label={t('transfer.defaultCategory')}>
@@ -158,16 +175,36 @@ function ImportPart() {
         </label>
       </div>
       <div className="button-row">
-        <button type="button" disabled={busy || text.trim() === ''} onClick={() => void check()}>
+        <button type="button" disabled={text.trim() === ''} {...busyProps(busy)} onClick={() => !busy && void check()}>
           {checking ? t('transfer.checking') : t('transfer.check')}
         </button>
         {dryRun && (
-          <button type="button" className="primary" disabled={busy || toWrite === 0} onClick={() => void runImport()}>
+          <button
+            type="button"
+            className="primary"
+            disabled={toWrite === 0}
+            {...busyProps(busy)}
+            onClick={() => {
+              if (busy) return;
+              imported.current = true;
+              void runImport();
+            }}
+          >
             <UploadIcon /> {importing ? t('transfer.importing') : t(threadReport ? 'transfer.importThreadsButton' : 'transfer.importButton', { count: toWrite })}
           </button>
         )}
         {(text || report || threadReport) && (
-          <button type="button" className="ghost" disabled={busy} onClick={clear}>
+          <button
+            type="button"
+            className="ghost"
+            {...busyProps(busy)}
+            onClick={() => {
+              if (busy) return;
+              // This button goes away with what it clears: focus moves to the empty text to start again.
+              clear();
+              textField.current?.focus();
+            }}
+          >
             {t('transfer.clear')}
           </button>
         )}
@@ -182,9 +219,9 @@ function ImportPart() {
           {error ? <CoreError error={error} /> : readError}
         </div>
       )}
-      {threadReport && <ThreadReport report={threadReport} />}
+      {threadReport && <ThreadReport report={threadReport} regionRef={reportRegion} />}
       {report && (
-        <div className="import-report" role="region" aria-label={report.dryRun ? t('transfer.preview') : t('transfer.result')}>
+        <div ref={reportRegion} tabIndex={-1} className="import-report" role="region" aria-label={report.dryRun ? t('transfer.preview') : t('transfer.result')}>
           <p className="report-summary">
             <strong>{report.dryRun ? t('transfer.previewTitle') : t('transfer.doneTitle', { count: report.written, n: formatNumber(report.written, language, 0) })}</strong>
           </p>
@@ -240,10 +277,10 @@ function ReportRow({ item }: { item: ImportItem }) {
 }
 
 /** The preview or result of importing a conversation export: one row per conversation. */
-function ThreadReport({ report }: { report: ThreadImportReport }) {
+function ThreadReport({ report, regionRef }: { report: ThreadImportReport; regionRef: RefObject<HTMLDivElement | null> }) {
   const t = useT();
   return (
-    <div className="import-report" role="region" aria-label={report.dryRun ? t('transfer.preview') : t('transfer.result')}>
+    <div ref={regionRef} tabIndex={-1} className="import-report" role="region" aria-label={report.dryRun ? t('transfer.preview') : t('transfer.result')}>
       <p className="report-summary">
         <strong>{report.dryRun ? t('transfer.previewTitle') : t('transfer.threadsDone', { count: report.written })}</strong>
       </p>

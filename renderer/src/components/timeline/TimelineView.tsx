@@ -71,9 +71,11 @@ export function TimelineView() {
     const target = loaded ? events.find((e) => e.createdAt < end && e.createdAt >= bucket.start) : undefined;
     if (target) {
       const el = stream.current?.querySelector<HTMLElement>(`[data-event-id="${target.id}"]`);
+      // The event stops below its day's sticky heading (scroll-margin-top in styles.css); focus must not scroll
+      // again, or it would undo that and put the event back under the heading.
       el?.scrollIntoView({ block: 'start' });
       el?.classList.add('flash');
-      el?.focus();
+      el?.focus({ preventScroll: true });
       return;
     }
     jumpTo(bucket.start, end);

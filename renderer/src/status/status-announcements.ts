@@ -1,0 +1,98 @@
+/**
+ * What the status bar says aloud. The bar itself is not a live region: it changes with every queue tick and download
+ * percent, and a screen reader would read each of them. Only a change a user may have to act on is announced, once,
+ * when it happens: the connection to Mnemo back (its loss is said by the banner, ErrorBanner.tsx), the model server lost or back, a model download finished or
+ * failed, the embedding model's download finished or failed, learning paused or resumed, a background job failed.
+ *
+ * States seen for the first time (a page that just opened, a server found unreachable at the first check) are not
+ * announced: they are shown, and a screen that needs them (the welcome, the model setup) says them itself.
+ */
+import type { MessageKey, Params } from '../i18n';
+
+export type ServerApi = 'ollama' | 'openai';
+
+export interface StatusFacts {
+  connected: boolean;
+  /** Connected at least once: only then is a lost connection news. */
+  everConnected: boolean;
+  /** The model server answered its last check; null until the first check. */
+  serverReachable: boolean | null;
+  /** Which server the user chose: its name in what is said (Ollama, or a model server by its role). */
+  api: ServerApi;
+  /** The embedding model's state; null until it is known. */
+  embedding: 'ready' | 'loading' | 'downloading' | 'unavailable' | null;
+  /** Why the last download of the embedding model failed, until the next one starts (status.store.ts). */
+  embeddingDownloadFailure: string | null;
+  /** Model downloads (models.pull) by name: finished, and with what error. */
+  pulls: Record<string, { done: boolean; failed: boolean }>;
+  /** Why the background queue is paused (its message for people), or null when it runs. */
+  queuePaused: string | null;
+  /** Background jobs that failed for good; null until the queue is known. */
+  deadJobs: number | null;
+}
+
+export interface Announcement {
+  key: MessageKey;
+  params?: Params;
+}
+
+/**
+ * The announcements for one change of the facts, in the order they are read, and the facts to compare the next change
+ * with: a downloaded embedding model is loaded before it is ready (downloading -> loading -> ready), and that load is
+ * still the download as far as the user is concerned, so it is remembered as 'downloading'.
+ */
+export function statusAnnouncements(before: StatusFacts, after: StatusFacts): { items: Announcement[]; seen: StatusFacts } {
+  const out: Announcement[] = [];
+  if (!before.connected && after.connected && before.everConnected) out.push({ key: 'status.announce.reconnected' });
+
+  const ollama = after.api === 'ollama';
+  if (before.serverReachable === true && after.serverReachable === false) out.push({ key: ollama ? 'status.announce.ollamaLost' : 'status.announce.serverLost' });
+  if (before.serverReachable === false && after.serverReachable === true) out.push({ key: ollama ? 'status.announce.ollamaBack' : 'status.announce.serverBack' });
+
+  for (const [model, pull] of Object.entries(after.pulls)) {
+    if (!pull.done || before.pulls[model]?.done !== false) continue;
+    out.push({ key: pull.failed ? 'status.announce.pullFailed' : 'status.announce.pullDone', params: { model } });
+  }
+
+  if (before.embedding === 'downloading' && after.embedding === 'ready') out.push({ key: 'status.announce.embeddingReady' });
+  if (before.embeddingDownloadFailure === null && after.embeddingDownloadFailure !== null) {
+    out.push({ key: 'status.announce.embeddingFailed', params: { reason: after.embeddingDownloadFailure } });
+  }
+
+  // deadJobs is null until the queue is first known: a queue found paused when the page opens is shown, not news.
+  // A pause because the server is gone was said with the server ("answers and learning wait").
+  const pause = after.queuePaused;
+  if (pause !== null && before.queuePaused === null && before.deadJobs !== null && after.serverReachable !== false) {
+    out.push({ key: 'status.announce.learningPaused', params: { reason: pause } });
+  }
+  if (before.queuePaused !== null && after.queuePaused === null) out.push({ key: 'status.announce.learningResumed' });
+  if (before.deadJobs !== null && after.deadJobs !== null && after.deadJobs > before.deadJobs) out.push({ key: 'status.announce.jobFailed' });
+  const stillDownloading = before.embedding === 'downloading' && after.embedding === 'loading';
+  return { items: out, seen: stillDownloading ? { ...after, embedding: 'downloading' } : after };
+}
+
+/** The part of the status store the announcements follow (status.store.ts). */
+export interface StatusSource {
+  connected: boolean;
+  everConnected: boolean;
+  models: { reachable: boolean; api: ServerApi } | null;
+  embedding: { state: NonNullable<StatusFacts['embedding']> } | null;
+  embeddingDownloadFailure: string | null;
+  pulls: Record<string, { done: boolean; error: unknown }>;
+  queue: { paused: { message: string } | null; dead: number } | null;
+}
+
+/** The facts of the status store; `provider` (settings.llmProvider) names the server until models.list has answered. */
+export function statusFacts(s: StatusSource, provider: ServerApi): StatusFacts {
+  return {
+    connected: s.connected,
+    everConnected: s.everConnected,
+    serverReachable: s.models ? s.models.reachable : null,
+    api: s.models?.api ?? provider,
+    embedding: s.embedding?.state ?? null,
+    embeddingDownloadFailure: s.embeddingDownloadFailure,
+    pulls: Object.fromEntries(Object.entries(s.pulls).map(([name, p]) => [name, { done: p.done, failed: p.error != null }])),
+    queuePaused: s.queue?.paused ? s.queue.paused.message : null,
+    deadJobs: s.queue ? s.queue.dead : null,
+  };
+}
