@@ -26,16 +26,20 @@ import { unconfirmedRemoteAddress } from '../../../shared/model-server-address';
 import type { Logger } from '../ports/logger.port';
 import type { SecretStore } from '../ports/secret-store.port';
 import type { ChatRequest, ChatResult, LlmPort, ModelDetails } from './llm.port';
-import { createOllamaLlm, DEFAULT_OLLAMA_HOST, normalizeHost } from './ollama.llm';
+import { DEFAULT_OLLAMA_HOST, normalizeHost } from './ollama-host';
+import { createOllamaLlm } from './ollama.llm';
 import { createOpenAiLlm, normalizeBaseUrl } from './openai.llm';
 
 export function resolveOllamaHost(settingsHost: string, env: NodeJS.ProcessEnv = process.env): string {
-  return normalizeHost(settingsHost || env.OLLAMA_HOST || DEFAULT_OLLAMA_HOST);
+  return ollamaHostInUse(settingsHost, env).url;
 }
 
 /** The address resolveOllamaHost picks and which of its three sources gave it, for the user to see. */
 export function ollamaHostInUse(settingsHost: string, env: NodeJS.ProcessEnv = process.env): { url: string; source: 'settings' | 'environment' | 'default' } {
-  return { url: resolveOllamaHost(settingsHost, env), source: settingsHost ? 'settings' : env.OLLAMA_HOST ? 'environment' : 'default' };
+  // As Ollama reads it, an OLLAMA_HOST of only spaces or quotes is not set.
+  const fromEnv = /[^\s"']/.test(env.OLLAMA_HOST ?? '') ? env.OLLAMA_HOST! : '';
+  const source = settingsHost ? 'settings' : fromEnv ? 'environment' : 'default';
+  return { url: normalizeHost(settingsHost || fromEnv || DEFAULT_OLLAMA_HOST), source };
 }
 
 /** A chat request as services write it: num_ctx and think are the provider's to set. */
