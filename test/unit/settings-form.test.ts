@@ -116,6 +116,10 @@ describe('settings form', () => {
       expect(validateDraft(openai, { ...confirmed, openaiBaseUrl: 'http://192.168.1.20:1234/api/v1' }).valid).toBe(true);
       expect(validateDraft(openai, { ...confirmed, openaiBaseUrl: 'http://192.168.1.21:1234/v1' }).errors.openaiBaseUrl?.key).toBe('settings.error.remoteUnconfirmed');
       expect(validateDraft(openai, { ...confirmed, openaiBaseUrl: 'http://192.168.1.20:8080/v1' }).errors.openaiBaseUrl?.key).toBe('settings.error.remoteUnconfirmed');
+      // A confirmation goes only with the machine it confirms: replaced by a local address, nothing of it is stored.
+      const local = { ...confirmed, openaiBaseUrl: 'http://127.0.0.1:1234/v1' };
+      expect(buildPatch(openai, local)).toEqual({});
+      expect(isDirty(openai, local)).toBe(false);
       // Unticking takes it back.
       expect(confirmationValue(openai, confirmed, false)).toBe('');
       expect(validateDraft(openai, { ...confirmed, openaiRemoteConfirmed: '' }).valid).toBe(false);

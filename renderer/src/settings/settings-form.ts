@@ -135,10 +135,15 @@ export function providerOf(settings: Settings, draft: Draft): Provider {
   return currentValue(settings, draft, 'llmProvider') === 'openai' ? 'openai' : 'ollama';
 }
 
-/** The draft without the fields of the provider not chosen (see the header). */
+/**
+ * The draft without the fields of the provider not chosen (see the header), nor a confirmation while the base URL is
+ * on this computer: a confirmation goes only with the machine it confirms, so ticking it for an address typed and then
+ * replaced by a local one stores nothing.
+ */
 function activeDraft(settings: Settings, draft: Draft): Array<[FieldPath, string]> {
-  const other = SERVER_FIELDS[providerOf(settings, draft) === 'openai' ? 'ollama' : 'openai'];
-  return (Object.entries(draft) as Array<[FieldPath, string]>).filter(([path]) => !other.includes(path));
+  const left = [...SERVER_FIELDS[providerOf(settings, draft) === 'openai' ? 'ollama' : 'openai']];
+  if (remoteServer(settings, draft) === null) left.push('openaiRemoteConfirmed');
+  return (Object.entries(draft) as Array<[FieldPath, string]>).filter(([path]) => !left.includes(path));
 }
 
 /**
