@@ -146,4 +146,22 @@ describe('chat and learning on an OpenAI-compatible server (web host + fake LM S
     const extraction = fake.requests.find((r) => r.path === '/v1/chat/completions' && (r.body as { response_format?: unknown }).response_format !== undefined);
     expect(extraction?.body).toMatchObject({ model: MODEL, response_format: { type: 'json_schema' } });
   });
+
+  it('offers no download when the chat model is gone from the server: the model is loaded in the server itself', async () => {
+    const other = 'llama-3.2-3b-instruct';
+    fake.setModels([{ id: other }]);
+    try {
+      await settings.openButton.click();
+      await settings.serverLine.getByRole('button', { name: 'Check again' }).click();
+      await expect.poll(() => settings.serverLine.textContent()).toContain(`OpenAI-compatible server at ${fake.baseUrl}, 1 model available`);
+      await settings.back.click();
+      const card = chat.setup(`The chat model ${MODEL} is not available from the model server`);
+      await expect.poll(() => card.isVisible()).toBe(true);
+      expect(await card.getByRole('list', { name: 'Chat models the server offers' }).getByRole('button').allTextContents()).toEqual([other]);
+      expect(await card.textContent()).toContain(`Or load ${MODEL} in your model server, then check again.`);
+      expect(await card.getByRole('button', { name: /Download/ }).count()).toBe(0);
+    } finally {
+      fake.setModels([{ id: MODEL, contextLength: 32768, loadedContextLength: 8192 }, { id: 'text-embedding-nomic-embed-text-v1.5', type: 'embeddings' }]);
+    }
+  });
 });
