@@ -477,8 +477,8 @@ function ServerLine({ pending }: { pending: boolean }) {
       <span className={models.reachable ? 'dot ok' : 'dot bad'} aria-hidden="true" />
       <span className="grow">
         {text}
-        {/* The server's own refusal says what to do: a key to set, an address to fix. */}
-        {!models.reachable && openai && models.error && <span className="muted block small">{models.error.message}</span>}
+        {/* The server's own refusal says what to do: a key to set, an address to fix (Ollama's "not running" is the line itself). */}
+        {!models.reachable && models.error && models.error.code !== 'OLLAMA_UNREACHABLE' && <span className="muted block small">{models.error.message}</span>}
         {pending && <span className="block small">{t('settings.serverPending')}</span>}
       </span>
       <button type="button" className="small" onClick={() => void refresh()} disabled={checking}>
