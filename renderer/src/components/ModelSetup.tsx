@@ -21,41 +21,35 @@ export function ModelSetup({ problem, compact = false }: { problem: ModelProblem
   const server = useStatusStore((s) => s.models?.api === 'openai');
   const className = `setup-card ${compact ? 'compact' : ''} ${problem.kind === 'unreachable' ? 'warn' : ''}`;
 
-  if (problem.kind === 'unreachable' && server) {
-    return (
-      <section className={className} aria-labelledby={headingId}>
-        <h2 id={headingId}>
-          <WarningIcon /> {t('setup.server.unreachable.title')}
-        </h2>
-        <p>{t('setup.server.unreachable.body', { host: problem.host })}</p>
-        {problem.message && <p>{problem.message}</p>}
-        <div className="button-row">
-          <button type="button" className="primary" onClick={() => void refreshModels()} disabled={checking}>
-            {checking ? t('setup.checking') : t('setup.checkAgain')}
-          </button>
-          <button type="button" onClick={() => setView('settings')}>
-            {t('setup.openSettings')}
-          </button>
-        </div>
-      </section>
-    );
-  }
+  const checkAgain = (
+    <button type="button" className="primary" onClick={() => void refreshModels()} disabled={checking}>
+      {checking ? t('setup.checking') : t('setup.checkAgain')}
+    </button>
+  );
 
   if (problem.kind === 'unreachable') {
     return (
       <section className={className} aria-labelledby={headingId}>
         <h2 id={headingId}>
-          <WarningIcon /> {t('setup.unreachable.title')}
+          <WarningIcon /> {t(server ? 'setup.server.unreachable.title' : 'setup.unreachable.title')}
         </h2>
-        <p>{t('setup.unreachable.body', { host: problem.host })}</p>
-        <p>
-          {t('setup.unreachable.howStart')} <code>ollama serve</code>
-          {t('setup.unreachable.howHost')}
-        </p>
+        {server ? (
+          <>
+            <p>{t('setup.server.unreachable.body', { host: problem.host })}</p>
+            {/* The core's words name the address tried and how to start that server. */}
+            {problem.message && <p>{problem.message}</p>}
+          </>
+        ) : (
+          <>
+            <p>{t('setup.unreachable.body', { host: problem.host })}</p>
+            <p>
+              {t('setup.unreachable.howStart')} <code>ollama serve</code>
+              {t('setup.unreachable.howHost')}
+            </p>
+          </>
+        )}
         <div className="button-row">
-          <button type="button" className="primary" onClick={() => void refreshModels()} disabled={checking}>
-            {checking ? t('setup.checking') : t('setup.checkAgain')}
-          </button>
+          {checkAgain}
           <button type="button" onClick={() => setView('settings')}>
             {t('setup.openSettings')}
           </button>
@@ -69,11 +63,7 @@ export function ModelSetup({ problem, compact = false }: { problem: ModelProblem
       <section className={className} aria-labelledby={headingId}>
         <h2 id={headingId}>{t('setup.server.noModels.title')}</h2>
         <p>{t('setup.server.noModels.body', { model: problem.configured })}</p>
-        <div className="button-row">
-          <button type="button" className="primary" onClick={() => void refreshModels()} disabled={checking}>
-            {checking ? t('setup.checking') : t('setup.checkAgain')}
-          </button>
-        </div>
+        <div className="button-row">{checkAgain}</div>
       </section>
     );
   }
@@ -97,9 +87,7 @@ export function ModelSetup({ problem, compact = false }: { problem: ModelProblem
       {server ? (
         <div className="button-row">
           <span>{t('setup.server.missing.load', { model: problem.configured })}</span>
-          <button type="button" onClick={() => void refreshModels()} disabled={checking}>
-            {checking ? t('setup.checking') : t('setup.checkAgain')}
-          </button>
+          {checkAgain}
         </div>
       ) : (
         <>
