@@ -15,6 +15,7 @@ import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiReply, type FakeOpenAi
 import { ChatPage } from './pages/chat.page';
 import { SettingsPage } from './pages/settings.page';
 import { apiClient } from './support/api';
+import { seriousViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
 import { startMnemo, type RunningApp } from './support/processes';
 
@@ -77,7 +78,10 @@ describe('chat and learning on an OpenAI-compatible server (web host + fake LM S
     await settings.openButton.click();
     await expect.poll(() => settings.heading.isVisible()).toBe(true);
     expect(await settings.ollamaServer.isChecked()).toBe(true);
-    await settings.openAiServer.check();
+    // By keyboard, as a radio group: the arrow key moves the choice.
+    await settings.ollamaServer.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await settings.openAiServer.isChecked()).toBe(true);
     // LM Studio's address is the default.
     expect(await settings.baseUrl.inputValue()).toBe('http://127.0.0.1:1234/v1');
 
@@ -89,7 +93,11 @@ describe('chat and learning on an OpenAI-compatible server (web host + fake LM S
     const fieldError = settings.page.locator(`[id="${await settings.baseUrl.getAttribute('id')}-error"]`);
     expect(await fieldError.textContent()).toBe('http://192.0.2.10:1234 is not on this computer. Confirm below that your conversations may be sent there, or use a server on this computer.');
     expect(await settings.save.isDisabled()).toBe(true);
-    await confirmation.check();
+    // Every new control is labelled and described: no serious WCAG violation with the error and the confirmation shown.
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirmation.focus();
+    await page.keyboard.press('Space');
+    expect(await confirmation.isChecked()).toBe(true);
     expect(await settings.baseUrl.getAttribute('aria-invalid')).toBeNull();
     expect(await settings.save.isEnabled()).toBe(true);
 
