@@ -112,7 +112,13 @@ describe('chat and learning on an OpenAI-compatible server (web host + fake LM S
     await expect.poll(() => settings.serverLine.textContent()).toContain(`Mnemo cannot use the model server at ${fake.baseUrl}.`);
     expect(await settings.serverLine.textContent()).toContain('It wants an API key: set one in Settings.');
 
+    // A key typed but not kept is not left behind silently.
     await settings.apiKey.fill(API_KEY);
+    await settings.back.click();
+    const ask = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+    await expect.poll(() => ask.isVisible()).toBe(true);
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await settings.apiKey.inputValue()).toBe(API_KEY);
     await settings.apiKey.press('Enter');
     await expect.poll(() => settings.page.getByText('A key is set; it is never shown again.').isVisible()).toBe(true);
     // Never shown back.

@@ -3,12 +3,13 @@
  * with the settings form (it is no setting: the core keeps it outside the database, backups and exports). The key is
  * never shown back; the field only says whether one is set.
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useAppStore } from '../stores/app.store';
 import { useSettingsStore } from '../stores/settings.store';
 import { useT } from '../use-t';
 
-export function ApiKeyField({ isSet }: { isSet: boolean }) {
+/** `onTyped`: whether a key is typed and not kept yet (the settings view asks before leaving it behind). */
+export function ApiKeyField({ isSet, onTyped }: { isSet: boolean; onTyped(typed: boolean): void }) {
   const t = useT();
   const id = useId();
   const setApiKey = useSettingsStore((s) => s.setApiKey);
@@ -18,6 +19,8 @@ export function ApiKeyField({ isSet }: { isSet: boolean }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<'saved' | 'forgotten' | null>(null);
+  // Gone with the field (another server type chosen, or the view left): nothing typed is pending any more.
+  useEffect(() => () => onTyped(false), [onTyped]);
 
   const save = async () => {
     if (!key.trim() || busy) return;
@@ -26,6 +29,7 @@ export function ApiKeyField({ isSet }: { isSet: boolean }) {
     setBusy(false);
     if (result.ok) {
       setKey('');
+      onTyped(false);
       setError(null);
       setDone('saved');
     } else if (result.error.code === 'INVALID_INPUT') {
@@ -63,6 +67,7 @@ export function ApiKeyField({ isSet }: { isSet: boolean }) {
           aria-describedby={described}
           onChange={(e) => {
             setKey(e.target.value);
+            onTyped(e.target.value.trim() !== '');
             setError(null);
             setDone(null);
           }}

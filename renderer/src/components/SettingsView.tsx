@@ -126,9 +126,11 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
   const dirty = isDirty(settings, draft);
   const budgetTotalId = useId();
   const setSettingsUnsaved = useAppStore((s) => s.setSettingsUnsaved);
+  // An API key typed but not kept yet is unsaved too: leaving would lose it as silently as a draft.
+  const [keyTyped, setKeyTyped] = useState(false);
   useEffect(() => {
-    setSettingsUnsaved(dirty);
-  }, [dirty, setSettingsUnsaved]);
+    setSettingsUnsaved(dirty || keyTyped);
+  }, [dirty, keyTyped, setSettingsUnsaved]);
   // The form leaves with the view: nothing is unsaved once it is gone.
   useEffect(() => () => setSettingsUnsaved(false), [setSettingsUnsaved]);
 
@@ -189,7 +191,7 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
           <>
             <TextField {...field('openaiBaseUrl')} label={t('settings.baseUrl')} hint={t('settings.baseUrlHint')} placeholder={DEFAULT_BASE_URL} />
             <RemoteConfirmation settings={settings} draft={draft} onChange={(confirm) => field('openaiRemoteConfirmed').onChange(confirmationValue(settings, draft, confirm))} />
-            <ApiKeyField isSet={settings.openaiApiKeySet} />
+            <ApiKeyField isSet={settings.openaiApiKeySet} onTyped={setKeyTyped} />
           </>
         )}
         <ServerLine pending={changesServer(settings, draft)} />
