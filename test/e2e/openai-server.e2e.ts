@@ -91,7 +91,7 @@ describe('chat and learning on an OpenAI-compatible server (web host + fake LM S
     expect(await confirmation.isChecked()).toBe(false);
     expect(await settings.baseUrl.getAttribute('aria-invalid')).toBe('true');
     const fieldError = settings.page.locator(`[id="${await settings.baseUrl.getAttribute('id')}-error"]`);
-    expect(await fieldError.textContent()).toBe('http://192.0.2.10:1234 is not on this computer. Confirm below that your conversations may be sent there, or use a server on this computer.');
+    expect(await fieldError.textContent()).toBe('http://192.0.2.10:1234 is not on this computer. Tick the box that allows sending your conversations there, or use a server on this computer.');
     expect(await settings.save.isDisabled()).toBe(true);
     // Every new control is labelled and described: no serious WCAG violation with the error and the confirmation shown.
     expect(await seriousViolations(page)).toEqual([]);
