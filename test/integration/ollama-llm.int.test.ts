@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createOllamaLlm, normalizeHost } from '../../electron/core/llm/ollama.llm';
+import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import type { ChatChunk, ChatRequest, LlmPort } from '../../electron/core/llm/llm.port';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { failure } from '../support/failure';
@@ -394,15 +394,5 @@ describe('the fake speaks the wire protocol', () => {
     });
     const body = (await res.json()) as { embeddings: number[][] };
     expect(body.embeddings).toHaveLength(1);
-  });
-});
-
-describe('normalizeHost', () => {
-  it('accepts the forms OLLAMA_HOST takes', () => {
-    expect(normalizeHost('http://127.0.0.1:11434/')).toBe('http://127.0.0.1:11434');
-    expect(normalizeHost('localhost')).toBe('http://localhost:11434');
-    expect(normalizeHost('0.0.0.0:8080')).toBe('http://0.0.0.0:8080');
-    expect(normalizeHost(':9999')).toBe('http://127.0.0.1:9999');
-    expect(normalizeHost('')).toBe('http://127.0.0.1:11434');
   });
 });

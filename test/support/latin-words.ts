@@ -7,13 +7,14 @@
  */
 const KEPT_IN_LATIN = [
   // Products and projects.
-  'Mnemo', 'Ollama', 'LM Studio', 'llama-server',
+  'Mnemo', 'Ollama', 'LM Studio', 'llama-server', 'llama.cpp', 'OpenAI', 'Jan', 'vLLM', 'LocalAI',
   // Formats and protocols.
   'JSON', 'Markdown', 'URL', 'API', 'GGUF', 'ONNX', 'https://', 'http://',
   // Key caps.
   'Enter', 'Shift', 'Esc', 'Ctrl', 'Del',
   // Typed exactly as written.
   'ollama serve', 'npm run web', '--data-dir', 'OLLAMA_HOST', 'Europe/Berlin', 'Asia/Shanghai', '127.0.0.1:11434',
+  'base URL', '/chat/completions', '/v1',
 ];
 
 /**

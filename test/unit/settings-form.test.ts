@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Settings } from '../../shared/contract';
-import { buildPatch, isDirty, validateDraft } from '../../renderer/src/settings/settings-form';
+import { buildPatch, changesServer, confirmationValue, isDirty, remoteServer, validateDraft } from '../../renderer/src/settings/settings-form';
+import { StorableSettings } from '../../shared/contract/settings.contract';
 
 const defaults = Settings.parse({});
 
@@ -68,5 +69,82 @@ describe('settings form', () => {
     expect(isDirty(defaults, { 'retrieval.limit': '12.0' })).toBe(false);
     expect(isDirty(defaults, { 'retrieval.limit': '13' })).toBe(true);
     expect(isDirty(defaults, { chatModel: 'llama3.2' })).toBe(false);
+  });
+
+  describe('the model server', () => {
+    const openai = Settings.parse({ llmProvider: 'openai' });
+
+    it('checks the base URL of an OpenAI-compatible server, and sends it as the contract stores it', () => {
+      expect(validateDraft(openai, { openaiBaseUrl: '127.0.0.1:1234/v1' }).errors.openaiBaseUrl).toEqual({ key: 'settings.error.baseUrl' });
+      expect(validateDraft(openai, { openaiBaseUrl: '' }).errors.openaiBaseUrl).toEqual({ key: 'settings.error.baseUrl' });
+      expect(validateDraft(openai, { openaiBaseUrl: 'ftp://127.0.0.1/v1' }).errors.openaiBaseUrl).toEqual({ key: 'settings.error.baseUrl' });
+      expect(buildPatch(openai, { openaiBaseUrl: ' http://127.0.0.1:8080/v1/ ' })).toEqual({ openaiBaseUrl: 'http://127.0.0.1:8080/v1' });
+      // The default with a trailing slash is what is stored already.
+      expect(isDirty(openai, { openaiBaseUrl: 'http://127.0.0.1:1234/v1/' })).toBe(false);
+    });
+
+    it('switches provider and base URL in one patch the contract accepts', () => {
+      const draft = { llmProvider: 'openai', openaiBaseUrl: 'http://localhost:8080/v1' };
+      expect(validateDraft(defaults, draft).valid).toBe(true);
+      const patch = buildPatch(defaults, draft);
+      expect(patch).toEqual({ llmProvider: 'openai', openaiBaseUrl: 'http://localhost:8080/v1' });
+      expect(StorableSettings.safeParse({ ...defaults, ...patch }).success).toBe(true);
+      expect(changesServer(defaults, draft)).toBe(true);
+    });
+
+    it('asks for a confirmation before a server on another machine, as the contract does, and not for one on this computer', () => {
+      for (const url of ['http://127.0.0.1:1234/v1', 'http://localhost:1234/v1', 'http://[::1]:8080/v1', 'http://127.0.0.2/v1']) {
+        expect(remoteServer(openai, { openaiBaseUrl: url }), url).toBeNull();
+        expect(validateDraft(openai, { openaiBaseUrl: url }).valid, url).toBe(true);
+      }
+      const draft = { openaiBaseUrl: 'http://192.168.1.20:1234/v1' };
+      expect(remoteServer(openai, draft)).toEqual({ address: 'http://192.168.1.20:1234', confirmed: false });
+      const refused = validateDraft(openai, draft);
+      expect(refused.valid).toBe(false);
+      expect(refused.errors.openaiBaseUrl).toEqual({ key: 'settings.error.remoteUnconfirmed', params: { address: 'http://192.168.1.20:1234' } });
+      // The contract refuses the same patch: the form says so before sending it.
+      expect(StorableSettings.safeParse({ ...openai, ...buildPatch(openai, draft) }).success).toBe(false);
+
+      // Ticking the confirmation stores that address; the patch then passes the contract.
+      const confirmed = { ...draft, openaiRemoteConfirmed: confirmationValue(openai, draft, true) };
+      expect(confirmed.openaiRemoteConfirmed).toBe('http://192.168.1.20:1234');
+      expect(remoteServer(openai, confirmed)).toEqual({ address: 'http://192.168.1.20:1234', confirmed: true });
+      expect(validateDraft(openai, confirmed).valid).toBe(true);
+      expect(StorableSettings.safeParse({ ...openai, ...buildPatch(openai, confirmed) }).success).toBe(true);
+
+      // Another path on the confirmed machine stays confirmed; another machine, or another port, does not.
+      expect(validateDraft(openai, { ...confirmed, openaiBaseUrl: 'http://192.168.1.20:1234/api/v1' }).valid).toBe(true);
+      expect(validateDraft(openai, { ...confirmed, openaiBaseUrl: 'http://192.168.1.21:1234/v1' }).errors.openaiBaseUrl?.key).toBe('settings.error.remoteUnconfirmed');
+      expect(validateDraft(openai, { ...confirmed, openaiBaseUrl: 'http://192.168.1.20:8080/v1' }).errors.openaiBaseUrl?.key).toBe('settings.error.remoteUnconfirmed');
+      // A confirmation goes only with the machine it confirms: replaced by a local address, nothing of it is stored.
+      const local = { ...confirmed, openaiBaseUrl: 'http://127.0.0.1:1234/v1' };
+      expect(buildPatch(openai, local)).toEqual({});
+      expect(isDirty(openai, local)).toBe(false);
+      // Unticking takes it back.
+      expect(confirmationValue(openai, confirmed, false)).toBe('');
+      expect(validateDraft(openai, { ...confirmed, openaiRemoteConfirmed: '' }).valid).toBe(false);
+    });
+
+    it('neither checks nor sends the fields of the provider not chosen, and keeps them in the draft', () => {
+      const draft = { llmProvider: 'openai', openaiBaseUrl: 'http://10.0.0.9:1234/v1', ollamaHost: 'not a url' };
+      // Set to OpenAI-compatible: the Ollama host is left out; the remote base URL needs its confirmation.
+      expect(validateDraft(defaults, draft).errors).toEqual({ openaiBaseUrl: { key: 'settings.error.remoteUnconfirmed', params: { address: 'http://10.0.0.9:1234' } } });
+      // Back to Ollama: the base URL is left out, the Ollama host is checked.
+      const back = { ...draft, llmProvider: 'ollama' };
+      expect(validateDraft(defaults, back).errors).toEqual({ ollamaHost: { key: 'settings.error.host' } });
+      expect(isDirty(defaults, { llmProvider: 'ollama', openaiBaseUrl: 'http://127.0.0.1:8080/v1' })).toBe(false);
+      expect(buildPatch(defaults, { llmProvider: 'ollama', openaiBaseUrl: 'http://127.0.0.1:8080/v1', ollamaHost: 'http://127.0.0.1:9999' })).toEqual({ ollamaHost: 'http://127.0.0.1:9999' });
+    });
+
+    it('tells when the draft changes which server answers (the model lists are the saved server’s until then)', () => {
+      expect(changesServer(defaults, {})).toBe(false);
+      expect(changesServer(defaults, { chatModel: 'qwen3:4b' })).toBe(false);
+      expect(changesServer(defaults, { ollamaHost: 'http://127.0.0.1:9999' })).toBe(true);
+      expect(changesServer(defaults, { llmProvider: 'ollama' })).toBe(false);
+      expect(changesServer(openai, { openaiBaseUrl: 'http://127.0.0.1:1234/v1/' })).toBe(false);
+      expect(changesServer(openai, { openaiBaseUrl: 'http://127.0.0.1:8080/v1' })).toBe(true);
+      // The other provider's fields do not count.
+      expect(changesServer(openai, { ollamaHost: 'http://127.0.0.1:9999' })).toBe(false);
+    });
   });
 });

@@ -26,16 +26,28 @@ import { unconfirmedRemoteAddress } from '../../../shared/model-server-address';
 import type { Logger } from '../ports/logger.port';
 import type { SecretStore } from '../ports/secret-store.port';
 import type { ChatRequest, ChatResult, LlmPort, ModelDetails } from './llm.port';
-import { createOllamaLlm, DEFAULT_OLLAMA_HOST, normalizeHost } from './ollama.llm';
+import { DEFAULT_OLLAMA_HOST, normalizeHost } from './ollama-host';
+import { createOllamaLlm } from './ollama.llm';
 import { createOpenAiLlm, normalizeBaseUrl } from './openai.llm';
 
 export function resolveOllamaHost(settingsHost: string, env: NodeJS.ProcessEnv = process.env): string {
-  return normalizeHost(settingsHost || env.OLLAMA_HOST || DEFAULT_OLLAMA_HOST);
+  return ollamaHostInUse(settingsHost, env).url;
 }
 
 /** The address resolveOllamaHost picks and which of its three sources gave it, for the user to see. */
-export function ollamaHostInUse(settingsHost: string, env: NodeJS.ProcessEnv = process.env): { url: string; source: 'settings' | 'environment' | 'default' } {
-  return { url: resolveOllamaHost(settingsHost, env), source: settingsHost ? 'settings' : env.OLLAMA_HOST ? 'environment' : 'default' };
+export function ollamaHostInUse(settingsHost: string, env: NodeJS.ProcessEnv = process.env): { url: string; source: OllamaHostSource } {
+  const { value, source } = ollamaHostSource(settingsHost, env);
+  return { url: normalizeHost(value), source };
+}
+
+type OllamaHostSource = 'settings' | 'environment' | 'default';
+
+/** Which of the three sources gives the Ollama address, and its value as written (not yet read: it may be no address). */
+export function ollamaHostSource(settingsHost: string, env: NodeJS.ProcessEnv = process.env): { value: string; source: OllamaHostSource } {
+  // As Ollama reads it, an OLLAMA_HOST of only spaces or quotes is not set.
+  const fromEnv = /[^\s"']/.test(env.OLLAMA_HOST ?? '') ? env.OLLAMA_HOST! : '';
+  if (settingsHost) return { value: settingsHost, source: 'settings' };
+  return fromEnv ? { value: fromEnv, source: 'environment' } : { value: DEFAULT_OLLAMA_HOST, source: 'default' };
 }
 
 /** A chat request as services write it: num_ctx and think are the provider's to set. */
@@ -78,11 +90,25 @@ export function createLlmProvider(deps: {
   function get(): LlmPort {
     const settings = deps.settings();
     const openai = settings.llmProvider === 'openai';
-    const address = openai ? normalizeBaseUrl(settings.openaiBaseUrl) : resolveOllamaHost(settings.ollamaHost, deps.env);
-    const choice = openai ? `openai\n${address}\n${settings.openaiRemoteConfirmed}` : `ollama\n${address}`;
-    if (!current || current.choice !== choice) {
-      current = { choice, port: openai ? openAiPort(address, settings.openaiRemoteConfirmed) : ollamaPort(address) };
+    if (openai) {
+      const address = normalizeBaseUrl(settings.openaiBaseUrl);
+      return use(`openai\n${address}\n${settings.openaiRemoteConfirmed}`, () => openAiPort(address, settings.openaiRemoteConfirmed));
     }
+    const { value } = ollamaHostSource(settings.ollamaHost, deps.env);
+    let address: string;
+    try {
+      address = normalizeHost(value);
+    } catch (e) {
+      // An OLLAMA_HOST that is no address: every call says so (models.list shows it), rather than each caller throwing.
+      if (!(e instanceof MnemoError)) throw e;
+      return use(`ollama\n${value}`, () => refusingPort('ollama', value, e));
+    }
+    return use(`ollama\n${address}`, () => ollamaPort(address));
+  }
+
+  /** The port for `choice`, built again only when the choice changed. */
+  function use(choice: string, build: () => LlmPort): LlmPort {
+    if (!current || current.choice !== choice) current = { choice, port: build() };
     return current.port;
   }
 
@@ -92,7 +118,7 @@ export function createLlmProvider(deps: {
 
   function openAiPort(baseUrl: string, confirmed: string): LlmPort {
     const refusal = unconfirmedRemoteAddress(baseUrl, confirmed);
-    if (refusal !== null) return refusingPort(baseUrl, new MnemoError('FORBIDDEN', `Mnemo sent nothing. ${refusal}`, { details: { host: baseUrl } }));
+    if (refusal !== null) return refusingPort('openai', baseUrl, new MnemoError('FORBIDDEN', `Mnemo sent nothing. ${refusal}`, { details: { host: baseUrl } }));
     return createOpenAiLlm({ baseUrl, apiKey: () => deps.secrets.get('openaiApiKey'), logger: deps.logger });
   }
 
@@ -123,8 +149,8 @@ export function createLlmProvider(deps: {
   };
 }
 
-/** Stands in for a server Mnemo must not talk to: every call fails with `error`, before anything is sent. */
-function refusingPort(baseUrl: string, error: MnemoError): LlmPort {
+/** Stands in for a server Mnemo must not or cannot talk to: every call fails with `error`, before anything is sent. */
+function refusingPort(api: LlmPort['api'], host: string, error: MnemoError): LlmPort {
   const refuse = () => Promise.reject(error);
-  return { api: 'openai', host: baseUrl, version: refuse, listModels: refuse, showModel: refuse, chat: refuse, pull: refuse, embed: refuse };
+  return { api, host, version: refuse, listModels: refuse, showModel: refuse, chat: refuse, pull: refuse, embed: refuse };
 }

@@ -27,21 +27,20 @@ import {
   type ServerLabel,
 } from './llm-call';
 import type { ChatResult, LlmPort, ModelDetails, ModelInfo, PullProgress } from './llm.port';
+import { normalizeHost } from './ollama-host';
 
 export interface OllamaLlmLogger {
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
 export interface OllamaLlmOptions {
-  /** Ollama's base URL, e.g. http://127.0.0.1:11434; "host:port" and ":port" forms are accepted as OLLAMA_HOST is. */
+  /** Ollama's base URL, e.g. http://127.0.0.1:11434, or any form OLLAMA_HOST accepts (ollama-host.ts). */
   host: string;
   fetch?: typeof fetch;
   logger?: OllamaLlmLogger;
   /** Time allowed for version / listModels / showModel to answer. Default 15 s. -> OLLAMA_UNREACHABLE */
   metadataTimeoutMs?: number;
 }
-
-export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 
 /** Per-call state the fetch wrapper and the error mapping share. */
 interface Call extends LlmCall {
@@ -305,20 +304,6 @@ function withStrictNdjson(response: Response): Response {
     statusText: response.statusText,
     headers: response.headers,
   });
-}
-
-/** Accepts what OLLAMA_HOST accepts: "http://h:p", "h:p", "h" (port 11434), ":p" (127.0.0.1). */
-export function normalizeHost(host: string): string {
-  const trimmed = host.trim();
-  if (trimmed === '') return DEFAULT_OLLAMA_HOST;
-  const withScheme = trimmed.startsWith(':')
-    ? `http://127.0.0.1${trimmed}`
-    : trimmed.includes('://')
-      ? trimmed
-      : `http://${trimmed}`;
-  const url = new URL(withScheme);
-  if (url.port === '' && !trimmed.includes('://')) url.port = '11434';
-  return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
 }
 
 function nsToMs(ns: unknown): number | null {

@@ -12,7 +12,7 @@
 import type { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { EventBus } from '../event-bus';
-import { ollamaHostInUse, type LlmProvider } from '../llm/llm-provider';
+import { ollamaHostSource, type LlmProvider } from '../llm/llm-provider';
 import type { LlmPort, ModelInfo } from '../llm/llm.port';
 import type { Logger } from '../ports/logger.port';
 import type { SettingsService } from '../settings/settings.service';
@@ -103,7 +103,7 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
     return {
       api: port.api,
       host: port.host,
-      hostSource: ollamaHostInUse(settings.ollamaHost, deps.env).source,
+      hostSource: ollamaHostSource(settings.ollamaHost, deps.env).source,
       reachable: error === null,
       version,
       error,

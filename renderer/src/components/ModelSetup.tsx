@@ -1,6 +1,8 @@
 /**
  * What stands between the user and a reply, and the way out: start Ollama (or change its host), pick an installed
  * model, or download the configured one with a progress bar. Shown full-size on first start and as a banner in a thread.
+ * Downloading is Ollama's alone: with an OpenAI-compatible server the way out is to start it, or to load the model in
+ * it, in the server's own words (the core's message names the address and how to start it).
  */
 import { useId, useState } from 'react';
 import { formatBytes } from '../format';
@@ -18,27 +20,57 @@ export function ModelSetup({ problem, compact = false }: { problem: ModelProblem
   const refreshModels = useStatusStore((s) => s.refreshModels);
   const checking = useStatusStore((s) => s.checkingModels);
   const setView = useAppStore((s) => s.setView);
+  const server = useStatusStore((s) => s.models?.api === 'openai');
   const className = `setup-card ${compact ? 'compact' : ''} ${problem.kind === 'unreachable' ? 'warn' : ''}`;
+
+  const checkAgain = (
+    <button type="button" className="primary" onClick={() => void refreshModels()} disabled={checking}>
+      {checking ? t('setup.checking') : t('setup.checkAgain')}
+    </button>
+  );
 
   if (problem.kind === 'unreachable') {
     return (
       <section className={className} aria-labelledby={headingId}>
         <h2 id={headingId}>
-          <WarningIcon /> {t('setup.unreachable.title')}
+          <WarningIcon /> {t(server ? 'setup.server.unreachable.title' : 'setup.unreachable.title')}
         </h2>
-        <p>{t('setup.unreachable.body', { host: problem.host })}</p>
-        <p>
-          {t('setup.unreachable.howStart')} <code>ollama serve</code>
-          {t('setup.unreachable.howHost')}
-        </p>
+        {server ? (
+          <>
+            <p>{t('setup.server.unreachable.body', { host: problem.host })}</p>
+            {/* The core's words name the address tried and how to start that server: English, folded. */}
+            {problem.message && (
+              <details className="notice-details small">
+                <summary>{t('error.details')}</summary>
+                <span lang="en">{problem.message}</span>
+              </details>
+            )}
+          </>
+        ) : (
+          <>
+            <p>{t('setup.unreachable.body', { host: problem.host })}</p>
+            <p>
+              {t('setup.unreachable.howStart')} <code>ollama serve</code>
+              {t('setup.unreachable.howHost')}
+            </p>
+          </>
+        )}
         <div className="button-row">
-          <button type="button" className="primary" onClick={() => void refreshModels()} disabled={checking}>
-            {checking ? t('setup.checking') : t('setup.checkAgain')}
-          </button>
+          {checkAgain}
           <button type="button" onClick={() => setView('settings')}>
             {t('setup.openSettings')}
           </button>
         </div>
+      </section>
+    );
+  }
+
+  if (problem.kind === 'no-models' && server) {
+    return (
+      <section className={className} aria-labelledby={headingId}>
+        <h2 id={headingId}>{t('setup.server.noModels.title')}</h2>
+        <p>{t('setup.server.noModels.body', { model: problem.configured })}</p>
+        <div className="button-row">{checkAgain}</div>
       </section>
     );
   }
@@ -56,11 +88,20 @@ export function ModelSetup({ problem, compact = false }: { problem: ModelProblem
 
   return (
     <section className={className} aria-labelledby={headingId}>
-      <h2 id={headingId}>{t('setup.missing.title', { model: problem.configured })}</h2>
+      <h2 id={headingId}>{t(server ? 'setup.server.missing.title' : 'setup.missing.title', { model: problem.configured })}</h2>
       <p>{t('setup.missing.pick')}</p>
-      <InstalledPicker installed={problem.installed} />
-      <p>{t('setup.missing.orPull', { model: problem.configured })}</p>
-      <PullControl name={problem.configured} />
+      <InstalledPicker installed={problem.installed} label={t(server ? 'setup.server.missing.available' : 'setup.missing.installed')} />
+      {server ? (
+        <div className="button-row">
+          <span>{t('setup.server.missing.load', { model: problem.configured })}</span>
+          {checkAgain}
+        </div>
+      ) : (
+        <>
+          <p>{t('setup.missing.orPull', { model: problem.configured })}</p>
+          <PullControl name={problem.configured} />
+        </>
+      )}
     </section>
   );
 }
@@ -81,11 +122,11 @@ function useChooseChatModel(): (name: string) => Promise<boolean> {
 }
 
 /** Only models that can chat are listed (the status store leaves embedding-only models out). */
-function InstalledPicker({ installed }: { installed: string[] }) {
+function InstalledPicker({ installed, label }: { installed: string[]; label: string }) {
   const t = useT();
   const choose = useChooseChatModel();
   return (
-    <ul className="model-choices" aria-label={t('setup.missing.installed')}>
+    <ul className="model-choices" aria-label={label}>
       {installed.map((name) => (
         <li key={name}>
           <button type="button" onClick={() => void choose(name)} aria-label={t('setup.missing.use', { model: name })}>

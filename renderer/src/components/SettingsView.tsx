@@ -9,9 +9,13 @@ import { copyText } from '../markdown/copy-text';
 import {
   BUDGET_PATHS,
   buildPatch,
+  changesServer,
+  confirmationValue,
   currentValue,
   fieldOf,
   isDirty,
+  providerOf,
+  remoteServer,
   validateDraft,
   type Draft,
   type FieldError,
@@ -26,6 +30,8 @@ import { formatNumber } from '../format';
 import type { MessageKey } from '../i18n';
 import { useLanguage, useT } from '../use-t';
 import { BackIcon, CopyIcon } from './icons';
+import { CoreError } from './CoreError';
+import { ApiKeyField } from './ApiKeyField';
 import { BackupsSection } from './BackupsSection';
 import { ConfirmDialog } from './Dialog';
 import { TransferPanel } from './memories/TransferPanel';
@@ -106,9 +112,12 @@ function AppearanceSection({ settings }: { settings: Settings }) {
   );
 }
 
+/** LM Studio's address, the usual first OpenAI-compatible server (the contract's default). */
+const DEFAULT_BASE_URL = 'http://127.0.0.1:1234/v1';
+
 type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string; path: string | undefined };
 
-function SettingsForm({ settings }: { settings: Settings }) {
+function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: boolean } }) {
   const t = useT();
   const language = useLanguage();
   const update = useSettingsStore((s) => s.update);
@@ -118,9 +127,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const dirty = isDirty(settings, draft);
   const budgetTotalId = useId();
   const setSettingsUnsaved = useAppStore((s) => s.setSettingsUnsaved);
+  // An API key typed but not kept yet is unsaved too: leaving would lose it as silently as a draft.
+  const [keyTyped, setKeyTyped] = useState(false);
   useEffect(() => {
-    setSettingsUnsaved(dirty);
-  }, [dirty, setSettingsUnsaved]);
+    setSettingsUnsaved(dirty || keyTyped);
+  }, [dirty, keyTyped, setSettingsUnsaved]);
   // The form leaves with the view: nothing is unsaved once it is gone.
   useEffect(() => () => setSettingsUnsaved(false), [setSettingsUnsaved]);
 
@@ -162,9 +173,29 @@ function SettingsForm({ settings }: { settings: Settings }) {
         void submit();
       }}
     >
-      <Section title={t('settings.ollama')} description={t('settings.ollamaHint')}>
-        <OllamaHostField {...field('ollamaHost')} label={t('settings.ollamaHost')} />
-        <OllamaLine />
+      <Section title={t('settings.modelServer')} description={t('settings.modelServerHint')}>
+        <fieldset className="field radio-group stacked">
+          <legend>{t('settings.provider')}</legend>
+          {(['ollama', 'openai'] as const).map((provider) => (
+            <label key={provider} className="radio">
+              <input type="radio" name="llmProvider" value={provider} checked={providerOf(settings, draft) === provider} onChange={() => field('llmProvider').onChange(provider)} />
+              <span>
+                <strong>{t(`settings.provider.${provider}`)}</strong>
+                <span className="muted small block">{t(`settings.provider.${provider}Hint`)}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {providerOf(settings, draft) === 'ollama' ? (
+          <OllamaHostField {...field('ollamaHost')} label={t('settings.ollamaHost')} />
+        ) : (
+          <>
+            <TextField {...field('openaiBaseUrl')} label={t('settings.baseUrl')} hint={t('settings.baseUrlHint')} placeholder={DEFAULT_BASE_URL} />
+            <RemoteConfirmation settings={settings} draft={draft} onChange={(confirm) => field('openaiRemoteConfirmed').onChange(confirmationValue(settings, draft, confirm))} />
+            <ApiKeyField isSet={settings.openaiApiKeySet} onTyped={setKeyTyped} />
+          </>
+        )}
+        <ServerLine pending={changesServer(settings, draft)} />
         <ModelField {...field('chatModel')} label={t('settings.chatModel')} hint={t('settings.chatModelHint')} />
         <ModelField {...field('backgroundModel')} label={t('settings.backgroundModel')} hint={t('settings.backgroundModelHint')} />
         <NumberField {...field('modelLoadTimeoutSeconds')} label={t('settings.loadTimeout')} hint={t('settings.loadTimeoutHint')} />
@@ -190,7 +221,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
           hint={t('settings.embeddingProviderHint')}
           options={[
             { value: 'onnx', label: t('settings.embeddingProvider.onnx') },
-            { value: 'ollama', label: t('settings.embeddingProvider.ollama') },
+            // "ollama": embeddings from the chat's model server, whichever it is.
+            { value: 'ollama', label: t(providerOf(settings, draft) === 'openai' ? 'settings.embeddingProvider.server' : 'settings.embeddingProvider.ollama') },
           ]}
         />
         <TextField {...field('embeddingModel')} label={t('settings.embeddingModel')} hint={t('settings.embeddingModelHint')} />
@@ -291,7 +323,7 @@ function describedBy(id: string, props: FieldProps): string | undefined {
   return ids.length ? ids.join(' ') : undefined;
 }
 
-function TextField(props: FieldProps & { placeholder?: string }) {
+function TextField(props: FieldProps & { placeholder?: string | undefined }) {
   const id = useId();
   return (
     <FieldShell id={id} label={props.label} hint={props.hint} error={props.error} serverError={props.serverError}>
@@ -403,19 +435,58 @@ function OllamaHostField(props: FieldProps) {
   return <TextField {...props} hint={inUse ? `${inUse} ${t('settings.ollamaHostHint')}` : t('settings.ollamaHostHint')} placeholder={models?.host ?? ''} />;
 }
 
-function OllamaLine() {
+/**
+ * A model server on another machine gets nothing until the user agrees, here, that conversations and memories go
+ * there (the offline promise; the core refuses an unconfirmed one too). Shown only for such a server.
+ */
+function RemoteConfirmation({ settings, draft, onChange }: { settings: Settings; draft: Draft; onChange(confirm: boolean): void }) {
+  const t = useT();
+  const id = useId();
+  const remote = remoteServer(settings, draft);
+  if (!remote) return null;
+  return (
+    <div className="field remote-confirmation">
+      <label className="radio" htmlFor={id}>
+        <input id={id} type="checkbox" checked={remote.confirmed} aria-describedby={`${id}-hint`} onChange={(e) => onChange(e.target.checked)} />
+        <span>{t('settings.remoteConfirm', { address: remote.address })}</span>
+      </label>
+      <span id={`${id}-hint`} className="field-hint">
+        {t('settings.remoteConfirmHint')}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * The saved server's state: the models listed in this section are its models. `pending`: the form changes which server
+ * answers, and its models are listed once that is saved.
+ */
+function ServerLine({ pending }: { pending: boolean }) {
   const t = useT();
   const models = useStatusStore((s) => s.models);
   const checking = useStatusStore((s) => s.checkingModels);
   const refresh = useStatusStore((s) => s.refreshModels);
   if (!models) return null;
+  const openai = models.api === 'openai';
+  const text = models.reachable
+    ? openai
+      ? t('settings.serverReachable', { host: models.host, count: models.models.length })
+      : t('settings.ollamaReachable', { host: models.host, version: models.version ?? '?', count: models.models.length })
+    : openai
+      ? t('settings.serverUnreachable', { host: models.host })
+      : t('settings.ollamaUnreachable', { host: models.host });
   return (
-    <div className="field-note">
+    <div className="field-note" aria-live="polite">
       <span className={models.reachable ? 'dot ok' : 'dot bad'} aria-hidden="true" />
       <span className="grow">
-        {models.reachable
-          ? t('settings.ollamaReachable', { host: models.host, version: models.version ?? '?', count: models.models.length })
-          : t('settings.ollamaUnreachable', { host: models.host })}
+        {text}
+        {/* The server's own refusal says what to do: a key to set, an address to fix (Ollama's "not running" is the line itself). */}
+        {!models.reachable && models.error && models.error.code !== 'OLLAMA_UNREACHABLE' && (
+          <span className="muted block small">
+            <CoreError error={models.error} />
+          </span>
+        )}
+        {pending && <span className="block small">{t('settings.serverPending')}</span>}
       </span>
       <button type="button" className="small" onClick={() => void refresh()} disabled={checking}>
         {checking ? t('setup.checking') : t('setup.checkAgain')}

@@ -3,10 +3,16 @@
  * how a draft of raw input strings is validated, and how a valid draft becomes one settings.update patch.
  * Nested groups (retrieval, summary, budget) are sent whole: the contract fills a missing member with its default,
  * so a partial group would silently reset the others.
+ *
+ * The model server: the fields of the provider not chosen (the Ollama host, or the OpenAI-compatible base URL and its
+ * confirmation) stay in the draft, so switching back and forth loses nothing typed, but are neither checked nor sent.
+ * A base URL on another machine needs its address confirmed, by the same rule the core applies
+ * (shared/model-server-address.ts), so the form explains it at the field instead of sending a patch bound to fail.
  */
 import type { Settings } from '../../../shared/contract';
 import { canonicalTimeZone } from '../../../shared/time-zone';
 import { CONTEXT_WINDOW_TOKENS } from '../../../shared/context-window';
+import { addressOf, isLoopbackUrl, unconfirmedRemoteAddress } from '../../../shared/model-server-address';
 import type { MessageKey } from '../i18n';
 
 export const NUMBER_FIELDS = {
@@ -39,7 +45,7 @@ interface NumberField {
 }
 
 export type NumberPath = keyof typeof NUMBER_FIELDS;
-export type TextPath = 'ollamaHost' | 'chatModel' | 'backgroundModel' | 'embeddingProvider' | 'embeddingModel' | 'memoryMode' | 'timeZone';
+export type TextPath = 'llmProvider' | 'ollamaHost' | 'openaiBaseUrl' | 'openaiRemoteConfirmed' | 'chatModel' | 'backgroundModel' | 'embeddingProvider' | 'embeddingModel' | 'memoryMode' | 'timeZone';
 export type FieldPath = NumberPath | TextPath;
 export type Draft = Partial<Record<FieldPath, string>>;
 export interface FieldError {
@@ -49,6 +55,12 @@ export interface FieldError {
 
 export const BUDGET_PATHS = ['budget.system', 'budget.memories', 'budget.conversation', 'budget.reply'] as const;
 type Group = 'retrieval' | 'summary' | 'budget';
+
+type Provider = Settings['llmProvider'];
+/** The fields that belong to one model server only. */
+const SERVER_FIELDS: Record<Provider, readonly FieldPath[]> = { ollama: ['ollamaHost'], openai: ['openaiBaseUrl', 'openaiRemoteConfirmed'] };
+/** What decides which server answers, and so which models the model fields can list. */
+const SERVER_CHOICE: readonly FieldPath[] = ['llmProvider', 'ollamaHost', 'openaiBaseUrl', 'openaiRemoteConfirmed'];
 
 export function fieldOf(path: NumberPath): NumberField {
   return NUMBER_FIELDS[path];
@@ -81,14 +93,18 @@ function checkNumber(path: NumberPath, raw: string): FieldError | null {
   return null;
 }
 
-function checkHost(raw: string): FieldError | null {
-  const text = raw.trim();
-  if (text === '') return null;
+function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return null;
-  } catch {}
-  return { key: 'settings.error.host' };
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function checkHost(raw: string): FieldError | null {
+  const text = raw.trim();
+  return text === '' || isHttpUrl(text) ? null : { key: 'settings.error.host' };
 }
 
 const REQUIRED: readonly FieldPath[] = ['chatModel', 'backgroundModel', 'embeddingModel'];
@@ -96,6 +112,7 @@ const REQUIRED: readonly FieldPath[] = ['chatModel', 'backgroundModel', 'embeddi
 function checkField(path: FieldPath, raw: string): FieldError | null {
   if (isNumberPath(path)) return checkNumber(path, raw);
   if (path === 'ollamaHost') return checkHost(raw);
+  if (path === 'openaiBaseUrl') return isHttpUrl(raw.trim()) ? null : { key: 'settings.error.baseUrl' };
   // The contract's rule (an IANA name the platform knows, or empty for the system's zone), checked before sending.
   if (path === 'timeZone') return raw.trim() === '' || canonicalTimeZone(raw.trim()) !== null ? null : { key: 'settings.error.timeZone' };
   if (REQUIRED.includes(path) && raw.trim() === '') return { key: 'settings.error.required' };
@@ -113,12 +130,52 @@ export interface Validation {
   valid: boolean;
 }
 
+/** The provider the form is set to: the draft's choice, else the stored one. */
+export function providerOf(settings: Settings, draft: Draft): Provider {
+  return currentValue(settings, draft, 'llmProvider') === 'openai' ? 'openai' : 'ollama';
+}
+
+/**
+ * The draft without the fields of the provider not chosen (see the header), nor a confirmation while the base URL is
+ * on this computer: a confirmation goes only with the machine it confirms, so ticking it for an address typed and then
+ * replaced by a local one stores nothing.
+ */
+function activeDraft(settings: Settings, draft: Draft): Array<[FieldPath, string]> {
+  const left = [...SERVER_FIELDS[providerOf(settings, draft) === 'openai' ? 'ollama' : 'openai']];
+  if (remoteServer(settings, draft) === null) left.push('openaiRemoteConfirmed');
+  return (Object.entries(draft) as Array<[FieldPath, string]>).filter(([path]) => !left.includes(path));
+}
+
+/**
+ * The OpenAI-compatible server as the form stands: its address ("scheme://host:port") when it is on another machine
+ * (null on this computer, or while the URL does not parse), and whether that address is confirmed.
+ */
+export function remoteServer(settings: Settings, draft: Draft): { address: string; confirmed: boolean } | null {
+  const baseUrl = currentValue(settings, draft, 'openaiBaseUrl').trim();
+  const address = isHttpUrl(baseUrl) && !isLoopbackUrl(baseUrl) ? addressOf(baseUrl) : null;
+  if (address === null) return null;
+  return { address, confirmed: unconfirmedRemoteAddress(baseUrl, currentValue(settings, draft, 'openaiRemoteConfirmed').trim()) === null };
+}
+
+/** The draft value of openaiRemoteConfirmed for the confirmation's checkbox: the server's address, or none. */
+export function confirmationValue(settings: Settings, draft: Draft, confirm: boolean): string {
+  return confirm ? (remoteServer(settings, draft)?.address ?? '') : '';
+}
+
+/** True when the draft changes which server answers: the model lists shown are the saved server's until it is saved. */
+export function changesServer(settings: Settings, draft: Draft): boolean {
+  return activeDraft(settings, draft).some(([path, raw]) => SERVER_CHOICE.includes(path) && normalized(path, raw) !== storedValue(settings, path));
+}
+
 export function validateDraft(settings: Settings, draft: Draft): Validation {
   const errors: Partial<Record<FieldPath, FieldError>> = {};
-  for (const [path, raw] of Object.entries(draft) as Array<[FieldPath, string]>) {
+  const active = activeDraft(settings, draft);
+  for (const [path, raw] of active) {
     const error = checkField(path, raw);
     if (error) errors[path] = error;
   }
+  const remote = providerOf(settings, draft) === 'openai' ? remoteServer(settings, draft) : null;
+  if (remote && !remote.confirmed && !errors.openaiBaseUrl) errors.openaiBaseUrl = { key: 'settings.error.remoteUnconfirmed', params: { address: remote.address } };
   const sharesValid = BUDGET_PATHS.every((path) => errors[path] === undefined);
   const budgetTotal = sharesValid ? BUDGET_PATHS.reduce((sum, path) => sum + Number(currentValue(settings, draft, path)), 0) : null;
   // The same tolerance as the contract's refinement: 0.15 + 0.15 + 0.5 + 0.2 is 1.0000000000000002 in floating point.
@@ -128,20 +185,22 @@ export function validateDraft(settings: Settings, draft: Draft): Validation {
 }
 
 export function isDirty(settings: Settings, draft: Draft): boolean {
-  return (Object.entries(draft) as Array<[FieldPath, string]>).some(([path, raw]) => normalized(path, raw) !== storedValue(settings, path));
+  return activeDraft(settings, draft).some(([path, raw]) => normalized(path, raw) !== storedValue(settings, path));
 }
 
+/** The value as it would be stored (the contract drops a base URL's trailing slashes). */
 function normalized(path: FieldPath, raw: string): string {
-  return isNumberPath(path) ? String(Number(raw.trim())) : raw.trim();
+  if (isNumberPath(path)) return String(Number(raw.trim()));
+  return path === 'openaiBaseUrl' ? raw.trim().replace(/\/+$/, '') : raw.trim();
 }
 
 /** One patch for settings.update; call only with a valid draft. */
 export function buildPatch(settings: Settings, draft: Draft): Partial<Settings> {
   const patch: Record<string, unknown> = {};
   const groups: Partial<Record<Group, Record<string, unknown>>> = {};
-  for (const [path, raw] of Object.entries(draft) as Array<[FieldPath, string]>) {
+  for (const [path, raw] of activeDraft(settings, draft)) {
     if (normalized(path, raw) === storedValue(settings, path)) continue;
-    const value = isNumberPath(path) ? Number(raw.trim()) : raw.trim();
+    const value = isNumberPath(path) ? Number(raw.trim()) : normalized(path, raw);
     const [head, key] = path.split('.') as [string, string | undefined];
     if (key === undefined) patch[head] = value;
     else (groups[head as Group] ??= { ...(settings[head as Group] as Record<string, unknown>) })[key] = value;

@@ -1,21 +1,29 @@
-/** The user's settings as the core holds them; every change goes through settings.update and comes back validated. */
+/**
+ * The user's settings as the core holds them; every change goes through settings.update and comes back validated.
+ * The API key of an OpenAI-compatible server is not a setting: it is set and forgotten through its own operations,
+ * and only whether one is set comes back (openaiApiKeySet).
+ */
 import { create } from 'zustand';
-import type { Settings } from '../../../shared/contract';
+import type { OpOutput, Settings } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { Result } from '../../../shared/errors';
 import { systemTimeZone, userTimeZone } from '../../../shared/time-zone';
 
 type Patch = Partial<Settings>;
+/** The settings and whether an API key is set. */
+type StoredSettings = OpOutput<'settings.get'>;
 
 interface SettingsState {
   client: Client | null;
-  settings: Settings | null;
+  settings: StoredSettings | null;
   init(client: Client): Promise<void>;
   load(): Promise<void>;
-  update(patch: Patch): Promise<Result<Settings>>;
+  update(patch: Patch): Promise<Result<StoredSettings>>;
+  setApiKey(key: string): Promise<Result<unknown>>;
+  clearApiKey(): Promise<Result<unknown>>;
 }
 
-const notReady: Result<Settings> = { ok: false, error: { code: 'SHUTTING_DOWN', message: 'Mnemo is not connected yet.' } };
+const notReady: Result<never> = { ok: false, error: { code: 'SHUTTING_DOWN', message: 'Mnemo is not connected yet.' } };
 
 export const useSettingsStore = create<SettingsState>((set, get) => ({
   client: null,
@@ -45,6 +53,22 @@ export const useSettingsStore = create<SettingsState>((set, get) => ({
     const result = await client.call('settings.update', { patch });
     if (result.ok) set({ settings: result.value });
     else if (before) set({ settings: before });
+    return result;
+  },
+
+  async setApiKey(key) {
+    const client = get().client;
+    if (!client) return notReady;
+    const result = await client.call('settings.setApiKey', { key });
+    if (result.ok) await get().load();
+    return result;
+  },
+
+  async clearApiKey() {
+    const client = get().client;
+    if (!client) return notReady;
+    const result = await client.call('settings.clearApiKey', {});
+    if (result.ok) await get().load();
     return result;
   },
 }));

@@ -23,7 +23,12 @@ export function activeProgress(p: Progress): Progress | null {
 
 /** While Ollama is unreachable, how often to look again (it may be started at any moment). */
 const UNREACHABLE_RECHECK_MS = 5000;
-const MODEL_KEYS = new Set(['ollamaHost', 'chatModel', 'backgroundModel']);
+/** Settings whose change changes models.list's answer: which server, where, with which key, and the chosen models. */
+const MODEL_KEYS = new Set(['llmProvider', 'ollamaHost', 'openaiBaseUrl', 'openaiRemoteConfirmed', 'openaiApiKeySet', 'chatModel', 'backgroundModel']);
+
+export function changesModels(keys: readonly string[]): boolean {
+  return keys.some((k) => MODEL_KEYS.has(k));
+}
 /** Long enough to read a sentence and reach its button; the welcome line and the status bar keep naming the model. */
 const AUTO_SELECTED_NOTICE_MS = 10_000;
 
@@ -127,7 +132,7 @@ export const useStatusStore = create<StatusState>((set, get) => {
         );
       });
       client.on('settings.changed', ({ keys }) => {
-        if (keys.some((k) => MODEL_KEYS.has(k))) void get().refreshModels();
+        if (changesModels(keys)) void get().refreshModels();
       });
       void get().refreshAll();
     },

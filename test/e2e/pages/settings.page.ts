@@ -4,21 +4,44 @@ import type { Locator, Page } from 'playwright-core';
 export class SettingsPage {
   readonly openButton: Locator;
   readonly heading: Locator;
+  readonly back: Locator;
   readonly language: Locator;
   readonly save: Locator;
   readonly dataFolder: Locator;
   readonly budgetTotal: Locator;
   /** The list of backups (absent until there is one). */
   readonly backups: Locator;
+  /** The model server: its type, the OpenAI-compatible base URL, its API key, and the line saying how it answers. */
+  readonly ollamaServer: Locator;
+  readonly openAiServer: Locator;
+  readonly baseUrl: Locator;
+  readonly apiKey: Locator;
+  readonly saveApiKey: Locator;
+  readonly forgetApiKey: Locator;
+  readonly serverLine: Locator;
 
   constructor(readonly page: Page) {
     this.openButton = page.getByRole('navigation').getByRole('button', { name: /^Settings/ });
     this.heading = page.getByRole('heading', { level: 2, name: 'Settings' });
+    this.back = page.getByRole('button', { name: 'Back to chat' });
     this.language = page.getByLabel('Language');
     this.save = page.getByRole('button', { name: 'Save changes' });
     this.dataFolder = page.getByRole('textbox', { name: 'Data folder' });
     this.budgetTotal = page.locator('.budget-total');
     this.backups = page.getByRole('list', { name: 'Backups' });
+    const servers = page.getByRole('group', { name: 'Server type' });
+    this.ollamaServer = servers.getByRole('radio', { name: /^Ollama/ });
+    this.openAiServer = servers.getByRole('radio', { name: /^OpenAI-compatible/ });
+    this.baseUrl = page.getByRole('textbox', { name: 'Server address (base URL)' });
+    this.apiKey = page.getByLabel('API key (optional)', { exact: true });
+    this.saveApiKey = page.getByRole('button', { name: /^(Save|Replace) key$/ });
+    this.forgetApiKey = page.getByRole('button', { name: 'Forget key' });
+    this.serverLine = page.locator('.field-note').filter({ has: page.getByRole('button', { name: /^Check again|^Checking/ }) });
+  }
+
+  /** The checkbox that lets requests go to a model server at `address` ("scheme://host:port") on another machine. */
+  remoteConfirmation(address: string): Locator {
+    return this.page.getByRole('checkbox', { name: `Send my conversations and memories to ${address}` });
   }
 
   field(label: string): Locator {

@@ -2,7 +2,8 @@
  * Shown while semantic search is off: why, in one sentence a user can act on (the core's own words, which name
  * files and folders, folded under it), that memories are still found by keyword, a failed download and its reason,
  * and the ways to turn it on: for the built-in model a download button with its progress (only ever on request),
- * and an embedding model Ollama already has. A failed download says so in the UI's language, its reason folded.
+ * and an embedding model the model server (Ollama or an OpenAI-compatible one) already has. A failed download says so
+ * in the UI's language, its reason folded.
  */
 import type { EmbeddingStatus } from '../../../../shared/contract';
 import { formatBytes, formatNumber } from '../../format';
@@ -25,6 +26,7 @@ export function SemanticNotice() {
   const failure = useStatusStore((s) => s.embeddingDownloadFailure);
   // A selector returning a new array would re-render forever: pick the list, then filter.
   const installed = useStatusStore((s) => s.models?.models);
+  const server = useStatusStore((s) => s.models?.api === 'openai');
   const updateSettings = useSettingsStore((s) => s.update);
   const showError = useAppStore((s) => s.showError);
   const status = live ?? stats?.semanticSearch ?? null;
@@ -61,7 +63,7 @@ export function SemanticNotice() {
             )}
           </div>
         )}
-        {!downloading && failure === null && <p className="small">{t(offReason(status))}</p>}
+        {!downloading && failure === null && <p className="small">{t(offReason(status, server))}</p>}
         {!downloading && failure === null && status.message && (
           // The core's own words name the files, the folder or the command: for whoever needs them, folded.
           <details className="notice-details small">
@@ -94,7 +96,7 @@ export function SemanticNotice() {
             })
           }
         >
-          {t('semantic.useOllama', { model: useOllama })}
+          {t(server ? 'semantic.useServer' : 'semantic.useOllama', { model: useOllama })}
         </button>
       )}
       {downloading && (
@@ -106,10 +108,17 @@ export function SemanticNotice() {
   );
 }
 
-/** Why semantic search is off, as a sentence naming what the user can do (the buttons beside it do it). */
-function offReason(status: EmbeddingStatus): MessageKey {
-  if (status.reason === 'model_missing') return status.provider === 'ollama' ? 'semantic.reason.ollamaModelMissing' : 'semantic.reason.notDownloaded';
-  if (status.reason === 'ollama_unreachable') return 'semantic.reason.ollamaUnreachable';
+/**
+ * Why semantic search is off, as a sentence naming what the user can do (the buttons beside it do it). The "ollama"
+ * embedding provider means the chat's model server: Ollama, or an OpenAI-compatible one (`server`).
+ */
+function offReason(status: EmbeddingStatus, server: boolean): MessageKey {
+  if (status.reason === 'model_missing') {
+    if (status.provider !== 'ollama') return 'semantic.reason.notDownloaded';
+    return server ? 'semantic.reason.serverModelMissing' : 'semantic.reason.ollamaModelMissing';
+  }
+  if (status.reason === 'server_unreachable') return 'semantic.reason.serverUnreachable';
+  if (status.reason === 'ollama_unreachable') return server ? 'semantic.reason.serverUnreachable' : 'semantic.reason.ollamaUnreachable';
   if (status.reason === 'not_embedding_model') return 'semantic.reason.notEmbeddingModel';
   if (status.reason === 'download_failed') return 'semantic.reason.downloadFailed';
   return 'semantic.reason.other';
