@@ -25,3 +25,17 @@ export function runCli(args: string[], env: Record<string, string> = {}, options
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** The `mnemo` command as installed (package.json "bin": the launcher, which runs the prebuilt bundle out/cli/main.js). */
+export function runMnemo(args: string[], env: Record<string, string> = {}, options: { stdin?: string } = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'mnemo.mjs'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    child.stdin.end(options.stdin ?? '');
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { derivePaths, resolveDataDir } from '../../electron/core/ports/paths.port';
+import { dataDirInUse, derivePaths, resolveDataDir } from '../../electron/core/ports/paths.port';
 
 describe('resolveDataDir', () => {
   it('prefers --data-dir, then MNEMO_DATA_DIR, then the platform folder', () => {
@@ -8,6 +8,12 @@ describe('resolveDataDir', () => {
     expect(resolveDataDir(undefined, { MNEMO_DATA_DIR: '/x/env' })).toBe('/x/env');
     expect(resolveDataDir(undefined, { XDG_DATA_HOME: '/x/xdg' }, 'linux')).toBe(path.join('/x/xdg', 'mnemo'));
     expect(resolveDataDir(undefined, {}, 'darwin')).toMatch(/Library\/Application Support\/Mnemo$/);
+  });
+
+  it('says which source gave the folder (mnemo info)', () => {
+    expect(dataDirInUse('/x/flag', { MNEMO_DATA_DIR: '/x/env' })).toEqual({ dir: '/x/flag', source: 'option' });
+    expect(dataDirInUse(undefined, { MNEMO_DATA_DIR: '/x/env' })).toEqual({ dir: '/x/env', source: 'environment' });
+    expect(dataDirInUse(undefined, { XDG_DATA_HOME: '/x/xdg' }, 'linux')).toEqual({ dir: path.join('/x/xdg', 'mnemo'), source: 'default' });
   });
 
   it('derives every file from the data folder, models from MNEMO_MODELS_DIR when set', () => {

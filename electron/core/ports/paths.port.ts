@@ -35,10 +35,19 @@ export function derivePaths(dataDir: string, overrides: Partial<Paths> = {}, env
  * (XDG_DATA_HOME/mnemo on Linux). The Electron host uses app.getPath('userData') as its fallback instead.
  */
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-  if (flag) return path.resolve(flag);
-  if (env.MNEMO_DATA_DIR) return path.resolve(env.MNEMO_DATA_DIR);
+  return dataDirInUse(flag, env, platform).dir;
+}
+
+/** The folder resolveDataDir picks and which of its three sources gave it, for the user to see (`mnemo info`). */
+export function dataDirInUse(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+): { dir: string; source: 'option' | 'environment' | 'default' } {
+  if (flag) return { dir: path.resolve(flag), source: 'option' };
+  if (env.MNEMO_DATA_DIR) return { dir: path.resolve(env.MNEMO_DATA_DIR), source: 'environment' };
   const home = os.homedir();
-  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Mnemo');
-  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Mnemo');
-  return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'mnemo');
+  if (platform === 'darwin') return { dir: path.join(home, 'Library', 'Application Support', 'Mnemo'), source: 'default' };
+  if (platform === 'win32') return { dir: path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Mnemo'), source: 'default' };
+  return { dir: path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'mnemo'), source: 'default' };
 }
