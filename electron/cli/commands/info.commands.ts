@@ -9,13 +9,13 @@ import { Settings } from '../../../shared/contract';
 import { loadVec } from '../../core/db/open-database';
 import { ollamaHostInUse } from '../../core/llm/llm-provider';
 import { normalizeBaseUrl } from '../../core/llm/openai.llm';
-import { dataDirInUse } from '../../core/ports/paths.port';
+import { dataDirInUse, type DataDirSource } from '../../core/ports/paths.port';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import type { Paint } from '../terminal';
 
 export interface InfoReport {
   version: string;
-  dataDir: { path: string; source: 'option' | 'environment' | 'default' };
+  dataDir: { path: string; source: DataDirSource };
   database: string;
   models: string;
   backups: string;
@@ -39,7 +39,8 @@ function libraryVersions(vecExtensionPath: string | undefined): { sqlite: string
 const SOURCE_WORDS = {
   option: 'from --data-dir',
   environment: 'from MNEMO_DATA_DIR',
-  default: 'the default for this system',
+  default: "the default: the desktop app's folder",
+  'earlier default': 'where earlier versions kept it; the desktop app uses its own folder: move the data there, or set MNEMO_DATA_DIR',
   settings: 'from settings',
   ollamaEnvironment: 'from OLLAMA_HOST',
   llmDefault: 'the default',
