@@ -57,7 +57,7 @@ export function createProgressBar(stream: StreamInfo & { write(text: string): un
   let drawn = false;
   return {
     update(done, total, detail) {
-      stream.write(`\r${progressLine(label, done, total, stream.columns ?? 80, detail)}\x1b[K`);
+      stream.write(`\r${progressLine(label, done, total, stream.columns || 80, detail)}\x1b[K`);
       drawn = true;
     },
     end() {

@@ -44,5 +44,9 @@ describe('what the terminal shows', () => {
     expect(written[0]!.startsWith('\rpreparing [')).toBe(true);
     expect(written[0]!.endsWith(']  25%\x1b[K')).toBe(true);
     expect(written.at(-1)).toBe('\r\x1b[K');
+    // A terminal that reports no width (0 columns, as under script(1)) still gets a bar, 80 columns wide.
+    const zero: string[] = [];
+    createProgressBar({ isTTY: true, columns: 0, write: (t: string) => zero.push(t) }, 'preparing').update(1, 2);
+    expect(zero[0]).toMatch(/^\rpreparing \[#+-+\] {2}50%/);
   });
 });

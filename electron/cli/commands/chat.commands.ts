@@ -190,9 +190,24 @@ export const chatCommands: CliCommand[] = [
     words: ['queue', 'run'],
     synopsis: 'queue run --until-idle   processes pending jobs, then exits',
     options: { 'until-idle': flag('run until no job is waiting, then exit (required)') },
-    async run({ client, core, flags }) {
+    async run({ client, core, flags, progress }) {
       if (flags['until-idle'] !== 'true') return { ok: false, error: { code: 'INVALID_INPUT', message: 'Use "queue run --until-idle" (the app runs the queue continuously).' } };
-      await core.queue.runUntilIdle();
+      // On a terminal, a bar over the jobs this run has seen waiting (learning, summaries, titles, re-embedding).
+      const bar = progress('running jobs');
+      let seen = 0;
+      const off = bar
+        ? client.on('queue.changed', (s) => {
+            const left = s.queued + (s.running ? 1 : 0);
+            seen = Math.max(seen, left);
+            bar.update(seen - left, seen, `${left} left`);
+          })
+        : () => {};
+      try {
+        await core.queue.runUntilIdle();
+      } finally {
+        bar?.end();
+        off();
+      }
       const r = await client.call('queue.status', {});
       if (!r.ok) return r;
       if (r.value.paused) return { ok: false, error: { code: r.value.paused.code as 'OLLAMA_UNREACHABLE', message: `Queue paused: ${r.value.paused.message}` } };
