@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MemoryCategory } from '../../shared/contract';
+import { MemoryCategory, operations, type OperationName } from '../../shared/contract';
 import { ROOT, runMnemo } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -62,6 +62,26 @@ describe('the mnemo command', () => {
     expect(added.code, added.stderr).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ content: 'Prefers tea', category: 'skill' });
     expect(JSON.parse((await mnemo('memory', 'stats', '--json')).stdout)).toMatchObject({ total: 1, byCategory: { skill: 1 } });
+  });
+
+  it("--json prints exactly the contract's output of the operation behind the command", { timeout: TIMEOUT_MS }, async () => {
+    const dir = tempDir();
+    const cases: Array<[OperationName, string[]]> = [
+      ['memory.create', ['memory', 'add', 'Prefers tea', '--category', 'preference']],
+      ['memory.list', ['memory', 'list']],
+      ['memory.search', ['memory', 'search', 'tea']],
+      ['memory.stats', ['memory', 'stats']],
+      ['db.check', ['db', 'check']],
+      ['queue.status', ['queue', 'status']],
+      ['settings.get', ['settings', 'get']],
+    ];
+    for (const [op, args] of cases) {
+      const r = await runMnemo([...args, '--json', '--data-dir', dir], { MNEMO_MODELS_DIR: path.join(dir, 'no-models') });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      const printed = JSON.parse(r.stdout) as unknown;
+      // Parsing strips keys the schema does not know: equal means nothing extra and nothing missing.
+      expect(operations[op].output.parse(printed), args.join(' ')).toEqual(printed);
+    }
   });
 
   it('info: the folders, versions and the model server, each with where it came from', { timeout: TIMEOUT_MS }, async () => {
