@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { machine, printTable, type SuiteResult } from './harness';
+import { cliStartupBench } from './suites/cli-startup.bench';
 import { eventLoopBench } from './suites/event-loop.bench';
 import { extractionQualityRealBench } from './suites/extraction-quality-real.bench';
 import { importBench } from './suites/import.bench';
@@ -28,6 +29,7 @@ const suites: Record<string, () => Promise<SuiteResult | SuiteResult[]>> = {
   prompt: () => promptBench(quick ? 10_000 : 100_000, quick ? 2_000 : 10_000, quick ? 50 : 200),
   ui: () => uiBench(quick ? 10_000 : 100_000, 1_000, quick ? 5 : 15),
   responsiveness: () => responsivenessBench(quick ? 500 : 3_000),
+  'cli-startup': () => cliStartupBench(10_000, quick ? 5 : 20),
 };
 
 console.log(`# Mnemo benchmarks\n\nmachine: ${machine()}${quick ? '\nmode: --quick (smaller sizes)' : ''}`);

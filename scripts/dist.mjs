@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run dist`: Mnemo's desktop packages for this platform and architecture (electron-builder.yml).
 //
-//   1. electron-vite build                      -> out/
+//   1. electron-vite build, then build-cli.mjs  -> out/ (out/cli: the `mnemo` command's bundle)
 //   2. stage the app                            -> release/app: out/, drizzle/, a production package.json and the
 //                                                  production node_modules copied from ./node_modules
 //   3. rebuild better-sqlite3 for Electron's ABI in release/app only (@electron/rebuild), and prove by the module's
@@ -100,6 +100,13 @@ step('Building the app (electron-vite)…');
     process.stderr.write(output);
     fail(`npm run dist: electron-vite build failed (exit ${code}); see the output above.`);
   }
+}
+// The terminal host's bundle (out/cli/, staged with the rest of out/), for the `mnemo` shim in the package's
+// resources (scripts/desktop-shims/, README "The mnemo command").
+step('Building the mnemo command (out/cli)…');
+{
+  const { buildCli } = await import('./build-cli.mjs');
+  await buildCli(root);
 }
 
 // --- 2. stage ---------------------------------------------------------------------------------------------------

@@ -12,6 +12,9 @@ import { embeddingCommands } from './commands/embedding.commands';
 import { memoryCommands } from './commands/memory.commands';
 import { settingsCommands } from './commands/settings.commands';
 import { transferCommands } from './commands/transfer.commands';
+import { infoCommands } from './commands/info.commands';
+import type { Options } from './options';
+import type { Paint, ProgressBar } from './terminal';
 
 export type CliOutput = { ok: true; value: unknown; text: string } | { ok: false; error: ErrorInfo };
 
@@ -26,6 +29,10 @@ export interface CliContext {
   write(text: string): void;
   /** Tells the user one line on stderr, apart from the result (also with --json, whose stdout stays one JSON value). */
   note(line: string): void;
+  /** A progress bar on stderr for long work, or null when stderr is not a terminal (then nothing is shown). */
+  progress(label: string): ProgressBar | null;
+  /** Colours for stdout's text: plain unless stdout is a terminal that takes them (terminal.ts). */
+  paint: Paint;
 }
 
 /** What a command that runs without a core gets: the data folder instead of a client. */
@@ -39,6 +46,8 @@ export interface StandaloneContext {
 interface CommandWords {
   words: string[];
   synopsis: string;
+  /** The options it takes besides --json, --data-dir and --help; any other is refused (parse.ts). */
+  options?: Options;
 }
 
 /** Nearly every command: runs against an open core. */
@@ -55,22 +64,4 @@ export interface StandaloneCommand extends CommandWords {
 
 export type CliCommand = CoreCommand | StandaloneCommand;
 
-export const commands: CliCommand[] = [...dbCommands, ...backupCommands, ...chatCommands, ...embeddingCommands, ...memoryCommands, ...settingsCommands, ...transferCommands];
-
-export function findCommand(words: string[]): { command: CliCommand; args: string[] } | null {
-  let best: CliCommand | null = null;
-  for (const command of commands) {
-    if (command.words.every((w, i) => words[i] === w) && (!best || command.words.length > best.words.length)) best = command;
-  }
-  return best ? { command: best, args: words.slice(best.words.length) } : null;
-}
-
-export function usage(): string {
-  return [
-    'usage: npm run -s cli -- <group> <command> [args] [--json] [--data-dir DIR]',
-    '',
-    ...commands.map((c) => `  ${c.synopsis}`),
-    '',
-    'Environment: MNEMO_DATA_DIR (data folder), OLLAMA_HOST, MNEMO_MODELS_DIR, HF_ENDPOINT (model hub mirror).',
-  ].join('\n');
-}
+export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...embeddingCommands, ...memoryCommands, ...settingsCommands, ...transferCommands];

@@ -1,7 +1,7 @@
 /**
- * The terminal host: `npm run -s cli -- <group> <command> [args] [--json] [--data-dir DIR]`.
+ * The terminal host: `mnemo <group> <command> [args] [options]` (or `npm run -s cli -- …` from the source tree).
  * Same core, in-process, same envelopes. Exit codes: 0 ok, 1 the operation failed (one line on stderr),
- * 2 the command line itself is wrong.
+ * 2 the command line itself is wrong (one line saying what, and which help to read).
  */
 import { createClient } from '../../shared/client';
 import { isMnemoError } from '../../shared/errors';
@@ -10,34 +10,46 @@ import { createInProcessTransport } from '../core/in-process.transport';
 import { createStderrLogger } from '../core/ports/logger.port';
 import { resolveDataDir } from '../core/ports/paths.port';
 import { packageVersion } from '../core/version';
-import { commands, findCommand, usage, type CliOutput } from './commands';
+import { commands, type CliCommand, type CliOutput } from './commands';
+import { groupHelp, topLevelHelp } from './help';
 import { parseCommandLine, UsageError } from './parse';
+import { colourEnabled, createProgressBar, paint, progressEnabled } from './terminal';
+
+const errorPaint = paint(colourEnabled(process.stderr, process.env));
+const fail = (message: string) => void process.stderr.write(`${errorPaint.red('mnemo:')} ${message}\n`);
+
+function usageFailure(e: UsageError): number {
+  fail(e.message);
+  if (e.hint) process.stderr.write(`See "${e.hint}".\n`);
+  return 2;
+}
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseCommandLine(argv);
+    parsed = parseCommandLine<CliCommand>(argv, commands);
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`mnemo: ${e.message}\n${usage()}\n`);
-      return 2;
-    }
+    if (e instanceof UsageError) return usageFailure(e);
     throw e;
   }
-  if (parsed.help || parsed.words.length === 0) {
-    process.stdout.write(usage() + '\n');
-    return parsed.help ? 0 : 2;
+  if (parsed.kind === 'version') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
   }
-  const found = findCommand(parsed.words);
-  if (!found) {
-    process.stderr.write(`mnemo: unknown command "${parsed.words.join(' ')}".\n${usage()}\n`);
-    return 2;
+  if (parsed.kind === 'help') {
+    if (parsed.words.length === 0) {
+      process.stdout.write(topLevelHelp(commands, packageVersion()) + '\n');
+      return 0;
+    }
+    const text = groupHelp(commands, parsed.words);
+    if (text === null) return usageFailure(new UsageError(`No command or group "${parsed.words.join(' ')}".`, 'mnemo --help'));
+    process.stdout.write(text + '\n');
+    return 0;
   }
 
-  const dataDir = resolveDataDir(parsed.flags['data-dir']);
-  if (found.command.runWithoutCore) {
-    return report(await found.command.runWithoutCore({ args: found.args, flags: parsed.flags, json: parsed.json, dataDir }), parsed.json);
-  }
+  const { command, args, flags, json } = parsed;
+  const dataDir = resolveDataDir(flags['data-dir']);
+  if (command.runWithoutCore) return report(await command.runWithoutCore({ args, flags, json, dataDir }), json);
   const core = createCore({
     dataDir,
     host: 'cli',
@@ -50,22 +62,23 @@ async function main(argv: string[]): Promise<number> {
     const client = createClient(createInProcessTransport(core));
     let out: CliOutput;
     try {
-      out = await found.command.run({
+      out = await command.run({
         client,
-        args: found.args,
-        flags: parsed.flags,
-        json: parsed.json,
+        args,
+        flags,
+        json,
         core,
         write: (text) => void process.stdout.write(text),
         note: (line) => void process.stderr.write(`mnemo: ${line}\n`),
+        progress: (label) => (progressEnabled(process.stderr, process.env) ? createProgressBar(process.stderr, label) : null),
+        paint: paint(!json && colourEnabled(process.stdout, process.env)),
       });
     } catch (e) {
       // A command that finds its own words wrong (an unknown setting, a value of the wrong type).
       if (!(e instanceof UsageError)) throw e;
-      process.stderr.write(`mnemo: ${e.message}\n  ${found.command.synopsis}\n`);
-      return 2;
+      return usageFailure(new UsageError(e.message, e.hint ?? `mnemo ${command.words.join(' ')} --help`));
     }
-    return report(out, parsed.json);
+    return report(out, json);
   } finally {
     await core.dispose();
   }
@@ -74,7 +87,7 @@ async function main(argv: string[]): Promise<number> {
 function report(out: CliOutput, json: boolean): number {
   if (!out.ok) {
     if (json) process.stdout.write(JSON.stringify({ ok: false, error: out.error }) + '\n');
-    process.stderr.write(`mnemo: ${out.error.message}\n`);
+    fail(out.error.message);
     return 1;
   }
   const text = json ? JSON.stringify(out.value, null, 2) : out.text;
@@ -85,9 +98,7 @@ function report(out: CliOutput, json: boolean): number {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    process.stderr.write(`mnemo: ${isMnemoError(e) ? e.message : (e as Error).message}\n`);
+    fail(isMnemoError(e) ? e.message : (e as Error).message);
     process.exit(1);
   },
 );
-
-export { commands };

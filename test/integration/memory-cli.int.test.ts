@@ -54,13 +54,11 @@ describe('memory commands in the terminal host', () => {
     expect(stats.stdout).toMatch(/semantic search: off \(model_missing\)/);
   });
 
-  it('fails with exit 1 and one line for bad input and missing memories', { timeout: 300_000 }, () => {
+  it('bad input and missing memories: exit 1 and one line; a value the contract refuses: exit 2', { timeout: 300_000 }, () => {
     const cli = cliIn(tempDir());
     for (const args of [
       ['memory', 'show', '77'],
       ['memory', 'show', 'abc'],
-      ['memory', 'add', 'x', '--importance', '1.5'],
-      ['memory', 'add', 'x', '--category', 'hobby'],
       ['memory', 'add', 'x', '--expires', 'next week'],
       ['memory', 'revert', '1'],
       ['memory', 'edit', '1'],
@@ -70,6 +68,15 @@ describe('memory commands in the terminal host', () => {
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stderr).toMatch(/^mnemo: /);
+    }
+    // A value the contract does not accept is a wrong command line: exit 2, the reason, and where to read more.
+    for (const args of [
+      ['memory', 'add', 'x', '--importance', '1.5'],
+      ['memory', 'add', 'x', '--category', 'hobby'],
+    ]) {
+      const r = cli(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^mnemo: --(importance|category) must be .*\nSee "mnemo memory add --help"\.\n$/);
     }
     expect(cli('memory', 'add', 'Lives in Lisbon').code).toBe(0);
     const dup = cli('memory', 'add', 'lives in lisbon.');

@@ -71,12 +71,19 @@ describe('export, import, maintenance and backups in the terminal host', () => {
     for (const args of [
       ['memory', 'import', 'missing.txt'],
       ['memory', 'import'],
-      ['memory', 'export', '--format', 'pdf'],
-      ['memory', 'import', 'other-assistant.txt', '--on-conflict', 'maybe'],
     ]) {
       const r = cli(...args);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    // A value the contract does not accept is a wrong command line: exit 2, what is accepted, and which help to read.
+    for (const args of [
+      ['memory', 'export', '--format', 'pdf'],
+      ['memory', 'import', 'other-assistant.txt', '--on-conflict', 'maybe'],
+    ]) {
+      const r = cli(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/^mnemo: --(format|on-conflict) must be one of .*\nSee "mnemo memory (export|import) --help"\.\n$/);
     }
   }, 300_000); // a dozen CLI processes, each starting a core: slow on a loaded machine
 

@@ -10,12 +10,21 @@ export interface CliRun {
 }
 
 /**
- * The real terminal host (`npm run -s cli -- …`) as a child process. Asynchronous, unlike spawnSync: the fakes the
- * test runs in this process (Ollama, the model hub) must keep answering while the CLI waits on them.
+ * The terminal host from its TypeScript source (tsx electron/cli/main.ts) as a child process. Asynchronous, unlike
+ * spawnSync: the fakes the test runs in this process (Ollama, the model hub) must keep answering while the CLI waits.
  */
 export function runCli(args: string[], env: Record<string, string> = {}, options: { stdin?: string } = {}): Promise<CliRun> {
+  return runNode(['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], env, options);
+}
+
+/** The `mnemo` command as installed (package.json "bin": the launcher, which runs the prebuilt bundle out/cli/main.js). */
+export function runMnemo(args: string[], env: Record<string, string> = {}, options: { stdin?: string } = {}): Promise<CliRun> {
+  return runNode([path.join(ROOT, 'scripts', 'mnemo.mjs'), ...args], env, options);
+}
+
+function runNode(args: string[], env: Record<string, string>, options: { stdin?: string }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env } });
     child.stdin.end(options.stdin ?? '');
     let stdout = '';
     let stderr = '';

@@ -17,6 +17,7 @@ import { openDatabase, type OpenedDatabase } from '../../core/db/open-database';
 import { createStderrLogger } from '../../core/ports/logger.port';
 import { derivePaths, type Paths } from '../../core/ports/paths.port';
 import type { CliCommand, CliOutput, StandaloneContext } from '../commands';
+import { flag } from '../options';
 
 const size = (bytes: number) => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
 const memoriesCount = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
@@ -125,6 +126,7 @@ export const backupCommands: CliCommand[] = [
   {
     words: ['db', 'restore'],
     synopsis: 'db restore FILE|--latest replaces the database with a backup, or the newest good one (the current one is kept in backups/ first)',
+    options: { latest: flag('the newest backup that verifies and holds data') },
     runWithoutCore: restore,
   },
   {

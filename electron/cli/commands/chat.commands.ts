@@ -5,7 +5,9 @@
 import type { Message, ModelsOverview, QueueState, Thread } from '../../../shared/contract';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
+import { Id } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
+import { flag, numberIn, text } from '../options';
 
 function id(arg: string | undefined, what: string): number | { ok: false; error: { code: 'INVALID_INPUT'; message: string } } {
   const n = Number(arg);
@@ -24,12 +26,8 @@ function announceAutoSelection(ctx: CliContext): () => void {
 async function chat(ctx: CliContext): Promise<CliOutput> {
   const text = ctx.args.join(' ').trim();
   if (!text) return { ok: false, error: { code: 'INVALID_INPUT', message: 'Say something: npm run -s cli -- chat "your message"' } };
-  let threadId: number | undefined;
-  if (ctx.flags.thread !== undefined) {
-    const parsed = id(ctx.flags.thread, '--thread');
-    if (typeof parsed !== 'number') return parsed;
-    threadId = parsed;
-  }
+  // The parser checked --thread against the contract's Id.
+  const threadId = ctx.flags.thread === undefined ? undefined : Number(ctx.flags.thread);
   let replyId: number | null = null;
   let streamed = false;
   const offAutoSelected = announceAutoSelection(ctx);
@@ -116,6 +114,11 @@ export const chatCommands: CliCommand[] = [
   {
     words: ['chat'],
     synopsis: 'chat [--thread ID] [--model NAME] [--incognito] "text"   streams the reply',
+    options: {
+      thread: numberIn(Id, 'ID', 'continue this thread (default: a new one)'),
+      model: text('NAME', 'the model for this message only'),
+      incognito: flag('a new thread that Mnemo learns nothing from'),
+    },
     run: chat,
   },
   {
@@ -186,9 +189,25 @@ export const chatCommands: CliCommand[] = [
   {
     words: ['queue', 'run'],
     synopsis: 'queue run --until-idle   processes pending jobs, then exits',
-    async run({ client, core, flags }) {
+    options: { 'until-idle': flag('run until no job is waiting, then exit (required)') },
+    async run({ client, core, flags, progress }) {
       if (flags['until-idle'] !== 'true') return { ok: false, error: { code: 'INVALID_INPUT', message: 'Use "queue run --until-idle" (the app runs the queue continuously).' } };
-      await core.queue.runUntilIdle();
+      // On a terminal, a bar over the jobs this run has seen waiting (learning, summaries, titles, re-embedding).
+      const bar = progress('running jobs');
+      let seen = 0;
+      const off = bar
+        ? client.on('queue.changed', (s) => {
+            const left = s.queued + (s.running ? 1 : 0);
+            seen = Math.max(seen, left);
+            bar.update(seen - left, seen, `${left} left`);
+          })
+        : () => {};
+      try {
+        await core.queue.runUntilIdle();
+      } finally {
+        bar?.end();
+        off();
+      }
       const r = await client.call('queue.status', {});
       if (!r.ok) return r;
       if (r.value.paused) return { ok: false, error: { code: r.value.paused.code as 'OLLAMA_UNREACHABLE', message: `Queue paused: ${r.value.paused.message}` } };

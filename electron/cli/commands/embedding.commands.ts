@@ -1,6 +1,6 @@
 /**
  * Semantic search from the terminal: whether it is on (and why not), and downloading the local embedding model.
- * `embedding download` prints a line per progress step, then the final state; Ctrl-C cancels it cleanly (files
+ * `embedding download` shows a progress bar on a terminal, then the final state; Ctrl-C cancels it cleanly (files
  * already complete are kept for the next try).
  */
 import type { EmbeddingDownloadProgress, EmbeddingStatus } from '../../../shared/contract';
@@ -15,9 +15,9 @@ async function download(ctx: CliContext): Promise<CliOutput> {
     if (status.state === 'downloading') downloading = true;
     else if (status.state === 'ready' || (downloading && status.state === 'unavailable')) finish(status);
   });
-  const offProgress = ctx.client.on('embedding.downloadProgressed', (p) => {
-    if (!ctx.json) ctx.write(formatProgress(p) + '\n');
-  });
+  // A bar on a terminal (stderr) only: in a pipe or a log, the final state says it all.
+  const bar = ctx.progress('downloading');
+  const offProgress = ctx.client.on('embedding.downloadProgressed', (p) => bar?.update(p.loadedBytes, p.totalBytes, formatProgress(p)));
   const cancel = () => void ctx.client.call('embedding.cancelDownload', {});
   process.once('SIGINT', cancel);
   try {
@@ -28,6 +28,7 @@ async function download(ctx: CliContext): Promise<CliOutput> {
     // local model and say only "not installed", losing why the download failed.
     return done(await finished);
   } finally {
+    bar?.end();
     process.off('SIGINT', cancel);
     offStatus();
     offProgress();
@@ -42,7 +43,7 @@ function done(status: EmbeddingStatus): CliOutput {
 }
 
 export function formatProgress(p: EmbeddingDownloadProgress): string {
-  return `${String(p.percent).padStart(3)}%  ${formatBytes(p.loadedBytes)} / ${formatBytes(p.totalBytes)}  ${p.file}`;
+  return `${formatBytes(p.loadedBytes)} / ${formatBytes(p.totalBytes)}  ${p.file}`;
 }
 
 export function formatStatus(s: EmbeddingStatus): string {

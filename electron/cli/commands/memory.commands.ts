@@ -3,10 +3,11 @@
  * Every command is one contract operation; with --json it prints the operation's value.
  */
 import type { BackupErasure, Memory, MemoryCategory, MemoryHit, MemoryStatus, OpOutput, RemainingCopy } from '../../../shared/contract';
-import { MemoryCategory as CategorySchema, MemoryStatus as StatusSchema } from '../../../shared/contract';
+import { MemoryCategory as CategorySchema, MemoryStatus as StatusSchema, operations } from '../../../shared/contract';
 import { daysInMonth, endOfDay } from '../../../shared/calendar-day';
 import { userTimeZone } from '../../../shared/time-zone';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
+import { flag, numberIn, oneOf, someOf, text, type Options } from '../options';
 
 type Failure = { ok: false; error: { code: 'INVALID_INPUT'; message: string } };
 const invalid = (message: string): Failure => ({ ok: false, error: { code: 'INVALID_INPUT', message } });
@@ -15,12 +16,6 @@ const isFailure = (x: unknown): x is Failure => typeof x === 'object' && x !== n
 function positiveInt(arg: string | undefined, what: string): number | Failure {
   const n = Number(arg);
   if (!arg || !Number.isInteger(n) || n <= 0) return invalid(`${what} must be a positive whole number (got "${arg ?? ''}").`);
-  return n;
-}
-
-function share(arg: string, what: string): number | Failure {
-  const n = Number(arg);
-  if (arg.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) return invalid(`${what} must be a number from 0 to 1 (got "${arg}").`);
   return n;
 }
 
@@ -41,21 +36,10 @@ async function expiry(ctx: CliContext, arg: string, what: string): Promise<numbe
   return endOfDay(day, userTimeZone(settings.ok ? settings.value.timeZone : ''));
 }
 
-function list<T extends string>(arg: string, allowed: readonly T[], what: string): T[] | Failure {
-  const values = arg.split(',').map((s) => s.trim()).filter(Boolean);
-  const wrong = values.find((v) => !allowed.includes(v as T));
-  if (wrong !== undefined || values.length === 0) return invalid(`${what} must be one or more of ${allowed.join(', ')} (got "${arg}").`);
-  return values as T[];
-}
-
 const CATEGORIES = CategorySchema.options;
 const STATUSES = StatusSchema.options;
-
-function category(arg: string): MemoryCategory | Failure {
-  const r = list(arg, CATEGORIES, '--category');
-  if (isFailure(r)) return r;
-  return r.length === 1 ? r[0]! : invalid('--category takes one category here.');
-}
+/** Comma-separated values the parser has already checked against the contract's enum (options.ts someOf). */
+const listed = <T extends string>(arg: string) => arg.split(',').map((s) => s.trim()).filter(Boolean) as T[];
 
 const time = (t: number | null) => (t === null ? '-' : new Date(t).toISOString().slice(0, 16).replace('T', ' '));
 
@@ -119,19 +103,11 @@ function formatStats(s: OpOutput<'memory.stats'>): string {
   return lines.join('\n');
 }
 
-/** --category and --importance, shared by add and edit. */
-function categoryAndImportance(ctx: CliContext): { category?: MemoryCategory; importance?: number } | Failure {
+/** --category and --importance, shared by add and edit (the parser checked both against the contract). */
+function categoryAndImportance(ctx: CliContext): { category?: MemoryCategory; importance?: number } {
   const out: { category?: MemoryCategory; importance?: number } = {};
-  if (ctx.flags.category !== undefined) {
-    const c = category(ctx.flags.category);
-    if (isFailure(c)) return c;
-    out.category = c;
-  }
-  if (ctx.flags.importance !== undefined) {
-    const x = share(ctx.flags.importance, '--importance');
-    if (isFailure(x)) return x;
-    out.importance = x;
-  }
+  if (ctx.flags.category !== undefined) out.category = ctx.flags.category as MemoryCategory;
+  if (ctx.flags.importance !== undefined) out.importance = Number(ctx.flags.importance);
   return out;
 }
 
@@ -139,7 +115,6 @@ async function add(ctx: CliContext): Promise<CliOutput> {
   const content = ctx.args.join(' ').trim();
   if (!content) return invalid('Say what to remember: npm run -s cli -- memory add "text" [--category C] [--importance X] [--pin] [--expires DATE]');
   const fields = categoryAndImportance(ctx);
-  if (isFailure(fields)) return fields;
   const input: { content: string; category?: MemoryCategory; importance?: number; pinned?: boolean; expiresAt?: number } = { content, ...fields };
   if (ctx.flags.pin === 'true') input.pinned = true;
   if (ctx.flags.expires !== undefined) {
@@ -155,22 +130,10 @@ async function add(ctx: CliContext): Promise<CliOutput> {
 
 async function listMemories(ctx: CliContext): Promise<CliOutput> {
   const input: { categories?: MemoryCategory[]; statuses?: MemoryStatus[]; pinned?: boolean; limit?: number; query?: string } = {};
-  if (ctx.flags.category !== undefined) {
-    const c = list(ctx.flags.category, CATEGORIES, '--category');
-    if (isFailure(c)) return c;
-    input.categories = c;
-  }
-  if (ctx.flags.status !== undefined) {
-    const s = list(ctx.flags.status, STATUSES, '--status');
-    if (isFailure(s)) return s;
-    input.statuses = s;
-  }
+  if (ctx.flags.category !== undefined) input.categories = listed<MemoryCategory>(ctx.flags.category);
+  if (ctx.flags.status !== undefined) input.statuses = listed<MemoryStatus>(ctx.flags.status);
   if (ctx.flags.pinned === 'true') input.pinned = true;
-  if (ctx.flags.limit !== undefined) {
-    const n = positiveInt(ctx.flags.limit, '--limit');
-    if (isFailure(n)) return n;
-    input.limit = n;
-  }
+  if (ctx.flags.limit !== undefined) input.limit = Number(ctx.flags.limit);
   if (ctx.args.length > 0) input.query = ctx.args.join(' ');
   const r = await ctx.client.call('memory.list', input);
   if (!r.ok) return r;
@@ -182,12 +145,7 @@ async function listMemories(ctx: CliContext): Promise<CliOutput> {
 async function search(ctx: CliContext): Promise<CliOutput> {
   const query = ctx.args.join(' ').trim();
   if (!query) return invalid('Say what to look for: npm run -s cli -- memory search "query" [--limit N]');
-  let limit: number | undefined;
-  if (ctx.flags.limit !== undefined) {
-    const n = positiveInt(ctx.flags.limit, '--limit');
-    if (isFailure(n)) return n;
-    limit = n;
-  }
+  const limit = ctx.flags.limit === undefined ? undefined : Number(ctx.flags.limit);
   const r = await ctx.client.call('memory.search', { query, ...(limit ? { limit } : {}) });
   if (!r.ok) return r;
   const mode = r.value.mode === 'hybrid' ? 'hybrid (semantic + keyword)' : 'keyword only (semantic search is off: see memory stats)';
@@ -207,7 +165,6 @@ async function edit(ctx: CliContext): Promise<CliOutput> {
   const memoryId = positiveInt(ctx.args[0], 'The memory id');
   if (isFailure(memoryId)) return memoryId;
   const fields = categoryAndImportance(ctx);
-  if (isFailure(fields)) return fields;
   const patch: { content?: string; category?: MemoryCategory; importance?: number; pinned?: boolean; expiresAt?: number | null } = { ...fields };
   if (ctx.flags.content !== undefined) patch.content = ctx.flags.content;
   if (ctx.flags.pin === 'true' && ctx.flags.unpin === 'true') return invalid('Use either --pin or --unpin, not both.');
@@ -285,14 +242,36 @@ async function stats(ctx: CliContext): Promise<CliOutput> {
   return { ok: true, value: r.value, text: formatStats(r.value) };
 }
 
+const create = operations['memory.create'].input.shape;
+const category = oneOf(CATEGORIES, 'what kind of memory it is');
+const importance = numberIn(create.importance, 'X', 'how much it matters, from 0 to 1');
+const expires = text('DATE', 'when it stops holding: 2026-03-01 (to the end of that day) or 2026-03-01T18:00Z');
+const addOptions: Options = { category, importance, pin: flag('always include it in the prompt'), expires };
+const editOptions: Options = {
+  content: text('TEXT', 'new text'),
+  category,
+  importance,
+  pin: flag('always include it in the prompt'),
+  unpin: flag('stop pinning it'),
+  expires: { ...expires, value: 'DATE|never', help: `${expires.help}; never: no expiry` },
+};
+const listOptions: Options = {
+  category: someOf(CATEGORIES, 'only these kinds'),
+  status: someOf(STATUSES, 'only these statuses (default: active)'),
+  pinned: flag('only pinned memories'),
+  limit: numberIn(operations['memory.list'].input.shape.limit, 'N', 'at most N (default 50)'),
+};
+const searchOptions: Options = { limit: numberIn(operations['memory.search'].input.shape.limit, 'N', 'at most N hits (default 20)') };
+
 export const memoryCommands: CliCommand[] = [
-  { words: ['memory', 'add'], synopsis: 'memory add "text" [--category C] [--importance X] [--pin] [--expires DATE]', run: add },
-  { words: ['memory', 'list'], synopsis: 'memory list [words] [--category C] [--status S] [--pinned] [--limit N]   newest first', run: listMemories },
-  { words: ['memory', 'search'], synopsis: 'memory search "query" [--limit N]   hybrid (keyword only while semantic search is off)', run: search },
+  { words: ['memory', 'add'], synopsis: 'memory add "text" [--category C] [--importance X] [--pin] [--expires DATE]', options: addOptions, run: add },
+  { words: ['memory', 'list'], synopsis: 'memory list [words] [--category C] [--status S] [--pinned] [--limit N]   newest first', options: listOptions, run: listMemories },
+  { words: ['memory', 'search'], synopsis: 'memory search "query" [--limit N]   hybrid (keyword only while semantic search is off)', options: searchOptions, run: search },
   { words: ['memory', 'show'], synopsis: 'memory show ID           content, versions, provenance, uses', run: show },
   {
     words: ['memory', 'edit'],
     synopsis: 'memory edit ID [--content T] [--category C] [--importance X] [--pin|--unpin] [--expires DATE|never]',
+    options: editOptions,
     run: edit,
   },
   { words: ['memory', 'delete'], synopsis: 'memory delete ID         moves it to the trash', run: byId('memory.delete', (id) => `Moved memory #${id} to the trash.`) },

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { Settings } from '../../../shared/contract';
 import type { CliCommand } from '../commands';
+import { nearest } from '../nearest';
 import { UsageError } from '../parse';
 
 type ValueKind = 'number' | 'boolean' | 'text';
@@ -59,28 +60,13 @@ function patchFor(key: string, value: unknown): Record<string, unknown> {
     .reduce<unknown>((inner, part) => ({ [part]: inner }), value) as Record<string, unknown>;
 }
 
-/** Edit distance, for "did you mean": keys are short, so the plain quadratic table is enough. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
-
 function findKey(key: string | undefined): SettingKey {
   const keys = settingKeys();
   if (!key) return usageError('Name a setting, e.g. "settings get retrieval.limit". "settings get" lists them all.');
   const found = keys.find((k) => k.key === key) ?? keys.find((k) => k.key.toLowerCase() === key.toLowerCase());
   if (found) return found;
-  const nearest = [...keys].sort((a, b) => distance(key.toLowerCase(), a.key.toLowerCase()) - distance(key.toLowerCase(), b.key.toLowerCase()))[0]!;
-  return usageError(`There is no setting "${key}". Did you mean "${nearest.key}"? "settings get" lists them all.`);
+  const near = nearest(key, keys.map((k) => k.key), true);
+  return usageError(`There is no setting "${key}". Did you mean "${near}"? "settings get" lists them all.`);
 }
 
 /** A key or value the command line got wrong: exit 2, like any other usage error. */

@@ -4,25 +4,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ImportItem, ImportReport, MaintenanceReport, MemoryCategory } from '../../../shared/contract';
-import { MemoryCategory as CategorySchema } from '../../../shared/contract';
+import type { ImportItem, ImportReport, MaintenanceReport, MemoryCategory, OpInput } from '../../../shared/contract';
+import { MemoryCategory as CategorySchema, operations } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
+import { flag, oneOf, text, type Options } from '../options';
 import { remainingCopiesText } from './memory.commands';
 
 const invalid = (message: string): CliOutput => ({ ok: false, error: { code: 'INVALID_INPUT', message } });
 /** Item lines printed before "and N more". */
 const SHOWN_ITEMS = 200;
 
-function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined | CliOutput {
-  if (value === undefined) return undefined;
-  if (allowed.includes(value as T)) return value as T;
-  return invalid(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`);
-}
-const isOutput = (x: unknown): x is CliOutput => typeof x === 'object' && x !== null && 'ok' in x;
-
 async function exportMemories(ctx: CliContext): Promise<CliOutput> {
-  const format = oneOf(ctx.flags.format, ['json', 'md'] as const, '--format');
-  if (isOutput(format)) return format;
+  const format = ctx.flags.format as OpInput<'memory.export'>['format'];
   const r = await ctx.client.call('memory.export', {
     format: format ?? 'json',
     includeArchived: ctx.flags['include-archived'] === 'true',
@@ -81,12 +74,10 @@ function capLines({ cap: c, dryRun }: ImportReport): string[] {
 async function importMemories(ctx: CliContext): Promise<CliOutput> {
   const arg = ctx.args.join(' ').trim();
   if (!arg) return invalid('Say which file to import: npm run -s cli -- memory import FILE [--dry-run]');
-  const format = oneOf(ctx.flags.format, ['auto', 'mnemo-json', 'text'] as const, '--format');
-  if (isOutput(format)) return format;
-  const onConflict = oneOf(ctx.flags['on-conflict'], ['skip', 'import'] as const, '--on-conflict');
-  if (isOutput(onConflict)) return onConflict;
-  const category = oneOf<MemoryCategory>(ctx.flags.category, CategorySchema.options, '--category');
-  if (isOutput(category)) return category;
+  // The parser checked each value against the contract (importOptions below).
+  const format = ctx.flags.format as OpInput<'memory.import'>['format'];
+  const onConflict = ctx.flags['on-conflict'] as OpInput<'memory.import'>['onConflict'];
+  const category = ctx.flags.category as MemoryCategory | undefined;
   const file = path.resolve(arg);
   let content: string;
   try {
@@ -94,9 +85,9 @@ async function importMemories(ctx: CliContext): Promise<CliOutput> {
   } catch (e) {
     return { ok: false, error: { code: 'NOT_FOUND', message: `Cannot read ${file} (${(e as { code?: string }).code ?? (e as Error).message}).` } };
   }
-  // Progress only on a terminal: in a pipe or a log it would be noise.
-  const live = !ctx.json && process.stdout.isTTY;
-  const off = live ? ctx.client.on('import.progressed', ({ done, total }) => ctx.write(`\rpreparing ${done}/${total}`)) : () => {};
+  // A bar on a terminal (stderr) only: in a pipe or a log it would be noise.
+  const bar = ctx.progress('preparing');
+  const off = bar ? ctx.client.on('import.progressed', ({ done, total }) => bar.update(done, total, `${done}/${total}`)) : () => {};
   try {
     const r = await ctx.client.call('memory.import', {
       content,
@@ -105,7 +96,7 @@ async function importMemories(ctx: CliContext): Promise<CliOutput> {
       ...(onConflict ? { onConflict } : {}),
       ...(category ? { defaultCategory: category } : {}),
     });
-    if (live) ctx.write('\r\x1b[K');
+    bar?.end();
     if (!r.ok) return r;
     return { ok: true, value: r.value, text: formatImport(r.value) };
   } finally {
@@ -127,15 +118,32 @@ function formatMaintenance(r: MaintenanceReport): string {
   ].join('\n');
 }
 
+const exportInput = operations['memory.export'].input.shape;
+const importInput = operations['memory.import'].input.shape;
+const exportOptions: Options = {
+  format: oneOf(exportInput.format.unwrap().options, 'json: everything, read back by import; md: a readable profile (default json)'),
+  out: text('FILE', 'write to FILE instead of stdout'),
+  'include-archived': flag('archived memories too'),
+  'include-trashed': flag('memories in the trash too'),
+};
+const importOptions: Options = {
+  'dry-run': flag('report what would happen, write nothing'),
+  format: oneOf(importInput.format.unwrap().options, 'how to read the file (default auto)'),
+  category: oneOf(CategorySchema.options, 'the kind of text lines before any heading (default knowledge)'),
+  'on-conflict': oneOf(importInput.onConflict.unwrap().options, 'what to do with near-duplicates (default skip)'),
+};
+
 export const transferCommands: CliCommand[] = [
   {
     words: ['memory', 'export'],
     synopsis: 'memory export [--format json|md] [--out FILE] [--include-archived] [--include-trashed]   stdout without --out',
+    options: exportOptions,
     run: exportMemories,
   },
   {
     words: ['memory', 'import'],
     synopsis: 'memory import FILE [--dry-run] [--format auto|mnemo-json|text] [--category C] [--on-conflict skip|import]',
+    options: importOptions,
     run: importMemories,
   },
   {

@@ -2,6 +2,7 @@
  * Where things live. The composition root derives every path from the data folder unless a host overrides one
  * (the packaged Electron app points migrationsDir and vec extension into its resources).
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sourceMigrationsDir } from '../db/open-database';
@@ -31,14 +32,34 @@ export function derivePaths(dataDir: string, overrides: Partial<Paths> = {}, env
 }
 
 /**
- * The data folder for the CLI and the web host: --data-dir, else MNEMO_DATA_DIR, else the platform's usual place
- * (XDG_DATA_HOME/mnemo on Linux). The Electron host uses app.getPath('userData') as its fallback instead.
+ * The data folder for the CLI and the web host: --data-dir, else MNEMO_DATA_DIR, else the platform's usual place,
+ * the desktop app's own (Electron's userData: $XDG_CONFIG_HOME/Mnemo on Linux), so the app, `mnemo` and the web host
+ * share one folder. The Electron host asks Electron for that folder instead (electron/main/desktop-paths.ts).
  */
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-  if (flag) return path.resolve(flag);
-  if (env.MNEMO_DATA_DIR) return path.resolve(env.MNEMO_DATA_DIR);
+  return dataDirInUse(flag, env, platform).dir;
+}
+
+export type DataDirSource = 'option' | 'environment' | 'default' | 'earlier default';
+
+/**
+ * The folder resolveDataDir picks and which source gave it, for the user to see (`mnemo info`).
+ * 'earlier default': on Linux the CLI and web host used $XDG_DATA_HOME/mnemo before they followed the desktop app; a
+ * database there, with none in the desktop folder, is still used, so nobody's memories seem to vanish on an update.
+ */
+export function dataDirInUse(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+  exists: (file: string) => boolean = fs.existsSync,
+): { dir: string; source: DataDirSource } {
+  if (flag) return { dir: path.resolve(flag), source: 'option' };
+  if (env.MNEMO_DATA_DIR) return { dir: path.resolve(env.MNEMO_DATA_DIR), source: 'environment' };
   const home = os.homedir();
-  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Mnemo');
-  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Mnemo');
-  return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'mnemo');
+  if (platform === 'darwin') return { dir: path.join(home, 'Library', 'Application Support', 'Mnemo'), source: 'default' };
+  if (platform === 'win32') return { dir: path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Mnemo'), source: 'default' };
+  const desktop = path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'Mnemo');
+  const earlier = path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'mnemo');
+  if (!exists(path.join(desktop, 'mnemo.db')) && exists(path.join(earlier, 'mnemo.db'))) return { dir: earlier, source: 'earlier default' };
+  return { dir: desktop, source: 'default' };
 }
