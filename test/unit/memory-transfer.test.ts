@@ -26,6 +26,31 @@ describe('text import parsing', () => {
     expect(items.map((i) => i.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('reads an assistant’s “what I remember about you” answer: the list, not the prose around it (English and Chinese)', () => {
+    const chatgpt = [
+      "Here's what I remember about you:",
+      '',
+      "1. **Name:** You're Alex, and you prefer to be called Al.",
+      '2. **Work:** You work as a software engineer, mostly in TypeScript and Rust.',
+      '- You have a dog named Miso.',
+      '',
+      "Let me know if you'd like me to update or forget anything!",
+    ].join('\n');
+    const items = text(chatgpt);
+    expect(items.filter((i) => !i.invalid).map((i) => [i.line, i.content])).toEqual([
+      [3, "Name: You're Alex, and you prefer to be called Al."],
+      [4, 'Work: You work as a software engineer, mostly in TypeScript and Rust.'],
+      [5, 'You have a dog named Miso.'],
+    ]);
+    expect(items.find((i) => i.line === 7)).toMatchObject({ invalid: expect.stringContaining('Not part of the list') });
+
+    const zh = text('以下是我记得的关于你的信息：\n- 你住在上海\n- 你喜欢喝绿茶\n如果需要修改，请告诉我。');
+    expect(zh.filter((i) => !i.invalid).map((i) => i.content)).toEqual(['你住在上海', '你喜欢喝绿茶']);
+    expect(zh.at(-1)).toMatchObject({ content: '如果需要修改，请告诉我。', invalid: expect.any(String) });
+    // Plain lines, or a few bullets among them, are all memories: the rule is for a list wrapped in prose.
+    expect(text('Prefers tea\nLives in Lisbon\n- Has a cat').filter((i) => i.invalid)).toEqual([]);
+  });
+
   it('does not take numbers, signs or bold text that start a sentence for list markers', () => {
     expect(text('1.5 litres of water a day\n-5 °C feels cold to them\n**Vegetarian** since 2019').map((i) => i.content)).toEqual([
       '1.5 litres of water a day',

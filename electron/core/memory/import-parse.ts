@@ -4,8 +4,10 @@
  *
  * Text rules: bullets, numbers and checkboxes are stripped; a heading ("## Preferences", "偏好：", "**Projects**")
  * sets the category of the lines after it (an unknown heading falls back to the default); a line ending in a colon is
- * a heading, not a memory ("Here is what I remember about you:"); blank lines and lines without letters or digits
- * (rules, table borders) are skipped; lines with fewer than 3 letters or digits are reported invalid. A trailing
+ * a heading, not a memory ("Here is what I remember about you:"); where most lines are list items, the other lines are
+ * the prose around a list ("Let me know if you'd like me to forget anything!") and are reported invalid, not imported;
+ * blank lines and lines without letters or digits (rules, table borders) are skipped; lines with fewer than 3 letters
+ * or digits are reported invalid. A trailing
  * metadata group as the Markdown export writes it ("_(pinned · importance 0.80 · expires 2026-03-01)_") is read back;
  * its expiry day is the last day the memory holds, so it reads back as the end of that day in the user's time zone.
  */
@@ -120,27 +122,36 @@ const CHECKBOX = /^\[(?: |x|X)?\]\s*/;
 const SIGNIFICANT = /[\p{L}\p{N}]/gu;
 
 export function parseTextImport(text: string, defaultCategory: MemoryCategory, timeZone = 'UTC'): ImportCandidate[] {
+  const lines: Array<{ number: number; line: string; content: string; listed: boolean }> = [];
   const items: ImportCandidate[] = [];
   let category: MemoryCategory = defaultCategory;
-  const lines = text.split(/\r\n|\r|\n/);
-  lines.forEach((rawLine, i) => {
+  text.split(/\r\n|\r|\n/).forEach((rawLine, i) => {
     const line = rawLine.trim();
     if (!line || (line.match(SIGNIFICANT)?.length ?? 0) === 0) return;
-    let content = stripMarkers(line);
+    lines.push({ number: i + 1, line, content: stripMarkers(line), listed: BULLET.test(line) || CHECKBOX.test(line) });
+  });
+  const memoryLines = lines.filter((l) => headingText(l.line, l.content) === null);
+  // An assistant's answer ("Here is what I remember about you: 1. … 2. … Let me know if …") is a list wrapped in prose:
+  // where most lines are list items, the prose around them is not a memory.
+  const listOnly = memoryLines.filter((l) => l.listed).length * 2 > memoryLines.length;
+  for (const { number, line, listed, content: stripped } of lines) {
+    let content = stripped;
     const heading = headingText(line, content);
     if (heading !== null) {
       category = categoryOfHeading(heading) ?? defaultCategory;
-      return;
+      continue;
     }
     const meta = trailingMetadata(content, timeZone);
     if (meta) content = meta.rest;
     content = content.replace(EMPHASIS, '$2').trim();
-    const item: ImportCandidate = { line: i + 1, content, category, ...(meta?.fields ?? {}) };
-    const why = contentProblem(content);
+    const item: ImportCandidate = { line: number, content, category, ...(meta?.fields ?? {}) };
+    const why = contentProblem(content) ?? (listOnly && !listed ? NOT_IN_THE_LIST : undefined);
     items.push(why ? { ...item, invalid: why } : item);
-  });
+  }
   return items;
 }
+
+const NOT_IN_THE_LIST = 'Not part of the list: the words around a list (an introduction, a closing remark) are not memories.';
 
 /** Headings are short: a longer line in bold or ending in a colon is more likely a memory someone emphasised. */
 const MAX_BOLD_HEADING = 40;
