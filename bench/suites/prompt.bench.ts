@@ -14,9 +14,10 @@ import type { Message, Settings } from '../../shared/contract';
 import { computeBudget, fitToTokens, planConversation, type HistoryMessage } from '../../electron/core/chat/context-budget';
 import type { MemoryRetrievalPort } from '../../electron/core/chat/memory-retrieval.port';
 import { createMessagesRepo } from '../../electron/core/chat/messages.repo';
-import { assemblePrompt, systemPrompt } from '../../electron/core/chat/prompt-assembly';
+import { assemblePrompt, PROFILE_SHARE_OF_MEMORIES, systemPrompt } from '../../electron/core/chat/prompt-assembly';
 import { loadSummary } from '../../electron/core/chat/summary.job';
 import type { Sqlite } from '../../electron/core/db/open-database';
+import { formatProfileForPrompt } from '../../electron/core/memory/memory-prompt';
 import { memoryRetrievalPort } from '../../electron/core/memory/memory.service';
 import { createTokenCalibrator, estimateTokens } from '../../electron/core/text/token-estimate';
 import { recallAt } from '../../test/fixtures/clustered-vectors';
@@ -24,6 +25,16 @@ import { fmt, summarize, type SuiteResult } from '../harness';
 import { FIXTURE_NOW, memoryFixture, openFixture, seedThread } from '../memory-fixture';
 
 const CONTEXT_WINDOW = 8192;
+
+/** A profile as the background model writes one (about 150 words), in every prompt as in use. */
+const PROFILE = [
+  '## Name', '- Ana Ribeiro (goes by Ana)',
+  '## Language', '- Portuguese and English; learning Mandarin (学习中文两年)',
+  '## Location', '- Porto, Portugal; moved from Lisbon in 2025',
+  '## Work', '- Product designer at a small studio; works on a garden planner app in TypeScript and React',
+  '## Preferences', '- Green tea over coffee; vegetarian since 2019', '- Runs every morning; plays chess on Sundays', '- Likes short answers with examples',
+  '## Instructions for the assistant', '- Answer briefly, with code in TypeScript', '- Use metric units and 24-hour times',
+].join('\n');
 
 /** Chat messages around a query's topic words, made of words the fixture's memories use (clustered-vectors.ts, COMMON). */
 const MESSAGES = [
@@ -51,7 +62,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
 
     const mnemo = (i: number) =>
       assemblePrompt(
-        { sqlite, messages, memory, calibrator, profile: () => null },
+        { sqlite, messages, memory, calibrator, profile: () => PROFILE },
         { threadId, userMessage: userMessage(i), incognito: false, contextWindow: CONTEXT_WINDOW, settings, now: FIXTURE_NOW },
       );
     const naive = (i: number) => naiveAssemble(sqlite, memory, threadId, userMessage(i), settings, calibrator.ratio);
@@ -62,7 +73,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
     }
     if (included.mnemo !== included.naive) throw new Error(`prompt bench: Mnemo kept ${included.mnemo} messages, the baseline ${included.naive}`);
     const exactMemory = memoryRetrievalPort(exactService.memories, () => []);
-    const budget = computeBudget(CONTEXT_WINDOW, settings.budget).memories;
+    const budget = computeBudget(CONTEXT_WINDOW, settings.budget).memories - profileTokens(settings);
     const exactIds = async (i: number) =>
       (await exactMemory.retrieveForPrompt({ query: userMessage(i).content, threadId, tokenBudget: budget, estimateTokens })).items.map((m) => m.memoryId);
     const samples = { mnemo: [] as number[], naive: [] as number[] };
@@ -87,7 +98,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
       ],
       notes: [
         `ratio baseline / Mnemo: p50 ${(n.p50 / m.p50).toFixed(1)}x, p95 ${(n.p95 / m.p95).toFixed(1)}x (${iterations} prompts each, interleaved)`,
-        'both include the same long-term memory retrieval (hybrid search over the store, formatted within the memory share)',
+        'both include the same profile (about 150 words) and long-term memory retrieval (hybrid search over the store, formatted within the rest of the memory share)',
         `memories in Mnemo's prompts that the same retrieval with the exact float KNN also picks: ${(agreement / iterations).toFixed(3)} (mean overlap, untimed)`,
       ],
     };
@@ -98,10 +109,17 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
 }
 
 /** assemblePrompt's work with the naive conversation part: the whole thread read and every message re-counted. */
+/** The profile's cost in the memory share, as assemblePrompt spends it. */
+function profileTokens(settings: Settings): number {
+  const text = formatProfileForPrompt(PROFILE, Math.floor(computeBudget(CONTEXT_WINDOW, settings.budget).memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
+  return text ? estimateTokens(text) + 1 : 0;
+}
+
 async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, threadId: number, userMessage: Message, settings: Settings, ratio: number) {
   const budget = computeBudget(CONTEXT_WINDOW, settings.budget);
   const system = fitToTokens(systemPrompt(FIXTURE_NOW, 'UTC'), budget.system, estimateTokens);
-  const retrieved = await memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories, estimateTokens });
+  const profile = formatProfileForPrompt(PROFILE, Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
+  const retrieved = await memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories - profileTokens(settings), estimateTokens });
   const summary = loadSummary(sqlite, threadId);
   const all = sqlite.prepare('SELECT * FROM messages WHERE thread_id = ? ORDER BY id').all(threadId) as Array<{ id: number; role: string; content: string; status: string }>;
   const history: HistoryMessage[] = all
@@ -117,5 +135,5 @@ async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, thread
     history,
     userMessage: { content: userMessage.content, estimatedTokens: estimateTokens(userMessage.content) },
   });
-  return { system: retrieved.text ? `${system}\n\n${retrieved.text}` : system, ...plan };
+  return { system: [system, profile, retrieved.text].filter(Boolean).join('\n\n'), ...plan };
 }

@@ -36,7 +36,7 @@ export interface AssembledPrompt {
 }
 
 /** The profile takes at most this share of the memory share; retrieved memories get the rest. */
-const PROFILE_SHARE_OF_MEMORIES = 0.4;
+export const PROFILE_SHARE_OF_MEMORIES = 0.4;
 
 export async function assemblePrompt(
   /** profile: the user's profile while it is on (profile.service.ts), else null. */
