@@ -4,14 +4,16 @@
  * in pages with their stored token estimates) beside a naive assembly that does the same except that it loads every
  * message of the thread and re-counts each with estimateTokens every time, then selects newest first.
  * The query's embedding is excluded: the embedder hands back a precomputed vector. No thread summary, so Mnemo reads
- * as many pages as the conversation share needs.
+ * as many pages as the conversation share needs. Both carry custom instructions at their longest, global (English)
+ * and per thread (Chinese), together more than the system share, so each prompt also cuts them to fit.
  * The user's messages are sentences, as in a chat: the query's two topic words inside common words the stored memories
  * also contain (the, user, likes, with, about, ...), so the keyword half pays for common terms as it would in use.
  * Quality beside speed: the memories each Mnemo prompt carries are compared (untimed) with those the same service
  * picks when forced to the exact float KNN, so a faster approximate vector pass cannot go unnoticed.
  */
 import type { Message, Settings } from '../../shared/contract';
-import { computeBudget, fitToTokens, planConversation, type HistoryMessage } from '../../electron/core/chat/context-budget';
+import { computeBudget, planConversation, type HistoryMessage } from '../../electron/core/chat/context-budget';
+import { composeSystemText } from '../../electron/core/chat/custom-instructions';
 import type { MemoryRetrievalPort } from '../../electron/core/chat/memory-retrieval.port';
 import { createMessagesRepo } from '../../electron/core/chat/messages.repo';
 import { assemblePrompt, systemPrompt } from '../../electron/core/chat/prompt-assembly';
@@ -24,6 +26,10 @@ import { fmt, summarize, type SuiteResult } from '../harness';
 import { FIXTURE_NOW, memoryFixture, openFixture, seedThread } from '../memory-fixture';
 
 const CONTEXT_WINDOW = 8192;
+
+/** Custom instructions of the longest allowed length (INSTRUCTIONS_MAX_CHARS), global in English, the thread's in Chinese. */
+const GLOBAL_INSTRUCTIONS = 'Answer briefly, in a friendly tone, with bullet points for lists and code in fenced blocks. '.repeat(44).slice(0, 4000);
+const THREAD_INSTRUCTIONS = '请用简体中文回答，语气友好，先给结论再解释原因，列表用项目符号，代码放在代码块里。'.repeat(110).slice(0, 4000);
 
 /** Chat messages around a query's topic words, made of words the fixture's memories use (clustered-vectors.ts, COMMON). */
 const MESSAGES = [
@@ -45,14 +51,14 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
     const last = messages.get(lastUserMessageId)!;
     const memory = memoryRetrievalPort(open.memories, () => []);
     const calibrator = createTokenCalibrator();
-    const settings = open.settings.get();
+    const settings: Settings = { ...open.settings.get(), instructions: GLOBAL_INSTRUCTIONS };
     // Each iteration asks about something else, so retrieval is not answered from one warm set of pages.
     const userMessage = (i: number): Message => ({ ...last, content: fixture.queries[i % fixture.queries.length]!.text });
 
     const mnemo = (i: number) =>
       assemblePrompt(
         { sqlite, messages, memory, calibrator },
-        { threadId, userMessage: userMessage(i), incognito: false, contextWindow: CONTEXT_WINDOW, settings, now: FIXTURE_NOW },
+        { threadId, userMessage: userMessage(i), incognito: false, threadInstructions: THREAD_INSTRUCTIONS, contextWindow: CONTEXT_WINDOW, settings, now: FIXTURE_NOW },
       );
     const naive = (i: number) => naiveAssemble(sqlite, memory, threadId, userMessage(i), settings, calibrator.ratio);
 
@@ -100,7 +106,13 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
 /** assemblePrompt's work with the naive conversation part: the whole thread read and every message re-counted. */
 async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, threadId: number, userMessage: Message, settings: Settings, ratio: number) {
   const budget = computeBudget(CONTEXT_WINDOW, settings.budget);
-  const system = fitToTokens(systemPrompt(FIXTURE_NOW, 'UTC'), budget.system, estimateTokens);
+  const system = composeSystemText({
+    base: systemPrompt(FIXTURE_NOW, 'UTC'),
+    globalInstructions: settings.instructions,
+    threadInstructions: THREAD_INSTRUCTIONS,
+    budgetTokens: budget.system,
+    estimate: estimateTokens,
+  }).text;
   const retrieved = await memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories, estimateTokens });
   const summary = loadSummary(sqlite, threadId);
   const all = sqlite.prepare('SELECT * FROM messages WHERE thread_id = ? ORDER BY id').all(threadId) as Array<{ id: number; role: string; content: string; status: string }>;

@@ -28,6 +28,35 @@ export const MemoryUse = z.object({
   reason: z.enum(['pinned', 'semantic', 'keyword', 'recency']),
 });
 
+const Tokens = z.number().int().nonnegative();
+/** One block of custom instructions as it went into the system text: its tokens, and whether it was cut to fit. */
+const InstructionsUse = z.object({ tokens: Tokens, cut: z.boolean() }).nullable();
+
+/**
+ * What the model saw for one answer (electron/core/chat/prompt-assembly.ts), recorded when the prompt was assembled.
+ * Tokens are Mnemo's estimates as the budget counts them (the conversation parts calibrated to the model); the
+ * budget is the context window split into its shares. Ids and counts only: the messages themselves are in the thread.
+ */
+export const PromptContext = z.object({
+  model: z.string(),
+  budget: z.object({ contextWindow: Tokens, system: Tokens, memories: Tokens, conversation: Tokens, reply: Tokens }),
+  system: z.object({
+    /** The system text as sent, without the memories block (those are listed by id below). */
+    text: z.string(),
+    tokens: Tokens,
+    globalInstructions: InstructionsUse,
+    threadInstructions: InstructionsUse,
+  }),
+  memories: z.object({ ids: z.array(Id), tokens: Tokens }),
+  summary: z.object({ included: z.boolean(), tokens: Tokens }),
+  /** Earlier messages of the thread sent verbatim, and the oldest of them (null: none). */
+  recent: z.object({ count: z.number().int().nonnegative(), tokens: Tokens, fromMessageId: Id.nullable() }),
+  /** The question being answered. */
+  question: z.object({ tokens: Tokens }),
+  /** True when an older message did not fit the conversation share. */
+  conversationCut: z.boolean(),
+});
+export type PromptContext = z.output<typeof PromptContext>;
 
 const ModelName = z.string().trim().min(1).max(200);
 
@@ -54,6 +83,11 @@ export const chatOperations = {
     "Stops the thread's streaming reply; what was streamed is kept, marked stopped.",
     z.object({ threadId: Id }).strict(),
     z.object({ stopped: z.boolean() }),
+  ),
+  'chat.context': operation(
+    'What the model saw for an answer: system text, memories, summary, recent messages, tokens per part against the budget. Null for answers written before Mnemo recorded it.',
+    z.object({ messageId: Id }).strict(),
+    PromptContext.nullable(),
   ),
 };
 

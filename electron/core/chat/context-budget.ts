@@ -70,6 +70,9 @@ export interface ConversationPlan {
   /** The same total before calibration (what the calibrator compares with Ollama's count). */
   rawTokens: number;
   summaryIncluded: boolean;
+  /** What the summary and the new user message each cost within usedTokens (the rest is the earlier messages). */
+  summaryTokens: number;
+  questionTokens: number;
   /** True when an older message did not fit the budget (the summary, if any, stands in for it). */
   truncated: boolean;
 }
@@ -79,14 +82,17 @@ export function cost(estimatedTokens: number, ratio: number): number {
 }
 
 export function planConversation(input: ConversationInput): ConversationPlan {
-  let used = cost(input.userMessage.estimatedTokens, input.ratio);
+  const questionTokens = cost(input.userMessage.estimatedTokens, input.ratio);
+  let used = questionTokens;
   let raw = cost(input.userMessage.estimatedTokens, 1);
   const picked: HistoryMessage[] = [];
   let summaryIncluded = false;
+  let summaryTokens = 0;
   if (input.summary && input.summary.trim()) {
     const summaryCost = cost(input.summaryTokens, input.ratio);
     if (used + summaryCost <= input.budgetTokens) {
       used += summaryCost;
+      summaryTokens = summaryCost;
       raw += cost(input.summaryTokens, 1);
       summaryIncluded = true;
     }
@@ -110,7 +116,7 @@ export function planConversation(input: ConversationInput): ConversationPlan {
   }
   for (const m of picked) messages.push({ role: m.role, content: m.content });
   messages.push({ role: 'user', content: input.userMessage.content });
-  return { messages, includedIds: picked.map((m) => m.id), usedTokens: used, rawTokens: raw, summaryIncluded, truncated };
+  return { messages, includedIds: picked.map((m) => m.id), usedTokens: used, rawTokens: raw, summaryIncluded, summaryTokens, questionTokens, truncated };
 }
 
 /**

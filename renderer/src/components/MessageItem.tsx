@@ -11,6 +11,7 @@ import { useLanguage, useT } from '../use-t';
 import { CopyIcon, RetryIcon } from './icons';
 import { LearnedChips } from './LearnedChips';
 import { MemoryReceipt } from './MemoryReceipt';
+import { PromptContextDialog } from './PromptContextDialog';
 
 interface Props {
   message: Message;
@@ -103,6 +104,7 @@ function MessageMeta({ message }: { message: Message }) {
   const t = useT();
   const language = useLanguage();
   const [copied, setCopied] = useState(false);
+  const [showContext, setShowContext] = useState(false);
   const parts: string[] = [];
   if (message.model) parts.push(message.model);
   if (message.promptTokens !== null || message.completionTokens !== null) {
@@ -126,6 +128,10 @@ function MessageMeta({ message }: { message: Message }) {
           <CopyIcon /> {copied ? t('common.copied') : t('common.copy')}
         </button>
       )}
+      <button type="button" className="ghost small" onClick={() => setShowContext(true)} aria-label={t('context.buttonLabel')}>
+        {t('context.button')}
+      </button>
+      {showContext && <PromptContextDialog messageId={message.id} onClose={() => setShowContext(false)} />}
     </div>
   );
 }

@@ -29,6 +29,7 @@ import { BackIcon, CopyIcon } from './icons';
 import { BackupsSection } from './BackupsSection';
 import { ConfirmDialog } from './Dialog';
 import { TransferPanel } from './memories/TransferPanel';
+import { InstructionsSection } from './InstructionsSection';
 import { Section } from './SettingsSection';
 
 export function SettingsView() {
@@ -60,6 +61,7 @@ export function SettingsView() {
         {settings ? (
           <div className="settings-body">
             <AppearanceSection settings={settings} />
+            <InstructionsSection settings={settings} />
             <SettingsForm settings={settings} />
             <DataSection />
             <BackupsSection />
