@@ -67,6 +67,7 @@ export const chatOperations = {
       .object({
         threadId: Id.optional(),
         text: z.string().trim().min(1, 'A message cannot be empty.').max(100_000),
+        /** Becomes the thread's model (thread.setModel): the user chose it. Without it: the thread's, else the setting. */
         model: ModelName.optional(),
         /** Only for a new thread (no threadId). */
         incognito: z.boolean().optional(),
@@ -76,6 +77,7 @@ export const chatOperations = {
   ),
   'chat.retry': operation(
     'Answers the last user message again, replacing a failed, stopped or cut reply.',
+    /** model: for this answer only; the thread keeps its own. */
     z.object({ threadId: Id, model: ModelName.optional() }).strict(),
     z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),
   ),

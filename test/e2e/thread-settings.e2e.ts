@@ -19,7 +19,9 @@ import { ThreadToolsPage } from './pages/thread-tools.page';
 import { unnamedControls } from './support/a11y';
 import { apiClient } from './support/api';
 import { launchBrowser } from './support/browser';
-import { startMnemo, type RunningApp } from './support/processes';
+import { ROOT, startMnemo, type RunningApp } from './support/processes';
+
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 const LLAMA: FakeModel = { name: 'llama3.2', family: 'llama', parameterSize: '3.2B', sizeBytes: 2_019_393_189, capabilities: ['completion', 'tools'] };
 const QWEN: FakeModel = { name: 'qwen3:4b', family: 'qwen3', parameterSize: '4.0B', sizeBytes: 2_500_000_000, contextLength: 32_768, capabilities: ['completion', 'tools', 'thinking'] };
@@ -107,6 +109,8 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
     await tools.instructionsButton.click();
     await expect.poll(() => tools.instructionsDialog.isVisible()).toBe(true);
     await tools.instructionsField.fill(THREAD_INSTRUCTIONS);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'thread-instructions.png') });
     await tools.instructionsDialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => tools.instructionsDialog.count()).toBe(0);
     await expect.poll(() => tools.instructionsButton.textContent()).toBe('Instructions (on)');
@@ -140,6 +144,7 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
     expect((await tools.contextRow(/earlier messages/))[0]).toContain('4 earlier messages');
     expect(await tools.contextRow(/^Kept for the answer/)).toEqual(['Kept for the answer', '–', '1,638']);
     expect(await unnamedControls(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'context-view.png') });
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
 

@@ -1,4 +1,5 @@
 import { memo, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { Message } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
 import { formatDuration, formatNumber, formatTime } from '../format';
@@ -131,7 +132,8 @@ function MessageMeta({ message }: { message: Message }) {
       <button type="button" className="ghost small" onClick={() => setShowContext(true)} aria-label={t('context.buttonLabel')}>
         {t('context.button')}
       </button>
-      {showContext && <PromptContextDialog messageId={message.id} onClose={() => setShowContext(false)} />}
+      {/* Out of the message list, whose scrolling layer would paint later messages over it. */}
+      {showContext && createPortal(<PromptContextDialog messageId={message.id} onClose={() => setShowContext(false)} />, document.body)}
     </div>
   );
 }
