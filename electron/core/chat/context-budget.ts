@@ -10,6 +10,7 @@
  * Token counts are estimates scaled by a calibration ratio learned from the counts Ollama reports.
  */
 import type { ChatMessage } from '../llm/llm.port';
+import { estimateTokens, prefixWithinTokens } from '../text/token-estimate';
 
 export interface BudgetShares {
   system: number;
@@ -146,12 +147,18 @@ export function fitToTokensKeepingEnds(text: string, maxTokens: number, estimate
 export function fitToTokens(text: string, maxTokens: number, estimate: (s: string) => number): string {
   if (maxTokens <= 0) return '';
   if (estimate(text) <= maxTokens) return text;
+  // The longest prefix within maxTokens. Mnemo's estimator finds it in one pass (a prompt's instructions are cut
+  // this way at every message); any other is searched by halving, as the estimate of a prefix only grows.
   let lo = 0;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (estimate(text.slice(0, mid)) <= maxTokens) lo = mid;
-    else hi = mid - 1;
+  if (estimate === estimateTokens) {
+    lo = prefixWithinTokens(text, maxTokens);
+  } else {
+    let hi = text.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (estimate(text.slice(0, mid)) <= maxTokens) lo = mid;
+      else hi = mid - 1;
+    }
   }
   const cut = text.slice(0, lo);
   const boundary = Math.max(cut.lastIndexOf('\n'), cut.lastIndexOf(' '));

@@ -41,11 +41,11 @@ export function composeSystemText(input: {
   const blocks = [
     { heading: GLOBAL_INSTRUCTIONS_HEADING, body: input.globalInstructions.trim() },
     { heading: THREAD_INSTRUCTIONS_HEADING, body: (input.threadInstructions ?? '').trim() },
-  ];
+  ].map((b) => ({ ...b, tokens: estimate(b.body) }));
   // Each block costs its body plus its heading and the line breaks around it, with a token of slack for each join
   // (estimate(a + b) may exceed estimate(a) + estimate(b) by one: token-estimate.ts).
   const overhead = (heading: string) => estimate(heading) + 2 * estimate('\n\n') + 3;
-  const wanted = blocks.map((b) => (b.body ? overhead(b.heading) + estimate(b.body) : 0));
+  const wanted = blocks.map((b) => (b.body ? overhead(b.heading) + b.tokens : 0));
   const room = Math.max(0, budgetTokens - estimate(base));
   const allowed = shareRoom(wanted, room);
 
@@ -53,16 +53,14 @@ export function composeSystemText(input: {
   const placements = blocks.map((block, i): InstructionsPlacement | null => {
     if (!block.body) return null;
     const bodyRoom = allowed[i]! - overhead(block.heading);
-    let body = block.body;
-    let cut = false;
-    if (estimate(body) > bodyRoom) {
-      cut = true;
-      body = fitToTokens(body, bodyRoom - estimate(CUT_MARK), estimate);
-      if (!body) return { tokens: 0, cut };
-      body += CUT_MARK;
+    if (block.tokens <= bodyRoom) {
+      parts.push(`${block.heading}\n${block.body}`);
+      return { tokens: block.tokens, cut: false };
     }
-    parts.push(`${block.heading}\n${body}`);
-    return { tokens: estimate(body), cut };
+    const kept = fitToTokens(block.body, bodyRoom - estimate(CUT_MARK), estimate);
+    if (!kept) return { tokens: 0, cut: true };
+    parts.push(`${block.heading}\n${kept}${CUT_MARK}`);
+    return { tokens: estimate(kept + CUT_MARK), cut: true };
   });
   const text = parts.join('\n\n');
   return { text, tokens: estimate(text), globalInstructions: placements[0]!, threadInstructions: placements[1]! };
