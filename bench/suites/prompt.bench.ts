@@ -4,14 +4,16 @@
  * in pages with their stored token estimates) beside a naive assembly that does the same except that it loads every
  * message of the thread and re-counts each with estimateTokens every time, then selects newest first.
  * The query's embedding is excluded: the embedder hands back a precomputed vector. No thread summary, so Mnemo reads
- * as many pages as the conversation share needs.
+ * as many pages as the conversation share needs. Both carry custom instructions at their longest, global (English)
+ * and per thread (Chinese), together more than the system share, so each prompt also cuts them to fit.
  * The user's messages are sentences, as in a chat: the query's two topic words inside common words the stored memories
  * also contain (the, user, likes, with, about, ...), so the keyword half pays for common terms as it would in use.
  * Quality beside speed: the memories each Mnemo prompt carries are compared (untimed) with those the same service
  * picks when forced to the exact float KNN, so a faster approximate vector pass cannot go unnoticed.
  */
 import type { Message, Settings } from '../../shared/contract';
-import { computeBudget, fitToTokens, planConversation, type HistoryMessage } from '../../electron/core/chat/context-budget';
+import { computeBudget, planConversation, type HistoryMessage } from '../../electron/core/chat/context-budget';
+import { composeSystemText } from '../../electron/core/chat/custom-instructions';
 import type { MemoryRetrievalPort } from '../../electron/core/chat/memory-retrieval.port';
 import { createMessagesRepo } from '../../electron/core/chat/messages.repo';
 import { assemblePrompt, PROFILE_SHARE_OF_MEMORIES, systemPrompt } from '../../electron/core/chat/prompt-assembly';
@@ -35,6 +37,9 @@ const PROFILE = [
   '## Preferences', '- Green tea over coffee; vegetarian since 2019', '- Runs every morning; plays chess on Sundays', '- Likes short answers with examples',
   '## Instructions for the assistant', '- Answer briefly, with code in TypeScript', '- Use metric units and 24-hour times',
 ].join('\n');
+/** Custom instructions of the longest allowed length (INSTRUCTIONS_MAX_CHARS), global in English, the thread's in Chinese. */
+const GLOBAL_INSTRUCTIONS = 'Answer briefly, in a friendly tone, with bullet points for lists and code in fenced blocks. '.repeat(44).slice(0, 4000);
+const THREAD_INSTRUCTIONS = '请用简体中文回答，语气友好，先给结论再解释原因，列表用项目符号，代码放在代码块里。'.repeat(110).slice(0, 4000);
 
 /** Chat messages around a query's topic words, made of words the fixture's memories use (clustered-vectors.ts, COMMON). */
 const MESSAGES = [
@@ -56,14 +61,14 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
     const last = messages.get(lastUserMessageId)!;
     const memory = memoryRetrievalPort(open.memories, () => []);
     const calibrator = createTokenCalibrator();
-    const settings = open.settings.get();
+    const settings: Settings = { ...open.settings.get(), instructions: GLOBAL_INSTRUCTIONS };
     // Each iteration asks about something else, so retrieval is not answered from one warm set of pages.
     const userMessage = (i: number): Message => ({ ...last, content: fixture.queries[i % fixture.queries.length]!.text });
 
     const mnemo = (i: number) =>
       assemblePrompt(
         { sqlite, messages, memory, calibrator, profile: () => PROFILE },
-        { threadId, userMessage: userMessage(i), incognito: false, contextWindow: CONTEXT_WINDOW, settings, now: FIXTURE_NOW },
+        { threadId, userMessage: userMessage(i), incognito: false, threadInstructions: THREAD_INSTRUCTIONS, contextWindow: CONTEXT_WINDOW, settings, now: FIXTURE_NOW },
       );
     const naive = (i: number) => naiveAssemble(sqlite, memory, threadId, userMessage(i), settings, calibrator.ratio);
 
@@ -117,7 +122,13 @@ function profileTokens(settings: Settings): number {
 
 async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, threadId: number, userMessage: Message, settings: Settings, ratio: number) {
   const budget = computeBudget(CONTEXT_WINDOW, settings.budget);
-  const system = fitToTokens(systemPrompt(FIXTURE_NOW, 'UTC'), budget.system, estimateTokens);
+  const system = composeSystemText({
+    base: systemPrompt(FIXTURE_NOW, 'UTC'),
+    globalInstructions: settings.instructions,
+    threadInstructions: THREAD_INSTRUCTIONS,
+    budgetTokens: budget.system,
+    estimate: estimateTokens,
+  }).text;
   const profile = formatProfileForPrompt(PROFILE, Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
   const retrieved = await memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories - profileTokens(settings), estimateTokens });
   const summary = loadSummary(sqlite, threadId);

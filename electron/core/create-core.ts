@@ -9,6 +9,7 @@ import type { Result } from '../../shared/errors';
 import { openDatabase, type OpenedDatabase } from './db/open-database';
 import { createChatService } from './chat/chat.service';
 import { createMessagesRepo } from './chat/messages.repo';
+import { createPromptContextRepo } from './chat/prompt-context.repo';
 import { createSummaryJob } from './chat/summary.job';
 import { createTitleJob } from './chat/title.job';
 import { createEventBus } from './event-bus';
@@ -125,6 +126,7 @@ export function createCore(options: CoreOptions): Core {
   const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger });
   const threads = createThreadService({ sqlite: db.sqlite, clock, events });
   const messages = createMessagesRepo(db.sqlite);
+  const promptContexts = createPromptContextRepo(db.sqlite, logger);
   const interrupted = messages.recoverInterrupted(clock.now());
   if (interrupted > 0) logger.info('marked replies interrupted by a previous exit as stopped', { count: interrupted });
 
@@ -208,6 +210,7 @@ export function createCore(options: CoreOptions): Core {
     events,
     logger,
     messages,
+    promptContexts,
     threads,
     queue,
     calibrator: createTokenCalibrator(),
@@ -280,8 +283,18 @@ export function createCore(options: CoreOptions): Core {
     ...embeddingHandlers(embedding),
     ...modelsHandlers(models),
     ...queueHandlers(queue),
-    ...threadHandlers({ threads, messages, chat, queue, timeline, memory: (id) => memories.getMemory(id), exporter: threadExporter, importer: threadImporter }),
-    ...chatHandlers({ chat }),
+    ...threadHandlers({
+      threads,
+      messages,
+      chat,
+      queue,
+      timeline,
+      memory: (id) => memories.getMemory(id),
+      assertCanChat: models.assertCanChat,
+      exporter: threadExporter,
+      importer: threadImporter,
+    }),
+    ...chatHandlers({ chat, messages, promptContexts }),
     ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
     ...memoryHandlers({ memories, timeline, exporter, importer, maintenance }),
     ...profileHandlers(profile),

@@ -30,6 +30,36 @@ export const MemoryUse = z.object({
   matched: z.array(z.string()).optional(),
 });
 
+const Tokens = z.number().int().nonnegative();
+/** One block of custom instructions as it went into the system text: its tokens, and whether it was cut to fit. */
+const InstructionsUse = z.object({ tokens: Tokens, cut: z.boolean() }).nullable();
+
+/**
+ * What the model saw for one answer (electron/core/chat/prompt-assembly.ts), recorded when the prompt was assembled.
+ * Tokens are Mnemo's estimates as the budget counts them (the conversation parts calibrated to the model); the
+ * budget is the context window split into its shares. Ids and counts only: the messages themselves are in the thread.
+ */
+export const PromptContext = z.object({
+  model: z.string(),
+  budget: z.object({ contextWindow: Tokens, system: Tokens, memories: Tokens, conversation: Tokens, reply: Tokens }),
+  system: z.object({
+    /** The system text as sent, without the memories block (those are listed by id below). */
+    text: z.string(),
+    tokens: Tokens,
+    globalInstructions: InstructionsUse,
+    threadInstructions: InstructionsUse,
+  }),
+  /** tokens: the profile's (when it went in) and the memories'. */
+  memories: z.object({ ids: z.array(Id), tokens: Tokens, profile: z.boolean().default(false) }),
+  summary: z.object({ included: z.boolean(), tokens: Tokens }),
+  /** Earlier messages of the thread sent verbatim, and the oldest of them (null: none). */
+  recent: z.object({ count: z.number().int().nonnegative(), tokens: Tokens, fromMessageId: Id.nullable() }),
+  /** The question being answered. */
+  question: z.object({ tokens: Tokens }),
+  /** True when an older message did not fit the conversation share. */
+  conversationCut: z.boolean(),
+});
+export type PromptContext = z.output<typeof PromptContext>;
 
 const ModelName = z.string().trim().min(1).max(200);
 
@@ -40,6 +70,7 @@ export const chatOperations = {
       .object({
         threadId: Id.optional(),
         text: z.string().trim().min(1, 'A message cannot be empty.').max(100_000),
+        /** Becomes the thread's model (thread.setModel): the user chose it. Without it: the thread's, else the setting. */
         model: ModelName.optional(),
         /** Only for a new thread (no threadId). */
         incognito: z.boolean().optional(),
@@ -49,6 +80,7 @@ export const chatOperations = {
   ),
   'chat.retry': operation(
     'Answers the last user message again, replacing a failed, stopped or cut reply.',
+    /** model: for this answer only; the thread keeps its own. */
     z.object({ threadId: Id, model: ModelName.optional() }).strict(),
     z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),
   ),
@@ -56,6 +88,11 @@ export const chatOperations = {
     "Stops the thread's streaming reply; what was streamed is kept, marked stopped.",
     z.object({ threadId: Id }).strict(),
     z.object({ stopped: z.boolean() }),
+  ),
+  'chat.context': operation(
+    'What the model saw for an answer: system text, memories, summary, recent messages, tokens per part against the budget. Null for answers written before Mnemo recorded it.',
+    z.object({ messageId: Id }).strict(),
+    PromptContext.nullable(),
   ),
 };
 

@@ -7,6 +7,8 @@ export const InstalledModel = z.object({
   family: z.string().nullable(),
   parameterSize: z.string().nullable(),
   modifiedAt: z.string().nullable(),
+  /** The model's own context length (/api/show); null when the server does not say. */
+  contextLength: z.number().int().positive().nullable(),
   /**
    * Can hold a conversation (electron/core/models/chat-model-pick.ts): only these are offered as chat or background
    * models; an embedding-only model never is.

@@ -3,6 +3,7 @@ import { canonicalTimeZone } from '../time-zone';
 import { CONTEXT_WINDOW_TOKENS } from '../context-window';
 import { unconfirmedRemoteAddress } from '../model-server-address';
 import { Empty, operation } from './define';
+import { Instructions } from './thread.contract';
 
 const share = z.number().min(0).max(1);
 
@@ -27,6 +28,7 @@ export const Settings = z.object({
     .default('http://127.0.0.1:1234/v1'),
   /** The address (scheme, host, port) of a model server on another machine the user agreed to send requests to; empty: none. */
   openaiRemoteConfirmed: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
+  /** The chat model of new threads and of threads without their own (thread.setModel). */
   chatModel: z.string().max(200).default('llama3.2'),
   backgroundModel: z.string().max(200).default('llama3.2'),
   /** How long a model may take to load and send its first word before the request fails with MODEL_LOAD_TIMEOUT. */
@@ -44,6 +46,11 @@ export const Settings = z.object({
   memoryMode: z.enum(['auto', 'ask', 'off']).default('auto'),
   /** Keep a short profile of the user from the memories, always in the prompt (electron/core/profile/). */
   profileEnabled: z.boolean().default(true),
+  /**
+   * How Mnemo should answer (tone, language, format), in every thread: part of the system text, before a thread's
+   * own instructions, within the system share of the budget. Never learned from.
+   */
+  instructions: Instructions.default(''),
   retrieval: z
     .object({
       similarityWeight: share.default(0.6),

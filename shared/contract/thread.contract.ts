@@ -7,12 +7,19 @@ export const Thread = z.object({
   id: Id,
   title: z.string(),
   incognito: z.boolean(),
+  /** The chat model chosen for this thread; null: the chatModel setting. */
   model: z.string().nullable(),
+  /** The thread's own system prompt, added after the global instructions; null: none. */
+  instructions: z.string().nullable(),
   createdAt: Timestamp,
   lastActivityAt: Timestamp,
   messageCount: z.number().int().nonnegative(),
 });
 export type Thread = z.output<typeof Thread>;
+
+/** The longest custom instructions, global or per thread; a prompt keeps what fits its system share (cut with a note). */
+export const INSTRUCTIONS_MAX_CHARS = 4000;
+export const Instructions = z.string().trim().max(INSTRUCTIONS_MAX_CHARS, `Instructions can be at most ${INSTRUCTIONS_MAX_CHARS} characters.`);
 
 const Title = z.string().trim().min(1, 'A title cannot be empty.').max(200);
 
@@ -41,6 +48,8 @@ export const ExportedThread = z.object({
   title: z.string().max(200),
   incognito: z.boolean().default(false),
   model: z.string().nullable().default(null),
+  /** The thread's own system prompt (thread.setInstructions); null: none. */
+  instructions: z.string().max(4000).nullable().default(null),
   createdAt: Timestamp,
   lastActivityAt: Timestamp,
   /** The thread's running summary and how many of its first messages it covers. */
@@ -88,6 +97,16 @@ export const threadOperations = {
   ),
   'thread.get': operation('One thread.', z.object({ threadId: Id }).strict(), Thread),
   'thread.rename': operation('Renames a thread; an automatic title never overwrites it afterwards.', z.object({ threadId: Id, title: Title }).strict(), Thread),
+  'thread.setModel': operation(
+    "Chooses the chat model for this thread's next answers; null goes back to the chatModel setting.",
+    z.object({ threadId: Id, model: z.string().trim().min(1).max(200).nullable() }).strict(),
+    Thread,
+  ),
+  'thread.setInstructions': operation(
+    "Sets the thread's own system prompt (empty: none). Never learned from.",
+    z.object({ threadId: Id, instructions: Instructions }).strict(),
+    Thread,
+  ),
   'thread.delete': operation(
     'Deletes a thread with its messages, summary and pending jobs, in one transaction.',
     z.object({ threadId: Id }).strict(),

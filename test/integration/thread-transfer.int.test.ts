@@ -33,6 +33,7 @@ describe('thread export and import', () => {
     fake.script({ content: 'Sure: *sencha*.' });
     unwrap(await client.call('chat.send', { threadId: first.threadId, text: 'And in the morning?' }));
     unwrap(await client.call('thread.rename', { threadId: first.threadId, title: 'Tea 茶' }));
+    unwrap(await client.call('thread.setInstructions', { threadId: first.threadId, instructions: 'Answer in haiku.' }));
     return { ...h, threadId: first.threadId };
   }
 
@@ -43,7 +44,7 @@ describe('thread export and import', () => {
     const doc = JSON.parse(json.content);
     expect(doc).toMatchObject({ format: THREAD_EXPORT_FORMAT, version: 1, count: 1 });
     const [thread] = doc.threads;
-    expect(thread.title).toBe('Tea 茶');
+    expect(thread).toMatchObject({ title: 'Tea 茶', instructions: 'Answer in haiku.', model: null });
     expect(thread.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
       ['user', 'Which tea should I drink?\nI like 绿茶.'],
       ['assistant', '绿茶很好。Green tea is fine.'],

@@ -48,7 +48,7 @@ describe('threads and settings through the core', () => {
     expect(first.map((t) => t.title)).toEqual(['three', 'two']);
     expect(first[0]).toEqual({ ...made[2], messageCount: 0 });
     const next = unwrap(await client.call('thread.list', { limit: 2, beforeActivityAt: first[1]!.lastActivityAt })).threads;
-    expect(next).toEqual([{ id: made[0]!.id, title: 'one', incognito: false, model: null, createdAt: made[0]!.createdAt, lastActivityAt: made[0]!.lastActivityAt, messageCount: 0 }]);
+    expect(next).toEqual([{ id: made[0]!.id, title: 'one', incognito: false, model: null, instructions: null, createdAt: made[0]!.createdAt, lastActivityAt: made[0]!.lastActivityAt, messageCount: 0 }]);
   });
 
   it('deleting a thread removes its messages, summary and jobs in one go', async () => {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dictionaries, translate, type Language, type Message } from '../../renderer/src/i18n';
 
@@ -11,6 +13,12 @@ const other = (message: Message) => (typeof message === 'string' ? message : mes
 describe('UI strings', () => {
   it.each(languages)('%s has every key of en, and no key en lacks', (language) => {
     expect(Object.keys(dictionaries[language]).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it.each(languages)('%s names each key once in its file (JSON keeps the last of two silently: a merge can leave one)', (language) => {
+    const file = fs.readFileSync(path.join(import.meta.dirname, '../../renderer/src/locales', `${language}.json`), 'utf8');
+    const keys = [...file.matchAll(/^ {2}"([^"]+)":/gm)].map((m) => m[1]!);
+    expect(keys.filter((key, i) => keys.indexOf(key) !== i)).toEqual([]);
   });
 
   it.each(languages)('%s has every string translated (non-empty) in every form', (language) => {

@@ -7,6 +7,7 @@ const thread: ExportedThread = {
   title: '  搬家\n计划 ',
   incognito: true,
   model: 'qwen2.5:7b',
+  instructions: null,
   createdAt: at,
   lastActivityAt: at,
   summary: { content: '用户在波尔图。\n他要搬家。', coveredMessages: 2, editedByUser: false },

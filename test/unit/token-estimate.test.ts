@@ -5,7 +5,9 @@ import {
   CALIBRATION_RATIO_MIN,
   createTokenCalibrator,
   estimateTokens,
+  prefixWithinTokens,
 } from '../../electron/core/text/token-estimate';
+import { fitToTokens } from '../../electron/core/chat/context-budget';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 // Han (BMP and extension B), kana and Hangul syllables, as whole code points.
@@ -156,6 +158,30 @@ describe('createTokenCalibrator', () => {
         expect(Number.isInteger(out)).toBe(true);
         expect(out).toBeGreaterThanOrEqual(0);
       }),
+    );
+  });
+});
+
+describe('prefixWithinTokens', () => {
+  it('is the longest prefix the estimate keeps within the limit, as counting every prefix finds it (property)', () => {
+    fc.assert(
+      fc.property(mixedText, fc.integer({ min: -1, max: 40 }), (text, maxTokens) => {
+        let longest = 0;
+        for (let n = 0; n <= text.length; n++) if (estimateTokens(text.slice(0, n)) <= maxTokens) longest = n;
+        expect(prefixWithinTokens(text, maxTokens)).toBe(maxTokens < 0 ? 0 : longest);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('makes fitToTokens cut exactly where the search by halving cuts (property)', () => {
+    const halving = (text: string) => estimateTokens(text); // not estimateTokens itself: fitToTokens searches
+    const long = fc.array(mixedText, { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(long, fc.integer({ min: 0, max: 200 }), (text, maxTokens) => {
+        expect(fitToTokens(text, maxTokens, estimateTokens)).toBe(fitToTokens(text, maxTokens, halving));
+      }),
+      { numRuns: 500 },
     );
   });
 });

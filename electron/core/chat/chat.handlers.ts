@@ -1,18 +1,25 @@
-/** `chat.*` and `summary.*`: sending, retrying and stopping answers; a thread's running summary. */
+/** `chat.*` and `summary.*`: sending, retrying and stopping answers, what the model saw for one; a thread's running summary. */
 import type { Clock } from '../ports/clock.port';
 import type { EventBus } from '../event-bus';
 import type { Sqlite } from '../db/open-database';
 import type { HandlersFor } from '../rpc/dispatcher';
 import type { ThreadService } from '../threads/thread.service';
+import { MnemoError } from '../../../shared/errors';
 import type { ChatService } from './chat.service';
+import type { MessagesRepo } from './messages.repo';
+import type { PromptContextRepo } from './prompt-context.repo';
 import { loadSummary, updateSummaryByUser } from './summary.job';
 
-export function chatHandlers(deps: { chat: ChatService }): HandlersFor<'chat'> {
-  const { chat } = deps;
+export function chatHandlers(deps: { chat: ChatService; messages: MessagesRepo; promptContexts: PromptContextRepo }): HandlersFor<'chat'> {
+  const { chat, messages, promptContexts } = deps;
   return {
     'chat.send': (input) => chat.send(input),
     'chat.retry': (input) => chat.retry(input),
     'chat.stop': ({ threadId }) => ({ stopped: chat.stop(threadId) }),
+    'chat.context': ({ messageId }) => {
+      if (!messages.get(messageId)) throw new MnemoError('NOT_FOUND', `Message ${messageId} does not exist (its thread may have been deleted).`);
+      return promptContexts.get(messageId);
+    },
   };
 }
 

@@ -1,8 +1,12 @@
 /**
- * One chat exchange, as a straight line: store the user message -> assemble the prompt under the budget (system,
- * memories, summary + recent messages) -> stream the reply from the LLM port (message.delta events, partial text
- * saved as it arrives) -> ONE transaction: the final reply, which memories it used, and the background jobs it
- * triggers (extraction, summary, title) -> events.
+ * One chat exchange, as a straight line: store the user message -> assemble the prompt under the budget (system
+ * text with the custom instructions, memories, summary + recent messages) -> stream the reply from the LLM port
+ * (message.delta events, partial text saved as it arrives) -> ONE transaction: the final reply, which memories it
+ * used, what the model saw (prompt-context.repo.ts), and the background jobs it triggers (extraction, summary,
+ * title) -> events.
+ *
+ * The model: the one the request names (chat.send's model, which becomes the thread's model: the user chose it), else
+ * the thread's (thread.setModel), else the chatModel setting.
  *
  * Invariants: a reply stopped by the user or cut by an error keeps what was streamed, marked as such; incognito
  * threads never read from or write to long-term memory; thinking is stored apart and never fed back to the model.
@@ -13,7 +17,7 @@
  * reasoning: the final result holds it as thinking, the reply is stored from that result, and the renderer takes the
  * stored message on message.completed.
  */
-import type { Message, Settings } from '../../../shared/contract';
+import type { Message, PromptContext, Settings, Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
@@ -27,6 +31,7 @@ import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
 import type { ThreadService } from '../threads/thread.service';
 import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.port';
 import type { MessagesRepo } from './messages.repo';
+import type { PromptContextRepo } from './prompt-context.repo';
 import { assemblePrompt } from './prompt-assembly';
 import { summaryIsDue } from './summary.job';
 
@@ -38,6 +43,7 @@ export interface ChatServiceDeps {
   events: EventBus;
   logger: Logger;
   messages: MessagesRepo;
+  promptContexts: PromptContextRepo;
   threads: ThreadService;
   queue: JobQueue;
   calibrator: TokenCalibrator;
@@ -65,12 +71,13 @@ export function createChatService(deps: ChatServiceDeps) {
   const active = new Map<number, AbortController>();
 
   async function send(input: { threadId?: number | undefined; text: string; model?: string | undefined; incognito?: boolean | undefined }): Promise<SendResult> {
-    const thread = input.threadId ? threads.get(input.threadId) : threads.create({ incognito: input.incognito ?? false });
+    let thread = input.threadId ? threads.get(input.threadId) : threads.create({ incognito: input.incognito ?? false });
     if (active.has(thread.id)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish.');
+    if (input.model !== undefined && input.model !== thread.model) thread = threads.setModel(thread.id, input.model);
     return withStream(thread.id, (controller) => {
       const userMessage = messages.insert({ threadId: thread.id, role: 'user', content: input.text, status: 'complete', model: null, estimatedTokens: estimateTokens(input.text), now: clock.now() });
       events.emit('message.created', { message: userMessage });
-      return exchange(thread.id, thread.incognito, userMessage, input.model, controller);
+      return exchange(thread, userMessage, undefined, controller);
     });
   }
 
@@ -86,7 +93,7 @@ export function createChatService(deps: ChatServiceDeps) {
         userMessage = messages.last(thread.id);
       }
       if (!userMessage || userMessage.role !== 'user') throw new MnemoError('NOT_FOUND', 'There is no question in this thread to answer again.');
-      return exchange(thread.id, thread.incognito, userMessage, input.model, controller);
+      return exchange(thread, userMessage, input.model, controller);
     });
   }
 
@@ -101,10 +108,11 @@ export function createChatService(deps: ChatServiceDeps) {
     }
   }
 
-  async function exchange(threadId: number, incognito: boolean, userMessage: Message, modelOverride: string | undefined, controller: AbortController): Promise<SendResult> {
+  async function exchange(thread: Thread, userMessage: Message, modelOverride: string | undefined, controller: AbortController): Promise<SendResult> {
+    const { id: threadId, incognito } = thread;
     await deps.chooseModelsIfUnset();
     const settings = deps.settings();
-    const model = modelOverride ?? settings.chatModel;
+    const model = modelOverride ?? thread.model ?? settings.chatModel;
 
     const assistant = messages.insert({ threadId, role: 'assistant', content: '', status: 'streaming', model, estimatedTokens: 0, now: clock.now() });
     events.emit('message.created', { message: assistant });
@@ -115,11 +123,13 @@ export function createChatService(deps: ChatServiceDeps) {
     let result: ChatResult | null = null;
     let failure: MnemoError | null = null;
     let promptEstimate = 0;
+    let context: PromptContext | null = null;
     try {
       const assembled = await assemblePrompt(
         { sqlite, messages, memory: deps.memory(), calibrator, profile: deps.profile },
-        { threadId, userMessage, incognito, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now() },
+        { threadId, userMessage, incognito, threadInstructions: thread.instructions, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now() },
       );
+      context = { model, ...assembled.context };
       memoriesUsed = assembled.memoriesUsed;
       promptEstimate = assembled.rawTokens;
       const { prompt } = assembled;
@@ -168,6 +178,8 @@ export function createChatService(deps: ChatServiceDeps) {
         },
         clock.now(),
       );
+      // Kept for a failed answer too: what the model was sent is how the user understands the failure.
+      if (context) deps.promptContexts.save(message.id, context);
       if (status === 'error') return message;
       if (memoriesUsed.length > 0) deps.memory().recordUse(message.id, memoriesUsed);
       enqueueFollowUps(threadId, incognito, userMessage, message);

@@ -10,6 +10,7 @@
  * Token counts are estimates scaled by a calibration ratio learned from the counts Ollama reports.
  */
 import type { ChatMessage } from '../llm/llm.port';
+import { estimateTokens, prefixWithinTokens } from '../text/token-estimate';
 
 export interface BudgetShares {
   system: number;
@@ -70,6 +71,9 @@ export interface ConversationPlan {
   /** The same total before calibration (what the calibrator compares with Ollama's count). */
   rawTokens: number;
   summaryIncluded: boolean;
+  /** What the summary and the new user message each cost within usedTokens (the rest is the earlier messages). */
+  summaryTokens: number;
+  questionTokens: number;
   /** True when an older message did not fit the budget (the summary, if any, stands in for it). */
   truncated: boolean;
 }
@@ -79,14 +83,17 @@ export function cost(estimatedTokens: number, ratio: number): number {
 }
 
 export function planConversation(input: ConversationInput): ConversationPlan {
-  let used = cost(input.userMessage.estimatedTokens, input.ratio);
+  const questionTokens = cost(input.userMessage.estimatedTokens, input.ratio);
+  let used = questionTokens;
   let raw = cost(input.userMessage.estimatedTokens, 1);
   const picked: HistoryMessage[] = [];
   let summaryIncluded = false;
+  let summaryTokens = 0;
   if (input.summary && input.summary.trim()) {
     const summaryCost = cost(input.summaryTokens, input.ratio);
     if (used + summaryCost <= input.budgetTokens) {
       used += summaryCost;
+      summaryTokens = summaryCost;
       raw += cost(input.summaryTokens, 1);
       summaryIncluded = true;
     }
@@ -110,7 +117,7 @@ export function planConversation(input: ConversationInput): ConversationPlan {
   }
   for (const m of picked) messages.push({ role: m.role, content: m.content });
   messages.push({ role: 'user', content: input.userMessage.content });
-  return { messages, includedIds: picked.map((m) => m.id), usedTokens: used, rawTokens: raw, summaryIncluded, truncated };
+  return { messages, includedIds: picked.map((m) => m.id), usedTokens: used, rawTokens: raw, summaryIncluded, summaryTokens, questionTokens, truncated };
 }
 
 /**
@@ -140,12 +147,18 @@ export function fitToTokensKeepingEnds(text: string, maxTokens: number, estimate
 export function fitToTokens(text: string, maxTokens: number, estimate: (s: string) => number): string {
   if (maxTokens <= 0) return '';
   if (estimate(text) <= maxTokens) return text;
+  // The longest prefix within maxTokens. Mnemo's estimator finds it in one pass (a prompt's instructions are cut
+  // this way at every message); any other is searched by halving, as the estimate of a prefix only grows.
   let lo = 0;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (estimate(text.slice(0, mid)) <= maxTokens) lo = mid;
-    else hi = mid - 1;
+  if (estimate === estimateTokens) {
+    lo = prefixWithinTokens(text, maxTokens);
+  } else {
+    let hi = text.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (estimate(text.slice(0, mid)) <= maxTokens) lo = mid;
+      else hi = mid - 1;
+    }
   }
   const cut = text.slice(0, lo);
   const boundary = Math.max(cut.lastIndexOf('\n'), cut.lastIndexOf(' '));

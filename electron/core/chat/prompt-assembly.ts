@@ -1,17 +1,19 @@
 /**
- * Builds the prompt for one answer: system text, the user's profile and long-term memories (as data, within the memory
- * share), the thread summary and as many recent
- * messages as the conversation share allows, newest first (the last exchanges even when the summary covers them:
- * context-budget.ts). It reads messages in pages from the newest and uses the token estimate stored with each
- * message, so a 10,000-message thread costs the same as a short one.
+ * Builds the prompt for one answer: system text (Mnemo's lines and the user's custom instructions:
+ * custom-instructions.ts), the user's profile and long-term memories (as data, within the memory share), the thread
+ * summary and as many recent messages as the conversation share allows, newest first (the last exchanges even when
+ * the summary covers them: context-budget.ts). It reads messages in pages from the newest and uses the token estimate
+ * stored with each message, so a 10,000-message thread costs the same as a short one. It also says what went in
+ * (`context`, minus the model), which the chat service stores with the answer for the "what the model saw" view.
  */
 import { dayOf, isoDate } from '../../../shared/calendar-day';
-import type { Message, Settings } from '../../../shared/contract';
+import type { Message, PromptContext, Settings } from '../../../shared/contract';
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
 import type { ChatMessage } from '../llm/llm.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
-import { computeBudget, fitToTokens, MESSAGE_OVERHEAD_TOKENS, planConversation, type Budget, type HistoryMessage } from './context-budget';
+import { computeBudget, MESSAGE_OVERHEAD_TOKENS, planConversation, type Budget, type HistoryMessage } from './context-budget';
+import { composeSystemText } from './custom-instructions';
 import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.port';
 import type { MessagesRepo } from './messages.repo';
 import { loadSummary } from './summary.job';
@@ -33,6 +35,7 @@ export interface AssembledPrompt {
   /** Uncalibrated estimate of the whole prompt, compared with Ollama's prompt_eval_count to calibrate. */
   rawTokens: number;
   includedMessageIds: number[];
+  context: Omit<PromptContext, 'model'>;
 }
 
 /** The profile takes at most this share of the memory share; retrieved memories get the rest. */
@@ -42,15 +45,23 @@ export async function assemblePrompt(
   /** profile: the user's profile while it is on (profile.service.ts), else null. */
   deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null },
   /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
-  input: { threadId: number; userMessage: Message; incognito: boolean; contextWindow: number; settings: Settings; now: number },
+  /** threadInstructions: the thread's own system prompt (null: none); the global one is settings.instructions. */
+  input: { threadId: number; userMessage: Message; incognito: boolean; threadInstructions: string | null; contextWindow: number; settings: Settings; now: number },
 ): Promise<AssembledPrompt> {
   const { settings, threadId, userMessage } = input;
   const budget = computeBudget(input.contextWindow, settings.budget);
-  const system = fitToTokens(systemPrompt(input.now, userTimeZone(settings.timeZone)), budget.system, estimateTokens);
+  const system = composeSystemText({
+    base: systemPrompt(input.now, userTimeZone(settings.timeZone)),
+    globalInstructions: settings.instructions,
+    threadInstructions: input.threadInstructions,
+    budgetTokens: budget.system,
+    estimate: estimateTokens,
+  });
   let memoriesUsed: RetrievedMemory[] = [];
   let memoryText = '';
+  let profileText = '';
   if (!input.incognito && settings.memoryMode !== 'off') {
-    const profileText = formatProfileForPrompt(deps.profile(), Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
+    profileText = formatProfileForPrompt(deps.profile(), Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
     const profileTokens = profileText ? estimateTokens(profileText) + 1 : 0;
     const retrieved = await deps.memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories - profileTokens, estimateTokens });
     memoriesUsed = retrieved.items;
@@ -71,12 +82,21 @@ export async function assemblePrompt(
     history,
     userMessage: { content: userMessage.content, estimatedTokens: estimateTokens(userMessage.content) },
   });
-  const systemContent = memoryText ? `${system}\n\n${memoryText}` : system;
+  const systemContent = memoryText ? `${system.text}\n\n${memoryText}` : system.text;
   return {
     prompt: [{ role: 'system', content: systemContent }, ...plan.messages],
     budget,
     memoriesUsed,
     rawTokens: estimateTokens(systemContent) + MESSAGE_OVERHEAD_TOKENS + plan.rawTokens,
     includedMessageIds: plan.includedIds,
+    context: {
+      budget,
+      system: { text: system.text, tokens: system.tokens, globalInstructions: system.globalInstructions, threadInstructions: system.threadInstructions },
+      memories: { ids: memoriesUsed.map((m) => m.memoryId), tokens: memoryText ? estimateTokens(memoryText) : 0, profile: profileText !== '' },
+      summary: { included: plan.summaryIncluded, tokens: plan.summaryTokens },
+      recent: { count: plan.includedIds.length, tokens: plan.usedTokens - plan.summaryTokens - plan.questionTokens, fromMessageId: plan.includedIds[0] ?? null },
+      question: { tokens: plan.questionTokens },
+      conversationCut: plan.truncated,
+    },
   };
 }

@@ -26,8 +26,10 @@ export const threads = sqliteTable(
     /** 'auto' when generated from the first exchange, 'user' once the user renamed it; null until either. */
     titleSource: text('title_source'),
     incognito: integer('incognito', { mode: 'boolean' }).notNull().default(false),
-    /** The chat model last used in this thread (a per-thread override of the setting). */
+    /** The chat model the user chose for this thread (thread.setModel, chat.send's model); null: the chatModel setting. */
     model: text('model'),
+    /** The thread's own system prompt (thread.setInstructions), added after the global one; null: none. Never extracted from. */
+    instructions: text('instructions'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     lastActivityAt: integer('last_activity_at').notNull(),
@@ -69,6 +71,19 @@ export const messages = sqliteTable(
     check('messages_status_chk', sql`${t.status} IN ('complete','streaming','stopped','error','truncated')`),
   ],
 );
+
+/**
+ * What the model saw for one answer (chat/prompt-context.ts): the system text without memories, the ids of the
+ * memories, whether the summary was in, how many recent messages, and tokens per part against the budget. Counts and
+ * ids only, never a copy of the messages: a row is a few hundred bytes plus the instructions it carried.
+ */
+export const messageContexts = sqliteTable('message_contexts', {
+  messageId: integer('message_id')
+    .primaryKey()
+    .references(() => messages.id, { onDelete: 'cascade' }),
+  /** JSON, validated by PromptContext (shared/contract/chat.contract.ts) when read. */
+  breakdown: text('breakdown').notNull(),
+});
 
 export const threadSummaries = sqliteTable('thread_summaries', {
   threadId: integer('thread_id')

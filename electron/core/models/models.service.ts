@@ -11,6 +11,7 @@
  */
 import type { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
+import { sameModel } from '../../../shared/model-name';
 import type { EventBus } from '../event-bus';
 import { ollamaHostSource, type LlmProvider } from '../llm/llm-provider';
 import type { LlmPort, ModelInfo } from '../llm/llm.port';
@@ -18,41 +19,37 @@ import type { Logger } from '../ports/logger.port';
 import type { SettingsService } from '../settings/settings.service';
 import { canChat, pickChatModel, type ModelCandidate } from './chat-model-pick';
 
-/** Ollama treats "llama3.2" and "llama3.2:latest" as the same model. */
-export function sameModel(a: string, b: string): boolean {
-  const norm = (n: string) => (n.includes(':') ? n : `${n}:latest`).toLowerCase();
-  return norm(a) === norm(b);
-}
 
 const MODEL_SETTINGS = ['chatModel', 'backgroundModel'] as const satisfies ReadonlyArray<keyof Settings>;
 type ModelSetting = (typeof MODEL_SETTINGS)[number];
 
 export function createModelsService(deps: { llm: LlmProvider; settings: SettingsService; events: EventBus; logger: Logger; env?: NodeJS.ProcessEnv }) {
   const pulls = new Map<string, AbortController>();
-  // Capabilities per host, model and modification time (a model pulled again may have changed); null: not reported.
-  const capabilities = new Map<string, Promise<string[] | null>>();
+  // /api/show per host, model and modification time (a model pulled again may have changed).
+  const details = new Map<string, Promise<{ capabilities: string[] | null; contextLength: number | null }>>();
   let choosing: Promise<void> | null = null;
 
-  function capabilitiesOf(port: LlmPort, model: ModelInfo): Promise<string[] | null> {
+  /** What /api/show says of a model: its capabilities (null: not reported) and context length (null: not said). */
+  function detailsOf(port: LlmPort, model: ModelInfo): Promise<{ capabilities: string[] | null; contextLength: number | null }> {
     const key = `${port.host}\n${model.name}\n${model.modifiedAt ?? ''}`;
-    let pending = capabilities.get(key);
+    let pending = details.get(key);
     if (!pending) {
       // The adapter gives [] when Ollama sends no capabilities field: Ollama before 0.6.4, which has no such list.
       // Every Ollama that has it lists at least one capability for each model, so [] means "not reported".
       pending = port.showModel(model.name).then(
-        (d) => (d.capabilities.length > 0 ? d.capabilities : null),
+        (d) => ({ capabilities: d.capabilities.length > 0 ? d.capabilities : null, contextLength: d.contextLength }),
         () => {
-          capabilities.delete(key);
-          return null;
+          details.delete(key);
+          return { capabilities: null, contextLength: null };
         },
       );
-      capabilities.set(key, pending);
+      details.set(key, pending);
     }
     return pending;
   }
 
-  function describe(port: LlmPort, models: ModelInfo[]): Promise<Array<ModelInfo & ModelCandidate>> {
-    return Promise.all(models.map(async (m) => ({ ...m, capabilities: await capabilitiesOf(port, m) })));
+  function describe(port: LlmPort, models: ModelInfo[]): Promise<Array<ModelInfo & ModelCandidate & { contextLength: number | null }>> {
+    return Promise.all(models.map(async (m) => ({ ...m, ...(await detailsOf(port, m)) })));
   }
 
   /** The automatic choice (see above). Never throws: whatever stops it, the request that follows reports better. */
@@ -89,7 +86,7 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
     await chooseModelsIfUnset();
     const port = deps.llm.get();
     let version: string | null = null;
-    let models: Array<ModelInfo & ModelCandidate> = [];
+    let models: Awaited<ReturnType<typeof describe>> = [];
     let error: { code: string; message: string } | null = null;
     try {
       version = await port.version();
@@ -107,10 +104,29 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
       reachable: error === null,
       version,
       error,
-      models: models.map((m) => ({ name: m.name, sizeBytes: m.sizeBytes, family: m.family, parameterSize: m.parameterSize, modifiedAt: m.modifiedAt, chat: canChat(m), embedding: m.capabilities?.includes('embedding') ?? false })),
+      models: models.map((m) => ({ name: m.name, sizeBytes: m.sizeBytes, family: m.family, parameterSize: m.parameterSize, modifiedAt: m.modifiedAt, contextLength: m.contextLength, chat: canChat(m), embedding: m.capabilities?.includes('embedding') ?? false })),
       chatModel: configured(settings.chatModel),
       backgroundModel: configured(settings.backgroundModel),
     };
+  }
+
+  /**
+   * For a thread's model: refuses one the model server does not list (MODEL_NOT_FOUND) or lists as unable to chat (an
+   * embedding model: INVALID_INPUT). A server that does not answer cannot say, so the choice stands and the next
+   * answer reports what is wrong.
+   */
+  async function assertCanChat(name: string): Promise<void> {
+    const port = deps.llm.get();
+    let installed: ModelInfo[];
+    try {
+      installed = await port.listModels();
+    } catch {
+      return;
+    }
+    const model = installed.find((m) => sameModel(m.name, name));
+    if (!model) throw new MnemoError('MODEL_NOT_FOUND', `Model "${name}" is not installed on the model server at ${port.host}. Pick one of the installed models.`, { details: { model: name } });
+    const [described] = await describe(port, [model]);
+    if (!canChat(described!)) throw new MnemoError('INVALID_INPUT', `"${name}" cannot hold a conversation (it is an embedding model). Pick a chat model.`, { path: 'model' });
   }
 
   function pull(name: string): { started: boolean } {
@@ -137,6 +153,7 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
   return {
     overview,
     chooseModelsIfUnset,
+    assertCanChat,
     pull,
     show: (name: string) => deps.llm.get().showModel(name),
     cancelAll: () => {

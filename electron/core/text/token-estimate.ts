@@ -92,6 +92,26 @@ function runCost(kind: number, units: number, length: number, firstChar: number)
 
 /** Estimated prompt tokens of `text`; 0 for the empty string. One pass over UTF-16 code units, no allocation. */
 export function estimateTokens(text: string): number {
+  return Math.ceil(walk(text, Infinity) / UNIT);
+}
+
+/**
+ * The length of the longest prefix of `text` that estimateTokens counts at most `maxTokens`, in one pass: the
+ * estimate of a prefix never decreases as it grows, so the walk stops at the first character that takes it over.
+ * (A search by halving would count a dozen prefixes of the text.)
+ */
+export function prefixWithinTokens(text: string, maxTokens: number): number {
+  if (maxTokens < 0) return 0;
+  const end = -walk(text, maxTokens * UNIT) - 1;
+  return end < 0 ? text.length : end;
+}
+
+/**
+ * The one walk behind both: the cost in units of the whole text, or, once the cost of text.slice(0, i + 1) goes
+ * above `limitUnits`, -(i + 1) (the longest prefix within the limit is i characters long).
+ */
+function walk(text: string, limitUnits: number): number {
+  const limited = limitUnits !== Infinity;
   let total = 0;
   let run = NO_RUN;
   let runUnits = 0;
@@ -118,6 +138,7 @@ export function estimateTokens(text: string): number {
       run = NO_RUN;
       if (c >= 0xd800 && c <= 0xdfff) total += SURROGATE_HALF;
       else total += isCjk(c) ? CJK : OTHER;
+      if (limited && total > limitUnits) return -(i + 1);
       continue;
     }
     if (kind !== run) {
@@ -129,9 +150,9 @@ export function estimateTokens(text: string): number {
     }
     runUnits += cost;
     runLength++;
+    if (limited && total + runCost(run, runUnits, runLength, runFirst) > limitUnits) return -(i + 1);
   }
-  total += runCost(run, runUnits, runLength, runFirst);
-  return Math.ceil(total / UNIT);
+  return total + runCost(run, runUnits, runLength, runFirst);
 }
 
 export const CALIBRATION_RATIO_MIN = 0.5;

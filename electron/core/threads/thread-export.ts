@@ -34,6 +34,7 @@ interface ThreadRow {
   title: string;
   incognito: number;
   model: string | null;
+  instructions: string | null;
   created_at: number;
   last_activity_at: number;
   summary: string | null;
@@ -62,7 +63,7 @@ interface UseRow {
 
 export function createThreadExporter(deps: ThreadExportDeps): { export(input: OpParsedInput<'thread.export'>): OpOutput<'thread.export'> } {
   const { sqlite, clock } = deps;
-  const threadsSql = `SELECT t.id, t.title, t.incognito, t.model, t.created_at, t.last_activity_at,
+  const threadsSql = `SELECT t.id, t.title, t.incognito, t.model, t.instructions, t.created_at, t.last_activity_at,
       s.content AS summary, s.to_message_id AS summary_to, s.edited_by_user AS summary_edited
     FROM threads t LEFT JOIN thread_summaries s ON s.thread_id = t.id`;
   const oneThread = sqlite.prepare(`${threadsSql} WHERE t.id = ?`);
@@ -89,6 +90,7 @@ export function createThreadExporter(deps: ThreadExportDeps): { export(input: Op
         title: t.title,
         incognito: t.incognito === 1,
         model: t.model,
+        instructions: t.instructions,
         createdAt: t.created_at,
         lastActivityAt: t.last_activity_at,
         summary:

@@ -58,7 +58,7 @@ export function createThreadImporter(deps: ThreadImportDeps): { import(input: Op
        AND (SELECT content FROM messages m WHERE m.thread_id = t.id AND m.role != 'system' ORDER BY m.id LIMIT 1) IS ? LIMIT 1`,
   );
   const insertThread = sqlite.prepare(
-    'INSERT INTO threads (title, title_source, incognito, model, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
+    'INSERT INTO threads (title, title_source, incognito, model, instructions, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
   );
   const insertSummary = sqlite.prepare(
     `INSERT INTO thread_summaries (thread_id, content, from_message_id, to_message_id, covered_count, pending_count, edited_by_user, updated_at)
@@ -67,7 +67,7 @@ export function createThreadImporter(deps: ThreadImportDeps): { import(input: Op
 
   function write(thread: ExportedThread, now: number): number {
     // The imported title is kept as the user's: no automatic title replaces it.
-    const { id } = insertThread.get(thread.title, thread.title ? 'user' : null, thread.incognito ? 1 : 0, thread.model, thread.createdAt, now, thread.lastActivityAt) as { id: number };
+    const { id } = insertThread.get(thread.title, thread.title ? 'user' : null, thread.incognito ? 1 : 0, thread.model, thread.instructions, thread.createdAt, now, thread.lastActivityAt) as { id: number };
     const ids = thread.messages.map((m) => messages.insertImported(id, m, estimateTokens(m.content)));
     const covered = thread.summary ? Math.min(thread.summary.coveredMessages, ids.length) : 0;
     if (thread.summary && covered > 0) {

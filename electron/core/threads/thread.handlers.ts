@@ -23,6 +23,8 @@ export interface ThreadHandlerDeps {
   memory: (memoryId: number) => Memory | null;
   exporter: ThreadExporter;
   importer: ThreadImporter;
+  /** Refuses a model that is not installed or cannot chat (models.service.ts). */
+  assertCanChat: (model: string) => Promise<void>;
 }
 
 export function threadHandlers(deps: ThreadHandlerDeps): HandlersFor<'thread'> {
@@ -32,6 +34,12 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlersFor<'thread'> {
     'thread.list': (input) => ({ threads: threads.list(input) }),
     'thread.get': ({ threadId }) => threads.get(threadId),
     'thread.rename': ({ threadId, title }) => threads.rename(threadId, title),
+    'thread.setModel': async ({ threadId, model }) => {
+      threads.get(threadId); // NOT_FOUND first: the model server need not be asked for a thread that is gone
+      if (model !== null) await deps.assertCanChat(model);
+      return threads.setModel(threadId, model);
+    },
+    'thread.setInstructions': ({ threadId, instructions }) => threads.setInstructions(threadId, instructions),
     'thread.delete': ({ threadId }) => {
       chat.stop(threadId);
       threads.delete(threadId);

@@ -14,6 +14,10 @@ export interface ThreadService {
   list(input: { limit: number; beforeActivityAt?: number | undefined }): Thread[];
   get(threadId: number): Thread;
   rename(threadId: number, title: string): Thread;
+  /** The user's choice of chat model for this thread; null: the chatModel setting. */
+  setModel(threadId: number, model: string | null): Thread;
+  /** The thread's own system prompt; empty: none. */
+  setInstructions(threadId: number, instructions: string): Thread;
   delete(threadId: number): void;
 }
 
@@ -22,6 +26,7 @@ interface Row {
   title: string;
   incognito: number;
   model: string | null;
+  instructions: string | null;
   created_at: number;
   last_activity_at: number;
   message_count: number;
@@ -33,13 +38,14 @@ function toThread(r: Row): Thread {
     title: r.title,
     incognito: r.incognito === 1,
     model: r.model,
+    instructions: r.instructions,
     createdAt: r.created_at,
     lastActivityAt: r.last_activity_at,
     messageCount: r.message_count,
   };
 }
 
-const SELECT_THREAD = `SELECT t.id, t.title, t.incognito, t.model, t.created_at, t.last_activity_at,
+const SELECT_THREAD = `SELECT t.id, t.title, t.incognito, t.model, t.instructions, t.created_at, t.last_activity_at,
   (SELECT count(*) FROM messages AS m WHERE m.thread_id = t.id) AS message_count FROM threads AS t`;
 
 export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events: EventBus }): ThreadService {
@@ -50,6 +56,8 @@ export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events
     newestBefore: sqlite.prepare(`${SELECT_THREAD} WHERE t.last_activity_at < ? ORDER BY t.last_activity_at DESC, t.id DESC LIMIT ?`),
     insert: sqlite.prepare('INSERT INTO threads (title, title_source, incognito, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id'),
     rename: sqlite.prepare(`UPDATE threads SET title = ?, title_source = 'user', updated_at = ? WHERE id = ?`),
+    setModel: sqlite.prepare('UPDATE threads SET model = ?, updated_at = ? WHERE id = ?'),
+    setInstructions: sqlite.prepare('UPDATE threads SET instructions = ?, updated_at = ? WHERE id = ?'),
     delete: sqlite.prepare('DELETE FROM threads WHERE id = ?'),
     deleteMessageFts: sqlite.prepare('DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE thread_id = ?)'),
     optimizeMessageFts: sqlite.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')"),
@@ -59,6 +67,15 @@ export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events
     const row = q.byId.get(threadId) as Row | undefined;
     if (!row) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
     return toThread(row);
+  }
+
+  /** One column of one thread, with the statement that writes it (value, updated_at, id); then thread.updated. */
+  function update(threadId: number, statement: { run(value: string | null, now: number, id: number): { changes: number } }, value: string | null): Thread {
+    const changed = statement.run(value, clock.now(), threadId);
+    if (changed.changes === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
+    const thread = get(threadId);
+    events.emit('thread.updated', { thread });
+    return thread;
   }
 
   return {
@@ -78,13 +95,9 @@ export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events
       return rows.map(toThread);
     },
     get,
-    rename(threadId, title) {
-      const changed = q.rename.run(title, clock.now(), threadId);
-      if (changed.changes === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
-      const thread = get(threadId);
-      events.emit('thread.updated', { thread });
-      return thread;
-    },
+    rename: (threadId, title) => update(threadId, q.rename, title),
+    setModel: (threadId, model) => update(threadId, q.setModel, model),
+    setInstructions: (threadId, instructions) => update(threadId, q.setInstructions, instructions.trim() === '' ? null : instructions.trim()),
     delete(threadId) {
       const removed = writeTransaction(sqlite, () => {
         q.deleteMessageFts.run(threadId);

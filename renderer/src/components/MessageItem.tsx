@@ -1,4 +1,5 @@
 import { memo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { Message } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
 import { formatDuration, formatNumber, formatTime } from '../format';
@@ -11,6 +12,7 @@ import { CopyIcon, RetryIcon } from './icons';
 import { CoreError } from './CoreError';
 import { LearnedChips } from './LearnedChips';
 import { MemoryReceipt } from './MemoryReceipt';
+import { PromptContextDialog } from './PromptContextDialog';
 
 interface Props {
   message: Message;
@@ -127,6 +129,7 @@ function CopyButton({ label, text, children }: { label: string; text: () => stri
 function MessageMeta({ message, plainText }: { message: Message; plainText: () => string }) {
   const t = useT();
   const language = useLanguage();
+  const [showContext, setShowContext] = useState(false);
   const parts: string[] = [];
   if (message.model) parts.push(message.model);
   if (message.promptTokens !== null || message.completionTokens !== null) {
@@ -147,6 +150,11 @@ function MessageMeta({ message, plainText }: { message: Message; plainText: () =
           </CopyButton>
         </>
       )}
+      <button type="button" className="ghost small" onClick={() => setShowContext(true)} aria-label={t('context.buttonLabel')}>
+        {t('context.button')}
+      </button>
+      {/* Out of the message list, whose scrolling layer would paint later messages over it. */}
+      {showContext && createPortal(<PromptContextDialog messageId={message.id} onClose={() => setShowContext(false)} />, document.body)}
     </div>
   );
 }

@@ -35,6 +35,7 @@ import { ApiKeyField } from './ApiKeyField';
 import { BackupsSection } from './BackupsSection';
 import { ConfirmDialog } from './Dialog';
 import { TransferPanel } from './memories/TransferPanel';
+import { InstructionsSection } from './InstructionsSection';
 import { Section } from './SettingsSection';
 
 export function SettingsView() {
@@ -66,6 +67,7 @@ export function SettingsView() {
         {settings ? (
           <div className="settings-body">
             <AppearanceSection settings={settings} />
+            <InstructionsSection settings={settings} />
             <SettingsForm settings={settings} />
             <DataSection />
             <BackupsSection />

@@ -1,5 +1,6 @@
 /**
- * The thread list: by last activity, the selected thread, rename, delete with undo, and message search.
+ * The thread list: by last activity, the selected thread, rename, a thread's own model and instructions, delete with
+ * undo, and message search.
  * Delete is delayed: the thread disappears at once, and thread.delete is only called when the Undo window has
  * passed, so an undone delete never touches the database.
  */
@@ -29,6 +30,12 @@ interface ThreadsState {
   create(options?: { incognito?: boolean }): Promise<Thread | null>;
   select(id: number | null, focusMessageId?: number | null): void;
   rename(id: number, title: string): Promise<boolean>;
+  /** null: back to the chatModel setting. */
+  setModel(id: number, model: string | null): Promise<boolean>;
+  /** Empty: none. A refusal (too long) is returned for the form to show beside the field. */
+  setInstructions(id: number, instructions: string): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** What the model saw for an answer (chat.context); null when it was not recorded. */
+  promptContext(messageId: number): Promise<OpOutput<'chat.context'> | 'failed'>;
   requestDelete(id: number): void;
   undoDelete(id: number): void;
   searchMessages(query: string): Promise<void>;
@@ -144,6 +151,38 @@ export const useThreadsStore = create<ThreadsState>((set, get) => {
       }
       put(result.value);
       return true;
+    },
+
+    async setModel(id, model) {
+      const client = get().client;
+      if (!client) return false;
+      const result = await client.call('thread.setModel', { threadId: id, model });
+      if (!result.ok) {
+        useAppStore.getState().showError(result.error);
+        return false;
+      }
+      put(result.value);
+      return true;
+    },
+
+    async setInstructions(id, instructions) {
+      const client = get().client;
+      if (!client) return { ok: false, message: '' };
+      const result = await client.call('thread.setInstructions', { threadId: id, instructions });
+      if (!result.ok) return { ok: false, message: result.error.message };
+      put(result.value);
+      return { ok: true };
+    },
+
+    async promptContext(messageId) {
+      const client = get().client;
+      if (!client) return 'failed';
+      const result = await client.call('chat.context', { messageId });
+      if (!result.ok) {
+        useAppStore.getState().showError(result.error);
+        return 'failed';
+      }
+      return result.value;
     },
 
     requestDelete(id) {

@@ -1,0 +1,183 @@
+/**
+ * A thread's own model and instructions, the global instructions, and what the model saw for an answer, in Chromium
+ * against `npm run web` and a fake Ollama that records every request: the picker offers only chat models (with size
+ * and context length), the chosen model really answers, the instructions really are in the system prompt, the
+ * context view shows the breakdown (in English and Chinese), and a model removed since the thread used it is said
+ * plainly with a way on. One web host and one page for the whole file: each test continues from the previous one.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../../shared/client';
+import { unwrap } from '../../shared/client';
+import { startFakeOllama, type FakeInferenceRequest, type FakeOllama, type FakeModel } from '../fakes/fake-ollama';
+import { ChatPage } from './pages/chat.page';
+import { SettingsPage } from './pages/settings.page';
+import { ThreadToolsPage } from './pages/thread-tools.page';
+import { unnamedControls } from './support/a11y';
+import { apiClient } from './support/api';
+import { launchBrowser } from './support/browser';
+import { ROOT, startMnemo, type RunningApp } from './support/processes';
+
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
+
+const LLAMA: FakeModel = { name: 'llama3.2', family: 'llama', parameterSize: '3.2B', sizeBytes: 2_019_393_189, capabilities: ['completion', 'tools'] };
+const QWEN: FakeModel = { name: 'qwen3:4b', family: 'qwen3', parameterSize: '4.0B', sizeBytes: 2_500_000_000, contextLength: 32_768, capabilities: ['completion', 'tools', 'thinking'] };
+const EMBED: FakeModel = { name: 'nomic-embed-text', family: 'nomic-bert', parameterSize: '137M', sizeBytes: 274_302_450, capabilities: ['embedding'] };
+const THREAD_INSTRUCTIONS = '请用中文回答，并且每次都先给结论。';
+const GLOBAL_INSTRUCTIONS = 'Answer in a cheerful tone.';
+
+/** The chat answers (not titles, summaries or extraction), in the order they were asked. */
+function answerRequests(fake: FakeOllama): FakeInferenceRequest[] {
+  return fake.requests
+    .filter((r) => r.path === '/api/chat')
+    .map((r) => r.body as unknown as FakeInferenceRequest & { format?: unknown })
+    .filter((b) => b.format === undefined && b.messages[0]?.content.startsWith('You are Mnemo'));
+}
+
+describe('a thread’s model, instructions and context (web host + fake Ollama)', () => {
+  let fake: FakeOllama;
+  let app: RunningApp;
+  let api: Client;
+  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let page: Page;
+  let chat: ChatPage;
+  let tools: ThreadToolsPage;
+  let settings: SettingsPage;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-thread-settings-'));
+
+  beforeAll(async () => {
+    fake = await startFakeOllama({ models: [LLAMA, QWEN, EMBED] });
+    fake.setDefaultReply((request) => {
+      const last = request.messages.at(-1)?.content ?? '';
+      if (last.startsWith('Write a short title')) return { content: 'Cooking' };
+      if (request.body.format !== undefined) return { content: JSON.stringify({ memories: [] }) };
+      return { content: `You said: ${last}` };
+    });
+    const modelsDir = path.join(dataDir, 'no-embedding-models');
+    fs.mkdirSync(modelsDir);
+    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
+    api = apiClient(app);
+    browser = await launchBrowser();
+    page = await browser.browser.newPage();
+    chat = new ChatPage(page);
+    tools = new ThreadToolsPage(page);
+    settings = new SettingsPage(page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await fake?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('the header picker lists the chat models with size and context length, never the embedding model; the chosen one answers', async () => {
+    await chat.open(app.url);
+    await expect.poll(() => chat.welcomeHeading.isVisible()).toBe(true);
+    await chat.shortcut('Control+n');
+    await chat.send('hello');
+    await expect.poll(() => chat.lastAnswer().textContent()).toContain('You said: hello');
+
+    await expect.poll(() => tools.modelPicker.locator('option').allTextContents()).toEqual([
+      'Default (llama3.2)',
+      'llama3.2:latest · 2 GB · 4,096-token context',
+      'qwen3:4b · 2.5 GB · 32,768-token context',
+    ]);
+    expect(await tools.modelPicker.inputValue()).toBe('');
+    expect(await unnamedControls(page)).toEqual([]);
+
+    // With the keyboard: focus the picker, choose the second model.
+    await tools.modelPicker.focus();
+    await tools.modelPicker.selectOption('qwen3:4b');
+    const threadId = unwrap(await api.call('thread.list', {})).threads[0]!.id;
+    await expect.poll(async () => unwrap(await api.call('thread.get', { threadId })).model).toBe('qwen3:4b');
+
+    await chat.send('which model?');
+    await expect.poll(() => chat.lastAnswer().textContent()).toContain('You said: which model?');
+    expect(answerRequests(fake).map((r) => r.model)).toEqual(['llama3.2', 'qwen3:4b']);
+    // The answer names its model, and the choice outlives a reload.
+    expect(await chat.lastAnswer().textContent()).toContain('qwen3:4b');
+    await page.reload();
+    await chat.threads.first().getByRole('button').first().click();
+    await expect.poll(() => tools.modelPicker.inputValue()).toBe('qwen3:4b');
+  });
+
+  it('thread instructions and the global ones from Settings go into the system prompt of the next answer', async () => {
+    await tools.instructionsButton.click();
+    await expect.poll(() => tools.instructionsDialog.isVisible()).toBe(true);
+    await tools.instructionsField.fill(THREAD_INSTRUCTIONS);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'thread-instructions.png') });
+    await tools.instructionsDialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => tools.instructionsDialog.count()).toBe(0);
+    await expect.poll(() => tools.instructionsButton.textContent()).toBe('Instructions (on)');
+
+    await settings.openButton.click();
+    const global = settings.field('How should Mnemo answer? (tone, language, format)');
+    await global.fill(GLOBAL_INSTRUCTIONS);
+    await global.press('Control+Enter');
+    await expect.poll(() => page.getByText('Instructions saved.').isVisible()).toBe(true);
+    expect(unwrap(await api.call('settings.get', {})).instructions).toBe(GLOBAL_INSTRUCTIONS);
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+
+    await chat.send('what shall I cook?');
+    await expect.poll(() => chat.lastAnswer().textContent()).toContain('You said: what shall I cook?');
+    const system = answerRequests(fake).at(-1)!.messages[0]!;
+    expect(system.role).toBe('system');
+    expect(system.content).toContain(GLOBAL_INSTRUCTIONS);
+    expect(system.content).toContain(THREAD_INSTRUCTIONS);
+    expect(system.content.indexOf(GLOBAL_INSTRUCTIONS)).toBeLessThan(system.content.indexOf(THREAD_INSTRUCTIONS));
+  });
+
+  it('the context view of an answer shows the system text and the tokens of each part against the budget, in English and Chinese', async () => {
+    await tools.openContext(chat.lastAnswer());
+    await expect.poll(() => tools.contextDialog.isVisible()).toBe(true);
+    const dialog = tools.contextDialog;
+    await expect.poll(() => dialog.textContent()).toContain('qwen3:4b was sent about');
+    expect(await dialog.locator('pre').textContent()).toContain(THREAD_INSTRUCTIONS);
+    const systemRow = await tools.contextRow(/^System text/);
+    expect(systemRow[2]).toBe('1,228');
+    expect(Number(systemRow[1]!.replace(/,/g, ''))).toBeGreaterThan(0);
+    expect((await tools.contextRow(/earlier messages/))[0]).toContain('4 earlier messages');
+    expect(await tools.contextRow(/^Kept for the answer/)).toEqual(['Kept for the answer', '–', '1,638']);
+    expect(await unnamedControls(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'context-view.png') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    // The same answer in Chinese (found by its id: the English names of the page no longer apply).
+    const answerId = await chat.lastAnswer().getAttribute('data-message-id');
+    unwrap(await api.call('settings.update', { patch: { language: 'zh-CN' } }));
+    try {
+      await tools.openContext(page.locator(`article[data-message-id="${answerId}"]`));
+      await expect.poll(() => tools.contextDialog.getByRole('heading', { name: '模型看到的内容' }).isVisible()).toBe(true);
+      await expect.poll(() => tools.contextDialog.textContent()).toContain('4 条更早的消息');
+      expect(await tools.contextDialog.textContent()).toContain('留给回答');
+      await page.keyboard.press('Escape');
+    } finally {
+      unwrap(await api.call('settings.update', { patch: { language: 'en' } }));
+    }
+    await expect.poll(() => chat.composer.isVisible()).toBe(true);
+  });
+
+  it('a model removed since the thread used it: a clear message, and "use the default" answers with the default', async () => {
+    fake.setModels([LLAMA, EMBED]);
+    await chat.send('still there?');
+    await expect.poll(() => tools.modelMissing.isVisible()).toBe(true);
+    expect(await tools.modelMissing.textContent()).toContain('qwen3:4b, the model this thread used, is no longer installed.');
+    expect(await tools.modelPicker.locator('option:checked').textContent()).toBe('qwen3:4b (not installed)');
+
+    await tools.modelMissing.getByRole('button', { name: 'Pick another' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('SELECT');
+    await tools.modelMissing.getByRole('button', { name: 'Use the default (llama3.2)' }).click();
+    await expect.poll(() => tools.modelMissing.count()).toBe(0);
+    expect(await tools.modelPicker.inputValue()).toBe('');
+
+    await chat.send('and now?');
+    await expect.poll(() => chat.lastAnswer().textContent()).toContain('You said: and now?');
+    expect(answerRequests(fake).at(-1)!.model).toBe('llama3.2');
+  });
+});
