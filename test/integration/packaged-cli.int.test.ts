@@ -7,11 +7,11 @@
  * and the package's bundled embedding model folder is the one used. What it cannot prove (Electron's own asar
  * reading, its ESM loader, worker threads in an archive) needs the packaged app: README "The mnemo command".
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type CliRun } from '../support/run-cli';
+import { ROOT, runProcess as run } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
 // Builds the bundle, then starts a few CLI processes, each opening a core: minutes on a loaded 2-core machine.
@@ -52,19 +52,6 @@ function installLayout(install: string): { shim: string; resources: string } {
   fs.writeFileSync(app, `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || { echo "would open the app" >&2; exit 64; }\nexec "${process.execPath}" "$@"\n`);
   fs.chmodSync(app, 0o755);
   return { shim, resources };
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env });
-    child.stdin.end();
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe.skipIf(process.platform === 'win32')('the mnemo command of an installed package (Node standing in for Electron)', () => {

@@ -2,11 +2,10 @@
  * The profile (what Mnemo knows about the user, in one short page) from the terminal: read it, write it yourself, or
  * have the background model rewrite it from the memories now.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Profile } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import { flag, text } from '../options';
+import { readUserFile } from '../user-files';
 import { runQueueUntilIdle } from './chat.commands';
 
 const NO_PROFILE =
@@ -36,12 +35,9 @@ async function editProfile(ctx: CliContext): Promise<CliOutput> {
   if (ctx.args.length > 0) return { ok: false, error: { code: 'INVALID_INPUT', message: 'Give the profile on stdin or with --file FILE: mnemo profile edit < profile.md' } };
   let content: string;
   if (ctx.flags.file !== undefined) {
-    const file = path.resolve(ctx.flags.file);
-    try {
-      content = fs.readFileSync(file, 'utf8');
-    } catch (e) {
-      return { ok: false, error: { code: 'NOT_FOUND', message: `Cannot read ${file} (${(e as { code?: string }).code ?? (e as Error).message}).` } };
-    }
+    const read = readUserFile(ctx.flags.file);
+    if (!read.ok) return read;
+    content = read.content;
   } else {
     if (process.stdin.isTTY) ctx.note('Type the profile, then press Ctrl-D (Ctrl-Z, Enter on Windows). Nothing at all clears it.');
     content = await readAll(process.stdin);

@@ -1,13 +1,12 @@
 /**
  * Conversations out of and back into Mnemo from the terminal. As with memories (transfer.commands.ts), files are read
- * and written here, in the host: the core only returns and reads text.
+ * and written here, in the host (user-files.ts): the core only returns and reads text.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { OpInput, ThreadImportItem, ThreadImportReport } from '../../../shared/contract';
 import { operations } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import { flag, oneOf, text } from '../options';
+import { readUserFile, writeUserFile } from '../user-files';
 import { id } from './chat.commands';
 
 const invalid = (message: string): CliOutput => ({ ok: false, error: { code: 'INVALID_INPUT', message } });
@@ -28,12 +27,9 @@ async function exportThreads(ctx: CliContext): Promise<CliOutput> {
   const r = await ctx.client.call('thread.export', { format, ...(threadId !== undefined ? { threadId } : {}) });
   if (!r.ok) return r;
   if (ctx.flags.out === undefined) return { ok: true, value: r.value, text: r.value.content.replace(/\n$/, '') };
-  const file = path.resolve(ctx.flags.out);
-  try {
-    fs.writeFileSync(file, r.value.content, 'utf8');
-  } catch (e) {
-    return invalid(`Cannot write ${file} (${(e as { code?: string }).code ?? (e as Error).message}).`);
-  }
+  const written = writeUserFile(ctx.flags.out, r.value.content);
+  if (!written.ok) return written;
+  const { file } = written;
   return { ok: true, value: { file, count: r.value.count, format }, text: `Exported ${countThreads(r.value.count)} to ${file}.` };
 }
 
@@ -59,14 +55,9 @@ export function formatThreadImport(r: ThreadImportReport): string {
 async function importThreads(ctx: CliContext): Promise<CliOutput> {
   const arg = ctx.args.join(' ').trim();
   if (!arg) return invalid('Say which file to import: mnemo thread import FILE [--dry-run] (a JSON thread export).');
-  const file = path.resolve(arg);
-  let content: string;
-  try {
-    content = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    return { ok: false, error: { code: 'NOT_FOUND', message: `Cannot read ${file} (${(e as { code?: string }).code ?? (e as Error).message}).` } };
-  }
-  const r = await ctx.client.call('thread.import', { content, dryRun: ctx.flags['dry-run'] === 'true' });
+  const read = readUserFile(arg);
+  if (!read.ok) return read;
+  const r = await ctx.client.call('thread.import', { content: read.content, dryRun: ctx.flags['dry-run'] === 'true' });
   if (!r.ok) return r;
   return { ok: true, value: r.value, text: formatThreadImport(r.value) };
 }
