@@ -10,7 +10,9 @@ import { chatCommands } from './commands/chat.commands';
 import { dbCommands } from './commands/db.commands';
 import { embeddingCommands } from './commands/embedding.commands';
 import { memoryCommands } from './commands/memory.commands';
+import { profileCommands } from './commands/profile.commands';
 import { settingsCommands } from './commands/settings.commands';
+import { threadTransferCommands } from './commands/thread-transfer.commands';
 import { transferCommands } from './commands/transfer.commands';
 import { infoCommands } from './commands/info.commands';
 import type { Options } from './options';
@@ -64,4 +66,4 @@ export interface StandaloneCommand extends CommandWords {
 
 export type CliCommand = CoreCommand | StandaloneCommand;
 
-export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...embeddingCommands, ...memoryCommands, ...settingsCommands, ...transferCommands];
+export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...threadTransferCommands, ...embeddingCommands, ...memoryCommands, ...transferCommands, ...profileCommands, ...settingsCommands];

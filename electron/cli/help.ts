@@ -13,8 +13,9 @@ interface HelpCommand extends ParsableCommand {
 const GROUPS: Record<string, string> = {
   info: 'where Mnemo keeps its data, versions, and the model server in use',
   chat: 'send a message and stream the reply',
-  thread: 'list, show and delete conversations',
+  thread: 'list, show, delete, export and import conversations',
   memory: 'add, list, search, edit, import, export and maintain long-term memories',
+  profile: 'what Mnemo knows about you, in one short page: show, edit, refresh',
   models: 'the model server (Ollama or OpenAI-compatible): health and models',
   embedding: 'semantic search: status, and downloading the local model',
   queue: 'background jobs (learning, summaries, titles)',

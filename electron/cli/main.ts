@@ -3,12 +3,14 @@
  * Same core, in-process, same envelopes. Exit codes: 0 ok, 1 the operation failed (one line on stderr),
  * 2 the command line itself is wrong (one line saying what, and which help to read).
  */
+import { fileURLToPath } from 'node:url';
 import { createClient } from '../../shared/client';
 import { isMnemoError } from '../../shared/errors';
 import { createCore } from '../core/create-core';
 import { createInProcessTransport } from '../core/in-process.transport';
 import { createStderrLogger } from '../core/ports/logger.port';
-import { resolveDataDir } from '../core/ports/paths.port';
+import { hasBundledModels, packagedModelsDir, packagedResourcesDir } from '../core/packaged-paths';
+import { resolveDataDir, type Paths } from '../core/ports/paths.port';
 import { packageVersion } from '../core/version';
 import { commands, type CliCommand, type CliOutput } from './commands';
 import { groupHelp, topLevelHelp } from './help';
@@ -22,6 +24,18 @@ function usageFailure(e: UsageError): number {
   fail(e.message);
   if (e.hint) process.stderr.write(`See "${e.hint}".\n`);
   return 2;
+}
+
+/**
+ * Run by the desktop package's `mnemo` (scripts/desktop-shims), this bundle lies in <resources>/app.asar/out/cli: it
+ * uses the package's bundled embedding model as the app does. Migrations and sqlite-vec need nothing here: the
+ * migrations are read through Electron's asar support, and the core loads sqlite-vec from app.asar.unpacked.
+ */
+function packagedPaths(): Partial<Paths> {
+  const resources = packagedResourcesDir(fileURLToPath(import.meta.url));
+  if (!resources) return {};
+  const modelsDir = packagedModelsDir(process.env, resources, hasBundledModels(resources));
+  return modelsDir ? { modelsDir } : {};
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -52,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
   if (command.runWithoutCore) return report(await command.runWithoutCore({ args, flags, json, dataDir }), json);
   const core = createCore({
     dataDir,
+    paths: packagedPaths(),
     host: 'cli',
     version: packageVersion(),
     logger: createStderrLogger(process.env.MNEMO_LOG_LEVEL === 'debug' ? 'debug' : 'error'),

@@ -3,6 +3,7 @@
  * resources folders, whether a bundled model exists) are passed in.
  */
 import path from 'node:path';
+import { packagedModelsDir, toUnpackedPath } from '../core/packaged-paths';
 import type { Paths } from '../core/ports/paths.port';
 
 /** The value of --data-dir DIR or --data-dir=DIR; a flag without a value counts as absent. */
@@ -26,16 +27,6 @@ export function desktopDataDir(argv: readonly string[], env: NodeJS.ProcessEnv, 
   return { dataDir: userData(), chosenBy: 'userData' };
 }
 
-/**
- * The real location of a file electron-builder unpacked from app.asar. Node's require is redirected there by
- * Electron, but SQLite's loadExtension and the dynamic linker are not, so they need this path.
- * Only the first whole "app.asar" path segment is rewritten, and a path already in app.asar.unpacked is left alone.
- */
-export function toUnpackedPath(file: string): string {
-  if (/[\\/]app\.asar\.unpacked(?=[\\/]|$)/.test(file)) return file;
-  return file.replace(/([\\/])app\.asar(?=[\\/])/, '$1app.asar.unpacked');
-}
-
 export interface DesktopPathsInput {
   /** app.getAppPath(): the project folder in development, resources/app.asar when packaged. */
   appPath: string;
@@ -54,8 +45,8 @@ export interface DesktopPathsInput {
  */
 export function desktopCorePaths(input: DesktopPathsInput): Partial<Paths> {
   const overrides: Partial<Paths> = { migrationsDir: path.join(input.appPath, 'drizzle') };
-  if (input.env.MNEMO_MODELS_DIR) overrides.modelsDir = path.resolve(input.env.MNEMO_MODELS_DIR);
-  else if (input.hasBundledModels) overrides.modelsDir = path.join(input.resourcesPath, 'models');
+  const modelsDir = packagedModelsDir(input.env, input.resourcesPath, input.hasBundledModels);
+  if (modelsDir) overrides.modelsDir = modelsDir;
   if (input.vecLoadablePath) overrides.vecExtensionPath = toUnpackedPath(input.vecLoadablePath);
   return overrides;
 }

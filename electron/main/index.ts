@@ -16,6 +16,7 @@ import { createStderrLogger } from '../core/ports/logger.port';
 import { buildMenuTemplate } from './app-menu';
 import { createAppProtocolHandler } from './app-protocol';
 import { createCoreClient, type CoreClient, type CoreStartOptions, type LogLevel } from './core-protocol';
+import { hasBundledModels } from '../core/packaged-paths';
 import { desktopCorePaths, desktopDataDir } from './desktop-paths';
 import { registerElectronIpc } from './ipc-adapter.electron';
 import { electronKeychain, secretSealingKey } from './secret-sealing-key';
@@ -185,7 +186,6 @@ function forkCore(): CoreClient {
 }
 
 function corePaths() {
-  const bundledModels = path.join(process.resourcesPath, 'models');
   let vecLoadablePath: string | null = null;
   try {
     vecLoadablePath = getLoadablePath();
@@ -196,7 +196,7 @@ function corePaths() {
     appPath: app.getAppPath(),
     resourcesPath: process.resourcesPath,
     env: process.env,
-    hasBundledModels: app.isPackaged && fs.existsSync(bundledModels) && fs.readdirSync(bundledModels).length > 0,
+    hasBundledModels: app.isPackaged && hasBundledModels(process.resourcesPath),
     vecLoadablePath,
   });
 }

@@ -74,6 +74,8 @@ describe('the mnemo command', () => {
       ['db.check', ['db', 'check']],
       ['queue.status', ['queue', 'status']],
       ['settings.get', ['settings', 'get']],
+      ['profile.get', ['profile', 'show']],
+      ['thread.export', ['thread', 'export', '--format', 'json']],
     ];
     for (const [op, args] of cases) {
       const r = await runMnemo([...args, '--json', '--data-dir', dir], { MNEMO_MODELS_DIR: path.join(dir, 'no-models') });

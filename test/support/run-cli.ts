@@ -23,8 +23,13 @@ export function runMnemo(args: string[], env: Record<string, string> = {}, optio
 }
 
 function runNode(args: string[], env: Record<string, string>, options: { stdin?: string }): Promise<CliRun> {
+  return runProcess(process.execPath, args, { ...process.env, ...env }, { ...options, cwd: ROOT });
+}
+
+/** Any command as a child process with exactly this environment: stdin given (or closed), stdout and stderr kept. */
+export function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv, options: { stdin?: string; cwd?: string } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(command, args, { cwd: options.cwd, env });
     child.stdin.end(options.stdin ?? '');
     let stdout = '';
     let stderr = '';

@@ -105,6 +105,28 @@ describe('command-line parsing', () => {
     expect(groupHelp(commands, ['nothing'])).toBeNull();
   });
 
+  it('thread export/import and profile take the options the contract allows, and show in their groups\' help', () => {
+    const formats = operations['thread.export'].input.shape.format.unwrap().options;
+    for (const f of formats) expect(run('thread', 'export', '3', '--format', f, '--out', 'x.md').flags).toMatchObject({ format: f, out: 'x.md' });
+    expect(run('thread', 'export').args).toEqual([]);
+    expect(usageError('thread', 'export', '--format', 'html').message).toBe(`--format must be one of ${formats.join(', ')} (got "html").`);
+    expect(run('thread', 'import', 'f.json', '--dry-run').flags['dry-run']).toBe('true');
+    expect(usageError('thread', 'import', 'f.json', '--on-conflict', 'skip').message).toBe('Unknown option --on-conflict.');
+    expect(run('profile', 'edit', '--file', 'p.md').flags.file).toBe('p.md');
+    expect(run('profile', 'refresh', '--wait').command.words).toEqual(['profile', 'refresh']);
+    expect(usageError('profile', 'show', '--wait').message).toBe('Unknown option --wait.');
+    expect(usageError('profile').message).toBe('"profile" needs a command: show, edit, refresh.');
+    expect(usageError('profile', 'refesh').message).toBe('Unknown command "profile refesh". Did you mean "mnemo profile refresh"?');
+
+    expect(topLevelHelp(commands, '1.0.0')).toMatch(/^ {2}profile +what Mnemo knows about you/m);
+    const thread = groupHelp(commands, ['thread'])!;
+    expect(thread).toContain('mnemo thread export [ID] [--format md|json] [--out FILE]');
+    expect(thread).toContain(`--format ${formats.join('|')}`);
+    expect(thread).toContain('mnemo thread import FILE [--dry-run]');
+    const profile = groupHelp(commands, ['profile'])!;
+    for (const words of ['profile show', 'profile edit [--file FILE]', 'profile refresh [--wait]']) expect(profile).toContain(`mnemo ${words}`);
+  });
+
   it("every command line in the README's CLI section still parses", () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     // As `npm run -s cli -- …` or as `mnemo …`, whichever the README shows.

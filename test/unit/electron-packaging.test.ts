@@ -25,9 +25,10 @@ describe('electron-builder.yml', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
     await expect(validateConfiguration(structuredClone(config), { isEnabled: false, add() {} } as unknown as Parameters<typeof validateConfiguration>[1])).resolves.toBeUndefined();
   });
 
-  it('flips the security fuses of the packaged binary', () => {
+  it('flips the security fuses of the packaged binary, keeping RunAsNode for the shipped mnemo command', () => {
     expect(config.electronFuses).toMatchObject({
-      runAsNode: false,
+      // scripts/desktop-shims run the app's binary with ELECTRON_RUN_AS_NODE=1: off, `mnemo` would start the app.
+      runAsNode: true,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
       enableEmbeddedAsarIntegrityValidation: true,
@@ -56,8 +57,17 @@ describe('electron-builder.yml', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
     expect(config.asar).toBe(true);
   });
 
-  it('ships the optional bundled model as <resources>/models', () => {
-    expect(config.extraResources).toEqual([{ from: 'build/resources/models', to: 'models', filter: ['**/*'] }]);
+  it('ships the optional bundled model as <resources>/models and the mnemo command as <resources>/bin', () => {
+    expect(config.extraResources).toEqual([
+      { from: 'build/resources/models', to: 'models', filter: ['**/*'] },
+      { from: 'scripts/desktop-shims', to: 'bin', filter: ['mnemo', 'mnemo.cmd'] },
+    ]);
+    // The shims exist, the POSIX one is executable, and each runs the CLI bundle that out/** packs into app.asar.
+    const shims = path.join(ROOT, 'scripts', 'desktop-shims');
+    expect(fs.statSync(path.join(shims, 'mnemo')).mode & 0o111).not.toBe(0);
+    expect(fs.readFileSync(path.join(shims, 'mnemo'), 'utf8')).toContain('ELECTRON_RUN_AS_NODE=1 exec "$app" "$resources/app.asar/out/cli/main.js" "$@"');
+    expect(fs.readFileSync(path.join(shims, 'mnemo.cmd'), 'utf8')).toContain('"%~dp0..\\app.asar\\out\\cli\\main.js" %*');
+    expect(fs.readFileSync(path.join(ROOT, 'scripts', 'dist.mjs'), 'utf8')).toMatch(/await buildCli\(root\)/);
   });
 
   it('unpacks every native file from app.asar, and nothing else it names', () => {

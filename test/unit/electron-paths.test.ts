@@ -1,8 +1,7 @@
 import path from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { derivePaths } from '../../electron/core/ports/paths.port';
-import { dataDirFlag, desktopCorePaths, desktopDataDir, toUnpackedPath } from '../../electron/main/desktop-paths';
+import { dataDirFlag, desktopCorePaths, desktopDataDir } from '../../electron/main/desktop-paths';
 
 const noUserData = () => {
   throw new Error('userData must not be consulted when a data folder was given');
@@ -27,32 +26,6 @@ describe('desktop data folder', () => {
 
   it('resolves a relative folder against the working directory', () => {
     expect(desktopDataDir(['e', '--data-dir', 'rel/dir'], {}, noUserData).dataDir).toBe(path.resolve('rel/dir'));
-  });
-});
-
-describe('app.asar.unpacked', () => {
-  it('rewrites the app.asar segment of POSIX and Windows paths', () => {
-    expect(toUnpackedPath('/opt/Mnemo/resources/app.asar/node_modules/sqlite-vec-linux-x64/vec0.so')).toBe(
-      '/opt/Mnemo/resources/app.asar.unpacked/node_modules/sqlite-vec-linux-x64/vec0.so',
-    );
-    expect(toUnpackedPath('C:\\Program Files\\Mnemo\\resources\\app.asar\\node_modules\\sqlite-vec-windows-x64\\vec0.dll')).toBe(
-      'C:\\Program Files\\Mnemo\\resources\\app.asar.unpacked\\node_modules\\sqlite-vec-windows-x64\\vec0.dll',
-    );
-  });
-
-  it('leaves paths outside an archive, already unpacked, or merely containing the word alone', () => {
-    for (const p of ['/work/main/node_modules/sqlite-vec-linux-x64/vec0.so', '/r/app.asar.unpacked/x.so', '/r/app.asar', '/r/myapp.asar/x.so', '/r/app.asarx/y']) {
-      expect(toUnpackedPath(p), p).toBe(p);
-    }
-  });
-
-  it('is idempotent', () => {
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom('app.asar', 'app.asar.unpacked', 'node_modules', 'x', 'resources', ''), { maxLength: 6 }), fc.constantFrom('/', '\\'), (parts, sep) => {
-        const p = sep + parts.join(sep);
-        return toUnpackedPath(toUnpackedPath(p)) === toUnpackedPath(p);
-      }),
-    );
   });
 });
 

@@ -9,7 +9,7 @@ import { Id } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import { flag, numberIn, text } from '../options';
 
-function id(arg: string | undefined, what: string): number | { ok: false; error: { code: 'INVALID_INPUT'; message: string } } {
+export function id(arg: string | undefined, what: string): number | { ok: false; error: { code: 'INVALID_INPUT'; message: string } } {
   const n = Number(arg);
   if (!arg || !Number.isInteger(n) || n <= 0) return { ok: false, error: { code: 'INVALID_INPUT', message: `${what} must be a positive whole number (got "${arg ?? ''}").` } };
   return n;
@@ -56,7 +56,7 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
       message_id: r.value.assistantMessage.id,
       reply: r.value.assistantMessage.content,
       status: r.value.assistantMessage.status,
-      memories_used: r.value.memoriesUsed.map((m) => ({ memory_id: m.memoryId, score: m.score, reason: m.reason })),
+      memories_used: r.value.memoriesUsed.map((m) => ({ memory_id: m.memoryId, score: m.score, reason: m.reason, ...(m.matched ? { matched: m.matched } : {}) })),
     };
     const note = r.value.assistantMessage.status === 'truncated' ? '\n[the reply was cut at the model’s length limit]' : '';
     return { ok: true, value, text: streamed ? note : r.value.assistantMessage.content + note };
@@ -108,6 +108,33 @@ function formatQueue(s: z.output<typeof QueueState>): string {
     `paused   yes${since}: ${s.paused.message}`,
     `         Waiting jobs are kept. Once that is fixed the app resumes by itself; from the terminal run "queue run --until-idle".`,
   ].join('\n');
+}
+
+/**
+ * Runs the background queue in this process until no job waits (`queue run --until-idle`, `profile refresh --wait`).
+ * On a terminal, a bar over the jobs this run has seen waiting (learning, summaries, titles, re-embedding).
+ * A pause (the model server down, a model missing) is a failure: the jobs stay queued for the next run.
+ */
+export async function runQueueUntilIdle({ client, core, progress }: CliContext): Promise<{ ok: true; value: z.output<typeof QueueState> } | Extract<CliOutput, { ok: false }>> {
+  const bar = progress('running jobs');
+  let seen = 0;
+  const off = bar
+    ? client.on('queue.changed', (s) => {
+        const left = s.queued + (s.running ? 1 : 0);
+        seen = Math.max(seen, left);
+        bar.update(seen - left, seen, `${left} left`);
+      })
+    : () => {};
+  try {
+    await core.queue.runUntilIdle();
+  } finally {
+    bar?.end();
+    off();
+  }
+  const r = await client.call('queue.status', {});
+  if (!r.ok) return r;
+  if (r.value.paused) return { ok: false, error: { code: r.value.paused.code as 'OLLAMA_UNREACHABLE', message: `Queue paused: ${r.value.paused.message}` } };
+  return { ok: true, value: r.value };
 }
 
 export const chatCommands: CliCommand[] = [
@@ -190,27 +217,10 @@ export const chatCommands: CliCommand[] = [
     words: ['queue', 'run'],
     synopsis: 'queue run --until-idle   processes pending jobs, then exits',
     options: { 'until-idle': flag('run until no job is waiting, then exit (required)') },
-    async run({ client, core, flags, progress }) {
-      if (flags['until-idle'] !== 'true') return { ok: false, error: { code: 'INVALID_INPUT', message: 'Use "queue run --until-idle" (the app runs the queue continuously).' } };
-      // On a terminal, a bar over the jobs this run has seen waiting (learning, summaries, titles, re-embedding).
-      const bar = progress('running jobs');
-      let seen = 0;
-      const off = bar
-        ? client.on('queue.changed', (s) => {
-            const left = s.queued + (s.running ? 1 : 0);
-            seen = Math.max(seen, left);
-            bar.update(seen - left, seen, `${left} left`);
-          })
-        : () => {};
-      try {
-        await core.queue.runUntilIdle();
-      } finally {
-        bar?.end();
-        off();
-      }
-      const r = await client.call('queue.status', {});
+    async run(ctx) {
+      if (ctx.flags['until-idle'] !== 'true') return { ok: false, error: { code: 'INVALID_INPUT', message: 'Use "queue run --until-idle" (the app runs the queue continuously).' } };
+      const r = await runQueueUntilIdle(ctx);
       if (!r.ok) return r;
-      if (r.value.paused) return { ok: false, error: { code: r.value.paused.code as 'OLLAMA_UNREACHABLE', message: `Queue paused: ${r.value.paused.message}` } };
       return { ok: true, value: r.value, text: formatQueue(r.value) };
     },
   },

@@ -2,12 +2,11 @@
  * Memory export, import and maintenance from the terminal. Export and import read and write files here, in the host:
  * the core only sees and returns text (as it does for the app, whose page saves and opens files).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { ImportItem, ImportReport, MaintenanceReport, MemoryCategory, OpInput } from '../../../shared/contract';
 import { MemoryCategory as CategorySchema, operations } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import { flag, oneOf, text, type Options } from '../options';
+import { readUserFile, writeUserFile } from '../user-files';
 import { remainingCopiesText } from './memory.commands';
 
 const invalid = (message: string): CliOutput => ({ ok: false, error: { code: 'INVALID_INPUT', message } });
@@ -24,12 +23,9 @@ async function exportMemories(ctx: CliContext): Promise<CliOutput> {
   if (!r.ok) return r;
   const out = ctx.flags.out;
   if (out === undefined) return { ok: true, value: r.value, text: r.value.content.replace(/\n$/, '') };
-  const file = path.resolve(out);
-  try {
-    fs.writeFileSync(file, r.value.content, 'utf8');
-  } catch (e) {
-    return invalid(`Cannot write ${file} (${(e as { code?: string }).code ?? (e as Error).message}).`);
-  }
+  const written = writeUserFile(out, r.value.content);
+  if (!written.ok) return written;
+  const { file } = written;
   const value = { file, count: r.value.count, format: format ?? 'json' };
   return { ok: true, value, text: `Exported ${r.value.count} ${r.value.count === 1 ? 'memory' : 'memories'} to ${file}.` };
 }
@@ -78,13 +74,9 @@ async function importMemories(ctx: CliContext): Promise<CliOutput> {
   const format = ctx.flags.format as OpInput<'memory.import'>['format'];
   const onConflict = ctx.flags['on-conflict'] as OpInput<'memory.import'>['onConflict'];
   const category = ctx.flags.category as MemoryCategory | undefined;
-  const file = path.resolve(arg);
-  let content: string;
-  try {
-    content = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    return { ok: false, error: { code: 'NOT_FOUND', message: `Cannot read ${file} (${(e as { code?: string }).code ?? (e as Error).message}).` } };
-  }
+  const read = readUserFile(arg);
+  if (!read.ok) return read;
+  const { content } = read;
   // A bar on a terminal (stderr) only: in a pipe or a log it would be noise.
   const bar = ctx.progress('preparing');
   const off = bar ? ctx.client.on('import.progressed', ({ done, total }) => bar.update(done, total, `${done}/${total}`)) : () => {};

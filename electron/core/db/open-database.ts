@@ -13,6 +13,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { applyPendingRestore, type RestoreOutcome } from '../backup/staged-restore';
+import { toUnpackedPath } from '../packaged-paths';
 import { repoRoot } from '../version';
 import { preflight, quickCheck, unreadable } from './database-preflight';
 import { migrateDatabase, schemaVersionOf } from './migrate-database';
@@ -109,8 +110,9 @@ function applyPragmas(sqlite: Sqlite, file: string): void {
 
 /** Loads sqlite-vec into a connection (vec0 tables cannot be read or changed without it); also used on backups. */
 export function loadVec(sqlite: Sqlite, extensionPath: string | undefined): void {
-  if (extensionPath) sqlite.loadExtension(extensionPath);
-  else sqliteVec.load(sqlite);
+  // sqlite-vec's own load() passes its path inside app.asar when a packaged app's CLI (ELECTRON_RUN_AS_NODE) or
+  // worker runs this; SQLite reads the real file in app.asar.unpacked. Outside a package the path is unchanged.
+  sqlite.loadExtension(extensionPath ?? toUnpackedPath(sqliteVec.getLoadablePath()));
 }
 
 function closeDatabase(sqlite: Sqlite): void {
