@@ -2,6 +2,7 @@
  * The profile ("About you"): the page itself, kept live by profile.updated (the background model's rewrites, the
  * user's edit from another window or the CLI), and the refresh the user asked for, followed until its job ends: the
  * job may end without a new profile (nothing to write yet), so the queue says when it is over, not only the event.
+ * A failed attempt that will be retried sends no event (job.failed is for the last one): the job's row says it.
  */
 import { create } from 'zustand';
 import type { Profile } from '../../../shared/contract';
@@ -36,13 +37,15 @@ const notReady: Result<never> = { ok: false, error: { code: 'SHUTTING_DOWN', mes
 export const useProfileStore = create<ProfileState>((set, get) => {
   let request = 0;
 
-  /** The asked-for job is not running here: is it still waiting (or running in another process)? */
+  /** The asked-for job is not running here: is it still waiting (or running in another process), after a failure? */
   async function checkPending(): Promise<void> {
     const { client, pendingJobId } = get();
     if (!client || pendingJobId === null) return;
     const result = await client.call('queue.list', { status: ['queued', 'running'], limit: PENDING_LOOKUP_LIMIT });
     if (!result.ok || get().pendingJobId !== pendingJobId) return;
-    if (!result.value.jobs.some((job) => job.id === pendingJobId)) set({ pendingJobId: null });
+    const job = result.value.jobs.find((j) => j.id === pendingJobId);
+    if (!job) set({ pendingJobId: null });
+    else if (job.status === 'queued' && job.lastErrorCode !== null) set({ failure: { code: job.lastErrorCode, final: false } });
   }
 
   return {

@@ -1,7 +1,8 @@
 /**
  * "About you": the profile Mnemo keeps (profile/*), as the model sees it in every prompt. The user reads it, edits it
  * (later rewrites build on the edit), asks for a rewrite now, or turns it off. The page follows the profile live; the
- * "working" line follows the queue (a profile job running here, or the one the user asked for still waiting).
+ * "working" line follows the queue (a profile job running here, or the one the user asked for still waiting); a
+ * failed attempt says so until the next rewrite or refresh, and "Refresh now" stays at hand then.
  */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { formatRelativeTime } from '../../format';
@@ -71,7 +72,7 @@ export function AboutYou() {
   };
 
   const refreshButton = (
-    <button type="button" onClick={() => void refreshNow()} disabled={!enabled || working}>
+    <button type="button" onClick={() => void refreshNow()} disabled={!enabled || (working && !failure)}>
       {t('profile.refresh')}
     </button>
   );
@@ -89,10 +90,11 @@ export function AboutYou() {
         {!enabled && <p className="muted small">{t('profile.off')}</p>}
       </div>
 
+      {/* A failed job waiting for its retry is not "working": the failure says what happens next. */}
       <div role="status" className="about-you-status small">
-        {working && t('profile.working')}
+        {working && !failure && t('profile.working')}
       </div>
-      {failure && !working && (
+      {failure && (
         <div className="inline-error" role="alert">
           <span>
             {t(failure.final ? 'profile.failed' : 'profile.failedRetrying')} <CoreError error={{ code: failure.code, message: '' }} />
