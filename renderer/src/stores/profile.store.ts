@@ -62,9 +62,9 @@ export const useProfileStore = create<ProfileState>((set, get) => {
         const rewritten = profile !== null && profile.refreshedAt !== (get().profile?.refreshedAt ?? null);
         set({ profile, loaded: true, ...(rewritten ? { failure: null } : {}) });
       });
-      client.on('job.failed', ({ jobId, kind, code, final }) => {
-        if (kind !== 'profile') return;
-        set((s) => ({ failure: { code, final }, ...(final && s.pendingJobId === jobId ? { pendingJobId: null } : {}) }));
+      // The last attempt of any profile job (the queue's end of the asked-for one is seen by checkPending).
+      client.on('job.failed', ({ kind, code, final }) => {
+        if (kind === 'profile') set({ failure: { code, final } });
       });
       client.on('queue.changed', (queue) => {
         const pending = get().pendingJobId;
