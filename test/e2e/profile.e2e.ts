@@ -116,13 +116,23 @@ describe('About you: the profile (web host + fake Ollama)', () => {
     await about.editor.press('Escape');
     await expect.poll(() => about.editor.count()).toBe(0);
     expect(await about.text()).not.toContain('Short answers');
+    await expect.poll(() => memories.focused()).toBe('Edit');
 
+    // Too long for a profile: the core says so, and the text stays in the editor (no silent cut of a paste).
     await about.edit.click();
+    const tooLong = `- ${'x'.repeat(20_000)}`;
+    await about.editor.fill(tooLong);
+    await about.panel.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => about.alert.textContent()).toContain('Mnemo could not accept this');
+    expect(await about.alert.textContent()).toContain('A profile is at most 20,000 characters');
+    expect(await about.editor.inputValue()).toBe(tooLong);
+
     await about.editor.fill('## Name\n- Ana\n## Location\n- Lives in Porto\n## Preferences\n- Short answers');
     expect(await unnamedControls(page)).toEqual([]);
     await about.panel.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => about.text()).toContain('edited by you');
     expect(await about.text()).toContain('Short answers');
+    await expect.poll(() => memories.focused()).toBe('Edit');
     expect(unwrap(await api.call('profile.get', {}))).toMatchObject({ editedByUser: true, content: expect.stringContaining('- Short answers') });
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(ROOT, 'docs', 'screenshots', 'profile.png') });

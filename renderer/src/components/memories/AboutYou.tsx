@@ -4,7 +4,7 @@
  * "working" line follows the queue (a profile job running here, or the one the user asked for still waiting); a
  * failed attempt says so until the next rewrite or refresh, and "Refresh now" stays at hand then.
  */
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { formatRelativeTime } from '../../format';
 import { Markdown } from '../../markdown/Markdown';
 import { useMemoriesStore } from '../../stores/memories.store';
@@ -15,9 +15,6 @@ import { useLanguage, useT } from '../../use-t';
 import type { CoreFailure } from '../../error-text';
 import { CoreError } from '../CoreError';
 import { PencilIcon } from '../icons';
-
-/** The contract's limit on the user's text (profile.update). */
-const MAX_PROFILE = 20_000;
 
 export function AboutYou() {
   const t = useT();
@@ -37,6 +34,15 @@ export function AboutYou() {
   const [draft, setDraft] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<CoreFailure | null>(null);
+  /** The button that opened the editor (Edit, or Write it yourself): focus goes back to it when the editor closes. */
+  const editButton = useRef<HTMLButtonElement>(null);
+  const [returnFocus, setReturnFocus] = useState(false);
+
+  useEffect(() => {
+    if (!returnFocus || draft !== null) return;
+    editButton.current?.focus();
+    setReturnFocus(false);
+  }, [returnFocus, draft]);
 
   const startEdit = () => {
     setError(null);
@@ -45,14 +51,16 @@ export function AboutYou() {
   const cancel = () => {
     setError(null);
     setDraft(null);
+    setReturnFocus(true);
   };
   const submit = async () => {
     if (draft === null) return;
     setSaving(true);
     const result = await save(draft);
     setSaving(false);
-    if (result.ok) setDraft(null);
-    else setError(result.error);
+    if (!result.ok) return setError(result.error);
+    setDraft(null);
+    setReturnFocus(true);
   };
   const onEditorKey = (e: KeyboardEvent) => {
     if (e.key !== 'Escape') return;
@@ -124,7 +132,6 @@ export function AboutYou() {
             id={`${id}-text`}
             value={draft}
             rows={14}
-            maxLength={MAX_PROFILE}
             aria-describedby={`${id}-edit-hint`}
             onChange={(e) => setDraft(e.target.value)}
             onKeyDown={onEditorKey}
@@ -155,7 +162,7 @@ export function AboutYou() {
           </p>
           <Markdown text={profile.content} />
           <div className="button-row">
-            <button type="button" onClick={startEdit}>
+            <button type="button" ref={editButton} onClick={startEdit}>
               <PencilIcon /> {t('profile.edit')}
             </button>
             {refreshButton}
@@ -168,7 +175,7 @@ export function AboutYou() {
           {activeMemories === 0 && <p className="muted">{t('profile.emptyNoMemories')}</p>}
           <div className="button-row">
             {refreshButton}
-            <button type="button" onClick={startEdit}>
+            <button type="button" ref={editButton} onClick={startEdit}>
               <PencilIcon /> {t('profile.writeYourself')}
             </button>
           </div>
