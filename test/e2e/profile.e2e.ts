@@ -165,4 +165,16 @@ describe('About you: the profile (web host + fake Ollama)', () => {
     expect(await about.text()).toContain('edited by you');
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  it('in Chinese: the tab, the switch and the page speak Chinese', async () => {
+    unwrap(await api.call('settings.update', { patch: { language: 'zh-CN', profileEnabled: true } }));
+    const tab = page.getByRole('tab', { name: '关于你' });
+    await expect.poll(() => tab.getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByRole('switch', { name: '保留个人档案' }).isChecked()).toBe(true);
+    expect(await about.text()).toMatch(/根据 2 条记忆重写/);
+    expect(await about.text()).toContain('经你编辑');
+    expect(await page.getByRole('button', { name: '立即刷新' }).isEnabled()).toBe(true);
+    await page.screenshot({ path: path.join(os.tmpdir(), 'mnemo-profile-zh.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+  });
 });
