@@ -247,6 +247,7 @@ export function createCore(options: CoreOptions): Core {
     clock,
     settings: () => settings.get(),
     app: () => ({ version: options.version ?? '0.0.0', schemaVersion: db.schemaVersion }),
+    profile: () => profileStore.get()?.content ?? null,
   });
   const threadExporter = createThreadExporter({
     sqlite: db.sqlite,

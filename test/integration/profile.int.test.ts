@@ -100,6 +100,23 @@ describe('the profile', () => {
     expect(unwrap(await client.call('profile.get', {}))).toMatchObject({ editedByUser: true, refreshedAt: expect.any(Number) });
   });
 
+  it('exports as Markdown under "About you" before the memories; that file imports into another Mnemo without the profile becoming memories', async () => {
+    const { client } = await harness();
+    unwrap(await client.call('memory.create', { content: 'Lives in Porto' }));
+    unwrap(await client.call('memory.create', { content: 'Likes green tea', category: 'preference' }));
+    unwrap(await client.call('profile.update', { content: '## Name\n- Ana\n## Instructions for the assistant\n- Answer briefly' }));
+    const md = unwrap(await client.call('memory.export', { format: 'md' })).content;
+    expect(md).toMatch(/^# What Mnemo remembers about you \(.*\)\n\n## About you\n\n#### Name\n- Ana\n#### Instructions for the assistant\n- Answer briefly\n\n## Knowledge\n/);
+
+    const other = await harness();
+    const report = unwrap(await other.client.call('memory.import', { content: md }));
+    expect(report.items.map((i) => [i.content, i.category])).toEqual([
+      ['Lives in Porto', 'knowledge'],
+      ['Likes green tea', 'preference'],
+    ]);
+    expect(report.written).toBe(2);
+  });
+
   it('turned off: not in the prompt, no refresh on memory changes, and refresh now is refused with what to do', async () => {
     const { client, fake } = await harness();
     unwrap(await client.call('profile.update', { content: '- Ana' }));

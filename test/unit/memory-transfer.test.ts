@@ -181,6 +181,29 @@ describe('Markdown profile', () => {
     expect(md).toContain('## 偏好\n\n- 喜欢猫 _(重要度 0.50)_');
     expect(parseTextImport(md, 'knowledge').map((i) => i.category)).toEqual(['preference', 'skill']);
   });
+
+  it('starts with the profile under "About you", whose lines the import skips while the memories after it come back', () => {
+    const profile = '# Ana\n## Name\n- Ana\n## Location\n- Porto\n\nPrefers short answers:\n- in Portuguese';
+    const md = renderProfile([m(1, 'Lives in Porto'), m(2, 'Likes green tea', { category: 'preference' })], { at: 0, language: 'en', timeZone: 'UTC', profile });
+    expect(md).toContain('# What Mnemo remembers about you (1970-01-01, 2 memories)\n\n## About you\n\n### Ana\n#### Name\n- Ana\n#### Location\n- Porto\n');
+    expect(md.indexOf('## About you')).toBeLessThan(md.indexOf('## Knowledge'));
+    expect(parseTextImport(md, 'skill').map((i) => [i.content, i.category])).toEqual([
+      ['Lives in Porto', 'knowledge'],
+      ['Likes green tea', 'preference'],
+    ]);
+    const zh = renderProfile([m(1, '住在波尔图')], { at: 0, language: 'zh-CN', timeZone: 'UTC', profile: '## 姓名\n- 安娜' });
+    expect(zh).toContain('## 关于你\n\n#### 姓名\n- 安娜');
+    expect(parseTextImport(zh, 'skill').map((i) => i.content)).toEqual(['住在波尔图']);
+  });
+
+  it('writes no "About you" section without a profile, and skips one only in a Mnemo export', () => {
+    expect(renderProfile([m(1, 'Lives in Porto')], { at: 0, language: 'en', timeZone: 'UTC', profile: '  ' })).not.toContain('About you');
+    // Another assistant's "About you" section is what it remembers: memories, filed under knowledge.
+    expect(text('## About you\n- Lives in Porto\n## Preferences\n- Likes tea').map((i) => [i.content, i.category])).toEqual([
+      ['Lives in Porto', 'knowledge'],
+      ['Likes tea', 'preference'],
+    ]);
+  });
 });
 
 describe('maintenance rules', () => {

@@ -10,10 +10,14 @@
  * or digits are reported invalid. A trailing
  * metadata group as the Markdown export writes it ("_(pinned · importance 0.80 · expires 2026-03-01)_") is read back;
  * its expiry day is the last day the memory holds, so it reads back as the end of that day in the user's time zone.
+ * In a Mnemo Markdown export (its first line is the export's title), the "About you" section is the profile, written
+ * from the memories that follow it: it is skipped, up to the next level-1 or level-2 heading. Elsewhere an "About you"
+ * heading (another assistant's text) is a category heading like any other.
  */
 import { daysInMonth, endOfDay } from '../../../shared/calendar-day';
 import { ExportedMemory, EXPORT_FORMAT, EXPORT_VERSION, MemoryExportDocument, type MemoryCategory, type MemoryStatus, type MemoryVersion } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
+import { ABOUT_YOU_HEADINGS, MARKDOWN_EXPORT_TITLES } from './memory-export';
 
 export interface ImportCandidate {
   /** Text imports: 1-based line. */
@@ -125,9 +129,18 @@ export function parseTextImport(text: string, defaultCategory: MemoryCategory, t
   const lines: Array<{ number: number; line: string; content: string; listed: boolean }> = [];
   const items: ImportCandidate[] = [];
   let category: MemoryCategory = defaultCategory;
-  text.split(/\r\n|\r|\n/).forEach((rawLine, i) => {
+  const rawLines = text.split(/\r\n|\r|\n/);
+  const firstLine = rawLines.find((l) => l.trim() !== '')?.trim() ?? '';
+  const isMnemoExport = MARKDOWN_EXPORT_TITLES.some((title) => firstLine.startsWith(title));
+  let inProfile = false;
+  rawLines.forEach((rawLine, i) => {
     const line = rawLine.trim();
     if (!line || (line.match(SIGNIFICANT)?.length ?? 0) === 0) return;
+    if (isMnemoExport) {
+      const atx = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/.exec(rawLine);
+      if (atx && atx[1]!.length <= 2) inProfile = atx[1]!.length === 2 && ABOUT_YOU_HEADINGS.includes(atx[2]!);
+      if (inProfile) return;
+    }
     lines.push({ number: i + 1, line, content: stripMarkers(line), listed: BULLET.test(line) || CHECKBOX.test(line) });
   });
   const memoryLines = lines.filter((l) => headingText(l.line, l.content) === null);

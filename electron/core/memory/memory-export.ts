@@ -1,7 +1,8 @@
 /**
  * Exports: a JSON document with every field of every chosen memory, its provenance and its full version history (what
- * memory.import reads back), and a Markdown profile for people: active memories grouped by category, pinned first, each
- * line ending in a small metadata group that a text import reads back too.
+ * memory.import reads back), and a Markdown profile for people: the user's profile ("About you", profile/*) when there
+ * is one, then active memories grouped by category, pinned first, each line ending in a small metadata group that a
+ * text import reads back too (the text import skips the "About you" section: it is written from the memories).
  *
  * Read-only: one consistent read (better-sqlite3 runs the queries back to back, nothing interleaves).
  * Days written for people (the file name, the profile's date, "expires 2026-03-01") are the user's calendar days
@@ -28,6 +29,8 @@ export interface MemoryExportDeps {
   clock: Clock;
   settings: () => Settings;
   app: () => { version: string; schemaVersion: string };
+  /** The profile's text, or null before the first one. */
+  profile: () => string | null;
 }
 
 type ExportVersionRow = VersionRow & { memory_id: number };
@@ -75,7 +78,7 @@ export function createMemoryExporter(deps: MemoryExportDeps): { export(input: Op
       const timeZone = userTimeZone(settings.timeZone);
       const day = isoDate(dayOf(at, timeZone));
       if (input.format === 'md') {
-        return { content: renderProfile(rows, { at, language: settings.language, timeZone }), filename: `mnemo-profile-${day}.md`, count: rows.length };
+        return { content: renderProfile(rows, { at, language: settings.language, timeZone, profile: deps.profile() }), filename: `mnemo-profile-${day}.md`, count: rows.length };
       }
       const versions = readVersions(statuses);
       const app = deps.app();
@@ -108,6 +111,7 @@ const PROFILE_WORDS = {
   en: {
     title: (day: string, n: number) => `What Mnemo remembers about you (${day}, ${n} ${n === 1 ? 'memory' : 'memories'})`,
     headings: { knowledge: 'Knowledge', preference: 'Preferences', project: 'Projects', skill: 'Skills' },
+    aboutYou: 'About you',
     pinned: 'pinned',
     importance: 'importance',
     expires: 'expires',
@@ -115,11 +119,24 @@ const PROFILE_WORDS = {
   'zh-CN': {
     title: (day: string, n: number) => `Mnemo 记得的关于你的事（${day}，${n} 条）`,
     headings: { knowledge: '知识', preference: '偏好', project: '项目', skill: '技能' },
+    aboutYou: '关于你',
     pinned: '置顶',
     importance: '重要度',
     expires: '到期',
   },
 } as const;
+
+/**
+ * How the text import recognises the profile's section of a Markdown export, in either language: the first line is
+ * the export's title and the section is the level-2 heading "About you" up to the next level-1 or level-2 heading.
+ */
+export const MARKDOWN_EXPORT_TITLES = Object.values(PROFILE_WORDS).map((w) => `# ${w.title('\u0000', 0).split('\u0000')[0]!}`);
+export const ABOUT_YOU_HEADINGS: readonly string[] = Object.values(PROFILE_WORDS).map((w) => w.aboutYou);
+
+/** The profile's own headings go two levels down, so that none of them ends its section (none is level 1 or 2). */
+function demoteHeadings(markdown: string): string {
+  return markdown.replace(/^( {0,3})(#{1,6})(?=[ \t]|$)/gm, (_all, indent: string, hashes: string) => indent + '#'.repeat(Math.min(6, hashes.length + 2)));
+}
 
 export interface ProfileMemory {
   content: string;
@@ -131,10 +148,15 @@ export interface ProfileMemory {
 }
 
 /** The Markdown profile: pure, so its layout is unit-tested directly. timeZone: the user's (userTimeZone). */
-export function renderProfile(memories: readonly ProfileMemory[], opts: { at: number; language: Settings['language']; timeZone: string }): string {
+export function renderProfile(
+  memories: readonly ProfileMemory[],
+  opts: { at: number; language: Settings['language']; timeZone: string; profile?: string | null },
+): string {
   const words = PROFILE_WORDS[opts.language];
   const day = (ms: number) => isoDate(dayOf(ms, opts.timeZone));
   const lines = [`# ${words.title(day(opts.at), memories.length)}`];
+  const profile = opts.profile?.trim();
+  if (profile) lines.push('', `## ${words.aboutYou}`, '', demoteHeadings(profile));
   for (const category of CATEGORY_ORDER) {
     const inCategory = memories
       .filter((m) => m.category === category)

@@ -5,6 +5,7 @@ import { useChatStore } from './chat.store';
 import { useMemoriesStore } from './memories.store';
 import { useMemoryDetailStore } from './memory-detail.store';
 import { useMemoryRefsStore } from './memory-refs.store';
+import { useProfileStore } from './profile.store';
 import { useReviewStore } from './review.store';
 import { useSettingsStore } from './settings.store';
 import { useStatusStore } from './status.store';
@@ -20,6 +21,7 @@ export function initStores(client: Client): void {
   useMemoryDetailStore.getState().init(client);
   useMemoryRefsStore.getState().init(client);
   useReviewStore.getState().init(client);
+  useProfileStore.getState().init(client);
   useTimelineStore.getState().init(client);
   useTransferStore.getState().init(client);
   useBackupsStore.getState().init(client);
@@ -33,6 +35,7 @@ export function initStores(client: Client): void {
     void useMemoryDetailStore.getState().reload();
     void useMemoryRefsStore.getState().reloadAll();
     void useReviewStore.getState().load();
+    void useProfileStore.getState().load();
     void useTimelineStore.getState().load();
   });
 }

@@ -14,7 +14,7 @@ import { throttleTrailing } from '../memory/throttle';
 import { useAppStore } from './app.store';
 import { announcePurge } from './purge-notice';
 
-export type MemoryTab = 'browse' | 'review' | 'trash';
+export type MemoryTab = 'browse' | 'review' | 'trash' | 'about';
 export type BulkAction = 'delete' | 'archive' | 'unarchive' | 'pin' | 'unpin' | 'recategorize';
 export type MemoryStats = OpOutput<'memory.stats'>;
 
@@ -255,7 +255,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
     setTab(tab) {
       if (tab === get().tab) return;
       set({ tab, selected: new Set(), anchor: null });
-      if (tab !== 'review') void get().reset();
+      if (tab === 'browse' || tab === 'trash') void get().reset();
     },
 
     setText(text) {

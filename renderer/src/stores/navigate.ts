@@ -5,7 +5,8 @@ import { useMemoryDetailStore } from './memory-detail.store';
 import { useThreadsStore } from './threads.store';
 
 export function showMemory(memoryId: number): void {
-  if (useMemoriesStore.getState().tab === 'review') useMemoriesStore.getState().setTab('browse');
+  const tab = useMemoriesStore.getState().tab;
+  if (tab === 'review' || tab === 'about') useMemoriesStore.getState().setTab('browse');
   useMemoryDetailStore.getState().open(memoryId);
   useAppStore.getState().setView('memories');
 }

@@ -1,4 +1,4 @@
-/** The memory view: all memories (browser + detail pane), the review inbox and the trash, as tabs. */
+/** The memory view: all memories (browser + detail pane), the review inbox, the trash and the profile (About you), as tabs. */
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { formatNumber } from '../../format';
 import { useMemoriesStore, type MemoryTab } from '../../stores/memories.store';
@@ -6,6 +6,7 @@ import { useMemoryDetailStore } from '../../stores/memory-detail.store';
 import { useReviewStore } from '../../stores/review.store';
 import { useLanguage, useT } from '../../use-t';
 import { PlusIcon, UploadIcon } from '../icons';
+import { AboutYou } from './AboutYou';
 import { AddMemoryDialog } from './AddMemoryDialog';
 import { MemoryBrowser } from './MemoryBrowser';
 import { MemoryDetailPane } from './MemoryDetailPane';
@@ -13,7 +14,7 @@ import { ReviewInbox } from './ReviewInbox';
 import { SemanticNotice } from './SemanticNotice';
 import { TransferDialog } from './TransferDialog';
 
-const TABS: MemoryTab[] = ['browse', 'review', 'trash'];
+const TABS: MemoryTab[] = ['browse', 'review', 'trash', 'about'];
 
 export function MemoriesView() {
   const t = useT();
@@ -34,6 +35,7 @@ export function MemoriesView() {
     browse: stats ? stats.byStatus.active : null,
     review: reviewCount,
     trash: stats ? stats.byStatus.trashed : null,
+    about: null,
   };
   const onTabKey = (e: KeyboardEvent) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
@@ -76,9 +78,11 @@ export function MemoriesView() {
         </div>
       </header>
       <SemanticNotice />
-      <div id={`${tabsId}-panel`} role="tabpanel" aria-labelledby={`${tabsId}-${tab}`} className={detailOpen && tab !== 'review' ? 'memories-layout with-detail' : 'memories-layout'}>
+      <div id={`${tabsId}-panel`} role="tabpanel" aria-labelledby={`${tabsId}-${tab}`} className={detailOpen && (tab === 'browse' || tab === 'trash') ? 'memories-layout with-detail' : 'memories-layout'}>
         {tab === 'review' ? (
           <ReviewInbox />
+        ) : tab === 'about' ? (
+          <AboutYou />
         ) : (
           <>
             <MemoryBrowser />
