@@ -12,6 +12,7 @@ import { embeddingCommands } from './commands/embedding.commands';
 import { memoryCommands } from './commands/memory.commands';
 import { profileCommands } from './commands/profile.commands';
 import { settingsCommands } from './commands/settings.commands';
+import { threadSettingsCommands } from './commands/thread-settings.commands';
 import { threadTransferCommands } from './commands/thread-transfer.commands';
 import { transferCommands } from './commands/transfer.commands';
 import { infoCommands } from './commands/info.commands';
@@ -66,4 +67,4 @@ export interface StandaloneCommand extends CommandWords {
 
 export type CliCommand = CoreCommand | StandaloneCommand;
 
-export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...threadTransferCommands, ...embeddingCommands, ...memoryCommands, ...transferCommands, ...profileCommands, ...settingsCommands];
+export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...threadTransferCommands, ...threadSettingsCommands, ...embeddingCommands, ...memoryCommands, ...transferCommands, ...profileCommands, ...settingsCommands];

@@ -41,6 +41,41 @@ describe('threads and the profile from the terminal', () => {
     expect(out.memories_used).toEqual([expect.objectContaining({ memory_id: 1, reason: 'keyword', matched: ['tea'] })]);
   });
 
+  it('thread model / instructions set and show a thread’s own settings; thread context shows what the model saw', { timeout: TIMEOUT_MS }, async () => {
+    const { fake, mnemo } = await setUp();
+    fake.script({ content: 'Hi.' });
+    expect((await mnemo(['chat', 'hello'])).code).toBe(0);
+
+    expect((await mnemo(['thread', 'model', '1'])).stdout).toContain('answers with the default chat model (llama3.2)');
+    const chosen = await mnemo(['thread', 'model', '1', 'qwen3:4b', '--json']);
+    expect(chosen.code, chosen.stderr).toBe(0);
+    expect(JSON.parse(chosen.stdout)).toMatchObject({ id: 1, model: 'qwen3:4b' });
+    const missing = await mnemo(['thread', 'model', '1', 'no-such-model']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no-such-model/);
+    expect((await mnemo(['thread', 'model', '1', '--default'])).stdout).toContain('default chat model');
+
+    expect((await mnemo(['thread', 'instructions', '1'])).stdout).toContain('no instructions of its own');
+    expect((await mnemo(['thread', 'instructions', '1', 'Answer', 'in', 'haiku.'])).code).toBe(0);
+    expect((await mnemo(['thread', 'instructions', '1'])).stdout.trim()).toBe('Answer in haiku.');
+    fake.script({ content: 'Autumn leaves.' });
+    expect((await mnemo(['chat', '--thread', '1', 'a poem please'])).code).toBe(0);
+    const system = (fake.requests.filter((r) => r.path === '/api/chat').at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content;
+    expect(system).toContain('Answer in haiku.');
+    expect((await mnemo(['thread', 'instructions', '1', '--clear'])).code).toBe(0);
+    expect((await mnemo(['thread', 'instructions', '1', 'x', '--clear'])).code).toBe(1);
+
+    const context = await mnemo(['thread', 'context', '4']);
+    expect(context.code, context.stderr).toBe(0);
+    expect(context.stdout).toMatch(/^llama3\.2, context window \d+ tokens/);
+    expect(context.stdout).toMatch(/system text and instructions +\d+ +\d+/);
+    expect(context.stdout).toContain('Answer in haiku.');
+    const asJson = JSON.parse((await mnemo(['thread', 'context', '4', '--json'])).stdout) as { model: string; recent: { count: number } };
+    expect(asJson).toMatchObject({ model: 'llama3.2', recent: { count: 2 } });
+    expect((await mnemo(['thread', 'context', 'x'])).code).toBe(1);
+    expect((await mnemo(['thread', 'model', '1', '--defualt'])).code).toBe(2);
+  });
+
   it('thread export writes one thread or all, as Markdown or JSON; thread import reads the JSON back, once', { timeout: TIMEOUT_MS }, async () => {
     const { fake, dir, mnemo } = await setUp();
     fake.script({ content: '绿茶很好。Green tea is fine.' });
