@@ -17,6 +17,7 @@ import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import { createTestCore } from '../support/test-core';
 import { seededRandom } from '../support/seeded-random';
+import { expectDueJobsDone } from '../support/due-jobs';
 import { useTempDirs } from '../support/temp-dir';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -104,13 +105,7 @@ describe('extraction queue crash safety (kill -9)', () => {
     sqliteVec.load(db);
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      // Every job that was due is done; a profile rewrite waits for the end of its debounce window (profile.service.ts).
-      const jobs = db
-        .prepare('SELECT kind, status, count(*) AS n FROM jobs WHERE run_after <= ? GROUP BY kind, status')
-        .all(Date.now()) as Array<{ kind: string; status: string; n: number }>;
-      expect(jobs.filter((j) => j.status !== 'done'), JSON.stringify(jobs)).toEqual([]);
-      const later = db.prepare('SELECT kind FROM jobs WHERE run_after > ?').all(Date.now()) as Array<{ kind: string }>;
-      expect(later.every((j) => j.kind === 'profile'), JSON.stringify(later)).toBe(true);
+      const jobs = expectDueJobsDone(db);
       expect(jobs.find((j) => j.kind === 'extract')?.n).toBe(EXCHANGES);
       const contents = (db.prepare("SELECT content FROM memories WHERE status = 'active' ORDER BY content").all() as Array<{ content: string }>).map((r) => r.content);
       const expected = Array.from({ length: EXCHANGES }, (_, i) => `Loves ${factWords(i)}`).sort();

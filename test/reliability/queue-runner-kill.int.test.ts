@@ -21,6 +21,7 @@ import { parseLeaseOwner } from '../../electron/core/jobs/lease-owner';
 import { startFakeOllama, type FakeOllama, type FakeRequestRecord } from '../fakes/fake-ollama';
 import { createTestCore } from '../support/test-core';
 import { seededRandom } from '../support/seeded-random';
+import { expectDueJobsDone } from '../support/due-jobs';
 import { useTempDirs } from '../support/temp-dir';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -138,8 +139,7 @@ describe('a CLI queue runner killed mid-job (kill -9)', () => {
     sqliteVec.load(db);
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const jobs = db.prepare('SELECT kind, status, count(*) AS n FROM jobs GROUP BY kind, status').all() as Array<{ kind: string; status: string; n: number }>;
-      expect(jobs.filter((j) => j.status !== 'done'), JSON.stringify(jobs)).toEqual([]);
+      const jobs = expectDueJobsDone(db);
       expect(jobs.find((j) => j.kind === 'extract')?.n).toBe(EXCHANGES);
       const contents = (db.prepare("SELECT content FROM memories WHERE status = 'active' ORDER BY content").all() as Array<{ content: string }>).map((r) => r.content);
       expect(contents).toEqual(Array.from({ length: EXCHANGES }, (_, i) => `Loves ${factWords(i)}`).sort());
