@@ -10,6 +10,7 @@ import { chatCommands } from './commands/chat.commands';
 import { dbCommands } from './commands/db.commands';
 import { embeddingCommands } from './commands/embedding.commands';
 import { memoryCommands } from './commands/memory.commands';
+import { modelsCommands } from './commands/models.commands';
 import { profileCommands } from './commands/profile.commands';
 import { settingsCommands } from './commands/settings.commands';
 import { threadSettingsCommands } from './commands/thread-settings.commands';
@@ -67,4 +68,4 @@ export interface StandaloneCommand extends CommandWords {
 
 export type CliCommand = CoreCommand | StandaloneCommand;
 
-export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...threadTransferCommands, ...threadSettingsCommands, ...embeddingCommands, ...memoryCommands, ...transferCommands, ...profileCommands, ...settingsCommands];
+export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...embeddingCommands, ...memoryCommands, ...transferCommands, ...profileCommands, ...settingsCommands];

@@ -16,7 +16,7 @@ const GROUPS: Record<string, string> = {
   thread: 'list, show, delete, export and import conversations',
   memory: 'add, list, search, edit, import, export and maintain long-term memories',
   profile: 'what Mnemo knows about you, in one short page: show, edit, refresh',
-  models: 'the model server (Ollama or OpenAI-compatible): health and models',
+  models: 'the model server (Ollama or OpenAI-compatible): health and models, pulling one into Ollama',
   embedding: 'semantic search: status, and downloading the local model',
   queue: 'background jobs (learning, summaries, titles)',
   db: 'check, back up and restore the database',

@@ -66,3 +66,10 @@ export function createProgressBar(stream: StreamInfo & { write(text: string): un
     },
   };
 }
+
+/** A size for people, beside a bar: "512 B", "1.5 KB", "1925.8 MB". */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -425,6 +425,16 @@ export const memoryEvents = {
   /** Ids only: a purge leaves no text behind, not even in an event. */
   'memory.purged': z.object({ memoryIds: z.array(Id) }),
   'memory.maintained': z.object({ report: MaintenanceReport }),
+  /**
+   * While maintenance runs, step by step in this order. Each step ends with done === total; the long one (merge: the
+   * memories checked for near-duplicates) also reports between its transactions, at most every 100 ms. No
+   * merge step while semantic search is off (nothing is compared).
+   */
+  'maintenance.progressed': z.object({
+    step: z.enum(['expire', 'merge', 'decay', 'cap', 'purge']),
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+  }),
   /** While an import prepares (embeds) its items; only for imports of many items. */
   'import.progressed': z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }),
   /** After a real import committed (memories are not announced one by one). */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
-import type { MaintenanceReport, Memory } from '../../shared/contract';
+import type { EventPayload, MaintenanceReport, Memory } from '../../shared/contract';
 import type { Core, CoreOptions } from '../../electron/core/create-core';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import { createTestClock, openMemoryHarness, type TestClock } from '../support/memory-harness';
@@ -90,11 +90,84 @@ describe('memory maintenance', () => {
     expect((await get(client, long.id)).memory).toMatchObject({ status: 'active', importance: 0.4, pinned: false });
   });
 
-  it('does not merge without semantic search, and says it did not look', async () => {
-    const { client } = start();
+  type Progress = EventPayload<'maintenance.progressed'>;
+  const STEPS: Progress['step'][] = ['expire', 'merge', 'decay', 'cap', 'purge'];
+
+  /** Collects maintenance.progressed as the core sends it. */
+  function progressOf(core: Core): Progress[] {
+    const seen: Progress[] = [];
+    core.subscribe((m) => m.event === 'maintenance.progressed' && seen.push(m.payload));
+    return seen;
+  }
+
+  /** The steps in maintenance's order, each one run of events that never goes back, never past its total, ending done. */
+  function expectWellFormed(progress: Progress[], steps: Progress['step'][]) {
+    const runs = steps.map((step) => progress.filter((p) => p.step === step));
+    expect(runs.flat()).toEqual(progress);
+    for (const run of runs) {
+      expect(run.length).toBeGreaterThan(0);
+      for (const [i, p] of run.entries()) {
+        expect(p.total).toBe(run[0]!.total);
+        expect(p.done).toBeLessThanOrEqual(p.total);
+        if (i > 0) expect(p.done).toBeGreaterThanOrEqual(run[i - 1]!.done);
+      }
+      expect(run.at(-1)!.done).toBe(run.at(-1)!.total);
+    }
+  }
+
+  /** 120 memories sharing no words (so none merges), and one near-duplicate pair. */
+  async function manyMemories(client: Client) {
+    for (let i = 0; i < 120; i++) await add(client, `w${i}alpha w${i}beta w${i}gamma`, { category: 'knowledge' });
     await add(client, 'Prefers green tea in the morning', { category: 'preference' });
     await add(client, 'Prefers green tea in the morning, always', { category: 'preference' });
+  }
+
+  it('reports its steps in order, each ending done; the merge step not once per memory', { timeout: 120_000 }, async () => {
+    const { client, core } = start({ embedder: createBagOfWordsEmbedder() });
+    await manyMemories(client);
+    const old = await add(client, 'Trashed long ago');
+    unwrap(await client.call('memory.delete', { memoryId: old.id }));
+    const progress = progressOf(core);
+    expect(await maintain(client)).toMatchObject({ merged: 1, purged: 0 });
+    expectWellFormed(progress, STEPS);
+    // The clock stands still here: no 100 ms pass, so 122 checked memories in three transactions are two events.
+    expect(progress).toEqual([
+      { step: 'expire', done: 0, total: 0 },
+      { step: 'merge', done: 0, total: 122 },
+      { step: 'merge', done: 122, total: 122 },
+      { step: 'decay', done: 0, total: 0 },
+      { step: 'cap', done: 0, total: 0 },
+      { step: 'purge', done: 0, total: 0 },
+    ]);
+  });
+
+  it('reports the merge step between its transactions as time passes, and what it purged', { timeout: 120_000 }, async () => {
+    // A clock a second later at every look: every transaction boundary is past the 100 ms between reports.
+    const clock = createTestClock();
+    const ticking: TestClock = { ...clock, now: () => (clock.advance(1000), clock.now()) };
+    const { client, core } = start({ embedder: createBagOfWordsEmbedder(), clock: ticking });
+    await manyMemories(client);
+    const old = await add(client, 'Trashed long ago');
+    unwrap(await client.call('memory.delete', { memoryId: old.id }));
+    clock.advance(60 * DAY);
+    const progress = progressOf(core);
+    expect(await maintain(client)).toMatchObject({ merged: 1, purged: 1 });
+    expectWellFormed(progress, STEPS);
+    const merge = progress.filter((p) => p.step === 'merge');
+    // 50 memories a transaction at most: at least three reports after the first.
+    expect(merge.length).toBeGreaterThanOrEqual(4);
+    expect(merge.slice(1, -1).every((p) => p.done > 0 && p.done < 122)).toBe(true);
+    expect(progress.at(-1)).toEqual({ step: 'purge', done: 1, total: 1 });
+  });
+
+  it('does not merge without semantic search, and says it did not look', async () => {
+    const { client, core } = start();
+    await add(client, 'Prefers green tea in the morning', { category: 'preference' });
+    await add(client, 'Prefers green tea in the morning, always', { category: 'preference' });
+    const progress = progressOf(core);
     expect(await maintain(client)).toMatchObject({ merged: 0, mergeChecked: false });
+    // Nothing compared, so no merge step to report.
+    expectWellFormed(progress, ['expire', 'decay', 'cap', 'purge']);
   });
 
   it('decays low-importance memories untouched for 90 days, once per 90 days, never pinned ones; revert undoes it', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { colourEnabled, createProgressBar, paint, progressEnabled, progressLine } from '../../electron/cli/terminal';
+import { colourEnabled, createProgressBar, formatBytes, paint, progressEnabled, progressLine } from '../../electron/cli/terminal';
 
 const tty = { isTTY: true };
 const pipe = { isTTY: false };
@@ -48,5 +48,12 @@ describe('what the terminal shows', () => {
     const zero: string[] = [];
     createProgressBar({ isTTY: true, columns: 0, write: (t: string) => zero.push(t) }, 'preparing').update(1, 2);
     expect(zero[0]).toMatch(/^\rpreparing \[#+-+\] {2}50%/);
+  });
+
+  it('sizes beside a bar in B, KB and MB', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(1023)).toBe('1023 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(2_019_377_376)).toBe('1925.8 MB');
   });
 });

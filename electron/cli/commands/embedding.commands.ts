@@ -5,6 +5,7 @@
  */
 import type { EmbeddingDownloadProgress, EmbeddingStatus } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
+import { formatBytes } from '../terminal';
 
 async function download(ctx: CliContext): Promise<CliOutput> {
   let finish!: (status: EmbeddingStatus) => void;
@@ -54,12 +55,6 @@ export function formatStatus(s: EmbeddingStatus): string {
   if (s.message !== null) lines.push('', s.message);
   if (s.provider === 'onnx' && s.reason === 'model_missing') lines.push('To download it now: npm run -s cli -- embedding download');
   return lines.join('\n');
-}
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 export const embeddingCommands: CliCommand[] = [

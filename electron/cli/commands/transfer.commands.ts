@@ -2,7 +2,7 @@
  * Memory export, import and maintenance from the terminal. Export and import read and write files here, in the host:
  * the core only sees and returns text (as it does for the app, whose page saves and opens files).
  */
-import type { ImportItem, ImportReport, MaintenanceReport, MemoryCategory, OpInput } from '../../../shared/contract';
+import type { EventPayload, ImportItem, ImportReport, MaintenanceReport, MemoryCategory, OpInput } from '../../../shared/contract';
 import { MemoryCategory as CategorySchema, operations } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import { flag, oneOf, text, type Options } from '../options';
@@ -110,6 +110,33 @@ function formatMaintenance(r: MaintenanceReport): string {
   ].join('\n');
 }
 
+/** What each maintenance step is doing, beside the bar. */
+const STEP_NAMES: Record<EventPayload<'maintenance.progressed'>['step'], string> = {
+  expire: 'marking expired',
+  merge: 'checking for near-duplicates',
+  decay: 'decaying',
+  cap: 'applying the cap',
+  purge: 'emptying old trash',
+};
+
+export function maintenanceProgressDetail({ step, done, total }: EventPayload<'maintenance.progressed'>): string {
+  return `${STEP_NAMES[step]} ${done}/${total}`;
+}
+
+async function maintain(ctx: CliContext): Promise<CliOutput> {
+  // A bar on a terminal (stderr) only: in a pipe or a log it would be noise. A step with nothing to do is complete.
+  const bar = ctx.progress('maintaining');
+  const off = bar ? ctx.client.on('maintenance.progressed', (p) => bar.update(p.total === 0 ? 1 : p.done, p.total === 0 ? 1 : p.total, maintenanceProgressDetail(p))) : () => {};
+  try {
+    const r = await ctx.client.call('memory.maintain', {});
+    if (!r.ok) return r;
+    return { ok: true, value: r.value, text: formatMaintenance(r.value) };
+  } finally {
+    bar?.end();
+    off();
+  }
+}
+
 const exportInput = operations['memory.export'].input.shape;
 const importInput = operations['memory.import'].input.shape;
 const exportOptions: Options = {
@@ -141,10 +168,6 @@ export const transferCommands: CliCommand[] = [
   {
     words: ['memory', 'maintain'],
     synopsis: 'memory maintain          merge near-duplicates, decay, cap, empty old trash, mark expired (also daily in the app)',
-    async run({ client }) {
-      const r = await client.call('memory.maintain', {});
-      if (!r.ok) return r;
-      return { ok: true, value: r.value, text: formatMaintenance(r.value) };
-    },
+    run: maintain,
   },
 ];

@@ -16,8 +16,10 @@
  *   previous run (a watermark kept in the 'maintained' timeline event), a bounded number per run, in small
  *   transactions with the event loop free between them.
  * - One run at a time: a call while one runs gets that run's report.
+ * - Progress (maintenance.progressed): each step in order ends with done === total; the merge step starts at 0 and
+ *   reports between its transactions at most every PROGRESS_EVERY_MS, so 1,000 checked memories are not 1,000 events.
  */
-import type { MaintenanceReport, Memory, Settings } from '../../../shared/contract';
+import type { EventPayload, MaintenanceReport, Memory, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../event-bus';
@@ -60,6 +62,10 @@ const MERGE_PER_RUN = 1000;
 const MERGE_PER_TRANSACTION = 50;
 /** Neighbours looked at per checked memory. */
 const MERGE_NEIGHBOURS = 5;
+/** The merge step's progress between transactions: at most this often (a bar redraws fine at 10 Hz; more is noise). */
+const PROGRESS_EVERY_MS = 100;
+
+type MaintenanceStep = EventPayload<'maintenance.progressed'>['step'];
 
 interface Watermark {
   at: number;
@@ -113,6 +119,13 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
     ),
   };
   const cap = createMemoryCap({ sqlite, settings: deps.settings });
+  // Emitted between transactions only: events leave after the writes they describe have committed.
+  const progressed = (step: MaintenanceStep, done: number, total: number) => events.emit('maintenance.progressed', { step, done, total });
+  /** A step that is one transaction: it reports once, when it is done. */
+  const stepDone = (step: MaintenanceStep, n: number) => {
+    progressed(step, n, n);
+    return n;
+  };
 
   function lastRun(): { at: number; watermark: Watermark } | null {
     const row = q.lastRun.get() as { at: number; data: string } | undefined;
@@ -169,6 +182,8 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
     const candidates = q.mergeCandidates.all({ model, ...watermark, limit: MERGE_PER_RUN }) as Array<{ id: number; updated_at: number }>;
     let merged = 0;
     const slicer = createTimeSlicer();
+    progressed('merge', 0, candidates.length);
+    let reportedAt = clock.now();
     for (let i = 0; i < candidates.length; ) {
       const first = i;
       merged += tx(() => {
@@ -192,6 +207,10 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
       });
       const last = candidates[i - 1]!;
       watermark = { at: last.updated_at, id: last.id };
+      if (i === candidates.length || clock.now() - reportedAt >= PROGRESS_EVERY_MS) {
+        progressed('merge', i, candidates.length);
+        reportedAt = clock.now();
+      }
       // Each nearest() is a full scan of the vectors: give other calls a turn between transactions.
       await slicer.yield();
     }
@@ -228,11 +247,12 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
   let running: Promise<MaintenanceReport> | null = null;
 
   async function runOnce(): Promise<MaintenanceReport> {
-    const expired = markExpired();
+    const expired = stepDone('expire', markExpired());
     const merge = await mergeNearDuplicates();
-    const decayed = decay();
-    const trashedForCap = enforceCap();
+    const decayed = stepDone('decay', decay());
+    const trashedForCap = stepDone('cap', enforceCap());
     const trash = await memories.emptyTrash(clock.now() - deps.settings().trashRetentionDays * DAY);
+    stepDone('purge', trash.purged);
     const report: MaintenanceReport = {
       merged: merge.merged,
       decayed,
