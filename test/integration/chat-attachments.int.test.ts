@@ -88,3 +88,27 @@ describe('attached files go to the model with the message, and are never learned
     expect(h.fake.requests.filter((q) => q.path === '/api/chat')).toEqual([]);
   });
 });
+
+describe('attached files in a thread export', () => {
+  const tempDir = useTempDirs();
+
+  it('the JSON export keeps a question’s files and an import brings them back, sent again with the next question', async () => {
+    const a = await createChatHarness(tempDir(), { core: { startQueue: false } });
+    harnesses.push(a);
+    a.fake.script({ content: 'Noted.' });
+    const sent = unwrap(await a.client.call('chat.send', { text: 'Keep this', attachments: [{ name: 'recipe.md', text: '番茄炒蛋：先炒蛋，再炒番茄。' }] }));
+    const exported = unwrap(await a.client.call('thread.export', { threadId: sent.threadId, format: 'json' }));
+    const markdown = unwrap(await a.client.call('thread.export', { threadId: sent.threadId, format: 'md' }));
+    expect(markdown.content).toContain('📎 recipe.md');
+
+    const b = await createChatHarness(tempDir(), { core: { startQueue: false } });
+    harnesses.push(b);
+    b.fake.script({ content: 'Yes.' });
+    expect(unwrap(await b.client.call('thread.import', { content: exported.content })).written).toBe(1);
+    const threadId = unwrap(await b.client.call('thread.list', {})).threads[0]!.id;
+    const page = unwrap(await b.client.call('thread.messages', { threadId }));
+    expect(page.messages[0]!.attachments).toEqual([{ name: 'recipe.md', text: '番茄炒蛋：先炒蛋，再炒番茄。' }]);
+    unwrap(await b.client.call('chat.send', { threadId, text: 'What was the first step?' }));
+    expect(allText(chatRequests(b.fake.requests).at(-1)!)).toContain('先炒蛋');
+  });
+});

@@ -89,8 +89,8 @@ export function createMessagesRepo(sqlite: Sqlite) {
      VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?)`,
   );
   const insertFull = sqlite.prepare(
-    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byId = sqlite.prepare('SELECT * FROM messages WHERE id = ?');
   const ftsInsert = sqlite.prepare('INSERT INTO messages_fts (rowid, body) VALUES (?, ?)');
@@ -122,7 +122,8 @@ export function createMessagesRepo(sqlite: Sqlite) {
     },
     /** A message read from a thread export, with its own time, reasoning, model and status (thread-import.ts). */
     insertImported(threadId: number, m: ExportedMessage, estimatedTokens: number): number {
-      const id = Number(insertFull.run(threadId, m.role, m.content, m.thinking, m.status, m.model, estimatedTokens, m.createdAt, m.createdAt).lastInsertRowid);
+      const attachments = m.attachments.length > 0 ? JSON.stringify(m.attachments) : null;
+      const id = Number(insertFull.run(threadId, m.role, m.content, m.thinking, m.status, m.model, estimatedTokens, attachments, m.createdAt, m.createdAt).lastInsertRowid);
       if (m.content) ftsInsert.run(BigInt(id), toFtsDocument(m.content));
       return id;
     },
