@@ -3,6 +3,19 @@ import { Id, Timestamp, operation } from './define';
 
 export const MessageStatus = z.enum(['complete', 'streaming', 'stopped', 'error', 'truncated']);
 
+/** Limits on attached files: the text is extracted on the user's side (renderer) before it reaches the core. */
+export const ATTACHMENT_LIMITS = { maxFiles: 5, maxNameChars: 255, maxTextChars: 500_000 } as const;
+
+/** A file attached to a user message, as the model sees it: its name and its extracted text. */
+export const MessageAttachment = z.object({
+  name: z.string().trim().min(1).max(ATTACHMENT_LIMITS.maxNameChars),
+  text: z
+    .string()
+    .max(ATTACHMENT_LIMITS.maxTextChars, `An attached file can hold at most ${ATTACHMENT_LIMITS.maxTextChars.toLocaleString('en')} characters of text.`)
+    .refine((t) => t.trim() !== '', 'An attached file has no text.'),
+});
+export type MessageAttachment = z.output<typeof MessageAttachment>;
+
 export const Message = z.object({
   id: Id,
   threadId: Id,
@@ -18,6 +31,8 @@ export const Message = z.object({
   totalDurationMs: z.number().nullable(),
   loadDurationMs: z.number().nullable(),
   evalDurationMs: z.number().nullable(),
+  /** Files attached to a user message (absent: none). Sent to the model with it; never learned from. */
+  attachments: z.array(MessageAttachment).optional(),
   createdAt: Timestamp,
 });
 export type Message = z.output<typeof Message>;
@@ -54,8 +69,10 @@ export const PromptContext = z.object({
   summary: z.object({ included: z.boolean(), tokens: Tokens }),
   /** Earlier messages of the thread sent verbatim, and the oldest of them (null: none). */
   recent: z.object({ count: z.number().int().nonnegative(), tokens: Tokens, fromMessageId: Id.nullable() }),
-  /** The question being answered. */
+  /** The question being answered (its tokens include its attachments'). */
   question: z.object({ tokens: Tokens }),
+  /** The question's attached files: their tokens, and whether one was cut to fit the conversation share. */
+  attachments: z.object({ count: z.number().int().nonnegative(), tokens: Tokens, cut: z.boolean() }).default({ count: 0, tokens: 0, cut: false }),
   /** True when an older message did not fit the conversation share. */
   conversationCut: z.boolean(),
 });
@@ -74,6 +91,8 @@ export const chatOperations = {
         model: ModelName.optional(),
         /** Only for a new thread (no threadId). */
         incognito: z.boolean().optional(),
+        /** Files whose text goes to the model with the message (cut to fit when too long); never learned from. */
+        attachments: z.array(MessageAttachment).max(ATTACHMENT_LIMITS.maxFiles, `At most ${ATTACHMENT_LIMITS.maxFiles} files can be attached to one message.`).optional(),
       })
       .strict(),
     z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),

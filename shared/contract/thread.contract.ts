@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemoryUse, Message, MessageStatus } from './chat.contract';
+import { MemoryUse, Message, MessageAttachment, MessageStatus } from './chat.contract';
 import { Id, Ok, Timestamp, operation } from './define';
 import { ExportHeader } from './memory.contract';
 
@@ -41,6 +41,8 @@ export const ExportedMessage = z.object({
   createdAt: Timestamp,
   /** Answers only: the memories the answer used. */
   memoriesUsed: z.array(ExportedMemoryUse).default([]),
+  /** Questions only: the files attached to it, with their text (what the model was given). */
+  attachments: z.array(MessageAttachment).default([]),
 });
 export type ExportedMessage = z.output<typeof ExportedMessage>;
 

@@ -12,7 +12,7 @@ const thread: ExportedThread = {
   lastActivityAt: at,
   summary: { content: '用户在波尔图。\n他要搬家。', coveredMessages: 2, editedByUser: false },
   messages: [
-    { role: 'user', content: '下个月搬家', thinking: '', status: 'complete', model: null, createdAt: at, memoriesUsed: [] },
+    { role: 'user', content: '下个月搬家', thinking: '', status: 'complete', model: null, createdAt: at, memoriesUsed: [], attachments: [] },
     {
       role: 'assistant',
       content: '好的',
@@ -24,6 +24,7 @@ const thread: ExportedThread = {
         { memoryId: 1, score: 0.9, reason: 'semantic', content: 'Lives\nin Porto' },
         { memoryId: 2, score: 0.2, reason: 'keyword', content: null },
       ],
+      attachments: [],
     },
   ],
 };

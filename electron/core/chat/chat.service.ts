@@ -17,7 +17,7 @@
  * reasoning: the final result holds it as thinking, the reply is stored from that result, and the renderer takes the
  * stored message on message.completed.
  */
-import type { Message, PromptContext, Settings, Thread } from '../../../shared/contract';
+import type { Message, MessageAttachment, PromptContext, Settings, Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
@@ -32,6 +32,7 @@ import type { ThreadService } from '../threads/thread.service';
 import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.port';
 import type { MessagesRepo } from './messages.repo';
 import type { PromptContextRepo } from './prompt-context.repo';
+import { composeUserContent } from './attachment-text';
 import { assemblePrompt } from './prompt-assembly';
 import { summaryIsDue } from './summary.job';
 
@@ -70,12 +71,21 @@ export function createChatService(deps: ChatServiceDeps) {
   const { sqlite, clock, events, logger, messages, threads, queue, calibrator } = deps;
   const active = new Map<number, AbortController>();
 
-  async function send(input: { threadId?: number | undefined; text: string; model?: string | undefined; incognito?: boolean | undefined }): Promise<SendResult> {
+  async function send(input: {
+    threadId?: number | undefined;
+    text: string;
+    model?: string | undefined;
+    incognito?: boolean | undefined;
+    attachments?: readonly MessageAttachment[] | undefined;
+  }): Promise<SendResult> {
     let thread = input.threadId ? threads.get(input.threadId) : threads.create({ incognito: input.incognito ?? false });
     if (active.has(thread.id)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish.');
     if (input.model !== undefined && input.model !== thread.model) thread = threads.setModel(thread.id, input.model);
     return withStream(thread.id, (controller) => {
-      const userMessage = messages.insert({ threadId: thread.id, role: 'user', content: input.text, status: 'complete', model: null, estimatedTokens: estimateTokens(input.text), now: clock.now() });
+      const attachments = input.attachments ?? [];
+      // The stored estimate is the message as a later prompt sends it again: typed text and whole files.
+      const estimatedTokens = estimateTokens(composeUserContent(input.text, attachments));
+      const userMessage = messages.insert({ threadId: thread.id, role: 'user', content: input.text, status: 'complete', model: null, estimatedTokens, attachments, now: clock.now() });
       events.emit('message.created', { message: userMessage });
       return exchange(thread, userMessage, undefined, controller);
     });

@@ -2,7 +2,7 @@
  * Message rows and their full-text entries. Every write that changes searchable text updates messages_fts in the
  * same call so the two never disagree (callers wrap multi-step writes in a transaction).
  */
-import type { ExportedMessage, Message } from '../../../shared/contract';
+import { MessageAttachment, type ExportedMessage, type Message } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
@@ -23,6 +23,7 @@ interface Row {
   total_duration_ms: number | null;
   load_duration_ms: number | null;
   eval_duration_ms: number | null;
+  attachments: string | null;
   created_at: number;
 }
 
@@ -37,7 +38,19 @@ function matchedOf(stored: string | null): string[] | undefined {
   }
 }
 
+/** A message's attached files as stored (JSON); a row this version cannot read shows none rather than failing the thread. */
+export function attachmentsOf(stored: string | null): MessageAttachment[] {
+  if (stored === null) return [];
+  try {
+    const parsed = MessageAttachment.array().safeParse(JSON.parse(stored));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
 export function toMessage(r: Row): Message {
+  const attachments = attachmentsOf(r.attachments);
   return {
     id: r.id,
     threadId: r.thread_id,
@@ -52,6 +65,7 @@ export function toMessage(r: Row): Message {
     totalDurationMs: r.total_duration_ms,
     loadDurationMs: r.load_duration_ms,
     evalDurationMs: r.eval_duration_ms,
+    ...(attachments.length > 0 ? { attachments } : {}),
     createdAt: r.created_at,
   };
 }
@@ -71,12 +85,12 @@ export interface FinishedReply {
 
 export function createMessagesRepo(sqlite: Sqlite) {
   const insert = sqlite.prepare(
-    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, created_at, updated_at)
-     VALUES (?, ?, ?, '', ?, ?, ?, ?, ?)`,
+    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, created_at, updated_at)
+     VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?)`,
   );
   const insertFull = sqlite.prepare(
-    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byId = sqlite.prepare('SELECT * FROM messages WHERE id = ?');
   const ftsInsert = sqlite.prepare('INSERT INTO messages_fts (rowid, body) VALUES (?, ?)');
@@ -89,15 +103,27 @@ export function createMessagesRepo(sqlite: Sqlite) {
   const touchThread = sqlite.prepare('UPDATE threads SET last_activity_at = ?, updated_at = ? WHERE id = ?');
 
   return {
-    insert(m: { threadId: number; role: Message['role']; content: string; status: Message['status']; model: string | null; estimatedTokens: number; now: number }): Message {
-      const id = Number(insert.run(m.threadId, m.role, m.content, m.status, m.model, m.estimatedTokens, m.now, m.now).lastInsertRowid);
+    /** attachments: a user message's files; its full-text entry holds the typed text only (the files are not searched). */
+    insert(m: {
+      threadId: number;
+      role: Message['role'];
+      content: string;
+      status: Message['status'];
+      model: string | null;
+      estimatedTokens: number;
+      attachments?: readonly MessageAttachment[] | undefined;
+      now: number;
+    }): Message {
+      const attachments = m.attachments && m.attachments.length > 0 ? JSON.stringify(m.attachments) : null;
+      const id = Number(insert.run(m.threadId, m.role, m.content, m.status, m.model, m.estimatedTokens, attachments, m.now, m.now).lastInsertRowid);
       if (m.content) ftsInsert.run(BigInt(id), toFtsDocument(m.content));
       touchThread.run(m.now, m.now, m.threadId);
       return this.get(id)!;
     },
     /** A message read from a thread export, with its own time, reasoning, model and status (thread-import.ts). */
     insertImported(threadId: number, m: ExportedMessage, estimatedTokens: number): number {
-      const id = Number(insertFull.run(threadId, m.role, m.content, m.thinking, m.status, m.model, estimatedTokens, m.createdAt, m.createdAt).lastInsertRowid);
+      const attachments = m.attachments.length > 0 ? JSON.stringify(m.attachments) : null;
+      const id = Number(insertFull.run(threadId, m.role, m.content, m.thinking, m.status, m.model, estimatedTokens, attachments, m.createdAt, m.createdAt).lastInsertRowid);
       if (m.content) ftsInsert.run(BigInt(id), toFtsDocument(m.content));
       return id;
     },

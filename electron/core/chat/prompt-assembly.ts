@@ -5,6 +5,8 @@
  * the summary covers them: context-budget.ts). It reads messages in pages from the newest and uses the token estimate
  * stored with each message, so a 10,000-message thread costs the same as a short one. It also says what went in
  * (`context`, minus the model), which the chat service stores with the answer for the "what the model saw" view.
+ * A message's attached files go with it (attachment-text.ts): the question's are cut to fit within
+ * ATTACHMENT_SHARE_OF_CONVERSATION; earlier messages carry theirs whole, as their stored estimate counts them.
  */
 import { dayOf, isoDate } from '../../../shared/calendar-day';
 import type { Message, PromptContext, Settings } from '../../../shared/contract';
@@ -13,9 +15,10 @@ import type { Sqlite } from '../db/open-database';
 import type { ChatMessage } from '../llm/llm.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
 import { computeBudget, MESSAGE_OVERHEAD_TOKENS, planConversation, type Budget, type HistoryMessage } from './context-budget';
+import { composeUserContent, fitUserContent } from './attachment-text';
 import { composeSystemText } from './custom-instructions';
 import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.port';
-import type { MessagesRepo } from './messages.repo';
+import { attachmentsOf, type MessagesRepo } from './messages.repo';
 import { loadSummary } from './summary.job';
 import { formatProfileForPrompt } from '../memory/memory-prompt';
 
@@ -40,6 +43,12 @@ export interface AssembledPrompt {
 
 /** The profile takes at most this share of the memory share; retrieved memories get the rest. */
 export const PROFILE_SHARE_OF_MEMORIES = 0.4;
+
+/**
+ * The question's files take at most this share of the conversation share, so that a long file still leaves room for
+ * the exchanges just before it (what "summarise the file I just sent" and "and the second part?" refer to).
+ */
+export const ATTACHMENT_SHARE_OF_CONVERSATION = 0.75;
 
 export async function assemblePrompt(
   /** profile: the user's profile while it is on (profile.service.ts), else null. */
@@ -70,9 +79,13 @@ export async function assemblePrompt(
   const summary = loadSummary(deps.sqlite, threadId);
   const history = (function* (): Generator<HistoryMessage> {
     for (const r of deps.messages.newestFirst(threadId, 0, userMessage.id)) {
-      yield { id: r.id, role: r.role as 'user' | 'assistant', content: r.content, estimatedTokens: r.estimated_tokens };
+      const content = r.attachments === null ? r.content : composeUserContent(r.content, attachmentsOf(r.attachments));
+      yield { id: r.id, role: r.role as 'user' | 'assistant', content, estimatedTokens: r.estimated_tokens };
     }
   })();
+  // Budgets are calibrated tokens; the files are cut on the uncalibrated estimate, so the share is divided back.
+  const attachmentRoom = Math.floor((budget.conversation * ATTACHMENT_SHARE_OF_CONVERSATION) / Math.max(deps.calibrator.ratio, 0.01));
+  const question = fitUserContent(userMessage.content, userMessage.attachments ?? [], attachmentRoom, estimateTokens);
   const plan = planConversation({
     budgetTokens: budget.conversation,
     ratio: deps.calibrator.ratio,
@@ -80,7 +93,7 @@ export async function assemblePrompt(
     summaryTokens: summary ? estimateTokens(summary.content) : 0,
     summaryCoversUpTo: summary?.toMessageId ?? 0,
     history,
-    userMessage: { content: userMessage.content, estimatedTokens: estimateTokens(userMessage.content) },
+    userMessage: { content: question.content, estimatedTokens: estimateTokens(question.content) },
   });
   const systemContent = memoryText ? `${system.text}\n\n${memoryText}` : system.text;
   return {
@@ -96,6 +109,7 @@ export async function assemblePrompt(
       summary: { included: plan.summaryIncluded, tokens: plan.summaryTokens },
       recent: { count: plan.includedIds.length, tokens: plan.usedTokens - plan.summaryTokens - plan.questionTokens, fromMessageId: plan.includedIds[0] ?? null },
       question: { tokens: plan.questionTokens },
+      attachments: { count: userMessage.attachments?.length ?? 0, tokens: Math.ceil(question.attachmentTokens * deps.calibrator.ratio), cut: question.cut },
       conversationCut: plan.truncated,
     },
   };

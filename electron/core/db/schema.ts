@@ -62,6 +62,8 @@ export const messages = sqliteTable(
     totalDurationMs: integer('total_duration_ms'),
     loadDurationMs: integer('load_duration_ms'),
     evalDurationMs: integer('eval_duration_ms'),
+    /** A user message's attached files as the model sees them: JSON [{name, text}], text already extracted (null: none). */
+    attachments: text('attachments'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

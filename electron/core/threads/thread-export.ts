@@ -21,6 +21,7 @@ import { MnemoError } from '../../../shared/errors';
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
+import { attachmentsOf } from '../chat/messages.repo';
 
 export interface ThreadExportDeps {
   sqlite: Sqlite;
@@ -50,6 +51,7 @@ interface MessageRow {
   thinking: string;
   status: 'complete' | 'streaming' | 'stopped' | 'error' | 'truncated';
   model: string | null;
+  attachments: string | null;
   created_at: number;
 }
 
@@ -69,7 +71,7 @@ export function createThreadExporter(deps: ThreadExportDeps): { export(input: Op
   const oneThread = sqlite.prepare(`${threadsSql} WHERE t.id = ?`);
   const allThreads = sqlite.prepare(`${threadsSql} ORDER BY t.created_at, t.id`);
   // System rows are Mnemo's own notes, not the conversation.
-  const messagesSql = `SELECT id, thread_id, role, content, thinking, status, model, created_at FROM messages WHERE role != 'system'`;
+  const messagesSql = `SELECT id, thread_id, role, content, thinking, status, model, attachments, created_at FROM messages WHERE role != 'system'`;
   const messagesOf = sqlite.prepare(`${messagesSql} AND thread_id = ? ORDER BY id`);
   const allMessages = sqlite.prepare(`${messagesSql} ORDER BY thread_id, id`);
   const usesSql = `SELECT u.message_id, u.memory_id, u.score, u.reason, m.content FROM message_memories u
@@ -136,6 +138,7 @@ function toExported(m: MessageRow, uses: UseRow[]): ExportedMessage {
     model: m.model,
     createdAt: m.created_at,
     memoriesUsed: uses.map((u) => ({ memoryId: u.memory_id, score: u.score, reason: u.reason, content: u.content })),
+    attachments: attachmentsOf(m.attachments),
   };
 }
 
@@ -199,6 +202,8 @@ export function renderThreadMarkdown(thread: ExportedThread, opts: { language: S
     const who = m.role === 'user' ? words.you : ['Mnemo', m.model].filter(Boolean).join(' · ');
     lines.push('', `## ${who} · ${when(m.createdAt)}`, '');
     if (m.content.trim()) lines.push(m.content.trim());
+    // Named, not inlined: a file's text would drown the conversation (the JSON export keeps it whole).
+    for (const a of m.attachments) lines.push('', `📎 ${a.name}`);
     const status = words.status[m.status];
     if (status) lines.push('', `_(${status})_`);
     if (m.memoriesUsed.length > 0) {

@@ -10,6 +10,7 @@
 import { THREAD_EXPORT_FORMAT, THREAD_EXPORT_VERSION, ExportedThread, ThreadExportDocument, type OpOutput, type OpParsedInput, type Thread, type ThreadImportItem } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { MessagesRepo } from '../chat/messages.repo';
+import { composeUserContent } from '../chat/attachment-text';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
@@ -68,7 +69,7 @@ export function createThreadImporter(deps: ThreadImportDeps): { import(input: Op
   function write(thread: ExportedThread, now: number): number {
     // The imported title is kept as the user's: no automatic title replaces it.
     const { id } = insertThread.get(thread.title, thread.title ? 'user' : null, thread.incognito ? 1 : 0, thread.model, thread.instructions, thread.createdAt, now, thread.lastActivityAt) as { id: number };
-    const ids = thread.messages.map((m) => messages.insertImported(id, m, estimateTokens(m.content)));
+    const ids = thread.messages.map((m) => messages.insertImported(id, m, estimateTokens(composeUserContent(m.content, m.attachments))));
     const covered = thread.summary ? Math.min(thread.summary.coveredMessages, ids.length) : 0;
     if (thread.summary && covered > 0) {
       insertSummary.run(id, thread.summary.content, ids[0], ids[covered - 1], covered, thread.summary.editedByUser ? 1 : 0, now);

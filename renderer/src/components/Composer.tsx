@@ -1,8 +1,20 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { ATTACHMENT_LIMITS } from '../../../shared/contract';
+import { MAX_ATTACHMENT_BYTES, readAttachment, type AttachmentRefusal } from '../attachments/read-attachment';
+import { formatBytes } from '../format';
 import { emptyThreadChat, useChatStore } from '../stores/chat.store';
 import { replyState } from '../stores/chat-merge';
-import { useT } from '../use-t';
-import { SendIcon, StopIcon } from './icons';
+import { useLanguage, useT } from '../use-t';
+import { CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons';
+
+interface Attached {
+  name: string;
+  text: string;
+  size: number;
+}
+
+/** Why a file was not attached, shown under the composer until dismissed or the next pick. */
+type Refusal = { name: string; reason: AttachmentRefusal | 'tooMany' | 'unreadable' };
 
 const MAX_ROWS_PX = 240;
 
@@ -18,10 +30,43 @@ export function Composer({ threadId, blocked }: { threadId: number; blocked: boo
   const state = replyState(chat.messages, chat.sending);
   const busy = state !== 'idle';
   const area = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const language = useLanguage();
+  // Per thread, like drafts; kept until the message holding them is stored.
+  const [attachedByThread, setAttachedByThread] = useState<Record<number, Attached[]>>({});
+  const attached = attachedByThread[threadId] ?? [];
+  const [refusals, setRefusals] = useState<Refusal[]>([]);
+  const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
     area.current?.focus();
+    setRefusals([]);
   }, [threadId]);
+
+  const attach = async (files: readonly File[]) => {
+    const added: Attached[] = [];
+    const refused: Refusal[] = [];
+    for (const file of files) {
+      if (attached.length + added.length >= ATTACHMENT_LIMITS.maxFiles) {
+        refused.push({ name: file.name, reason: 'tooMany' });
+        continue;
+      }
+      try {
+        const read = await readAttachment(file);
+        if (read.ok) added.push(read.attachment);
+        else refused.push({ name: read.name, reason: read.reason });
+      } catch {
+        refused.push({ name: file.name, reason: 'unreadable' });
+      }
+    }
+    setRefusals(refused);
+    if (added.length > 0) setAttachedByThread((all) => ({ ...all, [threadId]: [...(all[threadId] ?? []), ...added] }));
+  };
+  const detach = (index: number) => setAttachedByThread((all) => ({ ...all, [threadId]: (all[threadId] ?? []).filter((_, i) => i !== index) }));
+  const refusalText = (r: Refusal) =>
+    r.reason === 'tooMany'
+      ? t('attach.refused.tooMany', { max: ATTACHMENT_LIMITS.maxFiles })
+      : t(`attach.refused.${r.reason}`, { name: r.name, max: formatBytes(MAX_ATTACHMENT_BYTES, language) });
 
   // Grows with its text up to a limit, then scrolls.
   useEffect(() => {
@@ -33,18 +78,75 @@ export function Composer({ threadId, blocked }: { threadId: number; blocked: boo
 
   const canSend = draft.trim() !== '' && !busy && !blocked;
   const submit = () => {
-    if (canSend) void send(threadId, draft);
+    if (!canSend) return;
+    const sending = attached;
+    void send(threadId, draft, sending.map(({ name, text }) => ({ name, text }))).then((stored) => {
+      if (stored) setAttachedByThread((all) => ({ ...all, [threadId]: (all[threadId] ?? []).filter((a) => !sending.includes(a)) }));
+    });
   };
 
   return (
     <form
-      className="composer"
+      className={dragging ? 'composer dragging' : 'composer'}
       onSubmit={(e) => {
         e.preventDefault();
         submit();
       }}
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(e) => {
+        if (e.dataTransfer.files.length === 0) return;
+        e.preventDefault();
+        setDragging(false);
+        void attach([...e.dataTransfer.files]);
+      }}
     >
+      {attached.length > 0 && (
+        <ul className="attachment-chips" aria-label={t('attach.private')}>
+          {attached.map((a, i) => (
+            <li key={`${a.name}-${i}`} className="attachment-chip">
+              <span>{t('chat.attachment', { name: a.name, size: formatBytes(a.size, language) })}</span>
+              <button type="button" className="icon small" onClick={() => detach(i)} aria-label={t('attach.remove', { name: a.name })} title={t('attach.remove', { name: a.name })}>
+                <CloseIcon />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {refusals.length > 0 && (
+        <div className="notice warn small attachment-refusals" role="alert">
+          {refusals.map((r, i) => (
+            <p key={i}>{refusalText(r)}</p>
+          ))}
+          <button type="button" className="ghost small" onClick={() => setRefusals([])}>
+            {t('attach.dismiss')}
+          </button>
+        </div>
+      )}
+      {dragging && <p className="composer-drop">{t('attach.dropHere')}</p>}
       <div className="composer-box">
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          hidden
+          data-testid="attach-input"
+          accept=".txt,.md,.markdown,.csv,.tsv,.json,.yaml,.yml,.xml,.html,.css,.js,.jsx,.ts,.tsx,.py,.rb,.go,.rs,.java,.kt,.c,.h,.cpp,.hpp,.cs,.swift,.sh,.sql,.toml,.ini,.log,.tex,text/*"
+          onChange={(e) => {
+            const files = [...(e.target.files ?? [])];
+            e.target.value = '';
+            void attach(files);
+          }}
+        />
+        <button type="button" className="composer-button" onClick={() => picker.current?.click()} aria-label={t('attach.button')} title={t('attach.buttonHint')} disabled={blocked}>
+          <PaperclipIcon />
+        </button>
         <textarea
           ref={area}
           rows={1}

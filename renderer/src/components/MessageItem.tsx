@@ -2,7 +2,7 @@ import { memo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { Message } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
-import { formatDuration, formatNumber, formatTime } from '../format';
+import { formatBytes, formatDuration, formatNumber, formatTime } from '../format';
 import { copyText } from '../markdown/copy-text';
 import { Markdown } from '../markdown/Markdown';
 import { useChatStore } from '../stores/chat.store';
@@ -28,6 +28,7 @@ export const MessageItem = memo(function MessageItem({ message, receipt, isLast,
     return (
       <article className="message user" aria-label={t('chat.you')} data-message-id={message.id}>
         <div className="bubble">{message.content}</div>
+        {message.attachments && message.attachments.length > 0 && <SentAttachments attachments={message.attachments} />}
         <div className="message-meta">
           <CopyButton label={t('chat.copyMessage')} text={() => message.content} />
         </div>
@@ -38,6 +39,22 @@ export const MessageItem = memo(function MessageItem({ message, receipt, isLast,
   if (message.role === 'system') return null;
   return <AssistantMessage message={message} receipt={receipt} isLast={isLast} error={error} />;
 });
+
+/** The files sent with a user message: name and size, the text folded (what the model was given, before any cut). */
+function SentAttachments({ attachments }: { attachments: NonNullable<Message['attachments']> }) {
+  const t = useT();
+  const language = useLanguage();
+  return (
+    <div className="message-attachments">
+      {attachments.map((a, i) => (
+        <details key={`${a.name}-${i}`}>
+          <summary>{t('chat.attachment', { name: a.name, size: formatBytes(new TextEncoder().encode(a.text).length, language) })}</summary>
+          <pre>{a.text}</pre>
+        </details>
+      ))}
+    </div>
+  );
+}
 
 function AssistantMessage({ message, receipt, isLast, error }: Props) {
   const t = useT();

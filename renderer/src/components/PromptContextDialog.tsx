@@ -55,13 +55,18 @@ function ContextBreakdown({ context }: { context: PromptContext }) {
     { key: 'memories', label: t(context.memories.profile ? 'context.part.profileAndMemories' : 'context.part.memories', { count: context.memories.ids.length }), tokens: context.memories.tokens },
     { key: 'summary', label: context.summary.included ? t('context.part.summary') : t('context.part.noSummary'), tokens: context.summary.tokens },
     { key: 'recent', label: t('context.part.recent', { count: context.recent.count }), tokens: context.recent.tokens },
-    { key: 'question', label: t('context.part.question'), tokens: context.question.tokens },
+    {
+      key: 'question',
+      label: context.attachments.count > 0 ? t('context.part.questionWithFiles', { count: context.attachments.count, tokens: n(context.attachments.tokens) }) : t('context.part.question'),
+      tokens: context.question.tokens,
+    },
   ];
   const used = parts.reduce((sum, p) => sum + p.tokens, 0);
   const cuts: MessageKey[] = [];
   if (context.system.globalInstructions?.cut) cuts.push('context.cut.global');
   if (context.system.threadInstructions?.cut) cuts.push('context.cut.thread');
   if (context.conversationCut) cuts.push('context.cut.conversation');
+  if (context.attachments.cut) cuts.push('context.cut.attachment');
 
   return (
     <div className="prompt-context">

@@ -4,7 +4,7 @@
  * chat.send envelope; the stored reply keeps just the code), and the thread summaries.
  */
 import { create } from 'zustand';
-import type { Message, ThreadSummary } from '../../../shared/contract';
+import type { Message, MessageAttachment, ThreadSummary } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo, Result } from '../../../shared/errors';
 import { useAppStore } from './app.store';
@@ -51,7 +51,8 @@ interface ChatState {
   loadOlder(threadId: number): Promise<void>;
   reloadLoaded(): Promise<void>;
   setDraft(threadId: number, text: string): void;
-  send(threadId: number, text: string): Promise<void>;
+  /** attachments: files already read as text (renderer/src/attachments/read-attachment.ts). Resolves true when the message was stored. */
+  send(threadId: number, text: string, attachments?: MessageAttachment[]): Promise<boolean>;
   retry(threadId: number): Promise<void>;
   stop(threadId: number): Promise<void>;
   dismissError(threadId: number): void;
@@ -198,17 +199,18 @@ export const useChatStore = create<ChatState>((set, get) => {
 
     setDraft: (threadId, text) => set((s) => ({ drafts: { ...s.drafts, [threadId]: text } })),
 
-    async send(threadId, text) {
+    async send(threadId, text, attachments = []) {
       const client = get().client;
       const chat = get().threads[threadId];
-      if (!client || text.trim() === '' || chat?.sending) return;
+      if (!client || text.trim() === '' || chat?.sending) return false;
       patch(threadId, () => ({ pendingText: text }));
       set((s) => ({ drafts: { ...s.drafts, [threadId]: '' } }));
-      await exchange(threadId, () => client.call('chat.send', { threadId, text }));
+      await exchange(threadId, () => client.call('chat.send', { threadId, text, ...(attachments.length > 0 ? { attachments } : {}) }));
       // Not stored (refused before the question was saved): give the text back rather than lose it.
       const after = get().threads[threadId];
       const stored = after?.messages.some((m) => m.role === 'user' && m.content === text.trim());
       if (after?.error && !stored && !get().drafts[threadId]) set((s) => ({ drafts: { ...s.drafts, [threadId]: text } }));
+      return stored ?? false;
     },
 
     async retry(threadId) {

@@ -1,0 +1,110 @@
+/**
+ * Attaching files to a message, in Chromium against `npm run web` and a fake Ollama that records every request: a
+ * Markdown file picked through the attach button shows as a removable chip, its text reaches the chat request (and
+ * not the extraction request), the sent message shows it folded; a binary file, an empty one and a PDF are refused
+ * with a reason. One web host and one page for the whole file: each test continues from the previous one.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOllama, type FakeInferenceRequest, type FakeOllama } from '../fakes/fake-ollama';
+import { AttachmentsPage } from './pages/attachments.page';
+import { ChatPage } from './pages/chat.page';
+import { unnamedControls } from './support/a11y';
+import { launchBrowser } from './support/browser';
+import { startMnemo, type RunningApp } from './support/processes';
+
+type Sent = FakeInferenceRequest & { format?: unknown };
+const bodies = (fake: FakeOllama): Sent[] => fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as unknown as Sent);
+const answers = (fake: FakeOllama) => bodies(fake).filter((b) => b.format === undefined && b.messages[0]?.content.startsWith('You are Mnemo'));
+
+const NOTES = '# Trip notes\n\nThe ferry to Ischia leaves at 7:40 from Molo Beverello.\n去伊斯基亚的渡轮早上七点四十分出发。\n';
+
+describe('attaching files to a message (web host + fake Ollama)', () => {
+  let fake: FakeOllama;
+  let app: RunningApp;
+  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let page: Page;
+  let chat: ChatPage;
+  let files: AttachmentsPage;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-attachments-'));
+
+  beforeAll(async () => {
+    fake = await startFakeOllama();
+    fake.setDefaultReply((request) => {
+      const last = request.messages.at(-1)?.content ?? '';
+      if (last.startsWith('Write a short title')) return { content: 'Trip' };
+      if (request.body.format !== undefined) return { content: JSON.stringify({ memories: [] }) };
+      return { content: 'The ferry leaves at 7:40.' };
+    });
+    const modelsDir = path.join(dataDir, 'no-embedding-models');
+    fs.mkdirSync(modelsDir);
+    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
+    browser = await launchBrowser();
+    page = await browser.browser.newPage();
+    chat = new ChatPage(page);
+    files = new AttachmentsPage(page);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await fake?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a picked Markdown file goes to the model with the message, and the message shows it', async () => {
+    await chat.open(app.url);
+    await expect.poll(() => chat.welcomeHeading.isVisible()).toBe(true);
+    await chat.shortcut('Control+n');
+    await files.pick([
+      { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(NOTES) },
+      { name: 'extra.txt', mimeType: 'text/plain', buffer: Buffer.from('not this one') },
+    ]);
+    await expect.poll(() => files.chips.allTextContents()).toEqual([expect.stringContaining('notes.md'), expect.stringContaining('extra.txt')]);
+    expect(await unnamedControls(page)).toEqual([]);
+    // Removable with the keyboard.
+    await files.removeButton('extra.txt').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => files.chips.count()).toBe(1);
+
+    await chat.send('When does the ferry leave?');
+    await expect.poll(() => chat.lastAnswer().textContent()).toContain('The ferry leaves at 7:40.');
+    const question = answers(fake).at(-1)!.messages.at(-1)!.content;
+    expect(question).toContain('When does the ferry leave?');
+    expect(question).toContain('Molo Beverello');
+    expect(question).toContain('去伊斯基亚的渡轮');
+    expect(question).not.toContain('not this one');
+    await expect.poll(() => files.chips.count()).toBe(0);
+
+    const sent = files.sentFile(chat.questions.last(), 'notes.md');
+    await expect.poll(() => sent.isVisible()).toBe(true);
+    await sent.locator('summary').click();
+    await expect.poll(() => sent.locator('pre').textContent()).toContain('Molo Beverello');
+    // Extraction, when it ran, was shown the typed words only.
+    for (const b of bodies(fake).filter((r) => r.format !== undefined)) expect(JSON.stringify(b.messages)).not.toContain('Molo Beverello');
+  });
+
+  it('binary, empty and PDF files are refused with a reason, and nothing is attached', async () => {
+    await files.pick([
+      { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]) },
+      { name: 'empty.md', mimeType: 'text/markdown', buffer: Buffer.alloc(0) },
+      { name: 'paper.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\n') },
+    ]);
+    await expect.poll(() => files.refusals.textContent()).toContain('photo.png is not a text file (it holds binary data)');
+    expect(await files.refusals.textContent()).toContain('empty.md is empty');
+    expect(await files.refusals.textContent()).toContain('paper.pdf is a PDF');
+    expect(await files.chips.count()).toBe(0);
+    await files.refusals.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => files.refusals.count()).toBe(0);
+  });
+
+  it('a file dropped onto the composer is attached like a picked one', async () => {
+    await files.drop('todo.txt', 'buy ferry tickets');
+    await expect.poll(() => files.chips.allTextContents()).toEqual([expect.stringContaining('todo.txt')]);
+    await chat.send('What is on my list?');
+    await expect.poll(() => answers(fake).at(-1)?.messages.at(-1)?.content ?? '').toContain('buy ferry tickets');
+  });
+});
