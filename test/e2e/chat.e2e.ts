@@ -385,7 +385,7 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     expect(await chat.statusBar.textContent()).toContain('已连接');
 
     await page.getByRole('navigation', { name: '对话' }).getByRole('button', { name: /^设置/ }).click();
-    await page.getByLabel('语言').selectOption('en');
+    await page.getByLabel('语言', { exact: true }).selectOption('en');
     await expect.poll(() => settings.heading.count()).toBe(1);
     expect(foreignRequests).toEqual([]);
   });

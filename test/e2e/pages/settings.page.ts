@@ -24,7 +24,7 @@ export class SettingsPage {
     this.openButton = page.getByRole('navigation').getByRole('button', { name: /^Settings/ });
     this.heading = page.getByRole('heading', { level: 2, name: 'Settings' });
     this.back = page.getByRole('button', { name: 'Back to chat' });
-    this.language = page.getByLabel('Language');
+    this.language = page.getByLabel('Language', { exact: true });
     this.save = page.getByRole('button', { name: 'Save changes' });
     this.dataFolder = page.getByRole('textbox', { name: 'Data folder' });
     this.budgetTotal = page.locator('.budget-total');
