@@ -8,6 +8,8 @@
  * and text is '' when not even the frame and one memory fit.
  */
 
+import { fitToTokens } from '../chat/context-budget';
+
 export interface PromptLine {
   content: string;
   category: string;
@@ -76,11 +78,11 @@ export function formatProfileForPrompt(profile: string | null, tokenBudget: numb
   const text = profile?.trim();
   if (!text) return '';
   const fence = fenceFor(text.split('\n'));
-  const frame = `${PROFILE_PROMPT_HEADER}\n${fence}markdown\n\n${fence}`;
-  const room = tokenBudget - estimateTokens(frame);
+  const assemble = (body: string) => `${PROFILE_PROMPT_HEADER}\n${fence}markdown\n${body}\n${fence}`;
+  // Joining adds at most one token per line break around the body (token-estimate.ts), hence the 2.
+  const room = tokenBudget - estimateTokens(assemble('')) - 2;
   if (room <= 8) return '';
-  let body = text;
-  // Cut by characters until the assembled text fits (the frame and the body do not add up exactly).
-  while (body && estimateTokens(`${PROFILE_PROMPT_HEADER}\n${fence}markdown\n${body}\n${fence}`) > tokenBudget) body = body.slice(0, Math.floor(body.length * 0.9)).trimEnd();
-  return body ? `${PROFILE_PROMPT_HEADER}\n${fence}markdown\n${body}\n${fence}` : '';
+  const body = fitToTokens(text, room, estimateTokens);
+  // A caller's estimator need not be subadditive like ours; the assembled text is what must fit.
+  return body && estimateTokens(assemble(body)) <= tokenBudget ? assemble(body) : '';
 }

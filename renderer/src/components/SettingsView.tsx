@@ -30,6 +30,7 @@ import { formatNumber } from '../format';
 import type { MessageKey } from '../i18n';
 import { useLanguage, useT } from '../use-t';
 import { BackIcon, CopyIcon } from './icons';
+import { sameModel } from '../../../shared/model-name';
 import { CoreError } from './CoreError';
 import { ApiKeyField } from './ApiKeyField';
 import { BackupsSection } from './BackupsSection';
@@ -421,7 +422,6 @@ function ModelField(props: FieldProps & { path: TextPath }) {
   const installed = models?.models ?? [];
   const chat = installed.filter((m) => m.chat).map((m) => m.name);
   if (chat.length === 0) return <TextField {...props} />;
-  const sameModel = (a: string, b: string) => (a.includes(':') ? a : `${a}:latest`) === (b.includes(':') ? b : `${b}:latest`);
   const listed = chat.some((name) => sameModel(name, props.value));
   const why = installed.some((m) => sameModel(m.name, props.value)) ? 'settings.notChatModel' : 'settings.notInstalled';
   const options = [...(listed || !props.value ? [] : [{ value: props.value, label: t(why, { model: props.value }) }]), ...chat.map((name) => ({ value: name, label: name }))];
