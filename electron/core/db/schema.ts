@@ -228,7 +228,7 @@ export const jobs = sqliteTable(
   'jobs',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    /** extract | summarize | title | reembed */
+    /** job-payloads.ts; the CHECK also admits kinds reserved for the memory layers of #14 (episode, focus, consolidate) */
     kind: text('kind').notNull(),
     /** e.g. "extract:<assistant message id>:v1": a crash can neither lose nor double a job. */
     idempotencyKey: text('idempotency_key').notNull(),
@@ -255,7 +255,7 @@ export const jobs = sqliteTable(
     index('jobs_ready_idx').on(t.status, t.runAfter),
     index('jobs_thread_idx').on(t.threadId),
     index('jobs_message_idx').on(t.messageId),
-    check('jobs_kind_chk', sql`${t.kind} IN ('extract','summarize','title','reembed','profile')`),
+    check('jobs_kind_chk', sql`${t.kind} IN ('extract','summarize','title','reembed','profile','episode','focus','consolidate')`),
     check('jobs_status_chk', sql`${t.status} IN ('queued','running','done','dead','cancelled')`),
   ],
 );
