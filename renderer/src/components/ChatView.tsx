@@ -2,7 +2,8 @@ import { useEffect, useMemo } from 'react';
 import { useAppStore } from '../stores/app.store';
 import { useChatStore } from '../stores/chat.store';
 import { useMemoryRefsStore } from '../stores/memory-refs.store';
-import { modelProblem, useStatusStore } from '../stores/status.store';
+import { modelProblem } from '../status/model-problem';
+import { useStatusStore } from '../stores/status.store';
 import { useThreadsStore } from '../stores/threads.store';
 import { useT } from '../use-t';
 import { Composer } from './Composer';
@@ -23,7 +24,8 @@ export function ChatView() {
   const loadSummary = useChatStore((s) => s.loadSummary);
   const summaryOpen = useAppStore((s) => s.summaryOpen);
   const models = useStatusStore((s) => s.models);
-  const problem = useMemo(() => modelProblem(models), [models]);
+  const threadModel = thread?.model ?? null;
+  const problem = useMemo(() => modelProblem(models, threadModel), [models, threadModel]);
 
   useEffect(() => {
     if (threadId !== null && !loaded) void load(threadId);

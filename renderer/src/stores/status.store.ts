@@ -204,19 +204,3 @@ function keepLastPercent(previous: PullState | undefined, next: PullState): Pull
   if (next.percent !== null || !previous || previous.done) return next;
   return { ...next, percent: previous.percent };
 }
-
-/** What stands between the user and a reply, if anything. */
-export type ModelProblem =
-  | { kind: 'unreachable'; host: string; message: string | null }
-  | { kind: 'no-models'; configured: string; version: string | null }
-  | { kind: 'model-missing'; configured: string; installed: string[] };
-
-export function modelProblem(models: ModelsOverview | null): ModelProblem | null {
-  if (!models) return null;
-  if (!models.reachable) return { kind: 'unreachable', host: models.host, message: models.error?.message ?? null };
-  if (models.chatModel.installed) return null;
-  // An embedding-only model cannot answer: it is never offered as the chat model.
-  const chat = models.models.filter((m) => m.chat);
-  if (chat.length === 0) return { kind: 'no-models', configured: models.chatModel.name, version: models.version };
-  return { kind: 'model-missing', configured: models.chatModel.name, installed: chat.map((m) => m.name) };
-}
