@@ -122,7 +122,7 @@ describe('local time through the real core', () => {
     expect(byContent(learned, 'Is reading a mystery novel').expiresAt).toBe(endOfDayAt(2026, 7, 19, -7));
 
     const md = unwrap(await h.client.call('memory.export', { format: 'md' }));
-    expect(md.filename).toBe('mnemo-profile-2026-07-19.md');
+    expect(md.filename).toBe('mnemo-memories-2026-07-19.md');
     expect(md.content).toContain('expires 2026-07-20');
   });
 

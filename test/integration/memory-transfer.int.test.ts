@@ -248,7 +248,7 @@ describe('memory export and import', () => {
       expect(unwrap(await client.call('memory.export', { format: 'json', includeTrashed: true })).count).toBe(4); // active 3 + trashed 1
 
       const md = unwrap(await client.call('memory.export', { format: 'md' }));
-      expect(md).toMatchObject({ filename: 'mnemo-profile-2026-01-02.md', count: 3 });
+      expect(md).toMatchObject({ filename: 'mnemo-memories-2026-01-02.md', count: 3 });
       expect(md.content).toContain('## Preferences\n\n- Prefers tea _(pinned · importance 0.30)_\n- Likes jazz _(importance 0.90 · expires 2026-02-01)_');
       expect(md.content).toContain('## Projects\n\n- 我在阳台上种番茄 _(importance 0.70)_');
       expect(md.content).not.toContain('Porto');

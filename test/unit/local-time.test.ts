@@ -8,7 +8,7 @@ import { systemPrompt } from '../../electron/core/chat/prompt-assembly';
 import { parseExtraction } from '../../electron/core/extraction/extract-parse';
 import { buildExtractionRequest } from '../../electron/core/extraction/extract-prompt';
 import { parseTextImport } from '../../electron/core/memory/import-parse';
-import { renderProfile } from '../../electron/core/memory/memory-export';
+import { renderMarkdownExport } from '../../electron/core/memory/memory-export';
 import { activityEdges } from '../../renderer/src/memory/activity-chart';
 import { groupByDay } from '../../renderer/src/memory/timeline-format';
 import type { TimelineEvent } from '../../shared/contract';
@@ -70,7 +70,7 @@ describe('expiries read from the model\'s answer', () => {
 describe('the exported profile', () => {
   it('names the user\'s days, and its expiry day reads back as the end of that day', () => {
     const expiresAt = Date.UTC(2026, 5, 15, 16) - 1; // end of Monday 15 June in Shanghai (08:00 UTC would say nothing else)
-    const md = renderProfile([{ id: 1, content: 'Has a dentist appointment', category: 'knowledge', importance: 0.5, pinned: 0, expires_at: expiresAt }], {
+    const md = renderMarkdownExport([{ id: 1, content: 'Has a dentist appointment', category: 'knowledge', importance: 0.5, pinned: 0, expires_at: expiresAt }], {
       at: SHANGHAI_MONDAY_MORNING,
       language: 'en',
       timeZone: SHANGHAI,
@@ -79,7 +79,7 @@ describe('the exported profile', () => {
     expect(md).toContain('expires 2026-06-15');
     expect(parseTextImport(md, 'knowledge', SHANGHAI)[0]!.expiresAt).toBe(expiresAt);
     // In UTC both days would be the 14th.
-    expect(renderProfile([], { at: SHANGHAI_MONDAY_MORNING, language: 'en', timeZone: 'UTC' })).toContain('(2026-06-14,');
+    expect(renderMarkdownExport([], { at: SHANGHAI_MONDAY_MORNING, language: 'en', timeZone: 'UTC' })).toContain('(2026-06-14,');
   });
 });
 

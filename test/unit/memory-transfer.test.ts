@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { backupName, parseBackupName } from '../../electron/core/backup/backup.service';
 import { parseImport, parseTextImport } from '../../electron/core/memory/import-parse';
-import { renderProfile, type ProfileMemory } from '../../electron/core/memory/memory-export';
+import { renderMarkdownExport, type MarkdownMemory } from '../../electron/core/memory/memory-export';
 import { decayedImportance, pickSurvivor } from '../../electron/core/memory/memory-maintenance';
 
 const text = (t: string, category: Parameters<typeof parseTextImport>[1] = 'knowledge') =>
@@ -135,7 +135,7 @@ describe('text import parsing', () => {
 });
 
 describe('Markdown profile', () => {
-  const m = (id: number, content: string, more: Partial<ProfileMemory> = {}): ProfileMemory => ({ id, content, category: 'knowledge', importance: 0.5, pinned: 0, expires_at: null, ...more });
+  const m = (id: number, content: string, more: Partial<MarkdownMemory> = {}): MarkdownMemory => ({ id, content, category: 'knowledge', importance: 0.5, pinned: 0, expires_at: null, ...more });
 
   it('groups by category, pinned first then by importance, and reads back through the text import', () => {
     const memories = [
@@ -145,7 +145,7 @@ describe('Markdown profile', () => {
       m(4, 'Works\non a birdhouse', { category: 'project', expires_at: Date.UTC(2026, 5, 1, 23, 59, 59, 999) }),
       m(5, 'Speaks Spanish', { importance: 0.7 }),
     ];
-    const md = renderProfile(memories, { at: Date.UTC(2026, 0, 2), language: 'en', timeZone: 'UTC' });
+    const md = renderMarkdownExport(memories, { at: Date.UTC(2026, 0, 2), language: 'en', timeZone: 'UTC' });
     expect(md).toBe(
       [
         '# What Mnemo remembers about you (2026-01-02, 5 memories)',
@@ -177,27 +177,27 @@ describe('Markdown profile', () => {
   });
 
   it('writes Chinese headings for a Chinese interface, which the import maps back', () => {
-    const md = renderProfile([m(1, '喜欢猫', { category: 'preference' }), m(2, '会说西班牙语', { category: 'skill' })], { at: 0, language: 'zh-CN', timeZone: 'UTC' });
+    const md = renderMarkdownExport([m(1, '喜欢猫', { category: 'preference' }), m(2, '会说西班牙语', { category: 'skill' })], { at: 0, language: 'zh-CN', timeZone: 'UTC' });
     expect(md).toContain('## 偏好\n\n- 喜欢猫 _(重要度 0.50)_');
     expect(parseTextImport(md, 'knowledge').map((i) => i.category)).toEqual(['preference', 'skill']);
   });
 
   it('starts with the profile under "About you", whose lines the import skips while the memories after it come back', () => {
     const profile = '# Ana\n## Name\n- Ana\n## Location\n- Porto\n\nPrefers short answers:\n- in Portuguese';
-    const md = renderProfile([m(1, 'Lives in Porto'), m(2, 'Likes green tea', { category: 'preference' })], { at: 0, language: 'en', timeZone: 'UTC', profile });
+    const md = renderMarkdownExport([m(1, 'Lives in Porto'), m(2, 'Likes green tea', { category: 'preference' })], { at: 0, language: 'en', timeZone: 'UTC', profile });
     expect(md).toContain('# What Mnemo remembers about you (1970-01-01, 2 memories)\n\n## About you\n\n### Ana\n#### Name\n- Ana\n#### Location\n- Porto\n');
     expect(md.indexOf('## About you')).toBeLessThan(md.indexOf('## Knowledge'));
     expect(parseTextImport(md, 'skill').map((i) => [i.content, i.category])).toEqual([
       ['Lives in Porto', 'knowledge'],
       ['Likes green tea', 'preference'],
     ]);
-    const zh = renderProfile([m(1, '住在波尔图')], { at: 0, language: 'zh-CN', timeZone: 'UTC', profile: '## 姓名\n- 安娜' });
+    const zh = renderMarkdownExport([m(1, '住在波尔图')], { at: 0, language: 'zh-CN', timeZone: 'UTC', profile: '## 姓名\n- 安娜' });
     expect(zh).toContain('## 关于你\n\n#### 姓名\n- 安娜');
     expect(parseTextImport(zh, 'skill').map((i) => i.content)).toEqual(['住在波尔图']);
   });
 
   it('writes no "About you" section without a profile, and skips one only in a Mnemo export', () => {
-    expect(renderProfile([m(1, 'Lives in Porto')], { at: 0, language: 'en', timeZone: 'UTC', profile: '  ' })).not.toContain('About you');
+    expect(renderMarkdownExport([m(1, 'Lives in Porto')], { at: 0, language: 'en', timeZone: 'UTC', profile: '  ' })).not.toContain('About you');
     // Another assistant's "About you" section is what it remembers: memories, filed under knowledge.
     expect(text('## About you\n- Lives in Porto\n## Preferences\n- Likes tea').map((i) => [i.content, i.category])).toEqual([
       ['Lives in Porto', 'knowledge'],

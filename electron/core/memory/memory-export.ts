@@ -1,11 +1,11 @@
 /**
  * Exports: a JSON document with every field of every chosen memory, its provenance and its full version history (what
- * memory.import reads back), and a Markdown profile for people: the user's profile ("About you", profile/*) when there
+ * memory.import reads back), and a Markdown page for people (mnemo-memories-DAY.md): the user's profile ("About you", profile/*) when there
  * is one, then active memories grouped by category, pinned first, each line ending in a small metadata group that a
  * text import reads back too (the text import skips the "About you" section: it is written from the memories).
  *
  * Read-only: one consistent read (better-sqlite3 runs the queries back to back, nothing interleaves).
- * Days written for people (the file name, the profile's date, "expires 2026-03-01") are the user's calendar days
+ * Days written for people (the file name, the page's date, "expires 2026-03-01") are the user's calendar days
  * (settings.timeZone); instants in the JSON stay milliseconds and an ISO time in UTC.
  */
 import { dayOf, isoDate } from '../../../shared/calendar-day';
@@ -39,7 +39,7 @@ export function createMemoryExporter(deps: MemoryExportDeps): { export(input: Op
   const { sqlite, clock } = deps;
 
   function statusesFor(input: OpParsedInput<'memory.export'>): MemoryStatus[] {
-    // The profile is what Mnemo uses about the user now; the JSON can carry the archive and the trash as well.
+    // The Markdown page is what Mnemo uses about the user now; the JSON can carry the archive and the trash as well.
     if (input.format === 'md') return ['active'];
     return ['active', ...(input.includeArchived ? (['archived', 'superseded'] as const) : []), ...(input.includeTrashed ? (['trashed'] as const) : [])];
   }
@@ -78,7 +78,7 @@ export function createMemoryExporter(deps: MemoryExportDeps): { export(input: Op
       const timeZone = userTimeZone(settings.timeZone);
       const day = isoDate(dayOf(at, timeZone));
       if (input.format === 'md') {
-        return { content: renderProfile(rows, { at, language: settings.language, timeZone, profile: deps.profile() }), filename: `mnemo-profile-${day}.md`, count: rows.length };
+        return { content: renderMarkdownExport(rows, { at, language: settings.language, timeZone, profile: deps.profile() }), filename: `mnemo-memories-${day}.md`, count: rows.length };
       }
       const versions = readVersions(statuses);
       const app = deps.app();
@@ -105,9 +105,9 @@ function toExported(r: MemoryRow & { thread_title: string | null }, versions: Ex
   };
 }
 
-/** Category order and headings of the profile. The headings are words the text import maps back to the category. */
+/** Category order and headings of the Markdown page. The headings are words the text import maps back to the category. */
 const CATEGORY_ORDER: MemoryCategory[] = ['knowledge', 'preference', 'project', 'skill'];
-const PROFILE_WORDS = {
+const MARKDOWN_WORDS = {
   en: {
     title: (day: string, n: number) => `What Mnemo remembers about you (${day}, ${n} ${n === 1 ? 'memory' : 'memories'})`,
     headings: { knowledge: 'Knowledge', preference: 'Preferences', project: 'Projects', skill: 'Skills' },
@@ -130,15 +130,15 @@ const PROFILE_WORDS = {
  * How the text import recognises the profile's section of a Markdown export, in either language: the first line is
  * the export's title and the section is the level-2 heading "About you" up to the next level-1 or level-2 heading.
  */
-export const MARKDOWN_EXPORT_TITLES = Object.values(PROFILE_WORDS).map((w) => `# ${w.title('\u0000', 0).split('\u0000')[0]!}`);
-export const ABOUT_YOU_HEADINGS: readonly string[] = Object.values(PROFILE_WORDS).map((w) => w.aboutYou);
+export const MARKDOWN_EXPORT_TITLES = Object.values(MARKDOWN_WORDS).map((w) => `# ${w.title('\u0000', 0).split('\u0000')[0]!}`);
+export const ABOUT_YOU_HEADINGS: readonly string[] = Object.values(MARKDOWN_WORDS).map((w) => w.aboutYou);
 
 /** The profile's own headings go two levels down, so that none of them ends its section (none is level 1 or 2). */
 function demoteHeadings(markdown: string): string {
   return markdown.replace(/^( {0,3})(#{1,6})(?=[ \t]|$)/gm, (_all, indent: string, hashes: string) => indent + '#'.repeat(Math.min(6, hashes.length + 2)));
 }
 
-export interface ProfileMemory {
+export interface MarkdownMemory {
   content: string;
   category: MemoryCategory;
   importance: number;
@@ -147,12 +147,12 @@ export interface ProfileMemory {
   id: number;
 }
 
-/** The Markdown profile: pure, so its layout is unit-tested directly. timeZone: the user's (userTimeZone). */
-export function renderProfile(
-  memories: readonly ProfileMemory[],
+/** The Markdown page (the profile first, then memories by category): pure, so its layout is unit-tested directly. timeZone: the user's (userTimeZone). */
+export function renderMarkdownExport(
+  memories: readonly MarkdownMemory[],
   opts: { at: number; language: Settings['language']; timeZone: string; profile?: string | null },
 ): string {
-  const words = PROFILE_WORDS[opts.language];
+  const words = MARKDOWN_WORDS[opts.language];
   const day = (ms: number) => isoDate(dayOf(ms, opts.timeZone));
   const lines = [`# ${words.title(day(opts.at), memories.length)}`];
   const profile = opts.profile?.trim();
