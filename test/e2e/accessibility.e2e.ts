@@ -2,17 +2,12 @@
  * Every screen through axe-core, in both languages and both themes: no serious or critical WCAG 2.1 A/AA violation.
  * Real web host, fake Ollama on loopback, a thread with an answer and some memories so the screens have content.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { unwrap, type Client } from '../../shared/client';
-import { apiClient } from './support/api';
 import { seriousViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
-import { startMnemo, type RunningApp } from './support/processes';
+import type { RunningApp } from './support/processes';
+import { startWebSession, type WebSession } from './support/web-session';
 
 const SCREENS = ['chat', 'memories', 'timeline', 'settings'] as const;
 const NAV = {
@@ -21,36 +16,23 @@ const NAV = {
 } as const;
 
 describe('accessibility: every screen, both languages, both themes (axe-core)', () => {
-  let fake: FakeOllama;
   let app: RunningApp;
   let api: Client;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-a11y-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama();
-    fake.setDefaultReply((req) => {
+    session = await startWebSession({ name: 'a11y', reply: (req) => {
       if (req.body.format !== undefined) return { content: '{"memories": []}' };
       if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'Weekend in Porto' };
       return { content: 'Porto is lovely in spring. **Enjoy** the river walks.' };
-    });
-    const modelsDir = path.join(dataDir, 'no-embedding-models');
-    fs.mkdirSync(modelsDir);
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
-    api = apiClient(app);
+    } });
+    ({ app, page, api } = session);
     for (const content of ['Lives in Porto', 'Prefers green tea over coffee', '我养了一只叫豆豆的橘猫']) unwrap(await api.call('memory.create', { content }));
     unwrap(await api.call('memory.create', { content: 'Works at Acme Robotics', pinned: true }));
     unwrap(await api.call('chat.send', { text: 'I am planning a weekend in Porto' }));
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   for (const language of ['en', 'zh-CN'] as const) {
     for (const theme of ['light', 'dark'] as const) {

@@ -4,17 +4,14 @@
  * not the extraction request), the sent message shows it folded; a binary file, an empty one and a PDF are refused
  * with a reason. One web host and one page for the whole file: each test continues from the previous one.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOllama, type FakeInferenceRequest, type FakeOllama } from '../fakes/fake-ollama';
+import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
 import { AttachmentsPage } from './pages/attachments.page';
 import { ChatPage } from './pages/chat.page';
 import { unnamedControls } from './support/a11y';
-import { launchBrowser } from './support/browser';
-import { startMnemo, type RunningApp } from './support/processes';
+import type { RunningApp } from './support/processes';
+import { startWebSession, type WebSession } from './support/web-session';
 
 type Sent = FakeInferenceRequest & { format?: unknown };
 const bodies = (fake: FakeOllama): Sent[] => fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as unknown as Sent);
@@ -25,35 +22,24 @@ const NOTES = '# Trip notes\n\nThe ferry to Ischia leaves at 7:40 from Molo Beve
 describe('attaching files to a message (web host + fake Ollama)', () => {
   let fake: FakeOllama;
   let app: RunningApp;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
   let chat: ChatPage;
   let files: AttachmentsPage;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-attachments-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama();
-    fake.setDefaultReply((request) => {
+    session = await startWebSession({ name: 'attachments', reply: (request) => {
       const last = request.messages.at(-1)?.content ?? '';
       if (last.startsWith('Write a short title')) return { content: 'Trip' };
       if (request.body.format !== undefined) return { content: JSON.stringify({ memories: [] }) };
       return { content: 'The ferry leaves at 7:40.' };
-    });
-    const modelsDir = path.join(dataDir, 'no-embedding-models');
-    fs.mkdirSync(modelsDir);
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
+    } });
+    ({ fake, app, page } = session);
     chat = new ChatPage(page);
     files = new AttachmentsPage(page);
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('a picked Markdown file goes to the model with the message, and the message shows it', async () => {
     await chat.open(app.url);

@@ -5,18 +5,16 @@
  * One web host and one page for the whole file: each test continues where the previous one left off.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOllama, type FakeInferenceRequest, type FakeOllama, type FakeReply } from '../fakes/fake-ollama';
+import type { FakeInferenceRequest, FakeOllama, FakeReply } from '../fakes/fake-ollama';
 import { unnamedControls } from './support/a11y';
-import { apiClient } from './support/api';
 import { ChatPage } from './pages/chat.page';
 import { MemoriesPage } from './pages/memories.page';
 import { SettingsPage } from './pages/settings.page';
-import { launchBrowser } from './support/browser';
-import { ROOT, startMnemo, type RunningApp } from './support/processes';
+import { ROOT, type RunningApp } from './support/processes';
+import { startWebSession, type WebSession } from './support/web-session';
 import type { Client } from '../../shared/client';
 import { unwrap } from '../../shared/client';
 
@@ -52,22 +50,16 @@ describe('chat in the browser (web host + fake Ollama)', () => {
   let fake: FakeOllama;
   let app: RunningApp;
   let api: Client;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
+  let dataDir: string;
   let page: Page;
   let chat: ChatPage;
   let settings: SettingsPage;
   const foreignRequests: string[] = [];
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-chat-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama({ models: [] });
-    fake.setDefaultReply(reply);
-    const modelsDir = path.join(dataDir, 'no-embedding-models');
-    fs.mkdirSync(modelsDir);
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
-    api = apiClient(app);
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
+    session = await startWebSession({ name: 'chat', ollama: { models: [] }, reply });
+    ({ fake, app, page, api, dataDir } = session);
     page.on('request', (r) => {
       const url = r.url();
       if (!url.startsWith(app.baseUrl) && !url.startsWith(app.baseUrl.replace('http', 'ws'))) foreignRequests.push(url);
@@ -77,12 +69,7 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('first start without a model: onboarding, a download that fails half-way, then one that completes', async () => {
     await chat.open(app.url);
@@ -277,7 +264,7 @@ describe('chat in the browser (web host + fake Ollama)', () => {
   });
 
   it('shares a conversation: copies it or one message, saves it as JSON, and the file imports back as a conversation', async () => {
-    await browser.browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
+    await session.browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
     const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
 
     // One answer, as its Markdown source and as the text it reads as; one question as typed.

@@ -4,17 +4,13 @@
  * core's words under 详情), and the timeline says who did what in whole sentences. Real web host, fake Ollama on
  * loopback, no embedding model (so semantic search is off and says why).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import type { FakeOllama } from '../fakes/fake-ollama';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
-import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { latinWords } from '../support/latin-words';
-import { apiClient } from './support/api';
-import { launchBrowser } from './support/browser';
-import { startMnemo, type RunningApp } from './support/processes';
+import type { RunningApp } from './support/processes';
+import { startWebSession, type WebSession } from './support/web-session';
 
 /** The few places of the Chinese UI this test reads, by their Chinese names. */
 class ChineseUi {
@@ -47,35 +43,23 @@ describe('the Chinese UI shows Chinese, including the core’s failures', () => 
   let fake: FakeOllama;
   let app: RunningApp;
   let api: Client;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
   let ui: ChineseUi;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-zh-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama();
-    fake.setDefaultReply((req) => {
+    session = await startWebSession({ name: 'zh', reply: (req) => {
       if (req.body.format !== undefined) return { content: '{"memories": []}' };
       if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: '周末计划' };
       return { content: '波尔图的春天很美。' };
-    });
-    const modelsDir = path.join(dataDir, 'no-embedding-models');
-    fs.mkdirSync(modelsDir);
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
-    api = apiClient(app);
+    } });
+    ({ fake, app, page, api } = session);
     unwrap(await api.call('memory.create', { content: '我养了一只叫豆豆的橘猫' }));
     unwrap(await api.call('chat.send', { text: '我打算周末去波尔图' }));
     unwrap(await api.call('settings.update', { patch: { language: 'zh-CN' } }));
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
     ui = new ChineseUi(page);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('the semantic-search notice says why it is off in Chinese; the core’s file names wait under 详情', async () => {
     await page.goto(app.url);

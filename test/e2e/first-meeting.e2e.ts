@@ -6,54 +6,40 @@
  * a download that fails says why, the Ollama embedding model is offered), and leaving Settings with unsaved edits asks.
  * One web host and one page for the whole file: each test continues where the previous one left off.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { FakeOllama } from '../fakes/fake-ollama';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { MemoriesPage } from './pages/memories.page';
 import { SettingsPage } from './pages/settings.page';
-import { launchBrowser } from './support/browser';
-import { startMnemo, type RunningApp } from './support/processes';
+import type { RunningApp } from './support/processes';
+import { startWebSession, type WebSession } from './support/web-session';
 
 describe('first meeting (web host + fake Ollama, offline model hub)', () => {
   let fake: FakeOllama;
   let app: RunningApp;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
   let chat: ChatPage;
   let settings: SettingsPage;
   let memories: MemoriesPage;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-first-meeting-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama({
+    session = await startWebSession({ name: 'first-meeting', ollama: {
       models: [
         { name: 'llama3.2:latest', family: 'llama', parameterSize: '3.2B', capabilities: ['completion', 'tools'] },
         { name: 'nomic-embed-text:latest', family: 'nomic-bert', parameterSize: '137M', capabilities: ['embedding'] },
       ],
-    });
-    fake.setDefaultReply((request) => ({ content: `You said: ${request.messages.at(-1)?.content ?? ''}` }));
-    const modelsDir = path.join(dataDir, 'no-embedding-models');
-    fs.mkdirSync(modelsDir);
+    }, reply: (request) => ({ content: `You said: ${request.messages.at(-1)?.content ?? ''}` }), env: { HF_ENDPOINT: 'http://127.0.0.1:9' } });
+    ({ fake, app, page } = session);
     // Port 9 (discard) on loopback refuses connections: the model hub is out of reach, as when offline.
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir, HF_ENDPOINT: 'http://127.0.0.1:9' });
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
     chat = new ChatPage(page);
     settings = new SettingsPage(page);
     memories = new MemoriesPage(page);
     await chat.open(app.url);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('the welcome names the new-thread shortcut the browser hands to the page (Alt+N), not Ctrl+N', async () => {
     await expect.poll(() => chat.welcomeHeading.isVisible()).toBe(true);

@@ -11,10 +11,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeHfHub, type FakeHfHub } from '../fakes/fake-hf-hub';
-import { startFakeOllama, type FakeInferenceRequest, type FakeOllama, type FakeReply } from '../fakes/fake-ollama';
+import { type FakeInferenceRequest, type FakeOllama, type FakeReply } from '../fakes/fake-ollama';
 import { writeTinyEmbeddingModel } from '../fakes/tiny-onnx-model';
 import type { Client } from '../../shared/client';
 import { unwrap } from '../../shared/client';
@@ -23,9 +23,8 @@ import { MemoriesPage } from './pages/memories.page';
 import { SettingsPage } from './pages/settings.page';
 import { TimelinePage } from './pages/timeline.page';
 import { unnamedControls } from './support/a11y';
-import { apiClient } from './support/api';
-import { launchBrowser } from './support/browser';
-import { ROOT, startMnemo, type RunningApp } from './support/processes';
+import { ROOT, type RunningApp } from './support/processes';
+import { startWebSession, type WebSession } from './support/web-session';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 const EMBEDDING_MODEL = 'Xenova/multilingual-e5-small';
@@ -103,13 +102,13 @@ describe('memory in the browser (web host + fake Ollama)', () => {
   let hub: FakeHfHub;
   let app: RunningApp;
   let api: Client;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
+  let dataDir: string;
   let page: Page;
   let chat: ChatPage;
   let memories: MemoriesPage;
   let timeline: TimelinePage;
   let settings: SettingsPage;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-memory-'));
   const hubRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-hub-'));
   /** The memory learned from the first message. */
   let lisbonId = 0;
@@ -131,15 +130,10 @@ describe('memory in the browser (web host + fake Ollama)', () => {
   };
 
   beforeAll(async () => {
-    fake = await startFakeOllama();
-    fake.setDefaultReply(reply);
     await writeTinyEmbeddingModel(hubRoot, { modelName: EMBEDDING_MODEL, dims: 24 });
     hub = await startFakeHfHub({ root: hubRoot });
-    const modelsDir = path.join(dataDir, 'models');
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir, HF_ENDPOINT: hub.url });
-    api = apiClient(app);
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
+    session = await startWebSession({ name: 'memory', reply, modelsFolder: 'models', env: { HF_ENDPOINT: hub.url } });
+    ({ fake, app, page, api, dataDir } = session);
     chat = new ChatPage(page);
     memories = new MemoriesPage(page);
     timeline = new TimelinePage(page);
@@ -148,11 +142,8 @@ describe('memory in the browser (web host + fake Ollama)', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
+    await session?.close();
     await hub?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(hubRoot, { recursive: true, force: true });
   });
 

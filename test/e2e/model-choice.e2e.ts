@@ -4,53 +4,36 @@
  * offer only chat models, and choosing one on the card also fixes a background model that is missing.
  * One web host and one page for the whole file: each test continues where the previous one left off.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../shared/client';
-import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { SettingsPage } from './pages/settings.page';
 import { unnamedControls } from './support/a11y';
-import { apiClient } from './support/api';
-import { launchBrowser } from './support/browser';
-import { startMnemo, type RunningApp } from './support/processes';
+import type { RunningApp } from './support/processes';
+import { startWebSession, type WebSession } from './support/web-session';
 
 describe('a chat model that just works (web host + fake Ollama)', () => {
-  let fake: FakeOllama;
   let app: RunningApp;
   let api: Client;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
   let chat: ChatPage;
   let settings: SettingsPage;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-model-choice-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama({
+    session = await startWebSession({ name: 'model-choice', ollama: {
       models: [
         { name: 'nomic-embed-text', family: 'nomic-bert', parameterSize: '137M', capabilities: ['embedding'] },
         { name: 'qwen3:4b', family: 'qwen3', parameterSize: '4.0B', capabilities: ['completion', 'tools', 'thinking'] },
       ],
-    });
-    const modelsDir = path.join(dataDir, 'no-embedding-models');
-    fs.mkdirSync(modelsDir);
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
-    api = apiClient(app);
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
+    } });
+    ({ app, page, api } = session);
     chat = new ChatPage(page);
     settings = new SettingsPage(page);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('first start: no setup card; a notice names the model Mnemo chose and opens Settings, whose pickers offer only chat models', async () => {
     await chat.open(app.url);

@@ -5,21 +5,19 @@
  * retried by the queue), and the "Keep a profile" switch, which stays off after a reload.
  * One web host and one page for the whole file: each test continues where the previous one left off.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../shared/client';
 import { unwrap } from '../../shared/client';
-import { startFakeOllama, type FakeInferenceRequest, type FakeOllama, type FakeReply } from '../fakes/fake-ollama';
+import type { FakeInferenceRequest, FakeOllama, FakeReply } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { MemoriesPage } from './pages/memories.page';
 import { unnamedControls } from './support/a11y';
-import { apiClient } from './support/api';
 import { seriousViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
-import { ROOT, startMnemo, type RunningApp } from './support/processes';
+import { ROOT, type RunningApp } from './support/processes';
+import { startWebSession, type WebSession } from './support/web-session';
 
 const isProfileRequest = (request: FakeInferenceRequest) => request.messages.at(-1)?.content.startsWith('You keep a short profile of the user') ?? false;
 /** The background model's profile, a word at a time and slowly enough that the "working" line can be read. */
@@ -54,29 +52,19 @@ describe('About you: the profile (web host + fake Ollama)', () => {
   let fake: FakeOllama;
   let app: RunningApp;
   let api: Client;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
   let memories: MemoriesPage;
   let about: AboutYouPanel;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-profile-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama();
-    fake.setDefaultReply((request) => (isProfileRequest(request) ? PROFILE_REPLY : { content: 'Hello.' }));
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: path.join(dataDir, 'models') });
-    api = apiClient(app);
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
+    session = await startWebSession({ name: 'profile', reply: (request) => (isProfileRequest(request) ? PROFILE_REPLY : { content: 'Hello.' }) });
+    ({ fake, app, page, api } = session);
     memories = new MemoriesPage(page);
     about = new AboutYouPanel(page);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('before Mnemo knows anything: the tab (reached with the arrow keys) says what the profile is and that it comes later', async () => {
     await new ChatPage(page).open(app.url);

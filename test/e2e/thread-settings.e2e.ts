@@ -6,20 +6,18 @@
  * plainly with a way on. One web host and one page for the whole file: each test continues from the previous one.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../shared/client';
 import { unwrap } from '../../shared/client';
-import { startFakeOllama, type FakeInferenceRequest, type FakeOllama, type FakeModel } from '../fakes/fake-ollama';
+import type { FakeInferenceRequest, FakeOllama, FakeModel } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { SettingsPage } from './pages/settings.page';
 import { ThreadToolsPage } from './pages/thread-tools.page';
 import { unnamedControls } from './support/a11y';
-import { apiClient } from './support/api';
-import { launchBrowser } from './support/browser';
-import { ROOT, startMnemo, type RunningApp } from './support/processes';
+import { ROOT, type RunningApp } from './support/processes';
+import { startWebSession, type WebSession } from './support/web-session';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
@@ -41,38 +39,26 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
   let fake: FakeOllama;
   let app: RunningApp;
   let api: Client;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
   let chat: ChatPage;
   let tools: ThreadToolsPage;
   let settings: SettingsPage;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-thread-settings-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama({ models: [LLAMA, QWEN, EMBED] });
-    fake.setDefaultReply((request) => {
+    session = await startWebSession({ name: 'thread-settings', ollama: { models: [LLAMA, QWEN, EMBED] }, reply: (request) => {
       const last = request.messages.at(-1)?.content ?? '';
       if (last.startsWith('Write a short title')) return { content: 'Cooking' };
       if (request.body.format !== undefined) return { content: JSON.stringify({ memories: [] }) };
       return { content: `You said: ${last}` };
-    });
-    const modelsDir = path.join(dataDir, 'no-embedding-models');
-    fs.mkdirSync(modelsDir);
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
-    api = apiClient(app);
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
+    } });
+    ({ fake, app, page, api } = session);
     chat = new ChatPage(page);
     tools = new ThreadToolsPage(page);
     settings = new SettingsPage(page);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('the header picker lists the chat models with size and context length, never the embedding model; the chosen one answers', async () => {
     await chat.open(app.url);
