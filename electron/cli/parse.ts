@@ -23,6 +23,8 @@ export class UsageError extends Error {
 export interface ParsableCommand {
   words: string[];
   options?: Options;
+  /** The words, then its arguments and options, then (after two spaces) what it does: the help's line. */
+  synopsis?: string;
 }
 
 export type CommandLine<C extends ParsableCommand> =
@@ -57,6 +59,11 @@ export function parseCommandLine<C extends ParsableCommand>(argv: readonly strin
   const found = findCommand(commands, positionals);
   if (!found) throw unknownCommand(positionals, commands);
   const hint = `mnemo ${found.command.words.join(' ')} --help`;
+  if (found.args.length > 0 && !takesArguments(found.command)) {
+    // "models foo" beside "models pull": a mistyped command of the group, not an argument.
+    if (commands.some((c) => c.words.length > found.command.words.length && found.command.words.every((w, i) => c.words[i] === w))) throw unknownCommand(positionals, commands);
+    throw new UsageError(`"mnemo ${found.command.words.join(' ')}" takes no arguments (got "${found.args.join(' ')}").`, hint);
+  }
   const allowed: Options = { ...GLOBAL_OPTIONS, ...found.command.options };
   const flags: Record<string, string> = {};
   for (const t of tokens) {
@@ -75,6 +82,18 @@ export function parseCommandLine<C extends ParsableCommand>(argv: readonly strin
     flags[t.name] = t.value;
   }
   return { kind: 'run', command: found.command, args: found.args, flags, json: flags.json === 'true' };
+}
+
+/**
+ * Whether the synopsis names an argument (ID, FILE, "text", [NAME]…) beside its options: a command that takes none
+ * refuses extra words instead of ignoring them ("memory stats foo"). Without a synopsis, arguments are allowed.
+ */
+export function takesArguments(command: ParsableCommand): boolean {
+  if (command.synopsis === undefined) return true;
+  const rest = command.synopsis.slice(command.words.join(' ').length);
+  // Two spaces end the usage and begin the description.
+  const usage = /^\s{2,}/.test(rest) ? '' : rest.split(/\s{2,}/)[0]!;
+  return usage.replace(/\[--[^\]]*\]/g, '').split(/\s+/).some((token) => token !== '' && !token.startsWith('--'));
 }
 
 function configOf(options: Options): NonNullable<ParseArgsConfig['options']> {

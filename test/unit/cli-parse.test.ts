@@ -5,7 +5,7 @@ import { MemoryCategory, MemoryStatus, operations } from '../../shared/contract'
 import { commands, type CliCommand } from '../../electron/cli/commands';
 import { groupHelp, topLevelHelp } from '../../electron/cli/help';
 import { nearest } from '../../electron/cli/nearest';
-import { parseCommandLine, UsageError, type CommandLine } from '../../electron/cli/parse';
+import { parseCommandLine, takesArguments, UsageError, type CommandLine } from '../../electron/cli/parse';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const parse = (...argv: string[]) => parseCommandLine<CliCommand>(argv, commands);
@@ -79,6 +79,25 @@ describe('command-line parsing', () => {
     expect(usageError('memory', 'stast').message).toBe('Unknown command "memory stast". Did you mean "mnemo memory stats"?');
     expect(usageError('memory').message).toMatch(/^"memory" needs a command: add, list, search, show, edit, .*stats/);
     expect(usageError('no', 'such').hint).toBe('mnemo --help');
+  });
+
+  it('a command that takes no arguments refuses extra words instead of ignoring them', () => {
+    expect(usageError('memory', 'stats', 'foo').message).toBe('"mnemo memory stats" takes no arguments (got "foo").');
+    expect(usageError('queue', 'run', '--until-idle', 'now').message).toBe('"mnemo queue run" takes no arguments (got "now").');
+    expect(usageError('thread', 'list', 'all').hint).toBe('mnemo thread list --help');
+    // Beside longer commands of its group, an extra word is a mistyped command.
+    expect(usageError('models', 'pul', 'x').message).toMatch(/^Unknown command "models pul x"\. Did you mean "mnemo models pull"\?/);
+    // Arguments, optional ones and "FILE|--latest" still pass.
+    expect(run('memory', 'show', '5').args).toEqual(['5']);
+    expect(run('thread', 'model', '3').args).toEqual(['3']);
+    expect(run('settings', 'get', 'language').args).toEqual(['language']);
+    expect(run('db', 'restore', 'f.db').args).toEqual(['f.db']);
+    expect(run('memory', 'list', 'tea', 'coffee').args).toEqual(['tea', 'coffee']);
+    expect(run('chat', 'hello', 'there').args).toEqual(['hello', 'there']);
+    // Every command either names an argument in its synopsis or takes none: none is left to chance.
+    const none = commands.filter((c) => !takesArguments(c)).map((c) => c.words.join(' '));
+    expect(none).toEqual(expect.arrayContaining(['memory stats', 'queue status', 'thread list', 'db check', 'info', 'profile show']));
+    expect(none).not.toContain('memory show');
   });
 
   it('help and version', () => {
