@@ -60,7 +60,7 @@ describe('models pull in the terminal host', () => {
       // A misspelt "pull" is a wrong command line, not a listing that looks like success.
       const misspelt = await runCli(['models', 'pul', 'qwen2.5:3b'], env);
       expect(misspelt.code).toBe(2);
-      expect(misspelt.stderr).toContain('"mnemo models" takes no arguments (got "pul qwen2.5:3b"). To download a model: mnemo models pull NAME.');
+      expect(misspelt.stderr).toContain('Unknown command "models pul qwen2.5:3b". Did you mean "mnemo models pull"?');
       expect(misspelt.stderr).toContain('See "mnemo models --help".');
     } finally {
       await fake.close();

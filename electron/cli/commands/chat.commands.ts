@@ -8,7 +8,6 @@ import type { ErrorCode } from '../../../shared/errors';
 import { Id } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import { flag, numberIn, text } from '../options';
-import { UsageError } from '../parse';
 
 export function id(arg: string | undefined, what: string): number | { ok: false; error: { code: 'INVALID_INPUT'; message: string } } {
   const n = Number(arg);
@@ -195,8 +194,6 @@ export const chatCommands: CliCommand[] = [
     words: ['models'],
     synopsis: 'models                   the model server (Ollama or OpenAI-compatible): health and models',
     async run(ctx) {
-      // "models pul llama3.2" would otherwise list the models and exit 0, as if the download had been asked for.
-      if (ctx.args.length > 0) throw new UsageError(`"mnemo models" takes no arguments (got "${ctx.args.join(' ')}"). To download a model: mnemo models pull NAME.`);
       const off = announceAutoSelection(ctx);
       const r = await ctx.client.call('models.list', {}).finally(off);
       if (!r.ok) return r;
