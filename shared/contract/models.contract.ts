@@ -51,6 +51,11 @@ export const modelsOperations = {
     z.object({ name: z.string().trim().min(1).max(200) }).strict(),
     z.object({ started: z.boolean() }),
   ),
+  'models.cancelPull': operation(
+    'Stops pulling a model (its last model.pullProgressed says status "cancelled", without an error). Ollama keeps the layers it has: pulling again resumes. cancelled false: no pull of that model was running.',
+    z.object({ name: z.string().trim().min(1).max(200) }).strict(),
+    z.object({ cancelled: z.boolean() }),
+  ),
 };
 
 export const modelsEvents = {

@@ -71,7 +71,7 @@ describe('chat in the browser (web host + fake Ollama)', () => {
 
   afterAll(() => session?.close());
 
-  it('first start without a model: onboarding, a download that fails half-way, then one that completes', async () => {
+  it('first start without a model: onboarding, a download that fails half-way, one the user cancels, then one that completes', async () => {
     await chat.open(app.url);
     const onboarding = chat.setup(/Welcome to Mnemo/);
     await expect.poll(() => onboarding.isVisible()).toBe(true);
@@ -86,7 +86,15 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     // The bar shows how far it got before the failure: progress events reached the page.
     expect(Number(await progress.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
 
+    // A download the user stops: Ollama is slow to start it; Cancel brings the Download button back, without an error.
+    fake.setFault({ kind: 'slow-first-token', delayMs: 60_000, paths: ['/api/pull'] });
     await onboarding.getByRole('button', { name: 'Try again' }).click();
+    await onboarding.getByRole('button', { name: 'Cancel the download of llama3.2' }).click();
+    await expect.poll(() => onboarding.getByRole('button', { name: 'Download llama3.2' }).isVisible()).toBe(true);
+    expect(await onboarding.getByRole('alert').count()).toBe(0);
+
+    fake.setFault(null);
+    await onboarding.getByRole('button', { name: 'Download llama3.2' }).click();
     await expect.poll(() => chat.welcomeHeading.isVisible()).toBe(true);
     expect(await onboarding.count()).toBe(0);
     await expect.poll(() => chat.statusBar.textContent()).toContain('Ollama 0.12.6 · llama3.2');

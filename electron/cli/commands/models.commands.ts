@@ -31,11 +31,17 @@ async function pull(ctx: CliContext): Promise<CliOutput> {
     if (p.completedBytes !== null && p.totalBytes !== null) share = { done: p.completedBytes, total: p.totalBytes };
     bar?.update(share.done, share.total, pullProgressDetail(p));
   });
+  // Ctrl-C stops the pull in the core, whose last event then ends the wait.
+  const cancel = () => void ctx.client.call('models.cancelPull', { name });
+  process.once('SIGINT', cancel);
   try {
     const started = await ctx.client.call('models.pull', { name });
     if (!started.ok) return started;
     // started false: this process pulls that model already; its outcome is the one to wait for.
     const outcome = await finished;
+    if (outcome.status === 'cancelled') {
+      return { ok: false, error: { code: 'ABORTED', message: `Stopped downloading ${name}. Ollama keeps what it has: "mnemo models pull ${name}" resumes.` } };
+    }
     if (outcome.error) return { ok: false, error: { code: outcome.error.code as ErrorCode, message: outcome.error.message } };
     return {
       ok: true,
@@ -43,6 +49,7 @@ async function pull(ctx: CliContext): Promise<CliOutput> {
       text: `Pulled ${name}. To chat with it: mnemo settings set chatModel ${name}`,
     };
   } finally {
+    process.off('SIGINT', cancel);
     bar?.end();
     off();
   }

@@ -141,6 +141,8 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
       .then(
         () => emit({ status: 'success', percent: 100, completedBytes: null, totalBytes: null, done: true, error: null }),
         (e: unknown) => {
+          // Stopped on purpose (cancelPull, or the core shutting down): not a failure to report.
+          if (controller.signal.aborted) return emit({ status: 'cancelled', percent: null, completedBytes: null, totalBytes: null, done: true, error: null });
           const err = e instanceof MnemoError ? e : new MnemoError('LLM_HTTP_ERROR', `Pulling ${name} failed.`);
           deps.logger.warn('model pull failed', { code: err.code });
           emit({ status: 'error', percent: null, completedBytes: null, totalBytes: null, done: true, error: { code: err.code, message: err.message } });
@@ -155,6 +157,12 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
     chooseModelsIfUnset,
     assertCanChat,
     pull,
+    /** Stops one pull (by the same-model rule: "llama3.2" stops "llama3.2:latest"). */
+    cancelPull(name: string): { cancelled: boolean } {
+      const running = [...pulls].find(([pulling]) => sameModel(pulling, name));
+      running?.[1].abort();
+      return { cancelled: running !== undefined };
+    },
     show: (name: string) => deps.llm.get().showModel(name),
     cancelAll: () => {
       for (const c of pulls.values()) c.abort();

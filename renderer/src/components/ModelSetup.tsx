@@ -143,6 +143,7 @@ export function PullControl({ name }: { name: string }) {
   const t = useT();
   const language = useLanguage();
   const pull = useStatusStore((s) => s.pull);
+  const cancelPull = useStatusStore((s) => s.cancelPull);
   const state = useStatusStore((s) => s.pulls[name]);
   const running = state !== undefined && !state.done;
 
@@ -193,6 +194,13 @@ export function PullControl({ name }: { name: string }) {
         <div className="button-row">
           <button type="button" className="primary" onClick={() => void pull(name)}>
             {t('common.tryAgain')}
+          </button>
+        </div>
+      )}
+      {running && (
+        <div className="button-row">
+          <button type="button" onClick={() => void cancelPull(name)} aria-label={t('setup.pullCancelLabel', { model: name })}>
+            {t('setup.pullCancel')}
           </button>
         </div>
       )}

@@ -58,6 +58,8 @@ interface StatusState {
   refreshModels(): Promise<void>;
   refreshAll(): Promise<void>;
   pull(name: string): Promise<void>;
+  /** Stops a pull; its last event (status "cancelled", no error) brings the Download button back. */
+  cancelPull(name: string): Promise<void>;
   /** Fetches the local embedding model (only ever on request); progress comes as events. */
   downloadEmbedding(): Promise<void>;
   cancelEmbeddingDownload(): Promise<void>;
@@ -195,6 +197,13 @@ export const useStatusStore = create<StatusState>((set, get) => {
       if (!result.ok) {
         set((s) => ({ pulls: { ...s.pulls, [name]: { status: 'error', percent: null, completedBytes: null, totalBytes: null, done: true, error: result.error } } }));
       }
+    },
+
+    async cancelPull(name) {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('models.cancelPull', { name });
+      if (!result.ok) useAppStore.getState().showError(result.error);
     },
   };
 });
