@@ -5,18 +5,21 @@
  * message of the thread and re-counts each with estimateTokens every time, then selects newest first.
  * The query's embedding is excluded: the embedder hands back a precomputed vector. No thread summary, so Mnemo reads
  * as many pages as the conversation share needs. Both carry custom instructions at their longest, global (English)
- * and per thread (Chinese), together more than the system share, so each prompt also cuts them to fit.
+ * and per thread (Chinese), together more than the system share, so each prompt also cuts them to fit. The question
+ * carries an attached file at the size limit (ATTACHMENT_LIMITS.maxTextChars of English and Chinese text, as a PDF's
+ * extracted text would be), which each prompt cuts to the attachment share keeping both ends (attachment-text.ts).
  * The user's messages are sentences, as in a chat: the query's two topic words inside common words the stored memories
  * also contain (the, user, likes, with, about, ...), so the keyword half pays for common terms as it would in use.
  * Quality beside speed: the memories each Mnemo prompt carries are compared (untimed) with those the same service
  * picks when forced to the exact float KNN, so a faster approximate vector pass cannot go unnoticed.
  */
-import type { Message, Settings } from '../../shared/contract';
+import { ATTACHMENT_LIMITS, type Message, type MessageAttachment, type Settings } from '../../shared/contract';
+import { fitUserContent } from '../../electron/core/chat/attachment-text';
 import { computeBudget, planConversation, type HistoryMessage } from '../../electron/core/chat/context-budget';
 import { composeSystemText } from '../../electron/core/chat/custom-instructions';
 import type { MemoryRetrievalPort } from '../../electron/core/chat/memory-retrieval.port';
 import { createMessagesRepo } from '../../electron/core/chat/messages.repo';
-import { assemblePrompt, PROFILE_SHARE_OF_MEMORIES, systemPrompt } from '../../electron/core/chat/prompt-assembly';
+import { assemblePrompt, ATTACHMENT_SHARE_OF_CONVERSATION, PROFILE_SHARE_OF_MEMORIES, systemPrompt } from '../../electron/core/chat/prompt-assembly';
 import { loadSummary } from '../../electron/core/chat/summary.job';
 import type { Sqlite } from '../../electron/core/db/open-database';
 import { formatProfileForPrompt } from '../../electron/core/memory/memory-prompt';
@@ -41,6 +44,14 @@ const PROFILE = [
 const GLOBAL_INSTRUCTIONS = 'Answer briefly, in a friendly tone, with bullet points for lists and code in fenced blocks. '.repeat(44).slice(0, 4000);
 const THREAD_INSTRUCTIONS = '请用简体中文回答，语气友好，先给结论再解释原因，列表用项目符号，代码放在代码块里。'.repeat(110).slice(0, 4000);
 
+/** The largest file a message can carry: a year's report in English with Chinese notes, to the character limit. */
+const ATTACHMENT: MessageAttachment = {
+  name: 'annual-report.pdf',
+  text: 'Quarterly revenue grew in every region; the garden planner shipped on time. 第三季度收入增长，花园规划应用按时发布。\n'
+    .repeat(Math.ceil(ATTACHMENT_LIMITS.maxTextChars / 80))
+    .slice(0, ATTACHMENT_LIMITS.maxTextChars),
+};
+
 /** Chat messages around a query's topic words, made of words the fixture's memories use (clustered-vectors.ts, COMMON). */
 const MESSAGES = [
   (words: string) => `what does the user think about ${words} and the rest of it?`,
@@ -63,7 +74,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
     const calibrator = createTokenCalibrator();
     const settings: Settings = { ...open.settings.get(), instructions: GLOBAL_INSTRUCTIONS };
     // Each iteration asks about something else, so retrieval is not answered from one warm set of pages.
-    const userMessage = (i: number): Message => ({ ...last, content: fixture.queries[i % fixture.queries.length]!.text });
+    const userMessage = (i: number): Message => ({ ...last, content: fixture.queries[i % fixture.queries.length]!.text, attachments: [ATTACHMENT] });
 
     const mnemo = (i: number) =>
       assemblePrompt(
@@ -103,6 +114,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
       ],
       notes: [
         `ratio baseline / Mnemo: p50 ${(n.p50 / m.p50).toFixed(1)}x, p95 ${(n.p95 / m.p95).toFixed(1)}x (${iterations} prompts each, interleaved)`,
+        `both carry an attached file of ${ATTACHMENT_LIMITS.maxTextChars.toLocaleString('en')} characters (the limit), cut to the attachment share keeping both ends`,
         'both include the same profile (about 150 words) and long-term memory retrieval (hybrid search over the store, formatted within the rest of the memory share)',
         `memories in Mnemo's prompts that the same retrieval with the exact float KNN also picks: ${(agreement / iterations).toFixed(3)} (mean overlap, untimed)`,
       ],
@@ -132,6 +144,7 @@ async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, thread
   const profile = formatProfileForPrompt(PROFILE, Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
   const retrieved = await memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories - profileTokens(settings), estimateTokens });
   const summary = loadSummary(sqlite, threadId);
+  const question = fitUserContent(userMessage.content, userMessage.attachments ?? [], Math.floor((budget.conversation * ATTACHMENT_SHARE_OF_CONVERSATION) / Math.max(ratio, 0.01)), estimateTokens);
   const all = sqlite.prepare('SELECT * FROM messages WHERE thread_id = ? ORDER BY id').all(threadId) as Array<{ id: number; role: string; content: string; status: string }>;
   const history: HistoryMessage[] = all
     .filter((r) => r.id < userMessage.id && r.status !== 'error' && r.role !== 'system' && r.content !== '')
@@ -144,7 +157,7 @@ async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, thread
     summaryTokens: summary ? estimateTokens(summary.content) : 0,
     summaryCoversUpTo: summary?.toMessageId ?? 0,
     history,
-    userMessage: { content: userMessage.content, estimatedTokens: estimateTokens(userMessage.content) },
+    userMessage: { content: question.content, estimatedTokens: estimateTokens(question.content) },
   });
   return { system: [system, profile, retrieved.text].filter(Boolean).join('\n\n'), ...plan };
 }

@@ -13,6 +13,11 @@ export const MessageAttachment = z.object({
     .string()
     .max(ATTACHMENT_LIMITS.maxTextChars, `An attached file can hold at most ${ATTACHMENT_LIMITS.maxTextChars.toLocaleString('en')} characters of text.`)
     .refine((t) => t.trim() !== '', 'An attached file has no text.'),
+  /**
+   * The user confirmed that Mnemo may learn from this file (absent or false: it never does). Extraction then reads
+   * its text as the user's own words; an incognito thread or memory switched off still learns nothing.
+   */
+  learn: z.boolean().optional(),
 });
 export type MessageAttachment = z.output<typeof MessageAttachment>;
 

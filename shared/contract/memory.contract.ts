@@ -69,6 +69,8 @@ export const MemoryProvenance = z.object({
   threadTitle: z.string().nullable(),
   messageId: Id.nullable(),
   evidence: z.string().nullable(),
+  /** The attached file of that message the evidence came from, when the user let Mnemo learn from it; else null or absent. */
+  file: z.string().nullable().optional(),
 });
 
 export const MemoryUseRecord = z.object({

@@ -1,8 +1,10 @@
 /**
  * Attaching files to a message, in Chromium against `npm run web` and a fake Ollama that records every request: a
  * Markdown file picked through the attach button shows as a removable chip, its text reaches the chat request (and
- * not the extraction request), the sent message shows it folded; a binary file, an empty one and a PDF are refused
- * with a reason. One web host and one page for the whole file: each test continues from the previous one.
+ * not the extraction request), the sent message shows it folded; a binary file, an empty one, a scanned PDF and a
+ * damaged one are refused with a reason. A PDF's text (Chinese included, through the bundled CMaps) is read in the page
+ * under the app's CSP, and reaches the extractor only when the user ticks "Learn from this file". One web host and one
+ * page for the whole file: each test continues from the previous one.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,7 @@ import { ChatPage } from './pages/chat.page';
 import { unnamedControls } from './support/a11y';
 import type { RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
+import { pdfBytes } from '../support/pdf-bytes';
 
 type Sent = FakeInferenceRequest & { format?: unknown };
 const bodies = (fake: FakeOllama): Sent[] => fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as unknown as Sent);
@@ -26,6 +29,8 @@ describe('attaching files to a message (web host + fake Ollama)', () => {
   let page: Page;
   let chat: ChatPage;
   let files: AttachmentsPage;
+  /** What the page's console said about the Content-Security-Policy: PDF.js must run without eval or remote fetches. */
+  const cspViolations: string[] = [];
 
   beforeAll(async () => {
     session = await startWebSession({ name: 'attachments', reply: (request) => {
@@ -35,6 +40,9 @@ describe('attaching files to a message (web host + fake Ollama)', () => {
       return { content: 'The ferry leaves at 7:40.' };
     } });
     ({ fake, app, page } = session);
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
     chat = new ChatPage(page);
     files = new AttachmentsPage(page);
   }, 120_000);
@@ -73,15 +81,17 @@ describe('attaching files to a message (web host + fake Ollama)', () => {
     for (const b of bodies(fake).filter((r) => r.format !== undefined)) expect(JSON.stringify(b.messages)).not.toContain('Molo Beverello');
   });
 
-  it('binary, empty and PDF files are refused with a reason, and nothing is attached', async () => {
+  it('binary, empty, scanned and damaged PDF files are refused with a reason, and nothing is attached', async () => {
     await files.pick([
       { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]) },
       { name: 'empty.md', mimeType: 'text/markdown', buffer: Buffer.alloc(0) },
       { name: 'paper.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\n') },
+      { name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdfBytes([{ image: true }])) },
     ]);
     await expect.poll(() => files.refusals.textContent()).toContain('photo.png is not a text file (it holds binary data)');
     expect(await files.refusals.textContent()).toContain('empty.md is empty');
-    expect(await files.refusals.textContent()).toContain('paper.pdf is a PDF');
+    expect(await files.refusals.textContent()).toContain('paper.pdf could not be read as a PDF');
+    expect(await files.refusals.textContent()).toContain('scan.pdf has no text layer');
     expect(await files.chips.count()).toBe(0);
     await files.refusals.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => files.refusals.count()).toBe(0);
@@ -92,5 +102,31 @@ describe('attaching files to a message (web host + fake Ollama)', () => {
     await expect.poll(() => files.chips.allTextContents()).toEqual([expect.stringContaining('todo.txt')]);
     await chat.send('What is on my list?');
     await expect.poll(() => answers(fake).at(-1)?.messages.at(-1)?.content ?? '').toContain('buy ferry tickets');
+  });
+
+  it('a PDF is read in the page, Chinese included, and learned from only once the user ticks it', async () => {
+    const pdf = pdfBytes([{ lines: ['Packing list for Ischia', 'I always pack my snorkel and fins.'], chineseLines: ['我每年夏天都去伊斯基亚岛潜水。'] }]);
+    await files.pick([{ name: 'packing.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) }]);
+    await expect.poll(() => files.chips.allTextContents()).toEqual([expect.stringContaining('packing.pdf')]);
+    // Off until the user says so.
+    expect(await files.learnBox('packing.pdf').isChecked()).toBe(false);
+    await files.learnBox('packing.pdf').check();
+    await chat.send('Anything missing from my packing list?');
+    await expect.poll(() => answers(fake).at(-1)?.messages.at(-1)?.content ?? '').toContain('I always pack my snorkel and fins.');
+    const question = answers(fake).at(-1)!.messages.at(-1)!.content;
+    expect(question).toContain('我每年夏天都去伊斯基亚岛潜水。');
+    expect(question).toContain('name="packing.pdf"');
+    await expect.poll(() => files.sentFile(chat.questions.last(), 'packing.pdf').textContent()).toContain('Mnemo may learn from it');
+    // The extractor was shown the file, as the user's own words.
+    await expect.poll(() => bodies(fake).filter((b) => b.format !== undefined).some((b) => JSON.stringify(b.messages).includes('snorkel and fins'))).toBe(true);
+  });
+
+  it('a PDF dropped onto the composer is read like a picked one; nothing broke the CSP', async () => {
+    await files.drop('dropped.pdf', pdfBytes([{ lines: ['Ferry ticket 4711'] }]), 'application/pdf');
+    await expect.poll(() => files.chips.allTextContents()).toEqual([expect.stringContaining('dropped.pdf')]);
+    expect(await files.learnBox('dropped.pdf').isChecked()).toBe(false);
+    await chat.send('What is my ticket number?');
+    await expect.poll(() => answers(fake).at(-1)?.messages.at(-1)?.content ?? '').toContain('Ferry ticket 4711');
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCategory } from '../../shared/contract';
-import { buildExtractionRequest, EXTRACTION_ANSWER_TOKENS, MAX_CANDIDATES, MAX_USER_CHARS } from '../../electron/core/extraction/extract-prompt';
+import { buildExtractionRequest, EXTRACTION_ANSWER_TOKENS, MAX_CANDIDATES, MAX_FILES_CHARS, MAX_USER_CHARS } from '../../electron/core/extraction/extract-prompt';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../electron/core/chat/context-budget';
 import { detectLanguage } from '../../electron/core/extraction/message-language';
@@ -132,5 +132,42 @@ describe('buildExtractionRequest', () => {
         },
       },
     });
+  });
+});
+
+describe('buildExtractionRequest with files the user let Mnemo learn from', () => {
+  const requestTokens = (req: ReturnType<typeof buildExtractionRequest>): number =>
+    req.messages.reduce((n, m) => n + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0) + req.answerTokens;
+  const dataOf = (req: ReturnType<typeof buildExtractionRequest>) => {
+    const m = /^(`{3,})json\n([\s\S]*?)\n\1$/m.exec(req.messages[1]!.content);
+    return JSON.parse(m![2]!) as { user: string; files?: Array<{ name: string; text: string }>; assistant: string };
+  };
+  // The attachment limit's worth of text: 500,000 characters, Chinese (about a token each) between two marks.
+  const maxFile = { name: '年度总结.pdf', text: `开头：我是上海的一名护士。${'我每天早上跑步，然后去医院上班。'.repeat(31_000)}结尾：明年我想学潜水。`.slice(0, 500_000) };
+
+  it('adds the files to the data, and the rule that they are the user\'s words, only when there are files', () => {
+    const without = buildExtractionRequest({ userText: 'I live in Porto', assistantText: 'ok', messageDate: DATE });
+    expect(dataOf(without)).toEqual({ user: 'I live in Porto', assistant: 'ok' });
+    expect(without.messages[0]!.content).not.toContain('"files"');
+    expect(without.userWords).toBe('I live in Porto');
+    const withFile = buildExtractionRequest({ userText: 'My notes', assistantText: 'ok', messageDate: DATE, files: [{ name: 'me.md', text: 'I keep bees.' }] });
+    expect(dataOf(withFile)).toEqual({ user: 'My notes', files: [{ name: 'me.md', text: 'I keep bees.' }], assistant: 'ok' });
+    expect(withFile.messages[0]!.content).toContain('"files"');
+    expect(withFile.userWords).toBe('My notes\n\nI keep bees.');
+  });
+
+  it.each([2048, 4096, 8192, 32768])('a maximal file fits within %i tokens, cut keeping both ends, the typed text whole', (window) => {
+    const req = buildExtractionRequest({ userText: '这是我的年度总结，帮我看看。', assistantText: '写得很好。', messageDate: DATE, files: [maxFile, { ...maxFile, name: 'copy.pdf' }], contextWindow: window });
+    expect(requestTokens(req)).toBeLessThanOrEqual(window);
+    const data = dataOf(req);
+    expect(data.user).toBe('这是我的年度总结，帮我看看。');
+    expect(data.files).toHaveLength(2);
+    for (const f of data.files!) {
+      expect(f.text.startsWith('开头：我是上海的一名护士。')).toBe(true);
+      expect(f.text.endsWith('结尾：明年我想学潜水。')).toBe(true);
+      expect(f.text.length).toBeLessThanOrEqual(MAX_FILES_CHARS / 2 + 5);
+    }
+    // Evidence is checked against what was sent: the cut file, not the whole of it.
+    expect(req.userWords.length).toBeLessThan(maxFile.text.length);
   });
 });

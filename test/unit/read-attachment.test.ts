@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodeText, MAX_ATTACHMENT_BYTES, readAttachment } from '../../renderer/src/attachments/read-attachment';
+import { decodeText, MAX_ATTACHMENT_BYTES, readAttachment as readWithCMaps } from '../../renderer/src/attachments/read-attachment';
+import { cMapsFromPdfjsDist, pdfBytes } from '../support/pdf-bytes';
+
+const readAttachment = (f: File) => readWithCMaps(f, cMapsFromPdfjsDist);
 
 const file = (parts: ConstructorParameters<typeof File>[0], name: string, type = '') => new File(parts, name, { type });
 
@@ -19,12 +22,24 @@ describe('reading a picked or dropped file as an attachment', () => {
     expect(decodeText(new Uint8Array([0xe4, 0xbc]))).toEqual({ ok: false, reason: 'binary' }); // a cut multi-byte character
   });
 
-  it('refuses empty and whitespace-only files, huge files before reading them, and PDF (not read yet)', async () => {
+  it('refuses empty and whitespace-only files, huge files before reading them, and a PDF it cannot read', async () => {
     expect(await readAttachment(file([], 'empty.md'))).toMatchObject({ ok: false, reason: 'empty' });
     expect(await readAttachment(file(['  \n\n'], 'blank.md'))).toMatchObject({ ok: false, reason: 'empty' });
     expect(await readAttachment(file([new Uint8Array(MAX_ATTACHMENT_BYTES + 1).fill(0x61)], 'huge.log'))).toMatchObject({ ok: false, reason: 'tooLarge' });
-    expect(await readAttachment(file(['%PDF-1.4\n%âãÏÓ\n'], 'paper.bin'))).toMatchObject({ ok: false, reason: 'pdf' });
-  });
+    expect(await readAttachment(file(['%PDF-1.4\n%âãÏÓ\n'], 'paper.bin'))).toMatchObject({ ok: false, name: 'paper.bin', reason: 'pdfBroken' });
+    const hugePdf = new Uint8Array(MAX_ATTACHMENT_BYTES + 1).fill(0x20);
+    hugePdf.set(pdfBytes([{ lines: ['big'] }]));
+    expect(await readAttachment(file([hugePdf], 'huge.pdf', 'application/pdf'))).toMatchObject({ ok: false, reason: 'tooLarge' });
+  }, 30_000);
+
+  it('reads a PDF (by its type, its name or its first bytes) as its text, Chinese included', async () => {
+    const bytes = pdfBytes([{ lines: ['Trip plan'], chineseLines: ['周六去杭州'] }]);
+    for (const f of [file([bytes], 'plan.pdf'), file([bytes], 'plan', 'application/pdf'), file([bytes], 'download.bin')]) {
+      const read = await readAttachment(f);
+      expect(read).toEqual({ ok: true, attachment: { name: f.name, text: expect.stringContaining('Trip plan'), size: bytes.length } });
+      expect(read.ok && read.attachment.text).toContain('周六去杭州');
+    }
+  }, 30_000);
 
   it('refuses text longer than an attachment may hold', async () => {
     expect(await readAttachment(file(['ab'.repeat(250_001)], 'long.txt'))).toMatchObject({ ok: false, reason: 'tooLong' });

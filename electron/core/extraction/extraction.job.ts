@@ -7,6 +7,9 @@
  * single-valued fact: fact-slot.ts), review inbox for "ask first" and instruction-like candidates, create the rest
  * with provenance -> events after commit.
  *
+ * The user's words are the typed message and, only when the user ticked "Learn from this file" for them, the
+ * message's attached files (learned-files.ts): facts grounded in such a file are learned like facts the user typed.
+ *
  * Invariants: never lose, duplicate or invent a memory whatever the LLM or the process does. The commit runs inside
  * the queue's fenced transaction, so a cancelled or re-claimed job writes nothing; dedup reads happen inside it too,
  * so two jobs can never both create the same memory.
@@ -26,6 +29,8 @@ import { buildExtractionRequest } from './extract-prompt';
 import { parseExtraction, type Candidate } from './extract-parse';
 import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
 import { meaningfulTerms } from '../text/meaningful-terms';
+import { attachmentsOf } from '../chat/messages.repo';
+import { learnedFiles } from './learned-files';
 
 /**
  * A user message with no more than this many meaningful terms (meaningful-terms.ts: stems without stop words, CJK
@@ -43,7 +48,7 @@ export const SLOT_LOOKUP_LIMIT = 200;
 interface Exchange {
   threadId: number;
   incognito: boolean;
-  user: { id: number; content: string; createdAt: number };
+  user: { id: number; content: string; createdAt: number; files: Array<{ name: string; text: string }> };
   assistant: { id: number; content: string };
 }
 
@@ -72,17 +77,17 @@ export function createExtractionJob(deps: {
   function loadExchange(userMessageId: number, assistantMessageId: number): Exchange | null {
     const rows = sqlite
       .prepare(
-        `SELECT m.id, m.thread_id, m.role, m.content, m.created_at, t.incognito FROM messages m JOIN threads t ON t.id = m.thread_id
+        `SELECT m.id, m.thread_id, m.role, m.content, m.attachments, m.created_at, t.incognito FROM messages m JOIN threads t ON t.id = m.thread_id
          WHERE m.id IN (?, ?) ORDER BY m.id`,
       )
-      .all(userMessageId, assistantMessageId) as Array<{ id: number; thread_id: number; role: string; content: string; created_at: number; incognito: number }>;
+      .all(userMessageId, assistantMessageId) as Array<{ id: number; thread_id: number; role: string; content: string; attachments: string | null; created_at: number; incognito: number }>;
     const user = rows.find((r) => r.id === userMessageId && r.role === 'user');
     const assistant = rows.find((r) => r.id === assistantMessageId && r.role === 'assistant');
     if (!user || !assistant) return null;
     return {
       threadId: user.thread_id,
       incognito: user.incognito === 1,
-      user: { id: user.id, content: user.content, createdAt: user.created_at },
+      user: { id: user.id, content: user.content, createdAt: user.created_at, files: learnedFiles(attachmentsOf(user.attachments)).map(({ name, text }) => ({ name, text })) },
       assistant: { id: assistant.id, content: assistant.content },
     };
   }
@@ -95,7 +100,8 @@ export function createExtractionJob(deps: {
       if (!exchange) return null;
       const settings = deps.settings();
       if (exchange.incognito || settings.memoryMode === 'off') return null;
-      if (isTrivial(exchange.user.content)) return null;
+      // "Here are my notes" with a file to learn from is not small talk: the file is counted with the typed words.
+      if (isTrivial([exchange.user.content, ...exchange.user.files.map((f) => f.text.slice(0, 2_000))].join('\n'))) return null;
 
       // What is already remembered on the subject, so the model can say a new fact replaces an old one.
       // A message is a sentence: any of its rare words may name the subject (a search-box AND of every word would
@@ -112,6 +118,7 @@ export function createExtractionJob(deps: {
         timeZone,
         known,
         contextWindow: await deps.llm.contextWindow(model),
+        files: exchange.user.files,
       });
       const result = await deps.llm.chat({
         model,
@@ -127,7 +134,8 @@ export function createExtractionJob(deps: {
       // Small models sometimes never close <think> and put the JSON inside it; the adapter then reports everything as
       // thinking. Only in that case is the model's own reasoning handed to the parser, which takes the last list in it.
       const answer = result.content.trim() === '' && result.thinking.trim() !== '' ? `<think>${result.thinking}` : result.content;
-      const parsed = parseExtraction(answer, { userText: exchange.user.content, messageDate: exchange.user.createdAt, timeZone, knownIds: new Set(known.map((k) => k.id)) });
+      // Evidence must come from the user's words as the model saw them: the typed text and the learned files as cut.
+      const parsed = parseExtraction(answer, { userText: request.userWords, messageDate: exchange.user.createdAt, timeZone, knownIds: new Set(known.map((k) => k.id)) });
       const candidates = parsed.candidates;
       const embeddings = candidates.length > 0 ? await memories.prepareEmbeddings(candidates.map((c) => c.content), signal) : null;
 

@@ -22,6 +22,8 @@ import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../event-bus';
 import { secretRefusal } from '../extraction/secret-detector';
+import { evidenceFile } from '../extraction/learned-files';
+import { attachmentsOf } from '../chat/messages.repo';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { createTimelineWriter } from '../timeline/timeline-writer';
@@ -122,6 +124,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     versions: sqlite.prepare('SELECT * FROM memory_versions WHERE memory_id = ? ORDER BY version'),
     version: sqlite.prepare('SELECT * FROM memory_versions WHERE memory_id = ? AND version = ?'),
     threadTitle: sqlite.prepare('SELECT title FROM threads WHERE id = ?'),
+    sourceMessage: sqlite.prepare('SELECT content, attachments FROM messages WHERE id = ?'),
     uses: sqlite.prepare(
       `SELECT mm.message_id, msg.thread_id, mm.score, mm.reason, mm.rank, msg.created_at
        FROM message_memories mm JOIN messages msg ON msg.id = mm.message_id
@@ -132,6 +135,11 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const now = () => clock.now();
   const { mustRow } = lookup;
   const memoryOf = (id: number): Memory => toMemory(mustRow(id), now());
+  /** The learned file of its source message that a memory's evidence came from (learned-files.ts), or null. */
+  const sourceFile = (messageId: number | null, evidence: string | null): string | null => {
+    const m = messageId === null ? undefined : (q.sourceMessage.get(messageId) as { content: string; attachments: string | null } | undefined);
+    return m ? evidenceFile(evidence, m.content, attachmentsOf(m.attachments)) : null;
+  };
 
   /** A memory the user writes or edits follows the same rule as one Mnemo learns: no secrets (secret-detector.ts). */
   function refuseSecret(content: string): void {
@@ -190,7 +198,13 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       return {
         memory: toMemory(r, now()),
         versions,
-        provenance: { threadId: r.source_thread_id, threadTitle: title?.title ?? null, messageId: r.source_message_id, evidence: r.evidence },
+        provenance: {
+          threadId: r.source_thread_id,
+          threadTitle: title?.title ?? null,
+          messageId: r.source_message_id,
+          evidence: r.evidence,
+          file: sourceFile(r.source_message_id, r.evidence),
+        },
         uses,
         usesTotal: (q.usesCount.get(memoryId) as { n: number }).n,
       };

@@ -1,8 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ATTACHMENT_LIMITS } from '../../../shared/contract';
-import { MAX_ATTACHMENT_BYTES, readAttachment, type AttachmentRefusal } from '../attachments/read-attachment';
+import { bundledCMaps } from '../attachments/bundled-cmaps';
+import { MAX_ATTACHMENT_BYTES, MAX_PDF_PAGES, readAttachment, type AttachmentRefusal } from '../attachments/read-attachment';
 import { formatBytes } from '../format';
 import { emptyThreadChat, useChatStore } from '../stores/chat.store';
+import { useThreadsStore } from '../stores/threads.store';
 import { replyState } from '../stores/chat-merge';
 import { useLanguage, useT } from '../use-t';
 import { CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons';
@@ -11,6 +13,8 @@ interface Attached {
   name: string;
   text: string;
   size: number;
+  /** The user ticked "Let Mnemo learn from this file" (off until they do). */
+  learn: boolean;
 }
 
 /** Why a file was not attached, shown under the composer until dismissed or the next pick. */
@@ -37,6 +41,8 @@ export function Composer({ threadId, blocked }: { threadId: number; blocked: boo
   const attached = attachedByThread[threadId] ?? [];
   const [refusals, setRefusals] = useState<Refusal[]>([]);
   const [dragging, setDragging] = useState(false);
+  // An incognito thread never learns: the choice is not offered there.
+  const incognito = useThreadsStore((s) => s.threads.find((x) => x.id === threadId)?.incognito ?? false);
 
   useEffect(() => {
     area.current?.focus();
@@ -52,8 +58,8 @@ export function Composer({ threadId, blocked }: { threadId: number; blocked: boo
         continue;
       }
       try {
-        const read = await readAttachment(file);
-        if (read.ok) added.push(read.attachment);
+        const read = await readAttachment(file, bundledCMaps);
+        if (read.ok) added.push({ ...read.attachment, learn: false });
         else refused.push({ name: read.name, reason: read.reason });
       } catch {
         refused.push({ name: file.name, reason: 'unreadable' });
@@ -62,11 +68,13 @@ export function Composer({ threadId, blocked }: { threadId: number; blocked: boo
     setRefusals(refused);
     if (added.length > 0) setAttachedByThread((all) => ({ ...all, [threadId]: [...(all[threadId] ?? []), ...added] }));
   };
+  const setLearn = (index: number, learn: boolean) =>
+    setAttachedByThread((all) => ({ ...all, [threadId]: (all[threadId] ?? []).map((a, i) => (i === index ? { ...a, learn } : a)) }));
   const detach = (index: number) => setAttachedByThread((all) => ({ ...all, [threadId]: (all[threadId] ?? []).filter((_, i) => i !== index) }));
   const refusalText = (r: Refusal) =>
     r.reason === 'tooMany'
       ? t('attach.refused.tooMany', { max: ATTACHMENT_LIMITS.maxFiles })
-      : t(`attach.refused.${r.reason}`, { name: r.name, max: formatBytes(MAX_ATTACHMENT_BYTES, language) });
+      : t(`attach.refused.${r.reason}`, { name: r.name, max: formatBytes(MAX_ATTACHMENT_BYTES, language), pages: MAX_PDF_PAGES });
 
   // Grows with its text up to a limit, then scrolls.
   useEffect(() => {
@@ -80,7 +88,7 @@ export function Composer({ threadId, blocked }: { threadId: number; blocked: boo
   const submit = () => {
     if (!canSend) return;
     const sending = attached;
-    void send(threadId, draft, sending.map(({ name, text }) => ({ name, text }))).then((stored) => {
+    void send(threadId, draft, sending.map(({ name, text, learn }) => ({ name, text, ...(learn && !incognito ? { learn } : {}) }))).then((stored) => {
       if (stored) setAttachedByThread((all) => ({ ...all, [threadId]: (all[threadId] ?? []).filter((a) => !sending.includes(a)) }));
     });
   };
@@ -112,6 +120,12 @@ export function Composer({ threadId, blocked }: { threadId: number; blocked: boo
           {attached.map((a, i) => (
             <li key={`${a.name}-${i}`} className="attachment-chip">
               <span>{t('chat.attachment', { name: a.name, size: formatBytes(a.size, language) })}</span>
+              {!incognito && (
+                <label className="attachment-learn" title={t('attach.learnHint')}>
+                  <input type="checkbox" checked={a.learn} onChange={(e) => setLearn(i, e.target.checked)} />
+                  {t('attach.learn')}
+                </label>
+              )}
               <button type="button" className="icon small" onClick={() => detach(i)} aria-label={t('attach.remove', { name: a.name })} title={t('attach.remove', { name: a.name })}>
                 <CloseIcon />
               </button>
@@ -137,7 +151,7 @@ export function Composer({ threadId, blocked }: { threadId: number; blocked: boo
           multiple
           hidden
           data-testid="attach-input"
-          accept=".txt,.md,.markdown,.csv,.tsv,.json,.yaml,.yml,.xml,.html,.css,.js,.jsx,.ts,.tsx,.py,.rb,.go,.rs,.java,.kt,.c,.h,.cpp,.hpp,.cs,.swift,.sh,.sql,.toml,.ini,.log,.tex,text/*"
+          accept=".txt,.md,.markdown,.csv,.tsv,.json,.yaml,.yml,.xml,.html,.css,.js,.jsx,.ts,.tsx,.py,.rb,.go,.rs,.java,.kt,.c,.h,.cpp,.hpp,.cs,.swift,.sh,.sql,.toml,.ini,.log,.tex,.pdf,text/*,application/pdf"
           onChange={(e) => {
             const files = [...(e.target.files ?? [])];
             e.target.value = '';

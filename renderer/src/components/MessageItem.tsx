@@ -48,7 +48,10 @@ function SentAttachments({ attachments }: { attachments: NonNullable<Message['at
     <div className="message-attachments">
       {attachments.map((a, i) => (
         <details key={`${a.name}-${i}`}>
-          <summary>{t('chat.attachment', { name: a.name, size: formatBytes(new TextEncoder().encode(a.text).length, language) })}</summary>
+          <summary>
+            {t('chat.attachment', { name: a.name, size: formatBytes(new TextEncoder().encode(a.text).length, language) })}
+            {a.learn === true && <span className="attachment-learned"> · {t('chat.attachmentLearn')}</span>}
+          </summary>
           <pre>{a.text}</pre>
         </details>
       ))}

@@ -19,19 +19,24 @@ export class AttachmentsPage {
     await (await chooser).setFiles(files);
   }
 
-  /** Drops a text file onto the composer, the way a file dragged from the desktop arrives (a DataTransfer of Files). */
-  async drop(name: string, text: string): Promise<void> {
+  /** Drops a file onto the composer, the way a file dragged from the desktop arrives (a DataTransfer of Files). */
+  async drop(name: string, content: string | Uint8Array, type = 'text/plain'): Promise<void> {
     const transfer = await this.page.evaluateHandle(
-      ([n, t]) => {
+      ([n, c, ty]) => {
         const dt = new DataTransfer();
-        dt.items.add(new File([t], n, { type: 'text/plain' }));
+        dt.items.add(new File([typeof c === 'string' ? c : new Uint8Array(c)], n, { type: ty }));
         return dt;
       },
-      [name, text] as const,
+      [name, typeof content === 'string' ? content : [...content], type] as const,
     );
     const form = this.page.locator('form.composer');
     await form.dispatchEvent('dragover', { dataTransfer: transfer });
     await form.dispatchEvent('drop', { dataTransfer: transfer });
+  }
+
+  /** The "Learn from this file" checkbox of an attached file's chip. */
+  learnBox(name: string): Locator {
+    return this.chips.filter({ hasText: name }).getByRole('checkbox', { name: 'Learn from this file' });
   }
 
   removeButton(name: string): Locator {

@@ -241,6 +241,7 @@ function Provenance({ detail }: { detail: MemoryDetail }) {
           <span className="visually-hidden">{t('memory.evidence')}: </span>“{provenance.evidence}”
         </blockquote>
       )}
+      {provenance.file && <p className="small">{t('memory.fromFile', { name: provenance.file })}</p>}
       {provenance.threadId !== null &&
         (provenance.threadTitle === null ? (
           <p className="muted small">{t('memory.threadDeleted')}</p>
