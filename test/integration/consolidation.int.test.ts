@@ -162,6 +162,10 @@ describe('consolidation', () => {
     unwrap(await client.call('review.reject', { memoryId: items[0]!.id }));
     expect(await status(client, ids)).toEqual(['active', 'active', 'active']);
     expect(unwrap(await client.call('memory.maintain', {}))).toMatchObject({ clustersQueued: 0 });
+    // The user's no stands, even once one of them changed (a new version is a new cluster to the job keys).
+    clock.advance(60_000);
+    unwrap(await client.call('memory.update', { memoryId: ids[0]!, importance: 0.8 }));
+    expect(unwrap(await client.call('memory.maintain', {}))).toMatchObject({ clustersQueued: 0 });
   });
 
   it.each([
@@ -182,6 +186,20 @@ describe('consolidation', () => {
     expect(unwrap(await client.call('review.list', {})).total).toBe(0);
     // The same unchanged cluster is not asked for again.
     expect(unwrap(await client.call('memory.maintain', {}))).toMatchObject({ clustersQueued: 0 });
+  });
+
+  it('skips a cluster that changed after maintenance found it: the model is not asked, nothing changes', async () => {
+    const dir = tempDir();
+    const clock = createTestClock();
+    const ids = await learn(dir, clock, TEA);
+    const { core, client, fake, requests } = await start(dir, clock);
+    fake.setDefaultReply({ content: 'Drinks a cup of green tea from Hangzhou every afternoon at the office with honey, never coffee' });
+    expect(unwrap(await client.call('memory.maintain', {}))).toMatchObject({ clustersQueued: 1 });
+    unwrap(await client.call('memory.delete', { memoryId: ids[1]! }));
+    await core.queue.runUntilIdle();
+    expect(requests()).toEqual([]);
+    expect(await status(client, ids)).toEqual(['active', 'trashed', 'active']);
+    expect(unwrap(await client.call('review.list', {})).total).toBe(0);
   });
 
   it('queues at most consolidationMaxPerRun clusters per run, the rest at the next; none when turned off', async () => {
