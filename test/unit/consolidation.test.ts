@@ -32,9 +32,10 @@ describe('clusters of related memories', () => {
     const memberArb = fc.record({ category: fc.constantFrom('knowledge', 'skill'), pinned: fc.boolean(), usersOwn: fc.boolean() });
     fc.assert(
       fc.property(
-        fc.array(memberArb, { minLength: 1, maxLength: 40 }),
-        fc.array(fc.tuple(fc.nat(39), fc.nat(39), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 400 }),
-        fc.array(fc.nat(39), { maxLength: 5 }),
+        fc.array(memberArb, { minLength: 1, maxLength: 30, size: 'max' }),
+        // Dense and mostly close, so that clusters form and compete for the same memories.
+        fc.array(fc.tuple(fc.nat(29), fc.nat(29), fc.double({ min: 0.5, max: 1, noNaN: true })), { maxLength: 600, size: 'max' }),
+        fc.array(fc.nat(29), { maxLength: 5 }),
         (shapes, edges, takenIdx) => {
           const members = shapes.map((s, i) => ({ id: i + 1, ...s }));
           const taken = new Set(takenIdx.filter((i) => i < members.length).map((i) => i + 1));
@@ -62,7 +63,7 @@ describe('clusters of related memories', () => {
       ),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 });
 
 describe('reading the model’s summary', () => {
