@@ -62,9 +62,10 @@ export function createConsolidationStep(deps: ConsolidationStepDeps): Consolidat
          AND (updated_at > @at OR (updated_at = @at AND id > @id))
        ORDER BY updated_at, id LIMIT @limit`,
     ),
+    // A random place in the id order, then the next active ones (abs of random() alone can overflow at its minimum).
     sample: sqlite.prepare(
       `SELECT id, updated_at FROM memories
-       WHERE id >= (SELECT abs(random()) % (coalesce(max(id), 0) + 1) FROM memories)
+       WHERE id >= (SELECT abs(random() % 4294967296) % (coalesce(max(id), 0) + 1) FROM memories)
          AND status = 'active' AND embedding_model = @model AND (expires_at IS NULL OR expires_at > @now)
        ORDER BY id LIMIT @limit`,
     ),
