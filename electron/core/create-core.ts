@@ -33,6 +33,10 @@ import { handleMissingDatabase, type WhenDatabaseMissing } from './backup/missin
 import { createMemoryExporter } from './memory/memory-export';
 import { createMemoryImporter } from './memory/memory-import';
 import { createMemoryMaintenance } from './memory/memory-maintenance';
+import { createConsolidateJob } from './memory/consolidate.job';
+import { createConsolidationStep } from './memory/consolidation-step';
+import { createMemoryCap } from './memory/memory-cap';
+import { createUnconsolidate } from './memory/memory-unconsolidate';
 import type { LlmPort } from './llm/llm.port';
 import { systemClock, type Clock } from './ports/clock.port';
 import { silentLogger, type Logger } from './ports/logger.port';
@@ -222,6 +226,8 @@ export function createCore(options: CoreOptions): Core {
   });
   queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm, settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));
+  const memoryCap = createMemoryCap({ sqlite: db.sqlite, settings: () => settings.get() });
+  queue.register(createConsolidateJob({ ...jobDeps, logger, memories, cap: memoryCap }));
   const review = createReviewService({ sqlite: db.sqlite, memories, events });
   if (options.startQueue ?? true) {
     queue.start();
@@ -241,7 +247,8 @@ export function createCore(options: CoreOptions): Core {
     await queue.stop();
   });
   const backups = createBackupService({ paths, clock, events, logger });
-  const maintenance = createMemoryMaintenance({ sqlite: db.sqlite, clock, events, logger, memories, embedding, settings: () => settings.get() });
+  const consolidation = createConsolidationStep({ sqlite: db.sqlite, clock, memories, cap: memoryCap, queue, settings: () => settings.get() });
+  const maintenance = createMemoryMaintenance({ sqlite: db.sqlite, clock, events, logger, memories, embedding, settings: () => settings.get(), consolidation });
   const exporter = createMemoryExporter({
     sqlite: db.sqlite,
     clock,
@@ -297,7 +304,7 @@ export function createCore(options: CoreOptions): Core {
     }),
     ...chatHandlers({ chat, messages, promptContexts }),
     ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
-    ...memoryHandlers({ memories, timeline, exporter, importer, maintenance }),
+    ...memoryHandlers({ memories, timeline, exporter, importer, maintenance, unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }) }),
     ...profileHandlers(profile),
     ...timelineHandlers(timeline),
     ...reviewHandlers(review),

@@ -181,6 +181,10 @@ export const MaintenanceReport = z.object({
   mergeChecked: z.boolean(),
   /** Where the active memories stand against the cap after the run. */
   cap: MemoryCapStanding,
+  /** Clusters of related memories handed to the background model to summarise (one job each); 0 when turned off. */
+  clustersQueued: z.number().int().nonnegative().default(0),
+  /** Summaries written since the previous run (those waiting for review not counted). */
+  clustersSummarised: z.number().int().nonnegative().default(0),
 });
 export type MaintenanceReport = z.output<typeof MaintenanceReport>;
 
@@ -332,6 +336,11 @@ export const memoryOperations = {
     "Makes an earlier version's content, category, importance, pin and expiry current again, as a new version.",
     z.object({ memoryId: Id, version: z.number().int().positive() }).strict(),
     Memory,
+  ),
+  'memory.unconsolidate': operation(
+    'Undoes a summary maintenance wrote of several memories: the memories it superseded are active again and the summary goes to the trash, in one transaction.',
+    z.object({ memoryId: Id }).strict(),
+    z.object({ summary: Memory, restored: z.array(Memory) }),
   ),
   'memory.bulk': operation(
     'One action on many memories, in one transaction; memories it does not apply to are skipped. restore: out of the trash (to the status each had) or the archive; purge: deletes for good (backups included), only memories already in the trash.',

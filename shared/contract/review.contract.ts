@@ -5,9 +5,10 @@ import { Memory, MemoryCategory } from './memory.contract';
 /**
  * Why a candidate waits for review whatever the memory mode: 'instruction', it reads like an instruction to the
  * assistant; 'language', it is written in another language than the user's message (keyword search in the user's
- * language would not find it). Null: it waits only because memory mode is "ask first".
+ * language would not find it); 'consolidation', a summary maintenance wrote of several memories, one of them pinned or
+ * the user's (approving supersedes them all, rejecting leaves them). Null: it waits only because memory mode is "ask first".
  */
-export const ReviewFlag = z.enum(['instruction', 'language']);
+export const ReviewFlag = z.enum(['instruction', 'language', 'consolidation']);
 export type ReviewFlag = z.output<typeof ReviewFlag>;
 
 /**

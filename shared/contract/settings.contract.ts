@@ -79,6 +79,12 @@ export const Settings = z.object({
   nearDuplicateSimilarity: z.number().min(0.5).max(1).default(0.9),
   trashRetentionDays: z.number().int().min(1).max(3650).default(30),
   /**
+   * Maintenance summarises clusters of related memories into one by the background model (memory-consolidation.ts);
+   * what is pinned or the user's goes to review instead. At most consolidationMaxPerRun clusters per run.
+   */
+  consolidationEnabled: z.boolean().default(true),
+  consolidationMaxPerRun: z.number().int().min(1).max(50).default(5),
+  /**
    * How many active memories Mnemo keeps of what it learned on its own (electron/core/memory/memory-cap.ts); beyond
    * it, maintenance trashes the least valuable of those. What the user wrote, edited, pinned, approved, restored or
    * imported never counts and is never trashed for it, so the active total may be far above this.

@@ -33,6 +33,8 @@ export const timelineEventData = {
   learned: MemoryCreated,
   proposed: MemoryCreated,
   imported: MemoryCreated,
+  /** A summary of several memories, which it superseded: their ids in `from`, how many in `summarised`. */
+  consolidated: MemoryCreated,
   approved: MemoryChanged,
   rejected: MemoryChanged,
   confirmed: MemoryChanged,
@@ -57,13 +59,19 @@ export const timelineEventData = {
     origin: z.literal('import'),
   }),
   /** The run's report, and how far its near-duplicate check got (the next run continues from there). */
-  maintained: MaintenanceReport.extend({ mergeWatermark: z.object({ at: Timestamp, id: z.number().int().nonnegative() }), origin: z.literal('maintenance') }),
+  maintained: MaintenanceReport.extend({
+    mergeWatermark: z.object({ at: Timestamp, id: z.number().int().nonnegative() }),
+    /** Where consolidation's look for clusters continues (memories changed after it). */
+    consolidationWatermark: z.object({ at: Timestamp, id: z.number().int().nonnegative() }).optional(),
+    origin: z.literal('maintenance'),
+  }),
   thread_summarized: z.object({ messages: Count, toMessageId: Id }),
   extraction_failed: JobFailed,
   summary_failed: JobFailed,
   title_failed: JobFailed,
   reembed_failed: JobFailed,
   profile_failed: JobFailed,
+  consolidation_failed: JobFailed,
 } satisfies Record<TimelineEventKind, z.ZodType>;
 export type TimelineEventData<K extends TimelineEventKind> = z.input<(typeof timelineEventData)[K]>;
 

@@ -19,6 +19,8 @@ const NOTHING: MaintenanceReport = {
   mergePending: 0,
   mergeChecked: false,
   cap: { cap: 10_000, active: 1, learned: 0, overCap: 0, restorableDays: 30 },
+  clustersQueued: 0,
+  clustersSummarised: 0,
 };
 
 describe('memory maintenance', () => {

@@ -67,6 +67,7 @@ describe('export, import, maintenance and backups in the terminal host', () => {
     expect(maintained.code, maintained.stderr).toBe(0);
     expect(maintained.stdout).toMatch(/^merged +0 +\(not checked: semantic search is off\)$/m);
     expect(maintained.stdout).toMatch(/^decayed +0$/m);
+    expect(maintained.stdout).toMatch(/^summaries +0 queued, 0 written since the last run$/m);
     // Not a terminal: no progress bar (cli-progress.int.test.ts shows the one a terminal gets).
     expect(maintained.stderr).toBe('');
     expect(maintained.stdout).not.toMatch(/\r|maintaining/);

@@ -185,7 +185,7 @@ async function edit(ctx: CliContext): Promise<CliOutput> {
 }
 
 function byId(
-  op: 'memory.delete' | 'memory.restore',
+  op: 'memory.delete' | 'memory.restore' | 'memory.unconsolidate',
   done: (id: number) => string,
 ): (ctx: CliContext) => Promise<CliOutput> {
   return async (ctx) => {
@@ -282,5 +282,10 @@ export const memoryCommands: CliCommand[] = [
     run: purge,
   },
   { words: ['memory', 'revert'], synopsis: 'memory revert ID VERSION makes an earlier version current again', run: revert },
+  {
+    words: ['memory', 'unconsolidate'],
+    synopsis: 'memory unconsolidate ID  undoes a summary maintenance wrote: the memories it replaced come back, it goes to the trash',
+    run: byId('memory.unconsolidate', (id) => `Summary #${id} is in the trash; the memories it replaced are active again.`),
+  },
   { words: ['memory', 'stats'], synopsis: 'memory stats             counts, vectors, and whether semantic search is on', run: stats },
 ];

@@ -104,8 +104,9 @@ function formatMaintenance(r: MaintenanceReport): string {
     `cap             ${r.cap.learned} learned of ${r.cap.cap} allowed; ${r.cap.active} active (what you wrote, edited, pinned, approved or imported never counts)`,
     `purged (trash)  ${r.purged}`,
     `newly expired   ${r.expired}`,
+    `summaries       ${r.clustersQueued} queued, ${r.clustersSummarised} written since the last run${r.clustersQueued > 0 ? '   (groups of related memories the background model summarises: "queue run --until-idle" does it now)' : ''}`,
     '',
-    'Every change is a version: "memory show ID" lists it, "memory revert" or "memory restore" undoes it.',
+    'Every change is a version: "memory show ID" lists it, "memory revert" or "memory restore" undoes it, "memory unconsolidate ID" undoes a summary.',
     ...(r.purgedCopiesRemain ? ['', 'The memories purged from the trash were erased from the backups, but not from every one.', remainingCopiesText(r.purgedCopiesRemain)] : []),
   ].join('\n');
 }

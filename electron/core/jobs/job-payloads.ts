@@ -24,6 +24,11 @@ export const jobPayloads = {
   reembed: z.object({ reason: z.string() }),
   /** Rewrite the profile from the memories (profile.job.ts): after memory changes, daily, or because the user asked. */
   profile: z.object({ reason: z.enum(['memories', 'daily', 'user']) }),
+  /**
+   * Summarise a cluster of related memories into one (consolidate.job.ts): each memory with the version it had when
+   * maintenance found the cluster, so the job skips a cluster that changed meanwhile.
+   */
+  consolidate: z.object({ memories: z.array(z.object({ id: Id, version: z.number().int().positive() })).min(2).max(16) }),
 } satisfies Record<z.infer<typeof ContractJobKind>, z.ZodType>;
 
 export type JobKind = keyof typeof jobPayloads;

@@ -31,6 +31,8 @@ export interface MemoryCap {
   standing(addedByUser?: number): MemoryCapStanding;
   /** The `n` learned, unpinned active memories worth least: least important, then least used, then longest unused. */
   leastValuableLearned(n: number): number[];
+  /** Which of these memories are the user's (consolidation sends a cluster holding one to review). */
+  usersAmong(ids: readonly number[]): Set<number>;
 }
 
 export function createMemoryCap(deps: { sqlite: Sqlite; settings: () => Settings }): MemoryCap {
@@ -45,6 +47,8 @@ export function createMemoryCap(deps: { sqlite: Sqlite; settings: () => Settings
        SELECT id FROM memories WHERE status = 'active' AND pinned = 0 AND id NOT IN (SELECT id FROM users)
        ORDER BY importance ASC, access_count ASC, coalesce(last_used_at, updated_at) ASC, id ASC LIMIT ?`,
     ),
+    // The ids travel as one JSON array: one statement for any number of them.
+    usersAmong: sqlite.prepare(`${USERS_CTE} SELECT id FROM users WHERE id IN (SELECT value FROM json_each(?))`).pluck(),
   };
   return {
     standing(addedByUser = 0) {
@@ -55,6 +59,10 @@ export function createMemoryCap(deps: { sqlite: Sqlite; settings: () => Settings
     leastValuableLearned(n) {
       if (n <= 0) return [];
       return (q.leastValuable.all(n) as Array<{ id: number }>).map((r) => r.id);
+    },
+    usersAmong(ids) {
+      if (ids.length === 0) return new Set();
+      return new Set(q.usersAmong.all(JSON.stringify(ids)) as number[]);
     },
   };
 }

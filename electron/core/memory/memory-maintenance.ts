@@ -15,6 +15,9 @@
  * - Merging compares only vectors of the current model; it checks memories changed since the
  *   previous run (a watermark kept in the 'maintained' timeline event), a bounded number per run, in small
  *   transactions with the event loop free between them.
+ * - Consolidation (consolidation-step.ts), after the merge: clusters of related memories are queued, at most
+ *   settings.consolidationMaxPerRun, one durable 'consolidate' job each (the background model writes the summary
+ *   later, consolidate.job.ts); it continues from its own watermark in the same 'maintained' event.
  * - One run at a time: a call while one runs gets that run's report.
  * - Progress (maintenance.progressed): each step in order ends with done === total; the merge step starts at 0 and
  *   reports between its transactions at most every PROGRESS_EVERY_MS, so 1,000 checked memories are not 1,000 events.
@@ -29,6 +32,7 @@ import { compareWordings } from './learned-wording';
 import { createTimelineWriter } from '../timeline/timeline-writer';
 import { createMemoryCap } from './memory-cap';
 import { createTimeSlicer } from '../time-slicer';
+import type { ConsolidationStep } from './consolidation-step';
 import type { MemoryService } from './memory.service';
 import type { MemoryWrites } from './memory-writer';
 
@@ -41,6 +45,8 @@ export interface MaintenanceDeps {
   memories: MemoryWrites & Pick<MemoryService, 'getMemory' | 'nearest' | 'emptyTrash'>;
   embedding: EmbeddingService;
   settings: () => Settings;
+  /** Queues summaries of related memories; absent where no background model runs jobs. */
+  consolidation?: ConsolidationStep;
 }
 
 export interface MemoryMaintenance {
@@ -70,6 +76,10 @@ type MaintenanceStep = EventPayload<'maintenance.progressed'>['step'];
 interface Watermark {
   at: number;
   id: number;
+}
+
+function readWatermark(w: Watermark | undefined): Watermark | null {
+  return w && Number.isFinite(w.at) && Number.isFinite(w.id) ? w : null;
 }
 
 /**
@@ -127,17 +137,24 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
     return n;
   };
 
-  function lastRun(): { at: number; watermark: Watermark } | null {
+  function lastRun(): { at: number; watermark: Watermark; consolidationWatermark: Watermark } | null {
     const row = q.lastRun.get() as { at: number; data: string } | undefined;
     if (!row) return null;
-    let watermark: Watermark = { at: 0, id: 0 };
+    const start = { at: 0, id: 0 };
     try {
-      const w = (JSON.parse(row.data) as { mergeWatermark?: Watermark }).mergeWatermark;
-      if (w && Number.isFinite(w.at) && Number.isFinite(w.id)) watermark = w;
+      const data = JSON.parse(row.data) as { mergeWatermark?: Watermark; consolidationWatermark?: Watermark };
+      return { at: row.at, watermark: readWatermark(data.mergeWatermark) ?? start, consolidationWatermark: readWatermark(data.consolidationWatermark) ?? start };
     } catch {
       // An unreadable record only means checking every memory again.
+      return { at: row.at, watermark: start, consolidationWatermark: start };
     }
-    return { at: row.at, watermark };
+  }
+
+  /** Queues summaries of clusters of related memories (needs semantic search, like the merge). */
+  async function consolidate(): Promise<{ queued: number; watermark: Watermark | null }> {
+    const status = embedding.status();
+    if (!deps.consolidation || status.state !== 'ready' || !status.modelId) return { queued: 0, watermark: null };
+    return deps.consolidation.run({ model: status.modelId, watermark: lastRun()?.consolidationWatermark ?? { at: 0, id: 0 } });
   }
 
   function markExpired(): number {
@@ -249,6 +266,7 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
   async function runOnce(): Promise<MaintenanceReport> {
     const expired = stepDone('expire', markExpired());
     const merge = await mergeNearDuplicates();
+    const consolidation = await consolidate();
     const decayed = stepDone('decay', decay());
     const trashedForCap = stepDone('cap', enforceCap());
     const trash = await memories.emptyTrash(clock.now() - deps.settings().trashRetentionDays * DAY);
@@ -263,9 +281,13 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
       mergePending: merge.pending,
       mergeChecked: merge.checked,
       cap: cap.standing(),
+      clustersQueued: consolidation.queued,
+      clustersSummarised: deps.consolidation?.summarisedSinceLastRun() ?? 0,
     };
-    const watermark = merge.watermark ?? lastRun()?.watermark ?? { at: 0, id: 0 };
-    timeline.record('maintained', {}, { ...report, mergeWatermark: watermark, origin: 'maintenance' });
+    const previous = lastRun();
+    const watermark = merge.watermark ?? previous?.watermark ?? { at: 0, id: 0 };
+    const consolidationWatermark = consolidation.watermark ?? previous?.consolidationWatermark ?? { at: 0, id: 0 };
+    timeline.record('maintained', {}, { ...report, mergeWatermark: watermark, consolidationWatermark, origin: 'maintenance' });
     events.emit('memory.maintained', { report });
     logger.info('memory maintenance done', { ...report });
     return report;

@@ -1,4 +1,5 @@
 /** `memory.*`: the memory store's operations, its history (`memory.asOf`), export, import and maintenance. */
+import type { OpOutput } from '../../../shared/contract';
 import type { HandlersFor } from '../rpc/dispatcher';
 import type { TimelineService } from '../timeline/timeline.service';
 import type { MemoryExporter } from './memory-export';
@@ -12,10 +13,12 @@ export interface MemoryHandlerDeps {
   exporter: MemoryExporter;
   importer: MemoryImporter;
   maintenance: MemoryMaintenance;
+  /** Undoes a consolidation summary (memory-unconsolidate.ts). */
+  unconsolidate: (summaryId: number) => OpOutput<'memory.unconsolidate'>;
 }
 
 export function memoryHandlers(deps: MemoryHandlerDeps): HandlersFor<'memory'> {
-  const { memories, timeline, exporter, importer, maintenance } = deps;
+  const { memories, timeline, exporter, importer, maintenance, unconsolidate } = deps;
   return {
     'memory.create': (input) => memories.create(input),
     'memory.get': (input) => memories.get(input),
@@ -27,6 +30,7 @@ export function memoryHandlers(deps: MemoryHandlerDeps): HandlersFor<'memory'> {
     'memory.purge': ({ memoryId }) => memories.purge([memoryId]),
     'memory.emptyTrash': ({ trashedBefore }) => memories.emptyTrash(trashedBefore),
     'memory.revert': ({ memoryId, version }) => memories.revert(memoryId, version),
+    'memory.unconsolidate': ({ memoryId }) => unconsolidate(memoryId),
     'memory.bulk': (input) => memories.bulk(input),
     'memory.stats': () => memories.stats(),
     'memory.asOf': (input) => timeline.asOf(input),

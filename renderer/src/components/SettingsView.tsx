@@ -233,6 +233,8 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
         <NumberField {...field('nearDuplicateSimilarity')} label={t('settings.nearDuplicate')} hint={t('settings.nearDuplicateHint')} />
         <NumberField {...field('activeMemoryCap')} label={t('settings.memoryCap')} hint={t('settings.memoryCapHint')} />
         <NumberField {...field('trashRetentionDays')} label={t('settings.trashDays')} hint={t('settings.trashDaysHint')} />
+        <ConsolidationSwitch />
+        <NumberField {...field('consolidationMaxPerRun')} label={t('settings.consolidationMaxPerRun')} hint={t('settings.consolidationMaxPerRunHint')} />
       </Section>
 
       <Section title={t('settings.time')}>
@@ -396,6 +398,36 @@ function NumberField(props: FieldProps & { path: NumberPath; marked?: string | u
         onChange={(e) => props.onChange(e.target.value)}
       />
     </FieldShell>
+  );
+}
+
+/** Summarising related memories on or off: saved at once, like the profile's switch (the form holds numbers and text). */
+function ConsolidationSwitch() {
+  const t = useT();
+  const id = useId();
+  const enabled = useSettingsStore((s) => s.settings?.consolidationEnabled ?? true);
+  const update = useSettingsStore((s) => s.update);
+  const [error, setError] = useState<string | null>(null);
+  const toggle = async (on: boolean) => {
+    setError(null);
+    const result = await update({ consolidationEnabled: on });
+    if (!result.ok) setError(result.error.message);
+  };
+  return (
+    <div className="field">
+      <label className="check">
+        <input type="checkbox" role="switch" checked={enabled} aria-describedby={`${id}-hint`} onChange={(e) => void toggle(e.target.checked)} />
+        <span>{t('settings.consolidationEnabled')}</span>
+      </label>
+      <p id={`${id}-hint`} className="muted small">
+        {t('settings.consolidationEnabledHint')}
+      </p>
+      {error && (
+        <p role="alert" className="error small">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -36,7 +36,7 @@ export const KIND_FILTERS = {
   all: [],
   learned: ['learned', 'imported', 'approved'],
   updated: ['updated', 'reverted', 'confirmed', 'decayed'],
-  merged: ['merged'],
+  merged: ['merged', 'consolidated'],
   superseded: ['superseded'],
   expired: ['expired'],
   deleted: ['deleted', 'archived'],

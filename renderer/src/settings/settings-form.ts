@@ -33,6 +33,7 @@ export const NUMBER_FIELDS = {
   nearDuplicateSimilarity: { min: 0.5, max: 1, step: 0.01 },
   trashRetentionDays: { min: 1, max: 3650, step: 1, integer: true },
   activeMemoryCap: { min: 100, max: 1_000_000, step: 100, integer: true },
+  consolidationMaxPerRun: { min: 1, max: 50, step: 1, integer: true },
 } satisfies Record<string, NumberField>;
 
 interface NumberField {

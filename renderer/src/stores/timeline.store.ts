@@ -51,6 +51,8 @@ interface TimelineState {
   loadActivity(): Promise<void>;
   setAsOfDate(value: string): void;
   loadMoreAsOf(): Promise<void>;
+  /** Undoes a summary maintenance wrote (memory.unconsolidate): the memories it replaced come back. */
+  undoSummary(memoryId: number): Promise<void>;
 }
 
 export const useTimelineStore = create<TimelineState>((set, get) => {
@@ -218,6 +220,16 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
       const result = await client.call('memory.asOf', { at: nextLocalDay(day) - 1, limit: 200, offset: current.items.length });
       if (get().asOfDate !== value || !result.ok) return;
       set({ asOf: { items: [...current.items, ...result.value.items], total: result.value.total } });
+    },
+    async undoSummary(memoryId) {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('memory.unconsolidate', { memoryId });
+      if (!result.ok) {
+        useAppStore.getState().showError(result.error);
+        return;
+      }
+      useAppStore.getState().pushToast({ text: { key: 'timeline.undoSummaryDone', params: { count: result.value.restored.length } } });
     },
   };
 });

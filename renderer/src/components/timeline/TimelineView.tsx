@@ -170,6 +170,7 @@ function EventItem({ event }: { event: TimelineEvent }) {
   const then = useTimelineStore((s) => s.versions[event.id]);
   const thread = useThreadsStore((s) => (event.threadId === null ? undefined : s.threads.find((th) => th.id === event.threadId)));
   const attribution = attributionKey(event.kind, event.data.origin);
+  const undoSummary = useTimelineStore((s) => s.undoSummary);
   const textId = `tl-${event.id}`;
   return (
     <li className={`tl-event kind-${event.kind}`} data-event-id={event.id} tabIndex={-1} aria-labelledby={textId}>
@@ -185,6 +186,7 @@ function EventItem({ event }: { event: TimelineEvent }) {
             <span className={`cat cat-${event.category}`}>{t(`category.${event.category}`)}</span>
           )}
           {attribution && <span>{t(attribution)}</span>}
+          {event.kind === 'consolidated' && typeof event.data.summarised === 'number' && <span>{t('timeline.consolidatedCount', { count: event.data.summarised })}</span>}
           {memory && memory.status !== 'active' && event.kind !== 'deleted' && <span>{t('timeline.nowStatus', { status: t(`status.memory.${memory.status}`) })}</span>}
         </span>
       </span>
@@ -192,6 +194,11 @@ function EventItem({ event }: { event: TimelineEvent }) {
         {memory && (
           <button type="button" className="ghost small" aria-describedby={textId} onClick={() => showMemory(memory.id)}>
             {t('timeline.openMemory')}
+          </button>
+        )}
+        {event.kind === 'consolidated' && memory?.status === 'active' && (
+          <button type="button" className="ghost small" aria-describedby={textId} onClick={() => void undoSummary(memory.id)}>
+            {t('timeline.undoSummary')}
           </button>
         )}
         {thread && (
