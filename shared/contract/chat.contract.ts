@@ -139,5 +139,6 @@ export const chatOperations = {
 export const chatEvents = {
   'message.created': z.object({ message: Message }),
   'message.delta': z.object({ threadId: Id, messageId: Id, content: z.string(), thinking: z.string() }),
-  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse) }),
+  /** toolSearches: the searches the model ran with the memory tools (absent: none). */
+  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse), toolSearches: z.array(ToolSearch).optional() }),
 };

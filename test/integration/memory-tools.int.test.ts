@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { Settings } from '../../shared/contract';
 import type { FakeOllamaOptions } from '../fakes/fake-ollama';
+import { startFakeOllama } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
+import { runCli } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
@@ -15,9 +17,9 @@ afterEach(async () => {
 });
 
 type WireMessage = { role: string; content: string; tool_name?: string; tool_calls?: Array<{ function: { name: string; arguments: unknown } }> };
-const wire = (q: { body: Record<string, unknown> }) => q.body as { tools?: Array<{ type: string; function: { name: string } }>; messages: WireMessage[] };
+const wire = (q: { body: unknown } | undefined) => q!.body as { tools?: Array<{ type: string; function: { name: string } }>; messages: WireMessage[] };
 /** The tool messages of a request: a recorded one (body) or the one a scripted reply answers. */
-const toolMessages = (r: { body: Record<string, unknown> }) => wire(r).messages.filter((m) => m.role === 'tool');
+const toolMessages = (r: { body: unknown } | undefined) => wire(r).messages.filter((m) => m.role === 'tool');
 
 describe('memory tools in chat', () => {
   const tempDir = useTempDirs();
@@ -29,7 +31,7 @@ describe('memory tools in chat', () => {
     if (Object.keys(settings).length > 0) unwrap(await h.client.call('settings.update', { patch: settings }));
     return h;
   }
-  const chats = (fake: { requests: Array<{ path: string; body: Record<string, unknown> }> }) => fake.requests.filter((q) => q.path === '/api/chat');
+  const chats = (fake: { requests: Array<{ path: string; body: unknown }> }) => fake.requests.filter((q) => q.path === '/api/chat');
 
   it('the model searches a memory the prompt did not carry, answers with it, and the receipt records the search', async () => {
     const { client, fake } = await harness({ memoryAccess: 'tools' });
@@ -63,6 +65,7 @@ describe('memory tools in chat', () => {
     // Stored with the answer, read back with the thread as after a restart.
     const page = unwrap(await client.call('thread.messages', { threadId: r.threadId }));
     expect(page.receipts.find((x) => x.messageId === r.assistantMessage.id)!.memories.map((m) => m.memoryId)).toEqual([pinned.id, cat.id]);
+    expect(page.receipts.find((x) => x.messageId === r.assistantMessage.id)!.searches).toEqual([expect.objectContaining({ tool: 'search_memory', query: 'cat', memoryIds: [cat.id] })]);
     const detail = unwrap(await client.call('memory.get', { memoryId: cat.id }));
     expect(detail.memory.accessCount).toBe(1);
   });
@@ -97,6 +100,9 @@ describe('memory tools in chat', () => {
     expect(context.tools.searches).toEqual([
       expect.objectContaining({ tool: 'search_conversations', query: '京都', memoryIds: [], messages: [expect.objectContaining({ messageId: trip.userMessage.id, threadId: trip.threadId, threadTitle: '秋天的旅行' })] }),
     ]);
+    // A receipt even without memories: the search is what the answer used.
+    const page = unwrap(await client.call('thread.messages', { threadId: r.threadId }));
+    expect(page.receipts).toEqual([{ messageId: r.assistantMessage.id, memories: [], searches: context.tools.searches }]);
   });
 
   it('a model whose /api/show lacks "tools" gets no tools and the memories injected', async () => {
@@ -184,5 +190,25 @@ describe('memory tools in chat', () => {
     // Not offered again to that model in this process.
     unwrap(await client.call('chat.send', { threadId: r.threadId, text: 'And my name?' }));
     expect(wire(chats(fake).at(-1)!).tools).toBeUndefined();
+  });
+
+  it('mnemo chat names the searches on stderr, and --json lists them', { timeout: 120_000 }, async () => {
+    const fake = await startFakeOllama();
+    try {
+      const env = { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: tempDir() };
+      expect((await runCli(['settings', 'set', 'memoryAccess', 'tools'], env)).code).toBe(0);
+      expect((await runCli(['memory', 'add', 'The user’s cat is called Miso'], env)).code).toBe(0);
+      fake.script({ toolCalls: [{ name: 'search_memory', arguments: { query: 'cat' } }] }, { content: 'Miso.' });
+      const plain = await runCli(['chat', 'What is my cat called?'], env);
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stdout.trim()).toBe('Miso.');
+      expect(plain.stderr).toContain('(searched memories: “cat” → 1)');
+      fake.script({ toolCalls: [{ name: 'search_conversations', arguments: { query: 'cat' } }] }, { content: 'You asked before.' });
+      const json = await runCli(['chat', '--json', 'Did I ask about my cat?'], env);
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout).searches).toEqual([{ tool: 'search_conversations', query: 'cat', memory_ids: [], message_ids: [1] }]);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -213,7 +213,7 @@ export function createChatService(deps: ChatServiceDeps) {
       enqueueFollowUps(threadId, incognito, userMessage, message);
       return message;
     });
-    events.emit('message.completed', { message: finished, memoriesUsed });
+    events.emit('message.completed', { message: finished, memoriesUsed, ...(trace.searches.length > 0 ? { toolSearches: trace.searches } : {}) });
 
     if (failure && failure.code !== 'ABORTED') throw failure;
     return { threadId, userMessage, assistantMessage: finished, memoriesUsed };

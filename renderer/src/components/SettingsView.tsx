@@ -218,6 +218,18 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
             </label>
           ))}
         </fieldset>
+        <fieldset className="field radio-group stacked">
+          <legend>{t('settings.memoryAccess')}</legend>
+          {(['auto', 'inject', 'tools', 'both'] as const).map((access) => (
+            <label key={access} className="radio">
+              <input type="radio" name="memoryAccess" value={access} checked={currentValue(settings, draft, 'memoryAccess') === access} onChange={() => field('memoryAccess').onChange(access)} />
+              <span>
+                <strong>{t(`settings.memoryAccess.${access}`)}</strong>
+                <span className="muted small block">{t(`settings.memoryAccess.${access}Hint`)}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
         <SelectField
           {...field('embeddingProvider')}
           label={t('settings.embeddingProvider')}
