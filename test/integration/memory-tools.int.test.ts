@@ -7,7 +7,8 @@ import { unwrap } from '../../shared/client';
 import type { Settings } from '../../shared/contract';
 import type { FakeOllamaOptions } from '../fakes/fake-ollama';
 import { startFakeOllama } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { createChatHarness, createOpenAiChatHarness } from '../support/chat-harness';
+import type { FakeOpenAiOptions } from '../fakes/fake-openai';
 import { runCli } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -210,5 +211,53 @@ describe('memory tools in chat', () => {
     } finally {
       await fake.close();
     }
+  });
+
+  describe('an OpenAI-compatible server', () => {
+    async function openai(settings: Partial<Settings>, fake: FakeOpenAiOptions = {}) {
+      const h = await createOpenAiChatHarness(tempDir(), { core: { embedder: null }, fake });
+      harnesses.push(h);
+      unwrap(await h.client.call('settings.update', { patch: settings }));
+      return h;
+    }
+    const completions = (fake: { requests: Array<{ path: string; body: unknown }> }) =>
+      fake.requests.filter((q) => q.path === '/v1/chat/completions').map((q) => q.body as { tools?: unknown[]; messages: Array<Record<string, unknown>> });
+
+    it('auto: no tools (the server cannot say whether the model takes them), memories injected', async () => {
+      const { client, fake } = await openai({ memoryAccess: 'auto' });
+      unwrap(await client.call('memory.create', { content: 'The user’s cat is called Miso' }));
+      fake.script({ content: 'Miso.' });
+      unwrap(await client.call('chat.send', { text: 'What is my cat called?' }));
+      const [only] = completions(fake);
+      expect(only!.tools).toBeUndefined();
+      expect(String(only!.messages[0]!.content)).toContain('Miso');
+    });
+
+    it('tools: streamed tool_calls (arguments a JSON string in pieces) run, and the result goes back by tool_call_id', async () => {
+      const { client, fake } = await openai({ memoryAccess: 'tools' });
+      const cat = unwrap(await client.call('memory.create', { content: 'The user’s cat is called Miso' }));
+      fake.script({ toolCalls: [{ name: 'search_memory', arguments: '{"query": "cat", "limit": 3}' }] }, { content: 'Your cat is Miso.' });
+      const r = unwrap(await client.call('chat.send', { text: 'What is my cat called?' }));
+      expect(r.assistantMessage).toMatchObject({ status: 'complete', content: 'Your cat is Miso.' });
+      const [first, second] = completions(fake);
+      expect(first!.tools).toHaveLength(2);
+      const call = second!.messages.at(-2) as { role: string; tool_calls: Array<{ id: string; type: string; function: { name: string; arguments: string } }> };
+      expect(call).toMatchObject({ role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'search_memory', arguments: '{"query": "cat", "limit": 3}' } }] });
+      expect(second!.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: call.tool_calls[0]!.id });
+      expect(String(second!.messages.at(-1)!.content)).toContain('Miso');
+      expect(r.memoriesUsed.map((m) => m.memoryId)).toEqual([cat.id]);
+    });
+
+    it('a server that refuses tools: the answer comes with injected memories instead', async () => {
+      const { client, fake } = await openai({ memoryAccess: 'both' }, { toolsRefused: true });
+      unwrap(await client.call('memory.create', { content: 'The user’s cat is called Miso' }));
+      fake.script({ content: 'Miso.' });
+      const r = unwrap(await client.call('chat.send', { text: 'What is my cat called?' }));
+      expect(r.assistantMessage).toMatchObject({ status: 'complete', content: 'Miso.' });
+      const [refused, again] = completions(fake);
+      expect(refused!.tools).toHaveLength(2);
+      expect(again!.tools).toBeUndefined();
+      expect(unwrap(await client.call('chat.context', { messageId: r.assistantMessage.id }))!.tools.refused).toBe(true);
+    });
   });
 });

@@ -247,7 +247,7 @@ function toolSearchesOf(sqlite: Sqlite, messageIds: readonly number[]): Map<numb
     )
     .all(JSON.stringify(messageIds)) as Array<{ messageId: number; searches: string }>;
   for (const r of rows) {
-    let json: unknown = null;
+    let json: unknown;
     try {
       json = JSON.parse(r.searches);
     } catch {
