@@ -26,6 +26,7 @@ import type { Embedder } from './embedding/embedder.port';
 import { createDefaultEmbedder, createEmbedderFactory, resolveModelHub, type LocalEmbeddingThread } from './embedding/embedder.factory';
 import { createEmbeddingService } from './embedding/embedding.service';
 import { createMemoryService, memoryRetrievalPort } from './memory/memory.service';
+import { createMemoryToolSources } from './chat/memory-tool-sources';
 import { createBackupService } from './backup/backup.service';
 import { createBackupScrubber } from './backup/backup-scrub';
 import { createDailyScheduler } from './backup/daily-scheduler';
@@ -191,6 +192,7 @@ export function createCore(options: CoreOptions): Core {
   });
   const timeline = createTimelineService({ sqlite: db.sqlite, clock });
   const retrieval = memoryRetrievalPort(memories, (threadId) => timeline.exclusions(threadId));
+  const memoryToolSources = createMemoryToolSources({ sqlite: db.sqlite, memory: memories, exclusions: (threadId) => timeline.exclusions(threadId) });
   const jobDeps = { sqlite: db.sqlite, clock, events, llm, settings: () => settings.get() };
   queue.register(createSummaryJob(jobDeps));
   queue.register(
@@ -223,6 +225,7 @@ export function createCore(options: CoreOptions): Core {
     settings: () => settings.get(),
     memory: () => retrieval,
     profile: () => profile.forPrompt(),
+    memoryToolSources: () => memoryToolSources,
   });
   queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm, settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));

@@ -59,6 +59,22 @@ const InstructionsUse = z.object({ tokens: Tokens, cut: z.boolean() }).nullable(
  * Tokens are Mnemo's estimates as the budget counts them (the conversation parts calibrated to the model); the
  * budget is the context window split into its shares. Ids and counts only: the messages themselves are in the thread.
  */
+/** One search the model ran with a memory tool while answering (electron/core/chat/tool-loop.ts), as its receipt shows it. */
+export const ToolSearch = z.object({
+  /** search_memory, search_conversations, or the unknown name the model used. */
+  tool: z.string().max(200),
+  /** null when the call could not be read. */
+  query: z.string().nullable(),
+  memoryIds: z.array(Id),
+  messages: z.array(z.object({ messageId: Id, threadId: Id, threadTitle: z.string(), createdAt: Timestamp })),
+  /** What was wrong with the call (bad arguments, unknown tool, a repeated search), as the model was told; null: it ran. */
+  problem: z.string().nullable(),
+  /** The tool message's tokens, and whether results were left out to fit. */
+  tokens: Tokens,
+  cut: z.boolean(),
+});
+export type ToolSearch = z.output<typeof ToolSearch>;
+
 export const PromptContext = z.object({
   model: z.string(),
   budget: z.object({ contextWindow: Tokens, system: Tokens, memories: Tokens, conversation: Tokens, reply: Tokens }),
@@ -80,6 +96,11 @@ export const PromptContext = z.object({
   attachments: z.object({ count: z.number().int().nonnegative(), tokens: Tokens, cut: z.boolean() }).default({ count: 0, tokens: 0, cut: false }),
   /** True when an older message did not fit the conversation share. */
   conversationCut: z.boolean(),
+  /**
+   * The memory tools: whether they were offered, the searches the model ran (in order), and whether the server
+   * refused tools so the answer fell back to injected memories.
+   */
+  tools: z.object({ offered: z.boolean(), searches: z.array(ToolSearch), refused: z.boolean() }).default({ offered: false, searches: [], refused: false }),
 });
 export type PromptContext = z.output<typeof PromptContext>;
 
@@ -123,5 +144,6 @@ export const chatOperations = {
 export const chatEvents = {
   'message.created': z.object({ message: Message }),
   'message.delta': z.object({ threadId: Id, messageId: Id, content: z.string(), thinking: z.string() }),
-  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse) }),
+  /** toolSearches: the searches the model ran with the memory tools (absent: none). */
+  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse), toolSearches: z.array(ToolSearch).optional() }),
 };

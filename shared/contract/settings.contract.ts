@@ -44,6 +44,12 @@ export const Settings = z.object({
   embeddingProvider: z.enum(['onnx', 'ollama']).default('onnx'),
   embeddingModel: z.string().max(200).default('Xenova/multilingual-e5-small'),
   memoryMode: z.enum(['auto', 'ask', 'off']).default('auto'),
+  /**
+   * How an answer reaches long-term memory (electron/core/chat/tool-loop.ts): 'inject' retrieved memories into the
+   * prompt; 'tools' let the model search memories and past conversations itself (the prompt keeps pinned memories and
+   * the profile); 'both'; 'auto' is 'both' for a model that supports tools, else 'inject'.
+   */
+  memoryAccess: z.enum(['auto', 'inject', 'tools', 'both']).default('auto'),
   /** Keep a short profile of the user from the memories, always in the prompt (electron/core/profile/). */
   profileEnabled: z.boolean().default(true),
   /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MemoryUse, Message, MessageAttachment, MessageStatus } from './chat.contract';
+import { MemoryUse, Message, MessageAttachment, MessageStatus, ToolSearch } from './chat.contract';
 import { Id, Ok, Timestamp, operation } from './define';
 import { ExportHeader } from './memory.contract';
 
@@ -120,8 +120,11 @@ export const threadOperations = {
     z.object({
       messages: z.array(Message),
       hasMore: z.boolean(),
-      /** For each answer on the page that used long-term memories: which ones, with score and reason. */
-      receipts: z.array(z.object({ messageId: Id, memories: z.array(MemoryUse) })),
+      /**
+       * For each answer on the page that used long-term memories: which ones, with score and reason; and the searches
+       * the model ran with the memory tools (absent: none).
+       */
+      receipts: z.array(z.object({ messageId: Id, memories: z.array(MemoryUse), searches: z.array(ToolSearch).optional() })),
     }),
   ),
   'thread.search': operation(

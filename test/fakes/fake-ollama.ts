@@ -12,7 +12,9 @@
  * another num_ctx reloads it. A (re)load is recorded in `loads` and reported as a non-zero `load_duration`; a request
  * served by the loaded runner reports 0. The `think` field is checked as Ollama checks it: `think: true` to a model
  * without the "thinking" capability is a 400 "does not support thinking"; `think: false` to a thinking model keeps
- * its reasoning out of the reply.
+ * its reasoning out of the reply. Tools as Ollama handles them: `tools` sent to a model without the "tools" capability is
+ * a 400 "does not support tools"; a scripted reply with `toolCalls` streams them in one line of their own before the
+ * last line, each `{ function: { name, arguments } }` with the arguments as an object (not a JSON string).
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -64,6 +66,8 @@ export interface FakeReply {
   evalTokens?: number;
   /** Pause before every chunk after the first. */
   delayMsPerChunk?: number;
+  /** Tool calls the model asks for (chat only), after any content; `arguments` go on the wire as given (an object in Ollama). */
+  toolCalls?: Array<{ name: string; arguments: unknown }>;
 }
 
 export interface FakeInferenceRequest {
@@ -207,6 +211,9 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       if (!thinks && body.think !== undefined && body.think !== false && body.think !== null) {
         return sendJson(res, 400, { error: `"${String(body.model)}" does not support thinking` });
       }
+      if (Array.isArray(body.tools) && body.tools.length > 0 && !model.capabilities.includes('tools')) {
+        return sendJson(res, 400, { error: `registry.ollama.ai/library/${String(body.model)} does not support tools` });
+      }
       const request = toInferenceRequest(path as FakeInferenceRequest['path'], body);
       const reply = replies.next(request);
       const loadNs = schedule(model, body.options);
@@ -280,7 +287,15 @@ async function sendInference(
     isChat
       ? { model: request.model, created_at: created(), message: { role: 'assistant', content, ...(thinking ? { thinking } : {}) }, done: false }
       : { model: request.model, created_at: created(), response: content, ...(thinking ? { thinking } : {}), done: false };
-  const pieces = [...thinkingChunks.map((t) => piece('', t)), ...contentChunks.map((c) => piece(c, ''))];
+  const pieces: object[] = [...thinkingChunks.map((t) => piece('', t)), ...contentChunks.map((c) => piece(c, ''))];
+  if (isChat && reply.toolCalls?.length) {
+    pieces.push({
+      model: request.model,
+      created_at: created(),
+      message: { role: 'assistant', content: '', tool_calls: reply.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) },
+      done: false,
+    });
+  }
   const evalCount = reply.evalTokens ?? pieces.length;
   const stats = {
     done: true,

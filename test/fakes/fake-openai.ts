@@ -9,7 +9,10 @@
  * - POST /v1/chat/completions with `stream: true`: `text/event-stream`, one `data: {chat.completion.chunk}` event per
  *   piece (the first carries the role, the last an empty delta with finish_reason), then a usage chunk with empty
  *   choices when `stream_options.include_usage`, then `data: [DONE]`. Reasoning goes in `delta.reasoning_content`.
- *   `stream: false` gets one chat.completion object.
+ *   `stream: false` gets one chat.completion object. Tool calls (a reply with `toolCalls`) stream as OpenAI streams them:
+ *   `delta.tool_calls` entries with an `index`, the first carrying `id`, `type` and the function's name, the
+ *   `arguments` JSON string in pieces across chunks; finish_reason 'tool_calls'. With `toolsRefused`, any request
+ *   with `tools` is a 400 (a server or template without tool support).
  * - POST /v1/embeddings: `{object: 'list', data: [{object: 'embedding', index, embedding}], model, usage}`.
  * - Errors: an HTTP status with `{error: {message, type, param, code}}`; after the stream started, one
  *   `data: {error: {...}}` event and the end of the body (llama-server's way).
@@ -58,10 +61,13 @@ export interface FakeOpenAiReply {
   completionTokens?: number;
   /** Pause before every chunk after the first. */
   delayMsPerChunk?: number;
+  /** Tool calls the model asks for; `arguments` is sent as this string (a JSON string, as OpenAI sends it), in pieces. */
+  toolCalls?: Array<{ name: string; arguments: string }>;
 }
 
 export interface FakeOpenAiRequest {
   model: string;
+  /** As sent: an assistant turn that only called tools has content null (OpenAI's way), whatever this type says. */
   messages: { role: string; content: string }[];
   body: Record<string, unknown>;
 }
@@ -94,6 +100,8 @@ export interface FakeOpenAiOptions {
   apiKey?: string;
   /** Length of the embeddings. Default 16. */
   embedDim?: number;
+  /** Refuse requests with `tools` (400), as a server whose model template has no tool support does. */
+  toolsRefused?: boolean;
 }
 
 export interface FakeOpenAi extends FakeServerControls<FakeOpenAiRequest, FakeOpenAiReply, FakeOpenAiFault> {
@@ -158,6 +166,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         }
         const problem = responseFormatProblem(body.response_format);
         if (problem) return sendError(res, 400, problem, 'invalid_request_error', 'response_format');
+      }
+      if (options.toolsRefused && Array.isArray(body.tools) && body.tools.length > 0) {
+        return sendError(res, 400, 'tools param requires --jinja flag', 'invalid_request_error', 'tools');
       }
       if (currentFault?.kind === 'context-exceeded') {
         return sendJson(res, 400, {
@@ -226,7 +237,7 @@ async function sendCompletion(res: ServerResponse, request: FakeOpenAiRequest, r
     finishReason = 'length';
   }
   const usage = {
-    prompt_tokens: reply.promptTokens ?? request.messages.reduce((n, m) => n + countWords(m.content), 0),
+    prompt_tokens: reply.promptTokens ?? request.messages.reduce((n, m) => n + countWords(m.content ?? ''), 0),
     completion_tokens: reply.completionTokens ?? contentChunks.length + reasoningChunks.length,
   };
   const base = { id, created: CREATED, model: request.model, system_fingerprint: 'fake' };
@@ -239,11 +250,19 @@ async function sendCompletion(res: ServerResponse, request: FakeOpenAiRequest, r
   }
 
   const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+  const toolChunks = (reply.toolCalls ?? []).flatMap((c, index) => {
+    const half = Math.ceil(c.arguments.length / 2);
+    return [
+      chunk({ tool_calls: [{ index, id: `call_${id}_${index}`, type: 'function', function: { name: c.name, arguments: c.arguments.slice(0, half) } }] }, null),
+      chunk({ tool_calls: [{ index, function: { arguments: c.arguments.slice(half) } }] }, null),
+    ];
+  });
   const events: object[] = [
     chunk({ role: 'assistant', content: '' }, null),
     ...reasoningChunks.map((r) => chunk({ reasoning_content: r }, null)),
     ...contentChunks.map((c) => chunk({ content: c }, null)),
-    chunk({}, finishReason),
+    ...toolChunks,
+    chunk({}, toolChunks.length > 0 ? 'tool_calls' : finishReason),
   ];
   const includeUsage = (request.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
   if (includeUsage) events.push({ ...base, object: 'chat.completion.chunk', choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });

@@ -2,7 +2,7 @@
  * Chat, threads, models and the background queue from the terminal.
  * `chat` streams the reply to stdout and exits once the reply and its writes are done.
  */
-import type { Message, ModelsOverview, QueueState, Thread } from '../../../shared/contract';
+import type { Message, ModelsOverview, QueueState, Thread, ToolSearch } from '../../../shared/contract';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
 import { Id } from '../../../shared/contract';
@@ -51,12 +51,23 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
       if (streamed) ctx.write('\n');
       return r;
     }
+    // The searches the model ran with the memory tools, as the answer's context recorded them.
+    const context = await ctx.client.call('chat.context', { messageId: r.value.assistantMessage.id });
+    const searches = context.ok && context.value ? context.value.tools.searches : [];
+    if (!ctx.json) for (const s of searches) ctx.note(describeSearch(s));
     const value = {
       thread_id: r.value.threadId,
       message_id: r.value.assistantMessage.id,
       reply: r.value.assistantMessage.content,
       status: r.value.assistantMessage.status,
       memories_used: r.value.memoriesUsed.map((m) => ({ memory_id: m.memoryId, score: m.score, reason: m.reason, ...(m.matched ? { matched: m.matched } : {}) })),
+      searches: searches.map((s) => ({
+        tool: s.tool,
+        query: s.query,
+        memory_ids: s.memoryIds,
+        message_ids: s.messages.map((m) => m.messageId),
+        ...(s.problem ? { problem: s.problem } : {}),
+      })),
     };
     const note = r.value.assistantMessage.status === 'truncated' ? '\n[the reply was cut at the model’s length limit]' : '';
     return { ok: true, value, text: streamed ? note : r.value.assistantMessage.content + note };
@@ -65,6 +76,13 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
     offCreated();
     offDelta();
   }
+}
+
+/** One line per search: "(searched memories: “cat” → 1)"; a call the model got wrong says so. */
+export function describeSearch(s: ToolSearch): string {
+  const what = s.tool === 'search_memory' ? 'memories' : s.tool === 'search_conversations' ? 'conversations' : s.tool;
+  if (s.problem) return `(search ${what}${s.query === null ? '' : ` “${s.query}”`} not run: ${s.problem})`;
+  return `(searched ${what}: “${s.query ?? ''}” → ${s.tool === 'search_conversations' ? s.messages.length : s.memoryIds.length})`;
 }
 
 function formatThread(t: Thread): string {

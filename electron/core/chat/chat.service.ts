@@ -1,7 +1,7 @@
 /**
  * One chat exchange, as a straight line: store the user message -> assemble the prompt under the budget (system
- * text with the custom instructions, memories, summary + recent messages) -> stream the reply from the LLM port
- * (message.delta events, partial text saved as it arrives) -> ONE transaction: the final reply, which memories it
+ * text with the custom instructions, memories, summary + recent messages) -> stream the reply from the LLM port, with
+ * the memory tools' rounds when they are offered (tool-loop.ts) (message.delta events, partial text saved as it arrives) -> ONE transaction: the final reply, which memories it
  * used, what the model saw (prompt-context.repo.ts), and the background jobs it triggers (extraction, summary,
  * title) -> events.
  *
@@ -35,6 +35,9 @@ import type { PromptContextRepo } from './prompt-context.repo';
 import { composeUserContent } from './attachment-text';
 import { assemblePrompt } from './prompt-assembly';
 import { summaryIsDue } from './summary.job';
+import type { MemoryToolSources } from './memory-tools';
+import { createToolAnswerer, ToolTrace } from './tool-loop';
+import { userTimeZone } from '../../../shared/time-zone';
 
 export const EXTRACTOR_VERSION = 'v1';
 
@@ -56,6 +59,8 @@ export interface ChatServiceDeps {
   memory: () => MemoryRetrievalPort;
   /** The user's profile for the prompt while it is on (profile/profile.service.ts), else null. */
   profile: () => string | null;
+  /** Where the memory tools search (chat/memory-tool-sources.ts). */
+  memoryToolSources: () => MemoryToolSources;
 }
 
 export interface SendResult {
@@ -70,6 +75,7 @@ const PARTIAL_SAVE_INTERVAL_MS = 750;
 export function createChatService(deps: ChatServiceDeps) {
   const { sqlite, clock, events, logger, messages, threads, queue, calibrator } = deps;
   const active = new Map<number, AbortController>();
+  const answerer = createToolAnswerer({ llm: deps.llm, logger, sources: deps.memoryToolSources });
 
   async function send(input: {
     threadId?: number | undefined;
@@ -134,22 +140,29 @@ export function createChatService(deps: ChatServiceDeps) {
     let failure: MnemoError | null = null;
     let promptEstimate = 0;
     let context: PromptContext | null = null;
+    const trace = new ToolTrace();
     try {
-      const assembled = await assemblePrompt(
-        { sqlite, messages, memory: deps.memory(), calibrator, profile: deps.profile },
-        { threadId, userMessage, incognito, threadInstructions: thread.instructions, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now() },
-      );
-      context = { model, ...assembled.context };
-      memoriesUsed = assembled.memoriesUsed;
-      promptEstimate = assembled.rawTokens;
-      const { prompt } = assembled;
-
       let lastSave = clock.now();
-      result = await deps.llm.chat({
+      result = await answerer.answer({
         model,
-        messages: prompt,
-        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
+        settings,
+        threadId,
+        incognito,
+        userMessageId: userMessage.id,
+        timeZone: userTimeZone(settings.timeZone),
         signal: controller.signal,
+        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
+        trace,
+        assemble: async (access) =>
+          assemblePrompt(
+            { sqlite, messages, memory: deps.memory(), calibrator, profile: deps.profile },
+            { threadId, userMessage, incognito, threadInstructions: thread.instructions, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now(), access },
+          ),
+        onAssembled: (assembled) => {
+          context = { model, ...assembled.context };
+          memoriesUsed = assembled.memoriesUsed;
+          promptEstimate = assembled.rawTokens;
+        },
         onChunk: (chunk) => {
           content += chunk.content;
           thinking += chunk.thinking;
@@ -165,6 +178,11 @@ export function createChatService(deps: ChatServiceDeps) {
       if (!(e instanceof MnemoError)) logger.error('chat failed unexpectedly', { thread: threadId, error: (e as Error).message });
     }
 
+    // What the memory tools found counts as used (its search's reason), and the context lists the searches.
+    memoriesUsed = [...memoriesUsed, ...trace.memories.filter((m) => !memoriesUsed.some((u) => u.memoryId === m.memoryId))];
+    // Set by onAssembled, inside a callback: the compiler cannot see it.
+    const assembledContext = context as PromptContext | null;
+    if (assembledContext) context = { ...assembledContext, tools: { offered: assembledContext.tools.offered, searches: trace.searches, refused: trace.refused } };
     if (result && promptEstimate > 0 && result.promptTokens) calibrator.observe(promptEstimate, result.promptTokens);
     const stopped = result?.doneReason === 'aborted' || failure?.code === 'ABORTED';
     const finalContent = (result?.content ?? content).trim();
@@ -195,7 +213,7 @@ export function createChatService(deps: ChatServiceDeps) {
       enqueueFollowUps(threadId, incognito, userMessage, message);
       return message;
     });
-    events.emit('message.completed', { message: finished, memoriesUsed });
+    events.emit('message.completed', { message: finished, memoriesUsed, ...(trace.searches.length > 0 ? { toolSearches: trace.searches } : {}) });
 
     if (failure && failure.code !== 'ABORTED') throw failure;
     return { threadId, userMessage, assistantMessage: finished, memoriesUsed };

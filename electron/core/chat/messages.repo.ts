@@ -2,7 +2,8 @@
  * Message rows and their full-text entries. Every write that changes searchable text updates messages_fts in the
  * same call so the two never disagree (callers wrap multi-step writes in a transaction).
  */
-import { MessageAttachment, type ExportedMessage, type Message } from '../../../shared/contract';
+import { z } from 'zod';
+import { MessageAttachment, ToolSearch, type ExportedMessage, type Message } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
@@ -189,7 +190,13 @@ export function createMessagesRepo(sqlite: Sqlite) {
         list.push({ memoryId: u.memoryId, score: u.score, reason: u.reason, ...(matched ? { matched } : {}) });
         receipts.set(u.messageId, list);
       }
-      return { messages: page, hasMore, receipts: [...receipts].map(([messageId, memories]) => ({ messageId, memories })) };
+      const searches = toolSearchesOf(sqlite, page.map((m) => m.id));
+      for (const id of searches.keys()) if (!receipts.has(id)) receipts.set(id, []);
+      return {
+        messages: page,
+        hasMore,
+        receipts: [...receipts].map(([messageId, memories]) => ({ messageId, memories, ...(searches.has(messageId) ? { searches: searches.get(messageId)! } : {}) })),
+      };
     },
     /** The newest message of a thread, if any. */
     last(threadId: number): Message | null {
@@ -228,3 +235,26 @@ export function createMessagesRepo(sqlite: Sqlite) {
 }
 
 export type MessagesRepo = ReturnType<typeof createMessagesRepo>;
+
+/** The memory tools' searches of these answers, from what the model saw (prompt-context.repo.ts); unreadable ones are left out. */
+function toolSearchesOf(sqlite: Sqlite, messageIds: readonly number[]): Map<number, ToolSearch[]> {
+  const out = new Map<number, ToolSearch[]>();
+  if (messageIds.length === 0) return out;
+  const rows = sqlite
+    .prepare(
+      `SELECT message_id AS messageId, json_extract(breakdown, '$.tools.searches') AS searches FROM message_contexts
+       WHERE message_id IN (SELECT value FROM json_each(?)) AND json_array_length(breakdown, '$.tools.searches') > 0`,
+    )
+    .all(JSON.stringify(messageIds)) as Array<{ messageId: number; searches: string }>;
+  for (const r of rows) {
+    let json: unknown;
+    try {
+      json = JSON.parse(r.searches);
+    } catch {
+      continue;
+    }
+    const parsed = z.array(ToolSearch).safeParse(json);
+    if (parsed.success) out.set(r.messageId, parsed.data);
+  }
+  return out;
+}

@@ -21,6 +21,8 @@ import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.po
 import { attachmentsOf, type MessagesRepo } from './messages.repo';
 import { loadSummary } from './summary.job';
 import { formatProfileForPrompt } from '../memory/memory-prompt';
+import { MEMORY_TOOLS_RULE } from './memory-tools';
+import type { MemoryAccess } from './tool-loop';
 
 /** timeZone: the user's (userTimeZone): "today" is their calendar day, not UTC's. */
 export function systemPrompt(now: number, timeZone: string): string {
@@ -55,12 +57,14 @@ export async function assemblePrompt(
   deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null },
   /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
   /** threadInstructions: the thread's own system prompt (null: none); the global one is settings.instructions. */
-  input: { threadId: number; userMessage: Message; incognito: boolean; threadInstructions: string | null; contextWindow: number; settings: Settings; now: number },
+  /** access: whether retrieved memories go in and memory tools are offered (tool-loop.ts); default: inject, no tools. */
+  input: { threadId: number; userMessage: Message; incognito: boolean; threadInstructions: string | null; contextWindow: number; settings: Settings; now: number; access?: MemoryAccess },
 ): Promise<AssembledPrompt> {
+  const access = input.access ?? { inject: true, tools: false };
   const { settings, threadId, userMessage } = input;
   const budget = computeBudget(input.contextWindow, settings.budget);
   const system = composeSystemText({
-    base: systemPrompt(input.now, userTimeZone(settings.timeZone)),
+    base: systemPrompt(input.now, userTimeZone(settings.timeZone)) + (access.tools ? `\n${MEMORY_TOOLS_RULE}` : ''),
     globalInstructions: settings.instructions,
     threadInstructions: input.threadInstructions,
     budgetTokens: budget.system,
@@ -72,7 +76,8 @@ export async function assemblePrompt(
   if (!input.incognito && settings.memoryMode !== 'off') {
     profileText = formatProfileForPrompt(deps.profile(), Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
     const profileTokens = profileText ? estimateTokens(profileText) + 1 : 0;
-    const retrieved = await deps.memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories - profileTokens, estimateTokens });
+    // Without injection only the always-on part goes in: an empty query retrieves the pinned memories alone.
+    const retrieved = await deps.memory.retrieveForPrompt({ query: access.inject ? userMessage.content : '', threadId, tokenBudget: budget.memories - profileTokens, estimateTokens });
     memoriesUsed = retrieved.items;
     memoryText = [profileText, retrieved.text].filter(Boolean).join('\n\n');
   }
@@ -111,6 +116,7 @@ export async function assemblePrompt(
       question: { tokens: plan.questionTokens },
       attachments: { count: userMessage.attachments?.length ?? 0, tokens: Math.ceil(question.attachmentTokens * deps.calibrator.ratio), cut: question.cut },
       conversationCut: plan.truncated,
+      tools: { offered: access.tools, searches: [], refused: false },
     },
   };
 }

@@ -57,10 +57,18 @@ export interface ModelChatRequest extends Omit<ChatRequest, 'options' | 'think'>
   reasoning?: 'off';
 }
 
+/**
+ * Whether a model can be offered tools: 'yes'/'no' when Ollama's /api/show lists its capabilities; 'unknown' for an
+ * Ollama too old to list them and for OpenAI-compatible servers, which have no reliable way to say.
+ */
+export type ToolSupport = 'yes' | 'no' | 'unknown';
+
 /** What services need to ask a model for an answer. */
 export interface ModelRequests {
   /** The num_ctx of every request to `model`; the prompt budget is computed from it. */
   contextWindow(model: string): Promise<number>;
+  /** From the same cached /api/show answer as the context window (asked once per server and model). */
+  toolSupport(model: string): Promise<ToolSupport>;
   chat(request: ModelChatRequest): Promise<ChatResult>;
 }
 
@@ -138,9 +146,17 @@ export function createLlmProvider(deps: {
     return contextWindowFor(deps.settings().contextWindowTokens, (await detailsOf(model)).contextLength);
   }
 
+  async function toolSupport(model: string): Promise<ToolSupport> {
+    const port = get();
+    const { capabilities } = await detailsOf(model);
+    if (port.api !== 'ollama' || capabilities.length === 0) return 'unknown';
+    return capabilities.includes('tools') ? 'yes' : 'no';
+  }
+
   return {
     get,
     contextWindow,
+    toolSupport,
     async chat({ reasoning, options, ...request }) {
       const numCtx = await contextWindow(request.model);
       const thinks = (await detailsOf(request.model)).capabilities.includes('thinking');

@@ -9,8 +9,33 @@
  * A reply cut by the context length is NOT an error: it resolves with doneReason 'length'.
  */
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** An assistant turn that asked for tools, sent back with the results that answer it. */
+  toolCalls?: ToolCall[];
+  /** A 'tool' message: the tool it answers (Ollama's tool_name) and the call's id when the server gave one (OpenAI's tool_call_id). */
+  toolName?: string;
+  toolCallId?: string;
+}
+
+/** A function the model may call (Ollama and OpenAI-compatible servers both take this shape as a JSON schema). */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+/** One call the model asked for. */
+export interface ToolCall {
+  /** The server's id for the call (OpenAI-compatible servers); null when it gives none (Ollama). */
+  id: string | null;
+  name: string;
+  /**
+   * The arguments as the server sent them: an object from Ollama, a JSON string from OpenAI-compatible servers, and
+   * anything at all from a confused model. Parsed and checked by whoever runs the tool (chat/memory-tools.ts).
+   */
+  arguments: unknown;
 }
 
 export interface ChatChunk {
@@ -35,6 +60,8 @@ export interface ChatResult {
   totalDurationMs: number | null;
   loadDurationMs: number | null;
   evalDurationMs: number | null;
+  /** Tools the model asked to run instead of (or before) answering; absent or empty: none. */
+  toolCalls?: ToolCall[];
 }
 
 export interface ChatRequest {
@@ -49,6 +76,8 @@ export interface ChatRequest {
   options?: { num_ctx?: number; num_predict?: number; temperature?: number; seed?: number };
   /** Ollama's `think` field. Sent only when set; a model without the "thinking" capability refuses `think: true`. */
   think?: boolean;
+  /** Functions the model may call; the reply then may carry toolCalls. Only for a model that supports tools. */
+  tools?: ToolDefinition[];
   /** Stops the request; the promise then rejects with ABORTED unless partial output was streamed (see onChunk). */
   signal?: AbortSignal;
   onChunk?: (chunk: ChatChunk) => void;

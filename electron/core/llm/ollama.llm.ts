@@ -7,7 +7,7 @@
  * The same fetch wrapper tells us whether Ollama answered at all (unreachable vs. broken stream) and rejects
  * malformed NDJSON lines, which the client would otherwise skip silently, losing part of a reply.
  */
-import { Ollama, type ChatResponse } from 'ollama';
+import { Ollama, type ChatResponse, type Message as OllamaMessage, type Tool as OllamaTool } from 'ollama';
 import { MnemoError } from '../../../shared/errors';
 import {
   abortedError,
@@ -26,7 +26,7 @@ import {
   type LlmCall,
   type ServerLabel,
 } from './llm-call';
-import type { ChatResult, LlmPort, ModelDetails, ModelInfo, PullProgress } from './llm.port';
+import type { ChatMessage, ChatResult, LlmPort, ModelDetails, ModelInfo, PullProgress, ToolCall, ToolDefinition } from './llm.port';
 import { normalizeHost } from './ollama-host';
 
 export interface OllamaLlmLogger {
@@ -169,6 +169,7 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
       const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
       const call = openCall(request.signal);
       const reply = new ReplyCollector(request.onChunk);
+      const toolCalls: ToolCall[] = [];
       let last: ChatResponse | undefined;
 
       let timer = startTimer(call, 'first-chunk', firstChunkTimeoutMs);
@@ -177,8 +178,9 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
         // count as a slow model load.
         const stream = await call.client.chat({
           model: request.model,
-          messages: request.messages,
+          messages: request.messages.map(toOllamaMessage),
           stream: true,
+          ...(request.tools?.length ? { tools: request.tools.map(toOllamaTool) } : {}),
           ...(request.format === undefined ? {} : { format: request.format }),
           ...(request.options === undefined ? {} : { options: request.options }),
           ...(request.think === undefined ? {} : { think: request.think }),
@@ -187,6 +189,8 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
           clearTimeout(timer);
           timer = startTimer(call, 'idle', idleTimeoutMs);
           reply.push(part.message?.content ?? '', part.message?.thinking ?? '');
+          // Ollama streams each tool call whole (arguments an object), in a line of its own or the last one.
+          for (const c of part.message?.tool_calls ?? []) toolCalls.push({ id: null, name: String(c.function?.name ?? ''), arguments: c.function?.arguments });
           if (part.done) last = part;
         }
         reply.finish();
@@ -203,9 +207,37 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
         clearTimeout(timer);
         call.controller.abort();
       }
-      return result(request.model, reply, last);
+      return { ...result(request.model, reply, last), ...(toolCalls.length > 0 ? { toolCalls } : {}) };
     },
   };
+}
+
+/** Ollama's message shape: tool calls with their arguments as an object, a tool result named by tool_name. */
+function toOllamaMessage(m: ChatMessage): OllamaMessage {
+  return {
+    role: m.role,
+    content: m.content,
+    ...(m.toolCalls?.length ? { tool_calls: m.toolCalls.map((c) => ({ function: { name: c.name, arguments: argumentsObject(c.arguments) } })) } : {}),
+    ...(m.toolName === undefined ? {} : { tool_name: m.toolName }),
+  };
+}
+
+function toOllamaTool(t: ToolDefinition): OllamaTool {
+  return { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters as OllamaTool['function']['parameters'] } };
+}
+
+/** Ollama wants an object back; a call whose arguments were not one is echoed as {} (its tool message says what was wrong). */
+function argumentsObject(raw: unknown): Record<string, unknown> {
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
+  if (typeof raw === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // not JSON: echoed as {}
+    }
+  }
+  return {};
 }
 
 function result(model: string, reply: ReplyCollector, last: ChatResponse | undefined): ChatResult {

@@ -36,7 +36,7 @@ import {
   type LlmCall,
   type ServerLabel,
 } from './llm-call';
-import type { ChatRequest, ChatResult, LlmPort, ModelDetails, ModelInfo } from './llm.port';
+import type { ChatMessage, ChatRequest, ChatResult, LlmPort, ModelDetails, ModelInfo, ToolCall } from './llm.port';
 import { SseDecoder, type SseEvent } from './sse-decoder';
 
 export interface OpenAiLlmOptions {
@@ -164,7 +164,8 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmPort {
     const { num_predict: maxTokens, temperature, seed } = request.options ?? {};
     return {
       model: request.model,
-      messages: request.messages,
+      messages: request.messages.map(toOpenAiMessage),
+      ...(request.tools?.length ? { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) } : {}),
       // Always streamed, even without onChunk: the time budgets are per chunk, and a long reply must not count as a
       // slow model load.
       stream: true,
@@ -247,7 +248,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmPort {
       const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
       const call = openLlmCall(request.signal);
       const reply = new ReplyCollector(request.onChunk);
-      const end: StreamEnd = { finishReason: null, done: false, model: null, usage: null, timings: null };
+      const end: StreamEnd = { finishReason: null, done: false, model: null, usage: null, timings: null, toolCalls: [] };
 
       let timer = startTimer(call, 'first-chunk', firstChunkTimeoutMs);
       const alive = () => {
@@ -311,6 +312,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmPort {
         totalDurationMs: end.timings ? (numberOrNull(end.timings.prompt_ms) ?? 0) + (numberOrNull(end.timings.predicted_ms) ?? 0) : null,
         loadDurationMs: null,
         evalDurationMs: numberOrNull(end.timings?.predicted_ms),
+        ...(end.toolCalls.length > 0 ? { toolCalls: end.toolCalls.filter((c) => c.name !== '') } : {}),
       } satisfies ChatResult;
     },
   };
@@ -323,6 +325,14 @@ interface Delta {
   content?: unknown;
   reasoning_content?: unknown;
   reasoning?: unknown;
+  tool_calls?: unknown;
+}
+
+/** One entry of `tool_calls`: whole in a completion, in pieces (by index) in a stream. */
+interface ToolCallPart {
+  index?: unknown;
+  id?: unknown;
+  function?: { name?: unknown; arguments?: unknown };
 }
 
 interface Completion {
@@ -340,6 +350,8 @@ interface StreamEnd {
   model: string | null;
   usage: NonNullable<Completion['usage']> | null;
   timings: NonNullable<Completion['timings']> | null;
+  /** Tool calls assembled from the pieces, by index; arguments as the JSON string the server sent. */
+  toolCalls: ToolCall[];
 }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -369,7 +381,41 @@ function readCompletion(chunk: Completion, reply: ReplyCollector, end: StreamEnd
   if (!choice) return;
   const part = choice.delta ?? choice.message ?? {};
   reply.push(text(part.content), text(part.reasoning_content) || text(part.reasoning));
+  if (Array.isArray(part.tool_calls)) collectToolCalls(part.tool_calls as ToolCallPart[], end.toolCalls);
   if (typeof choice.finish_reason === 'string' && choice.finish_reason) end.finishReason = choice.finish_reason;
+}
+
+/**
+ * OpenAI's streamed tool calls: each piece names its call by `index`; the first carries the id and the name, the
+ * `arguments` string arrives in pieces to be joined. A server that sends an object instead of a string is taken as is.
+ */
+function collectToolCalls(parts: readonly ToolCallPart[], calls: ToolCall[]): void {
+  parts.forEach((piece, i) => {
+    const index = typeof piece.index === 'number' ? piece.index : i;
+    const call = (calls[index] ??= { id: null, name: '', arguments: '' });
+    if (typeof piece.id === 'string' && piece.id) call.id = piece.id;
+    if (typeof piece.function?.name === 'string') call.name += piece.function.name;
+    const args = piece.function?.arguments;
+    if (typeof args === 'string') call.arguments = (typeof call.arguments === 'string' ? call.arguments : '') + args;
+    else if (args !== undefined) call.arguments = args;
+  });
+}
+
+/** OpenAI's message shape: an assistant turn's tool_calls with JSON-string arguments; a tool result named by tool_call_id. */
+function toOpenAiMessage(m: ChatMessage): Record<string, unknown> {
+  if (m.role === 'tool') return { role: 'tool', content: m.content, tool_call_id: m.toolCallId ?? m.toolName ?? '' };
+  if (m.role === 'assistant' && m.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: m.content || null,
+      tool_calls: m.toolCalls.map((c, i) => ({
+        id: c.id ?? `call_${i}`,
+        type: 'function',
+        function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}) },
+      })),
+    };
+  }
+  return { role: m.role, content: m.content };
 }
 
 function responseFormat(format: NonNullable<ChatRequest['format']>): Record<string, unknown> {

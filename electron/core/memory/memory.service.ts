@@ -54,6 +54,8 @@ export interface MemoryService extends MemoryWrites {
   // For chat (MemoryRetrievalPort).
   retrieveForPrompt(input: RetrieveInput): Promise<{ items: PromptMemoryItem[]; text: string }>;
   related: MemorySearch['related'];
+  /** Hybrid search with any filters (the memory tools: chat/memory-tool-sources.ts). */
+  hybridSearch: MemorySearch['hybridSearch'];
   /** Records which memories an answer used and bumps their use counts. Synchronous: runs inside the caller's transaction. */
   recordUse(messageId: number, items: ReadonlyArray<{ memoryId: number; score: number; reason: MemoryReason; matched?: readonly string[] }>): void;
 
@@ -285,6 +287,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
 
     retrieveForPrompt: search.retrieveForPrompt,
     related: search.related,
+    hybridSearch: search.hybridSearch,
     recordUse: writer.recordUse,
 
     transaction: writer.transaction,

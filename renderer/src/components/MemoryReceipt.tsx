@@ -1,10 +1,11 @@
 /**
  * Under an answer: which long-term memories it used and why, in words (pinned, similar meaning, the words it matched, recent;
  * the score on hover), with each memory's text, and quick actions: wrong (open it in the editor), outdated (delete it or let it expire), and
- * "not in this thread" (thread.excludeMemory; shown as excluded, with a way back).
+ * "not in this thread" (thread.excludeMemory; shown as excluded, with a way back). Above them, the searches the model ran
+ * with the memory tools and what each returned (ToolSearchList.tsx).
  */
 import { useEffect, useId, useState } from 'react';
-import type { Memory } from '../../../shared/contract';
+import type { Memory, ToolSearch } from '../../../shared/contract';
 import type { Result } from '../../../shared/errors';
 import type { MessageKey } from '../i18n';
 import { formatNumber } from '../format';
@@ -17,11 +18,12 @@ import { useAppStore } from '../stores/app.store';
 import { useLanguage, useT } from '../use-t';
 import { MemoryIcon } from './icons';
 import { InlineField } from './InlineField';
+import { ToolSearchList } from './ToolSearchList';
 
 const REASONS = ['pinned', 'semantic', 'keyword', 'recency'] as const;
 const NO_EXCLUSIONS: number[] = [];
 
-export function MemoryReceipt({ memories, threadId }: { memories: MemoryUse[]; threadId: number }) {
+export function MemoryReceipt({ memories, searches = [], threadId }: { memories: MemoryUse[]; searches?: ToolSearch[]; threadId: number }) {
   const t = useT();
   const want = useMemoryRefsStore((s) => s.want);
   const excluded = useMemoryRefsStore((s) => s.exclusions[threadId] ?? NO_EXCLUSIONS);
@@ -35,7 +37,8 @@ export function MemoryReceipt({ memories, threadId }: { memories: MemoryUse[]; t
   return (
     <details className="receipt">
       <summary>
-        <MemoryIcon /> {t('receipt.summary', { count: memories.length })}
+        <MemoryIcon /> {memories.length > 0 || searches.length === 0 ? t('receipt.summary', { count: memories.length }) : t('receipt.searchesSummary', { count: searches.length })}
+        {memories.length > 0 && searches.length > 0 && <span className="receipt-searches-count"> · {t('receipt.searchesSummary', { count: searches.length })}</span>}
         <span className="receipt-reasons">
           {counts.map(({ reason, count }) => (
             <span key={reason} className={`reason reason-${reason}`}>
@@ -44,6 +47,7 @@ export function MemoryReceipt({ memories, threadId }: { memories: MemoryUse[]; t
           ))}
         </span>
       </summary>
+      {searches.length > 0 && <ToolSearchList searches={searches} />}
       <ul className="receipt-list">
         {memories.map((use) => (
           <ReceiptItem key={use.memoryId} use={use} threadId={threadId} excluded={excluded.includes(use.memoryId)} />

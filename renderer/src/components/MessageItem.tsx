@@ -1,6 +1,6 @@
 import { memo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import type { Message } from '../../../shared/contract';
+import type { Message, ToolSearch } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
 import { formatBytes, formatDuration, formatNumber, formatTime } from '../format';
 import { copyText } from '../markdown/copy-text';
@@ -17,12 +17,14 @@ import { PromptContextDialog } from './PromptContextDialog';
 interface Props {
   message: Message;
   receipt: MemoryUse[] | undefined;
+  /** The searches the model ran with the memory tools for this answer. */
+  searches?: ToolSearch[] | undefined;
   isLast: boolean;
   /** The failure of the last send, shown on the reply it belongs to. */
   error: ErrorInfo | null;
 }
 
-export const MessageItem = memo(function MessageItem({ message, receipt, isLast, error }: Props) {
+export const MessageItem = memo(function MessageItem({ message, receipt, searches, isLast, error }: Props) {
   const t = useT();
   if (message.role === 'user') {
     return (
@@ -37,7 +39,7 @@ export const MessageItem = memo(function MessageItem({ message, receipt, isLast,
     );
   }
   if (message.role === 'system') return null;
-  return <AssistantMessage message={message} receipt={receipt} isLast={isLast} error={error} />;
+  return <AssistantMessage message={message} receipt={receipt} searches={searches} isLast={isLast} error={error} />;
 });
 
 /** The files sent with a user message: name and size, the text folded (what the model was given, before any cut). */
@@ -59,7 +61,7 @@ function SentAttachments({ attachments }: { attachments: NonNullable<Message['at
   );
 }
 
-function AssistantMessage({ message, receipt, isLast, error }: Props) {
+function AssistantMessage({ message, receipt, searches, isLast, error }: Props) {
   const t = useT();
   const retry = useChatStore((s) => s.retry);
   const sending = useChatStore((s) => s.threads[message.threadId]?.sending ?? false);
@@ -87,7 +89,7 @@ function AssistantMessage({ message, receipt, isLast, error }: Props) {
       )}
       {streaming && !waiting && <span className="caret" aria-hidden="true" />}
       <StatusBadge message={message} error={error} canRetry={isLast && !sending} onRetry={() => void retry(message.threadId)} />
-      {receipt && receipt.length > 0 && <MemoryReceipt memories={receipt} threadId={message.threadId} />}
+      {((receipt && receipt.length > 0) || (searches && searches.length > 0)) && <MemoryReceipt memories={receipt ?? []} searches={searches ?? []} threadId={message.threadId} />}
       {/* Plain text is the answer as rendered: no Markdown marks, lists and paragraphs as lines. */}
       {!streaming && <MessageMeta message={message} plainText={() => body.current?.innerText.trim() ?? message.content} />}
     </article>

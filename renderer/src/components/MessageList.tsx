@@ -85,6 +85,7 @@ export function MessageList({ threadId }: { threadId: number }) {
             key={message.id}
             message={message}
             receipt={chat.receipts[message.id]}
+            searches={chat.searches[message.id]}
             isLast={i === chat.messages.length - 1}
             error={i === chat.messages.length - 1 ? chat.error : null}
           />

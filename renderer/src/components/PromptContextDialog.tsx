@@ -12,6 +12,7 @@ import { useMemoryRefsStore } from '../stores/memory-refs.store';
 import { useThreadsStore } from '../stores/threads.store';
 import { useLanguage, useT } from '../use-t';
 import { Dialog } from './Dialog';
+import { ToolSearchList } from './ToolSearchList';
 
 type Loaded = { kind: 'loading' } | { kind: 'failed' } | { kind: 'done'; context: PromptContext | null };
 
@@ -114,6 +115,13 @@ function ContextBreakdown({ context }: { context: PromptContext }) {
         <summary>{t('context.systemText')}</summary>
         <pre className="context-system">{context.system.text}</pre>
       </details>
+      {context.tools.refused && <p className="notice small">{t('context.toolsRefused')}</p>}
+      {context.tools.searches.length > 0 && (
+        <details className="context-details" open>
+          <summary>{t('context.searches')}</summary>
+          <ToolSearchList searches={context.tools.searches} />
+        </details>
+      )}
       {context.memories.ids.length > 0 && (
         <details className="context-details">
           <summary>{t('context.memoriesList', { count: context.memories.ids.length })}</summary>

@@ -206,18 +206,8 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
       </Section>
 
       <Section title={t('settings.memory')}>
-        <fieldset className="field radio-group stacked">
-          <legend>{t('settings.memoryMode')}</legend>
-          {(['auto', 'ask', 'off'] as const).map((mode) => (
-            <label key={mode} className="radio">
-              <input type="radio" name="memoryMode" value={mode} checked={currentValue(settings, draft, 'memoryMode') === mode} onChange={() => field('memoryMode').onChange(mode)} />
-              <span>
-                <strong>{t(`settings.memoryMode.${mode}`)}</strong>
-                <span className="muted small block">{t(`settings.memoryMode.${mode}Hint`)}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <ChoiceGroup {...field('memoryMode')} choices={['auto', 'ask', 'off'] as const} />
+        <ChoiceGroup {...field('memoryAccess')} choices={['auto', 'inject', 'tools', 'both'] as const} />
         <SelectField
           {...field('embeddingProvider')}
           label={t('settings.embeddingProvider')}
@@ -301,6 +291,25 @@ interface FieldProps {
   error: FieldError | null;
   serverError: string | null;
   onChange(value: string): void;
+}
+
+/** A setting chosen among a few values, each with its name and a line saying what it does (settings.<path>.<value>[Hint]). */
+function ChoiceGroup<P extends 'memoryMode' | 'memoryAccess'>({ path, value, onChange, choices }: Omit<FieldProps, 'label'> & { path: P; choices: ReadonlyArray<Settings[P]> }) {
+  const t = useT();
+  return (
+    <fieldset className="field radio-group stacked">
+      <legend>{t(`settings.${path}`)}</legend>
+      {choices.map((choice) => (
+        <label key={choice} className="radio">
+          <input type="radio" name={path} value={choice} checked={value === choice} onChange={() => onChange(choice)} />
+          <span>
+            <strong>{t(`settings.${path}.${choice}` as MessageKey)}</strong>
+            <span className="muted small block">{t(`settings.${path}.${choice}Hint` as MessageKey)}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
 }
 
 function FieldShell({ id, label, hint, error, serverError, children }: { id: string; label: string; hint?: string | undefined; error: FieldError | null; serverError: string | null; children: ReactNode }) {

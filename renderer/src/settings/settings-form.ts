@@ -46,7 +46,7 @@ interface NumberField {
 }
 
 export type NumberPath = keyof typeof NUMBER_FIELDS;
-export type TextPath = 'llmProvider' | 'ollamaHost' | 'openaiBaseUrl' | 'openaiRemoteConfirmed' | 'chatModel' | 'backgroundModel' | 'embeddingProvider' | 'embeddingModel' | 'memoryMode' | 'timeZone';
+export type TextPath = 'llmProvider' | 'ollamaHost' | 'openaiBaseUrl' | 'openaiRemoteConfirmed' | 'chatModel' | 'backgroundModel' | 'embeddingProvider' | 'embeddingModel' | 'memoryMode' | 'memoryAccess' | 'timeZone';
 export type FieldPath = NumberPath | TextPath;
 export type Draft = Partial<Record<FieldPath, string>>;
 export interface FieldError {

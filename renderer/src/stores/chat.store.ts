@@ -4,7 +4,7 @@
  * chat.send envelope; the stored reply keeps just the code), and the thread summaries.
  */
 import { create } from 'zustand';
-import type { Message, MessageAttachment, ThreadSummary } from '../../../shared/contract';
+import type { Message, MessageAttachment, ThreadSummary, ToolSearch } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo, Result } from '../../../shared/errors';
 import { useAppStore } from './app.store';
@@ -15,6 +15,8 @@ export interface ThreadChat {
   messages: Message[];
   /** "Memories used" receipts by answer id. */
   receipts: Record<number, MemoryUse[]>;
+  /** The searches the model ran with the memory tools, by answer id. */
+  searches: Record<number, ToolSearch[]>;
   hasMore: boolean;
   loaded: boolean;
   loadingOlder: boolean;
@@ -27,12 +29,24 @@ export interface ThreadChat {
 }
 
 const PAGE_SIZE = 200;
+
+/** A thread.messages page's receipts, by answer id: the memories used and the searches run. */
+function receiptsOf(page: ReadonlyArray<{ messageId: number; memories: MemoryUse[]; searches?: ToolSearch[] | undefined }>) {
+  const receipts: Record<number, MemoryUse[]> = {};
+  const searches: Record<number, ToolSearch[]> = {};
+  for (const r of page) {
+    if (r.memories.length > 0) receipts[r.messageId] = r.memories;
+    if (r.searches && r.searches.length > 0) searches[r.messageId] = r.searches;
+  }
+  return { receipts, searches };
+}
 /** Failures after which what models.list says has probably changed. */
 const MODEL_ERRORS = new Set(['OLLAMA_UNREACHABLE', 'LLM_UNREACHABLE', 'MODEL_NOT_FOUND', 'MODEL_LOAD_TIMEOUT']);
 
 export const emptyThreadChat: ThreadChat = Object.freeze({
   messages: [],
   receipts: {},
+  searches: {},
   hasMore: false,
   loaded: false,
   loadingOlder: false,
@@ -97,7 +111,7 @@ export const useChatStore = create<ChatState>((set, get) => {
     });
   }
 
-  function absorb(message: Message, memoriesUsed?: MemoryUse[]): void {
+  function absorb(message: Message, memoriesUsed?: MemoryUse[], toolSearches?: ToolSearch[]): void {
     if (!get().threads[message.threadId]) return; // not shown: loaded fresh when opened
     // Buffered text of this message is older than a finished message; applied text would double it.
     if (message.status !== 'streaming') pendingDeltas.delete(message.id);
@@ -105,6 +119,7 @@ export const useChatStore = create<ChatState>((set, get) => {
       messages: upsertMessage(chat.messages, message),
       ...(message.role === 'user' && chat.pendingText !== null ? { pendingText: null } : {}),
       ...(memoriesUsed && memoriesUsed.length > 0 ? { receipts: { ...chat.receipts, [message.id]: memoriesUsed } } : {}),
+      ...(toolSearches && toolSearches.length > 0 ? { searches: { ...chat.searches, [message.id]: toolSearches } } : {}),
     }));
   }
 
@@ -144,7 +159,7 @@ export const useChatStore = create<ChatState>((set, get) => {
         pendingDeltas.set(messageId, { threadId, content: (buffered?.content ?? '') + content, thinking: (buffered?.thinking ?? '') + thinking });
         scheduleFlush();
       });
-      client.on('message.completed', ({ message, memoriesUsed }) => absorb(message, memoriesUsed));
+      client.on('message.completed', ({ message, memoriesUsed, toolSearches }) => absorb(message, memoriesUsed, toolSearches));
       client.on('summary.updated', ({ summary }) => set((s) => ({ summaries: { ...s.summaries, [summary.threadId]: summary } })));
       client.on('thread.deleted', ({ threadId }) =>
         set((s) => {
@@ -162,13 +177,12 @@ export const useChatStore = create<ChatState>((set, get) => {
         if (result.error.code !== 'NOT_FOUND') useAppStore.getState().showError(result.error);
         return;
       }
-      const receipts: Record<number, MemoryUse[]> = {};
-      for (const r of result.value.receipts) receipts[r.messageId] = r.memories;
+      const { receipts, searches } = receiptsOf(result.value.receipts);
       patch(threadId, (chat) => {
         // Replies that finished while the page was loading are newer than the page: keep them.
         let messages = result.value.messages;
         for (const m of chat.messages) if (m.status !== 'streaming') messages = upsertMessage(messages, m);
-        return { messages, receipts: { ...chat.receipts, ...receipts }, hasMore: result.value.hasMore, loaded: true };
+        return { messages, receipts: { ...chat.receipts, ...receipts }, searches: { ...chat.searches, ...searches }, hasMore: result.value.hasMore, loaded: true };
       });
     },
 
@@ -183,11 +197,11 @@ export const useChatStore = create<ChatState>((set, get) => {
         patch(threadId, () => ({ loadingOlder: false }));
         return useAppStore.getState().showError(result.error);
       }
-      const receipts: Record<number, MemoryUse[]> = {};
-      for (const r of result.value.receipts) receipts[r.messageId] = r.memories;
+      const { receipts, searches } = receiptsOf(result.value.receipts);
       patch(threadId, (c) => ({
         messages: mergeOlder(result.value.messages, c.messages),
         receipts: { ...receipts, ...c.receipts },
+        searches: { ...searches, ...c.searches },
         hasMore: result.value.hasMore,
         loadingOlder: false,
       }));

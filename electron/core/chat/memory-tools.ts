@@ -1,0 +1,192 @@
+/**
+ * The memory tools a chat model may call, and running one call: what the model is offered (definitions and the one
+ * system rule), reading what it asked for, and the tool message it gets back. The rounds of calls within one answer
+ * are tool-loop.ts's.
+ *
+ * - search_memory(query, category?, limit?): active, unexpired memories by the hybrid search (meaning and keywords,
+ *   Chinese and English alike), never one the user excluded from the thread.
+ * - search_conversations(query, limit?): the user's own past messages (keyword search over messages_fts, CJK bigrams),
+ *   with the thread's title and the day; never an incognito thread's, never a message already in this prompt.
+ * Where results come from is a small interface (MemoryToolSources), wired in create-core.ts, so more sources (e.g.
+ * episodes) join search_memory without changing the tools.
+ *
+ * Invariants: a call never throws at the model. Arguments that are not a JSON object, a missing or empty query,
+ * wrong types, an unknown tool: the tool message says what was wrong and how to call it. A tool message never exceeds
+ * its token allowance: results are added whole while they fit, each message text cut to MESSAGE_TOKENS, and a note
+ * says how many were left out.
+ */
+import type { MemoryCategory } from '../../../shared/contract';
+import type { RetrievedMemory } from './memory-retrieval.port';
+import type { ToolDefinition } from '../llm/llm.port';
+import { fitToTokens } from './context-budget';
+import { dayOf, isoDate } from '../../../shared/calendar-day';
+
+export const MEMORY_TOOL_NAMES = ['search_memory', 'search_conversations'] as const;
+export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number];
+
+const CATEGORIES: readonly MemoryCategory[] = ['knowledge', 'preference', 'project', 'skill'];
+export const DEFAULT_RESULTS = 5;
+export const MAX_RESULTS = 10;
+/** A query longer than this is cut: a search is a few words, not a pasted text. */
+export const MAX_QUERY_CHARS = 300;
+/** A past message is quoted up to this many tokens (its beginning), so one long message cannot fill the allowance. */
+export const MESSAGE_TOKENS = 120;
+
+/** The line the system text gains when tools are offered: what they are for and when to use them. */
+export const MEMORY_TOOLS_RULE =
+  'You can look things up with two tools: search_memory (what you know about the user: facts, preferences, projects) and ' +
+  'search_conversations (what the user said in earlier conversations). Use them when the answer depends on something ' +
+  'about the user or an earlier conversation that is not already above; do not use them for general knowledge.';
+
+export const MEMORY_TOOL_DEFINITIONS: ToolDefinition[] = [
+  {
+    name: 'search_memory',
+    description: "Searches the long-term memories Mnemo keeps about the user (facts, preferences, projects, skills). Works in any language.",
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What to look for, in a few words, e.g. "cat\'s name" or "咖啡 偏好".' },
+        category: { type: 'string', enum: [...CATEGORIES], description: 'Only memories of this kind.' },
+        limit: { type: 'integer', description: `How many results, 1 to ${MAX_RESULTS} (default ${DEFAULT_RESULTS}).` },
+      },
+      required: ['query'],
+    },
+  },
+  {
+    name: 'search_conversations',
+    description: "Searches what the user wrote in earlier conversations (not this one), with each conversation's title and date.",
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'Words the user would have written, e.g. "Kyoto trip" or "京都 旅行".' },
+        limit: { type: 'integer', description: `How many results, 1 to ${MAX_RESULTS} (default ${DEFAULT_RESULTS}).` },
+      },
+      required: ['query'],
+    },
+  },
+];
+
+export interface FoundMemory extends RetrievedMemory {
+  content: string;
+  category: MemoryCategory;
+}
+
+export interface FoundMessage {
+  messageId: number;
+  threadId: number;
+  threadTitle: string;
+  createdAt: number;
+  content: string;
+}
+
+/** Where the tools look. Each source applies the privacy rules of its own data (exclusions, incognito). */
+export interface MemoryToolSources {
+  searchMemories(input: { query: string; category: MemoryCategory | null; limit: number; threadId: number }): Promise<FoundMemory[]>;
+  searchConversations(input: { query: string; limit: number; excludeMessageIds: ReadonlySet<number> }): FoundMessage[];
+}
+
+export type ParsedCall =
+  | { ok: true; tool: 'search_memory'; query: string; category: MemoryCategory | null; limit: number }
+  | { ok: true; tool: 'search_conversations'; query: string; limit: number }
+  | { ok: false; problem: string };
+
+/** Reads a call as the server sent it (arguments an object, a JSON string, or anything). Pure. */
+export function parseToolCall(name: string, raw: unknown): ParsedCall {
+  if (!(MEMORY_TOOL_NAMES as readonly string[]).includes(name)) {
+    return { ok: false, problem: `There is no tool named "${clip(name, 60)}". The tools are: ${MEMORY_TOOL_NAMES.join(', ')}.` };
+  }
+  const args = argumentsObject(raw);
+  if (args === null) return { ok: false, problem: `The arguments of ${name} must be a JSON object, e.g. {"query": "…"}.` };
+  const usage = name === 'search_memory' ? 'search_memory needs {"query": "<words>", "category"?: one of ' + CATEGORIES.join('|') + ', "limit"?: 1-10}' : 'search_conversations needs {"query": "<words>", "limit"?: 1-10}';
+  if (typeof args.query !== 'string' || !args.query.trim()) return { ok: false, problem: `"query" is missing or empty. ${usage}.` };
+  const query = args.query.trim().slice(0, MAX_QUERY_CHARS);
+  const limit = readLimit(args.limit);
+  if (limit === null) return { ok: false, problem: `"limit" must be a whole number from 1 to ${MAX_RESULTS}. ${usage}.` };
+  if (name === 'search_conversations') return { ok: true, tool: name, query, limit };
+  const category = args.category ?? null;
+  if (category !== null && !CATEGORIES.includes(category as MemoryCategory)) {
+    return { ok: false, problem: `"category" must be one of ${CATEGORIES.join(', ')} (or left out). ${usage}.` };
+  }
+  return { ok: true, tool: 'search_memory', query, category: category as MemoryCategory | null, limit };
+}
+
+/** The same search twice in one answer is a loop: this key says two calls are the same search. */
+export function callKey(call: Extract<ParsedCall, { ok: true }>): string {
+  return JSON.stringify([call.tool, call.query.toLowerCase().replace(/\s+/g, ' '), call.tool === 'search_memory' ? call.category : null, call.limit]);
+}
+
+export interface ToolRun {
+  /** The tool message for the model, within the allowance. */
+  text: string;
+  memories: FoundMemory[];
+  messages: FoundMessage[];
+  /** True when results were left out to fit. */
+  cut: boolean;
+}
+
+/** Runs one parsed call and writes its tool message within `maxTokens`. */
+export async function runMemoryTool(
+  sources: MemoryToolSources,
+  call: Extract<ParsedCall, { ok: true }>,
+  context: { threadId: number; excludeMessageIds: ReadonlySet<number>; maxTokens: number; timeZone: string; estimate: (s: string) => number },
+): Promise<ToolRun> {
+  if (call.tool === 'search_memory') {
+    const found = await sources.searchMemories({ query: call.query, category: call.category, limit: call.limit, threadId: context.threadId });
+    const lines = found.map((m) => `- [${m.category}] ${m.content}`);
+    const head = found.length === 0 ? `No memory matches "${call.query}".` : `Memories matching "${call.query}":`;
+    const fitted = fitLines(head, lines, context.maxTokens, context.estimate);
+    return { text: fitted.text, memories: found.slice(0, fitted.kept), messages: [], cut: fitted.kept < found.length };
+  }
+  const found = sources.searchConversations({ query: call.query, limit: call.limit, excludeMessageIds: context.excludeMessageIds });
+  const lines = found.map((m) => {
+    const day = isoDate(dayOf(m.createdAt, context.timeZone));
+    const title = m.threadTitle.trim() || 'untitled';
+    return `- ${day}, in "${clip(title, 80)}": ${fitToTokens(m.content.replace(/\s+/g, ' ').trim(), MESSAGE_TOKENS, context.estimate)}${context.estimate(m.content) > MESSAGE_TOKENS ? ' […]' : ''}`;
+  });
+  const head = found.length === 0 ? `The user wrote nothing matching "${call.query}" in other conversations.` : `What the user wrote in earlier conversations matching "${call.query}":`;
+  const fitted = fitLines(head, lines, context.maxTokens, context.estimate);
+  return { text: fitted.text, memories: [], messages: found.slice(0, fitted.kept), cut: fitted.kept < found.length };
+}
+
+/** The head and as many whole lines as fit, then a note of how many were left out (the note's room is kept). Pure. */
+export function fitLines(head: string, lines: readonly string[], maxTokens: number, estimate: (s: string) => number): { text: string; kept: number } {
+  const note = (n: number) => `(${n} more left out to fit the prompt.)`;
+  let text = fitToTokens(head, maxTokens, estimate);
+  let kept = 0;
+  for (const line of lines) {
+    const next = `${text}\n${line}`;
+    const left = lines.length - kept - 1;
+    if (estimate(next) + (left > 0 ? estimate(note(left)) + 1 : 0) > maxTokens) break;
+    text = next;
+    kept++;
+  }
+  if (kept < lines.length) {
+    const withNote = `${text}\n${note(lines.length - kept)}`;
+    if (estimate(withNote) <= maxTokens) text = withNote;
+  }
+  return { text, kept };
+}
+
+function argumentsObject(raw: unknown): Record<string, unknown> | null {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw.trim() || '{}');
+    } catch {
+      return null;
+    }
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** Absent: the default; a whole number (or a string of one, as small models write it) from 1 up, capped; else null. */
+function readLimit(raw: unknown): number | null {
+  if (raw === undefined || raw === null) return DEFAULT_RESULTS;
+  const n = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) return null;
+  return Math.min(n, MAX_RESULTS);
+}
+
+function clip(text: string, chars: number): string {
+  return text.length > chars ? `${text.slice(0, chars - 1)}…` : text;
+}

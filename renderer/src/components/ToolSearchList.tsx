@@ -1,0 +1,52 @@
+/**
+ * The searches the model ran with the memory tools for one answer (ToolSearch): which tool, the words it searched for,
+ * and what came back (the memories by their text, past messages by their thread's title and day). A call the model
+ * got wrong (bad arguments, an unknown tool, a repeated search) is shown as not run, the reason on hover. Used by the
+ * receipt under an answer and by the "What the model saw" dialog.
+ */
+import { useEffect } from 'react';
+import type { ToolSearch } from '../../../shared/contract';
+import { formatRelativeTime } from '../format';
+import { useMemoryRefsStore } from '../stores/memory-refs.store';
+import { useLanguage, useT } from '../use-t';
+
+export function ToolSearchList({ searches }: { searches: ToolSearch[] }) {
+  const t = useT();
+  const language = useLanguage();
+  const want = useMemoryRefsStore((s) => s.want);
+  const byId = useMemoryRefsStore((s) => s.byId);
+  const ids = searches.flatMap((s) => s.memoryIds).join(',');
+  useEffect(() => {
+    if (ids) want(ids.split(',').map(Number));
+  }, [ids, want]);
+
+  return (
+    <ul className="tool-searches">
+      {searches.map((s, i) => {
+        const conversations = s.tool === 'search_conversations';
+        const found = conversations ? s.messages.length : s.memoryIds.length;
+        return (
+          <li key={i} className="tool-search" title={s.problem ?? undefined}>
+            <span className="tool-search-line">
+              {s.problem !== null
+                ? t('receipt.search.notRun', { tool: s.tool, query: s.query ?? '' })
+                : t(conversations ? 'receipt.search.conversations' : 'receipt.search.memories', { query: s.query ?? '', count: found })}
+              {s.cut && <span className="badge">{t('receipt.search.cut')}</span>}
+            </span>
+            {s.memoryIds.length + s.messages.length > 0 && (
+              <ul className="tool-search-results">
+                {s.memoryIds.map((id) => {
+                  const memory = byId[id];
+                  return <li key={`m${id}`}>{memory ? memory.content : memory === null ? t('receipt.gone', { id }) : t('receipt.memory', { id })}</li>;
+                })}
+                {s.messages.map((m) => (
+                  <li key={`c${m.messageId}`}>{t('receipt.search.message', { title: m.threadTitle || t('receipt.search.untitled'), when: formatRelativeTime(m.createdAt, Date.now(), language) })}</li>
+                ))}
+              </ul>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * Memory tools as a user meets them, in Chromium against `npm run web` and a fake Ollama whose chat model calls
+ * search_memory as Ollama streams tool calls: the user asks something only a memory knows, the model searches, the
+ * answer uses it, and the receipt under the answer names the search and the memory it returned; "What the model saw"
+ * lists the search too. Settings chooses how answers reach memories.
+ * One web host and one page for the whole file: each test continues where the previous one left off.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../../shared/client';
+import { unwrap } from '../../shared/client';
+import { startFakeOllama, type FakeInferenceRequest, type FakeOllama, type FakeReply } from '../fakes/fake-ollama';
+import { ChatPage } from './pages/chat.page';
+import { SettingsPage } from './pages/settings.page';
+import { unnamedControls } from './support/a11y';
+import { apiClient } from './support/api';
+import { launchBrowser } from './support/browser';
+import { startMnemo, type RunningApp } from './support/processes';
+
+/** The chat model: searches once when offered tools, then answers from what the search returned. */
+function reply(request: FakeInferenceRequest): FakeReply {
+  if (request.body.format !== undefined) return { content: '{"memories": []}' };
+  if (request.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'My cat' };
+  const result = request.messages.find((m) => m.role === 'tool');
+  if (request.body.tools && !result) return { toolCalls: [{ name: 'search_memory', arguments: { query: 'cat' } }] };
+  return { content: result?.content.includes('Miso') ? 'Your cat is called Miso.' : 'I do not know.' };
+}
+
+describe('memory tools: the model searches, the receipt shows it (web host + fake Ollama)', () => {
+  let fake: FakeOllama;
+  let app: RunningApp;
+  let api: Client;
+  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let page: Page;
+  let chat: ChatPage;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-tools-'));
+
+  beforeAll(async () => {
+    fake = await startFakeOllama();
+    fake.setDefaultReply(reply);
+    const modelsDir = path.join(dataDir, 'no-embedding-models');
+    fs.mkdirSync(modelsDir);
+    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
+    api = apiClient(app);
+    unwrap(await api.call('memory.create', { content: 'The user’s cat is called Miso' }));
+    browser = await launchBrowser();
+    page = await browser.browser.newPage();
+    chat = new ChatPage(page);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await fake?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('Settings: “The model searches” keeps memories out of the prompt until the model asks', async () => {
+    await chat.open(app.url);
+    const settings = new SettingsPage(page);
+    await settings.openButton.click();
+    await expect.poll(() => settings.heading.count()).toBe(1);
+    const group = page.getByRole('group', { name: 'How answers reach your memories' });
+    await expect.poll(() => group.getByRole('radio', { name: /^Automatic/ }).isChecked()).toBe(true);
+    await group.getByRole('radio', { name: /^The model searches/ }).check();
+    await settings.save.click();
+    await expect.poll(async () => unwrap(await api.call('settings.get', {})).memoryAccess).toBe('tools');
+    await settings.back.click();
+  });
+
+  it('the answer uses what the model found, and its receipt names the search and the memory', async () => {
+    await chat.newThreadButton.click();
+    await chat.send('What is my cat called?');
+    const answer = chat.lastAnswer();
+    await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your cat is called Miso.');
+    await expect.poll(() => answer.getByText('1 memory used').count()).toBe(1);
+    await answer.locator('details.receipt summary').click();
+    const search = answer.locator('.tool-search');
+    await expect.poll(() => search.locator('.tool-search-line').textContent()).toBe('Searched memories for “cat”: 1 found');
+    await expect.poll(() => search.locator('.tool-search-results').textContent()).toBe('The user’s cat is called Miso');
+    expect(await unnamedControls(page)).toEqual([]);
+    // The first request carried no memory but offered the tools.
+    const first = fake.requests.find((r) => r.path === '/api/chat' && JSON.stringify(r.body).includes('What is my cat called?'))!.body as { tools?: unknown[]; messages: Array<{ content: string }> };
+    expect(first.tools).toHaveLength(2);
+    expect(first.messages[0]!.content).not.toContain('Miso');
+  });
+
+  it('“What the model saw” lists the search', async () => {
+    const answer = chat.lastAnswer();
+    await answer.getByRole('button', { name: 'Context: what the model saw for this answer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'What the model saw' });
+    await expect.poll(() => dialog.getByText('Searches the model ran').count()).toBe(1);
+    await expect.poll(() => dialog.locator('.tool-search-line').textContent()).toBe('Searched memories for “cat”: 1 found');
+    await page.keyboard.press('Escape');
+  });
+
+  it('after a reload the receipt still shows the search (read back with the thread)', async () => {
+    await page.reload();
+    await chat.thread('My cat').getByRole('button', { name: /^My cat/ }).click();
+    const answer = chat.lastAnswer();
+    await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your cat is called Miso.');
+    await answer.locator('details.receipt summary').click();
+    await expect.poll(() => answer.locator('.tool-search-line').textContent()).toBe('Searched memories for “cat”: 1 found');
+  });
+});
