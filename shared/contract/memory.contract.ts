@@ -69,6 +69,8 @@ export const MemoryProvenance = z.object({
   threadTitle: z.string().nullable(),
   messageId: Id.nullable(),
   evidence: z.string().nullable(),
+  /** The message it was learned from was edited afterwards (a newer version replaced it in the conversation). */
+  messageEdited: z.boolean().optional(),
 });
 
 export const MemoryUseRecord = z.object({

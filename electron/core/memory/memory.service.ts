@@ -18,6 +18,7 @@ import type { Memory, MemoryCategory, MemoryHit, MemoryReason, MemoryStatus, OpO
 import { MnemoError } from '../../../shared/errors';
 import type { BackupScrubber } from '../backup/backup-scrub';
 import type { MemoryRetrievalPort } from '../chat/memory-retrieval.port';
+import { createMessageBranches } from '../chat/message-branches';
 import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../event-bus';
@@ -114,6 +115,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const vectors = createMemoryVectors({ sqlite, embedding, logger, index, writer });
   const search = createMemorySearch({ sqlite, clock, settings: deps.settings, keywords, index, vectors });
   const bulk = createMemoryBulk({ sqlite, clock, events, logger, lookup, writer, backups: deps.backups });
+  const branches = createMessageBranches(sqlite);
 
   const q = {
     pendingImports: sqlite.prepare(
@@ -190,7 +192,14 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       return {
         memory: toMemory(r, now()),
         versions,
-        provenance: { threadId: r.source_thread_id, threadTitle: title?.title ?? null, messageId: r.source_message_id, evidence: r.evidence },
+        provenance: {
+          threadId: r.source_thread_id,
+          threadTitle: title?.title ?? null,
+          messageId: r.source_message_id,
+          evidence: r.evidence,
+          // Learned from a question the user edited afterwards: kept, and said so (chat/message-branches.ts).
+          messageEdited: r.source_message_id !== null && branches.wasEditedLater(r.source_message_id),
+        },
         uses,
         usesTotal: (q.usesCount.get(memoryId) as { n: number }).n,
       };
