@@ -81,14 +81,10 @@ describe('message branches', () => {
           const all = db.sqlite.prepare('SELECT id FROM messages WHERE thread_id = ? ORDER BY id').all(threadId) as Array<{ id: number }>;
           if (all.length === 0) return;
           const target = all[probe % all.length]!.id;
-          let m = repo.get(target)!;
           // Switch each ancestor's version from the top down, as a user clicking ‹ › would.
           const chain: number[] = [];
           for (let id: number | null = target; id !== null; id = (parentOf.get(id) as { p: number | null }).p) chain.unshift(id);
-          for (const id of chain) {
-            m = repo.get(id)!;
-            branches.switchTo(id, m.version?.index ?? 1);
-          }
+          for (const id of chain) branches.switchTo(id, repo.get(id)!.version?.index ?? 1);
           expect(branches.activePath(threadId)).toContain(target);
         }),
         { numRuns: 60 },
