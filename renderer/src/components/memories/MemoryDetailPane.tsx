@@ -252,6 +252,7 @@ function Provenance({ detail }: { detail: MemoryDetail }) {
             </button>
           </p>
         ))}
+      {provenance.messageEdited && <p className="muted small">{t('memory.fromEditedMessage')}</p>}
     </div>
   );
 }
