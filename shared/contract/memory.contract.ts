@@ -69,7 +69,7 @@ export const MemoryProvenance = z.object({
   threadTitle: z.string().nullable(),
   messageId: Id.nullable(),
   evidence: z.string().nullable(),
-  /** The message it was learned from was edited afterwards (a newer version replaced it in the conversation). */
+  /** True when the message it was learned from was edited afterwards (a newer version replaced it); absent otherwise. */
   messageEdited: z.boolean().optional(),
 });
 

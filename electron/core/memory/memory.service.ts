@@ -198,7 +198,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           messageId: r.source_message_id,
           evidence: r.evidence,
           // Learned from a question the user edited afterwards: kept, and said so (chat/message-branches.ts).
-          messageEdited: r.source_message_id !== null && branches.wasEditedLater(r.source_message_id),
+          ...(r.source_message_id !== null && branches.wasEditedLater(r.source_message_id) ? { messageEdited: true } : {}),
         },
         uses,
         usesTotal: (q.usesCount.get(memoryId) as { n: number }).n,
