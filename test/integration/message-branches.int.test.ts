@@ -122,6 +122,18 @@ describe('edit and resend, regenerate, versions', () => {
     expect(shown[1]!.version).toEqual({ index: 1, count: 2 });
   });
 
+  it('retry after a cut reply keeps the cut text as version 1 (nothing the user read is deleted); an empty failed reply is replaced', async () => {
+    const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    fake.setFault({ kind: 'length-cut', afterChunks: 2 });
+    const cut = unwrap(await client.call('chat.send', { text: 'Write a long essay about rivers' }));
+    expect(cut.assistantMessage.status).toBe('truncated');
+    const again = unwrap(await client.call('chat.retry', { threadId: cut.threadId }));
+    expect(again.assistantMessage).toMatchObject({ status: 'complete', version: { index: 2, count: 2 } });
+    unwrap(await client.call('thread.switchBranch', { messageId: again.assistantMessage.id, version: 1 }));
+    const shown = unwrap(await client.call('thread.messages', { threadId: cut.threadId })).messages;
+    expect(shown.at(-1)).toMatchObject({ id: cut.assistantMessage.id, status: 'truncated', content: cut.assistantMessage.content });
+  });
+
   it('a summary of a branch the user left is not sent; an automatic one is rebuilt for the new path, one the user edited is kept as written', async () => {
     const { core, client, fake } = await harness(tempDir, { fake: { contextLength: 2048 } });
     unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 4, minNewTokens: 100_000 } } }));
