@@ -38,6 +38,10 @@ export const Message = z.object({
   evalDurationMs: z.number().nullable(),
   /** Files attached to a user message (absent: none). Sent to the model with it; never learned from. */
   attachments: z.array(MessageAttachment).optional(),
+  /** The message this one follows (null: the first of its thread); absent in events from older hosts. */
+  parentId: Id.nullable().optional(),
+  /** Its place among its versions (an edited question, a regenerated answer), 1-based; absent when it has only one. */
+  version: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).optional(),
   createdAt: Timestamp,
 });
 export type Message = z.output<typeof Message>;
@@ -124,9 +128,28 @@ export const chatOperations = {
     z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),
   ),
   'chat.retry': operation(
-    'Answers the last user message again, replacing a failed, stopped or cut reply.',
+    'Answers the last user message again after a failed, stopped or cut reply: an empty failed reply is replaced, one with text stays as an earlier version.',
     /** model: for this answer only; the thread keeps its own. */
     z.object({ threadId: Id, model: ModelName.optional() }).strict(),
+    z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),
+  ),
+  'chat.edit': operation(
+    'Sends a new version of an earlier question of yours (with its attachments) and streams the reply as chat.send does; ' +
+      'the old question and what followed it stay as a branch (thread.switchBranch).',
+    z
+      .object({
+        messageId: Id,
+        text: z.string().trim().min(1, 'An edited message cannot be empty.').max(100_000),
+        /** As chat.send's: becomes the thread's model. */
+        model: ModelName.optional(),
+      })
+      .strict(),
+    z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),
+  ),
+  'chat.regenerate': operation(
+    'Writes a new version of an answer to the same question and streams it; the old answer and what followed it stay as a branch.',
+    /** model: for this answer only; the thread keeps its own. */
+    z.object({ messageId: Id, model: ModelName.optional() }).strict(),
     z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),
   ),
   'chat.stop': operation(

@@ -71,6 +71,8 @@ export const MemoryProvenance = z.object({
   evidence: z.string().nullable(),
   /** The attached file of that message the evidence came from, when the user let Mnemo learn from it; else null or absent. */
   file: z.string().nullable().optional(),
+  /** True when the message it was learned from was edited afterwards (a newer version replaced it); absent otherwise. */
+  messageEdited: z.boolean().optional(),
 });
 
 export const MemoryUseRecord = z.object({

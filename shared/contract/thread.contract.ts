@@ -43,6 +43,11 @@ export const ExportedMessage = z.object({
   memoriesUsed: z.array(ExportedMemoryUse).default([]),
   /** Questions only: the files attached to it, with their text (what the model was given). */
   attachments: z.array(MessageAttachment).default([]),
+  /**
+   * The message this one follows, as its 0-based index in the thread's messages (null: a first message); absent: the
+   * one before it. Versions (an edited question, a regenerated answer) share a parent.
+   */
+  parent: z.number().int().nonnegative().nullable().optional(),
 });
 export type ExportedMessage = z.output<typeof ExportedMessage>;
 
@@ -57,6 +62,8 @@ export const ExportedThread = z.object({
   /** The thread's running summary and how many of its first messages it covers. */
   summary: z.object({ content: z.string(), coveredMessages: z.number().int().nonnegative(), editedByUser: z.boolean().default(false) }).nullable().default(null),
   messages: z.array(ExportedMessage),
+  /** 0-based index of the last message of the conversation shown (its other branches are kept too); absent: the last. */
+  active: z.number().int().nonnegative().optional(),
 });
 export type ExportedThread = z.output<typeof ExportedThread>;
 
@@ -151,6 +158,12 @@ export const threadOperations = {
     z.object({ content: z.string().max(50_000_000, 'An import is at most 50 million characters; split the file.'), dryRun: z.boolean().default(false) }).strict(),
     ThreadImportReport,
   ),
+  'thread.switchBranch': operation(
+    'Shows another version of a message (an edited question, a regenerated answer) and the conversation that followed it; ' +
+      'refused while a reply is being written in the thread.',
+    z.object({ messageId: Id, version: z.number().int().min(1) }).strict(),
+    z.object({ threadId: Id, leafId: Id }),
+  ),
   'thread.exclusions': operation('Memories excluded from a thread.', z.object({ threadId: Id }).strict(), z.object({ memoryIds: z.array(Id) })),
 };
 
@@ -158,4 +171,6 @@ export const threadEvents = {
   'thread.created': z.object({ thread: Thread }),
   'thread.updated': z.object({ thread: Thread }),
   'thread.deleted': z.object({ threadId: Id }),
+  /** The conversation shown is another branch: read thread.messages again. */
+  'thread.branchSwitched': z.object({ threadId: Id, leafId: Id }),
 };

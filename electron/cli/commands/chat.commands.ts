@@ -6,6 +6,7 @@ import type { Message, ModelsOverview, QueueState, Thread, ToolSearch } from '..
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
 import { Id } from '../../../shared/contract';
+import { UsageError } from '../parse';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import { flag, numberIn, text } from '../options';
 
@@ -23,11 +24,27 @@ function announceAutoSelection(ctx: CliContext): () => void {
   });
 }
 
+/** chat.send, or with --edit chat.edit (a new version of a message) and with --regenerate chat.regenerate (of an answer). */
+function chatCall(ctx: CliContext, text: string) {
+  // The parser checked --thread, --edit and --regenerate against the contract's Id.
+  const threadId = ctx.flags.thread === undefined ? undefined : Number(ctx.flags.thread);
+  const model = ctx.flags.model ? { model: ctx.flags.model } : {};
+  if (ctx.flags.edit !== undefined) return ctx.client.call('chat.edit', { messageId: Number(ctx.flags.edit), text, ...model });
+  if (ctx.flags.regenerate !== undefined) return ctx.client.call('chat.regenerate', { messageId: Number(ctx.flags.regenerate), ...model });
+  return ctx.client.call('chat.send', { text, ...(threadId ? { threadId } : {}), ...model, ...(ctx.flags.incognito === 'true' ? { incognito: true } : {}) });
+}
+
 async function chat(ctx: CliContext): Promise<CliOutput> {
   const text = ctx.args.join(' ').trim();
-  if (!text) return { ok: false, error: { code: 'INVALID_INPUT', message: 'Say something: npm run -s cli -- chat "your message"' } };
-  // The parser checked --thread against the contract's Id.
-  const threadId = ctx.flags.thread === undefined ? undefined : Number(ctx.flags.thread);
+  const branching = ctx.flags.edit !== undefined || ctx.flags.regenerate !== undefined;
+  if (branching && (ctx.flags.thread !== undefined || ctx.flags.incognito === 'true' || (ctx.flags.edit !== undefined && ctx.flags.regenerate !== undefined))) {
+    throw new UsageError('--edit and --regenerate name their message, so its thread: use one of them, without --thread or --incognito.');
+  }
+  if (ctx.flags.regenerate !== undefined && text) throw new UsageError('--regenerate ID takes no text: it answers the same question again. To change the question: --edit ID "new text".');
+  if (!text && ctx.flags.regenerate === undefined) {
+    const message = ctx.flags.edit !== undefined ? 'An edited message cannot be empty: npm run -s cli -- chat --edit ID "new text"' : 'Say something: npm run -s cli -- chat "your message"';
+    return { ok: false, error: { code: 'INVALID_INPUT', message } };
+  }
   let replyId: number | null = null;
   let streamed = false;
   const offAutoSelected = announceAutoSelection(ctx);
@@ -41,12 +58,7 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
     }
   });
   try {
-    const r = await ctx.client.call('chat.send', {
-      text,
-      ...(threadId ? { threadId } : {}),
-      ...(ctx.flags.model ? { model: ctx.flags.model } : {}),
-      ...(ctx.flags.incognito === 'true' ? { incognito: true } : {}),
-    });
+    const r = await chatCall(ctx, text);
     if (!r.ok) {
       if (streamed) ctx.write('\n');
       return r;
@@ -91,7 +103,8 @@ function formatThread(t: Thread): string {
 
 function formatMessage(m: Message): string {
   const badge = m.status === 'complete' ? '' : ` [${m.status}${m.errorCode ? `: ${m.errorCode}` : ''}]`;
-  return `#${m.id} ${m.role}${badge}\n${m.content}\n`;
+  const version = m.version ? ` (version ${m.version.index} of ${m.version.count}: thread branch ${m.id} N)` : '';
+  return `#${m.id} ${m.role}${badge}${version}\n${m.content}\n`;
 }
 
 function formatModels(o: z.output<typeof ModelsOverview>): string {
@@ -158,11 +171,13 @@ export async function runQueueUntilIdle({ client, core, progress }: CliContext):
 export const chatCommands: CliCommand[] = [
   {
     words: ['chat'],
-    synopsis: 'chat [--thread ID] [--model NAME] [--incognito] "text"   streams the reply',
+    synopsis: 'chat [--thread ID] [--model NAME] [--incognito] [--edit ID | --regenerate ID] "text"   streams the reply',
     options: {
       thread: numberIn(Id, 'ID', 'continue this thread (default: a new one)'),
       model: text('NAME', 'the model for this message only'),
       incognito: flag('a new thread that Mnemo learns nothing from'),
+      edit: numberIn(Id, 'ID', 'send "text" as a new version of your message ID; what followed it stays as a branch'),
+      regenerate: numberIn(Id, 'ID', 'answer the question of answer ID again, beside it (no text)'),
     },
     run: chat,
   },
@@ -195,6 +210,19 @@ export const chatCommands: CliCommand[] = [
         ...page.value.messages.map(formatMessage),
       ].join('\n');
       return { ok: true, value: { thread: thread.value, summary: summary.value, messages: page.value.messages }, text };
+    },
+  },
+  {
+    words: ['thread', 'branch'],
+    synopsis: 'thread branch ID VERSION shows version VERSION of message ID and what followed it (see "thread show")',
+    async run({ client, args }) {
+      const messageId = id(args[0], 'The message id');
+      if (typeof messageId !== 'number') return messageId;
+      const version = id(args[1], 'The version');
+      if (typeof version !== 'number') return version;
+      const r = await client.call('thread.switchBranch', { messageId, version });
+      if (!r.ok) return r;
+      return { ok: true, value: { thread_id: r.value.threadId, leaf_id: r.value.leafId }, text: `Thread ${r.value.threadId} now shows version ${version} of message ${messageId}.` };
     },
   },
   {

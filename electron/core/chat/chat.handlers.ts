@@ -15,6 +15,8 @@ export function chatHandlers(deps: { chat: ChatService; messages: MessagesRepo; 
   return {
     'chat.send': (input) => chat.send(input),
     'chat.retry': (input) => chat.retry(input),
+    'chat.edit': (input) => chat.edit(input),
+    'chat.regenerate': (input) => chat.regenerate(input),
     'chat.stop': ({ threadId }) => ({ stopped: chat.stop(threadId) }),
     'chat.context': ({ messageId }) => {
       if (!messages.get(messageId)) throw new MnemoError('NOT_FOUND', `Message ${messageId} does not exist (its thread may have been deleted).`);

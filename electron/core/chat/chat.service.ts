@@ -16,6 +16,11 @@
  * llm/think-splitter.ts (in llm-call.ts); when a reply's first tag is `</think>`, what streamed before it was
  * reasoning: the final result holds it as thinking, the reply is stored from that result, and the renderer takes the
  * stored message on message.completed.
+ *
+ * Branches (message-branches.ts): chat.edit sends a new version of an earlier question beside the old one,
+ * chat.regenerate a new version of an answer beside the old one; both stream like chat.send and keep the old
+ * continuation as a branch (thread.switchBranch goes back to it). chat.retry stays the repair of a last reply that
+ * failed, was stopped or cut: an empty failed reply is replaced, one with text is kept as an earlier version.
  */
 import type { Message, MessageAttachment, PromptContext, Settings, Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
@@ -97,7 +102,10 @@ export function createChatService(deps: ChatServiceDeps) {
     });
   }
 
-  /** Answers the thread's last user message again; a failed, stopped or cut reply after it is replaced. */
+  /**
+   * Answers the thread's last user message again. A failed reply with no text is replaced; a stopped or cut one (or a
+   * failed one with text) stays as an earlier version: what the user read is never deleted.
+   */
   async function retry(input: { threadId: number; model?: string | undefined }): Promise<SendResult> {
     const thread = threads.get(input.threadId);
     return withStream(thread.id, (controller) => {
@@ -105,12 +113,49 @@ export function createChatService(deps: ChatServiceDeps) {
       let userMessage = last;
       if (last?.role === 'assistant') {
         if (last.status === 'complete') throw new MnemoError('CONFLICT', 'The last answer is complete; send a new message instead.');
-        writeTransaction(sqlite, () => messages.remove(last.id));
-        userMessage = messages.last(thread.id);
+        if (last.content === '') writeTransaction(sqlite, () => messages.remove(last.id));
+        userMessage = last.parentId ? messages.get(last.parentId) : null;
       }
       if (!userMessage || userMessage.role !== 'user') throw new MnemoError('NOT_FOUND', 'There is no question in this thread to answer again.');
       return exchange(thread, userMessage, input.model, controller);
     });
+  }
+
+  /** A new version of an earlier question, beside it (same attachments), answered as chat.send answers. */
+  async function edit(input: { messageId: number; text: string; model?: string | undefined }): Promise<SendResult> {
+    const original = messages.get(input.messageId);
+    if (!original) throw new MnemoError('NOT_FOUND', `Message ${input.messageId} does not exist (its thread may have been deleted).`);
+    if (original.role !== 'user') throw new MnemoError('INVALID_INPUT', 'Only your own messages can be edited. To get another answer, regenerate it.');
+    let thread = threads.get(original.threadId);
+    if (active.has(thread.id)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish, then edit.');
+    if (input.model !== undefined && input.model !== thread.model) thread = threads.setModel(thread.id, input.model);
+    return withStream(thread.id, (controller) => {
+      const attachments = original.attachments ?? [];
+      const estimatedTokens = estimateTokens(composeUserContent(input.text, attachments));
+      const userMessage = messages.insert({ threadId: thread.id, role: 'user', content: input.text, status: 'complete', model: null, estimatedTokens, attachments, parentId: original.parentId ?? null, now: clock.now() });
+      events.emit('message.created', { message: userMessage });
+      return exchange(thread, userMessage, undefined, controller);
+    });
+  }
+
+  /** A new version of an answer, beside it under the same question; model: for this answer only. */
+  async function regenerate(input: { messageId: number; model?: string | undefined }): Promise<SendResult> {
+    const answer = messages.get(input.messageId);
+    if (!answer) throw new MnemoError('NOT_FOUND', `Message ${input.messageId} does not exist (its thread may have been deleted).`);
+    const question = answer.role === 'assistant' && answer.parentId ? messages.get(answer.parentId) : null;
+    if (question?.role !== 'user') throw new MnemoError('INVALID_INPUT', 'Only an answer to one of your messages can be regenerated. To change a question, edit it.');
+    const thread = threads.get(answer.threadId);
+    return withStream(thread.id, (controller) => exchange(thread, question, input.model, controller));
+  }
+
+  /** Shows another version of a message and the branch under it (message-branches.ts); not while a reply streams there. */
+  function switchBranch(input: { messageId: number; version: number }): { threadId: number; leafId: number } {
+    const message = messages.get(input.messageId);
+    if (!message) throw new MnemoError('NOT_FOUND', `Message ${input.messageId} does not exist (its thread may have been deleted).`);
+    if (active.has(message.threadId)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish, then switch versions.');
+    const switched = writeTransaction(sqlite, () => messages.branches.switchTo(input.messageId, input.version));
+    events.emit('thread.branchSwitched', switched);
+    return switched;
   }
 
   async function withStream<T>(threadId: number, run: (controller: AbortController) => Promise<T>): Promise<T> {
@@ -130,7 +175,7 @@ export function createChatService(deps: ChatServiceDeps) {
     const settings = deps.settings();
     const model = modelOverride ?? thread.model ?? settings.chatModel;
 
-    const assistant = messages.insert({ threadId, role: 'assistant', content: '', status: 'streaming', model, estimatedTokens: 0, now: clock.now() });
+    const assistant = messages.insert({ threadId, role: 'assistant', content: '', status: 'streaming', model, estimatedTokens: 0, parentId: userMessage.id, now: clock.now() });
     events.emit('message.created', { message: assistant });
 
     let content = '';
@@ -235,7 +280,7 @@ export function createChatService(deps: ChatServiceDeps) {
     if (thread.title_source === null && reply.content) {
       queue.enqueue({ kind: 'title', idempotencyKey: `title:${threadId}`, threadId, payload: { userMessageId: user.id, assistantMessageId: reply.id } });
     }
-    if (summaryIsDue(sqlite, threadId, settings.summary)) {
+    if (summaryIsDue(sqlite, messages.branches, threadId, settings.summary)) {
       queue.enqueue({ kind: 'summarize', idempotencyKey: `summarize:${threadId}:${reply.id}`, threadId, payload: { upToMessageId: reply.id } });
     }
   }
@@ -243,6 +288,9 @@ export function createChatService(deps: ChatServiceDeps) {
   return {
     send,
     retry,
+    edit,
+    regenerate,
+    switchBranch,
     stop(threadId: number): boolean {
       const c = active.get(threadId);
       if (!c) return false;

@@ -1,6 +1,8 @@
 /**
  * Message rows and their full-text entries. Every write that changes searchable text updates messages_fts in the
- * same call so the two never disagree (callers wrap multi-step writes in a transaction).
+ * same call so the two never disagree (callers wrap multi-step writes in a transaction). The one writer of
+ * messages.parent_id and threads.active_leaf_id too: a message follows the active leaf unless told otherwise and
+ * becomes it (message-branches.ts holds the rule).
  */
 import { z } from 'zod';
 import { MessageAttachment, ToolSearch, type ExportedMessage, type Message } from '../../../shared/contract';
@@ -8,6 +10,7 @@ import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
 import type { RetrievedMemory } from './memory-retrieval.port';
+import { createMessageBranches, VERSION_COLUMNS, versionOf } from './message-branches';
 
 interface Row {
   id: number;
@@ -25,7 +28,11 @@ interface Row {
   load_duration_ms: number | null;
   eval_duration_ms: number | null;
   attachments: string | null;
+  parent_id: number | null;
   created_at: number;
+  /** Present when read with VERSION_COLUMNS. */
+  version_count?: number;
+  version_index?: number;
 }
 
 /** A receipt's matched words as stored (a JSON array of strings); anything else reads as none. */
@@ -52,6 +59,7 @@ export function attachmentsOf(stored: string | null): MessageAttachment[] {
 
 export function toMessage(r: Row): Message {
   const attachments = attachmentsOf(r.attachments);
+  const version = versionOf(r);
   return {
     id: r.id,
     threadId: r.thread_id,
@@ -67,6 +75,8 @@ export function toMessage(r: Row): Message {
     loadDurationMs: r.load_duration_ms,
     evalDurationMs: r.eval_duration_ms,
     ...(attachments.length > 0 ? { attachments } : {}),
+    parentId: r.parent_id,
+    ...(version ? { version } : {}),
     createdAt: r.created_at,
   };
 }
@@ -85,15 +95,16 @@ export interface FinishedReply {
 }
 
 export function createMessagesRepo(sqlite: Sqlite) {
+  const branches = createMessageBranches(sqlite);
   const insert = sqlite.prepare(
-    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, created_at, updated_at)
-     VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, parent_id, created_at, updated_at)
+     VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertFull = sqlite.prepare(
-    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, parent_id, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const byId = sqlite.prepare('SELECT * FROM messages WHERE id = ?');
+  const byId = sqlite.prepare(`SELECT m.*, ${VERSION_COLUMNS} FROM messages m WHERE m.id = ?`);
   const ftsInsert = sqlite.prepare('INSERT INTO messages_fts (rowid, body) VALUES (?, ?)');
   const ftsDelete = sqlite.prepare('DELETE FROM messages_fts WHERE rowid = ?');
   const partial = sqlite.prepare('UPDATE messages SET content = ?, thinking = ?, updated_at = ? WHERE id = ?');
@@ -104,7 +115,12 @@ export function createMessagesRepo(sqlite: Sqlite) {
   const touchThread = sqlite.prepare('UPDATE threads SET last_activity_at = ?, updated_at = ? WHERE id = ?');
 
   return {
-    /** attachments: a user message's files; its full-text entry holds the typed text only (the files are not searched). */
+    branches,
+    /**
+     * attachments: a user message's files; its full-text entry holds the typed text only (the files are not searched).
+     * parentId: the message it follows (undefined: the active leaf; null: none, a new first message). It becomes the
+     * thread's active leaf. Callers that also read the leaf wrap both in one transaction.
+     */
     insert(m: {
       threadId: number;
       role: Message['role'];
@@ -113,18 +129,26 @@ export function createMessagesRepo(sqlite: Sqlite) {
       model: string | null;
       estimatedTokens: number;
       attachments?: readonly MessageAttachment[] | undefined;
+      parentId?: number | null | undefined;
       now: number;
     }): Message {
       const attachments = m.attachments && m.attachments.length > 0 ? JSON.stringify(m.attachments) : null;
-      const id = Number(insert.run(m.threadId, m.role, m.content, m.status, m.model, m.estimatedTokens, attachments, m.now, m.now).lastInsertRowid);
+      const parentId = m.parentId === undefined ? branches.leaf(m.threadId) : m.parentId;
+      const id = Number(insert.run(m.threadId, m.role, m.content, m.status, m.model, m.estimatedTokens, attachments, parentId, m.now, m.now).lastInsertRowid);
       if (m.content) ftsInsert.run(BigInt(id), toFtsDocument(m.content));
+      branches.setLeaf(m.threadId, id);
       touchThread.run(m.now, m.now, m.threadId);
       return this.get(id)!;
     },
-    /** A message read from a thread export, with its own time, reasoning, model and status (thread-import.ts). */
-    insertImported(threadId: number, m: ExportedMessage, estimatedTokens: number): number {
+    /**
+     * A message read from a thread export, with its own time, reasoning, model and status (thread-import.ts). The
+     * importer sets the active leaf once the whole thread is in.
+     */
+    insertImported(threadId: number, m: ExportedMessage, estimatedTokens: number, parentId: number | null): number {
       const attachments = m.attachments.length > 0 ? JSON.stringify(m.attachments) : null;
-      const id = Number(insertFull.run(threadId, m.role, m.content, m.thinking, m.status, m.model, estimatedTokens, attachments, m.createdAt, m.createdAt).lastInsertRowid);
+      const id = Number(
+        insertFull.run(threadId, m.role, m.content, m.thinking, m.status, m.model, estimatedTokens, attachments, parentId, m.createdAt, m.createdAt).lastInsertRowid,
+      );
       if (m.content) ftsInsert.run(BigInt(id), toFtsDocument(m.content));
       return id;
     },
@@ -155,26 +179,26 @@ export function createMessagesRepo(sqlite: Sqlite) {
       touchThread.run(now, now, threadId);
       return this.get(id)!;
     },
-    /** Newest first, older than `beforeId`, after `afterId`, in pages: prompt assembly never loads a whole long thread. */
-    *newestFirst(threadId: number, afterId: number, beforeId: number, pageSize = 64): Generator<Row> {
-      const page = sqlite.prepare(
-        `SELECT * FROM messages WHERE thread_id = ? AND id > ? AND id < ? AND status != 'error' AND role != 'system' AND content != ''
-         ORDER BY id DESC LIMIT ?`,
-      );
-      let cursor = beforeId;
-      for (;;) {
-        const rows = page.all(threadId, afterId, cursor, pageSize) as Row[];
-        for (const r of rows) yield r;
-        if (rows.length < pageSize) return;
-        cursor = rows[rows.length - 1]!.id;
+    /**
+     * The conversation before a message, newest first: its ancestors on its path (message-branches.ts), without
+     * failed replies, Mnemo's notes and empty rows, read in pages so prompt assembly never loads a whole long thread.
+     */
+    *historyBefore(message: { parentId?: number | null | undefined }): Generator<Row> {
+      for (const r of branches.pathUp<Row>(message.parentId ?? null)) {
+        if (r.status !== 'error' && r.role !== 'system' && r.content !== '') yield r;
       }
     },
+    /** The active path (the conversation the user sees), oldest first; page backwards with beforeId, a message of it. */
     page(threadId: number, beforeId: number | undefined, limit: number) {
-      const rows = sqlite
-        .prepare(`SELECT * FROM messages WHERE thread_id = ? AND id < ? ORDER BY id DESC LIMIT ?`)
-        .all(threadId, beforeId ?? Number.MAX_SAFE_INTEGER, limit + 1) as Row[];
-      const hasMore = rows.length > limit;
-      const page = rows.slice(0, limit).reverse().map(toMessage);
+      const before = beforeId === undefined ? null : this.get(beforeId);
+      const start = beforeId === undefined ? branches.leaf(threadId) : before?.threadId === threadId ? (before.parentId ?? null) : null;
+      const ids: number[] = [];
+      for (const r of branches.pathUp(start)) {
+        ids.push(r.id);
+        if (ids.length > limit) break;
+      }
+      const hasMore = ids.length > limit;
+      const page = ids.slice(0, limit).reverse().map((id) => this.get(id)!);
       const uses = page.length
         ? (sqlite
             .prepare(
@@ -198,14 +222,17 @@ export function createMessagesRepo(sqlite: Sqlite) {
         receipts: [...receipts].map(([messageId, memories]) => ({ messageId, memories, ...(searches.has(messageId) ? { searches: searches.get(messageId)! } : {}) })),
       };
     },
-    /** The newest message of a thread, if any. */
+    /** The last message of the conversation the user sees (the active leaf), if any. */
     last(threadId: number): Message | null {
-      const r = sqlite.prepare('SELECT * FROM messages WHERE thread_id = ? ORDER BY id DESC LIMIT 1').get(threadId) as Row | undefined;
-      return r ? toMessage(r) : null;
+      const leaf = branches.leaf(threadId);
+      return leaf === null ? null : this.get(leaf);
     },
+    /** Removes a message that nothing follows (chat.retry's failed reply); the leaf moves back to its parent. */
     remove(id: number): void {
+      const m = this.get(id);
       ftsDelete.run(BigInt(id));
       sqlite.prepare('DELETE FROM messages WHERE id = ?').run(id);
+      if (m) sqlite.prepare('UPDATE threads SET active_leaf_id = ? WHERE id = ? AND active_leaf_id = ?').run(m.parentId ?? null, m.threadId, id);
     },
     /** FTS5 BM25 over every message; ranked in an inner query so SQLite can stop early, joined afterwards. */
     search(query: string, limit: number): Array<{ threadId: number; threadTitle: string; message: Message }> {

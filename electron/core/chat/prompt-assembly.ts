@@ -7,6 +7,7 @@
  * (`context`, minus the model), which the chat service stores with the answer for the "what the model saw" view.
  * A message's attached files go with it (attachment-text.ts): the question's are cut to fit within
  * ATTACHMENT_SHARE_OF_CONVERSATION; earlier messages carry theirs whole, as their stored estimate counts them.
+ * History is the question's path only (message-branches.ts): versions the user edited away are not sent.
  */
 import { dayOf, isoDate } from '../../../shared/calendar-day';
 import type { Message, PromptContext, Settings } from '../../../shared/contract';
@@ -20,6 +21,7 @@ import { composeSystemText } from './custom-instructions';
 import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.port';
 import { attachmentsOf, type MessagesRepo } from './messages.repo';
 import { loadSummary } from './summary.job';
+import { summaryForPath } from './message-branches';
 import { formatProfileForPrompt } from '../memory/memory-prompt';
 import { MEMORY_TOOLS_RULE } from './memory-tools';
 import type { MemoryAccess } from './tool-loop';
@@ -81,9 +83,10 @@ export async function assemblePrompt(
     memoriesUsed = retrieved.items;
     memoryText = [profileText, retrieved.text].filter(Boolean).join('\n\n');
   }
-  const summary = loadSummary(deps.sqlite, threadId);
+  // A summary of a branch the user left would tell the model about a conversation that, on this path, never happened.
+  const summary = summaryForPath(loadSummary(deps.sqlite, threadId), userMessage.parentId ?? null, deps.messages.branches);
   const history = (function* (): Generator<HistoryMessage> {
-    for (const r of deps.messages.newestFirst(threadId, 0, userMessage.id)) {
+    for (const r of deps.messages.historyBefore(userMessage)) {
       const content = r.attachments === null ? r.content : composeUserContent(r.content, attachmentsOf(r.attachments));
       yield { id: r.id, role: r.role as 'user' | 'assistant', content, estimatedTokens: r.estimated_tokens };
     }

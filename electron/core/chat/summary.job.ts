@@ -7,6 +7,11 @@
  * until a later summary takes them (nothing is skipped). Its write applies only if nobody moved the summary past this
  * job meanwhile. On failure the old text stays and pending_count records how many messages are not yet summarized;
  * the queue retries with backoff.
+ *
+ * Branches (message-branches.ts): a summary covers a range of one path. "Since the summary" is the path from the
+ * reply up to the summary's last message; when that message is not on the reply's path (the user edited or
+ * regenerated at or before it), an automatic summary is rebuilt from the path's first message, and one the user
+ * edited is left as written (it is not sent while it describes another branch).
  */
 import type { Settings, ThreadSummary } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
@@ -18,6 +23,7 @@ import type { Clock } from '../ports/clock.port';
 import { estimateTokens } from '../text/token-estimate';
 import { createTimelineWriter } from '../timeline/timeline-writer';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
+import { createMessageBranches, summaryForPath, type MessageBranches } from './message-branches';
 
 interface SummaryRow {
   thread_id: number;
@@ -48,23 +54,44 @@ export function loadSummary(sqlite: Sqlite, threadId: number): ThreadSummary | n
   return r ? toSummary(r) : null;
 }
 
-/** Due when at least minNewMessages or more than minNewTokens have accumulated since the last summary. */
-export function summaryIsDue(sqlite: Sqlite, threadId: number, thresholds: Settings['summary']): boolean {
-  const since = loadSummary(sqlite, threadId)?.toMessageId ?? 0;
-  const row = sqlite
-    .prepare(`SELECT count(*) AS n, coalesce(sum(estimated_tokens), 0) AS tokens FROM messages WHERE thread_id = ? AND id > ? AND status != 'error'`)
-    .get(threadId, since) as { n: number; tokens: number };
-  return row.n >= thresholds.minNewMessages || row.tokens > thresholds.minNewTokens;
+/**
+ * Due when at least minNewMessages or more than minNewTokens have accumulated on the active path since the summary
+ * (all of the path when the summary is another branch's); never for a summary the user edited on another branch.
+ */
+export function summaryIsDue(sqlite: Sqlite, branches: MessageBranches, threadId: number, thresholds: Settings['summary']): boolean {
+  const leaf = branches.leaf(threadId);
+  const stored = loadSummary(sqlite, threadId);
+  const summary = summaryForPath(stored, leaf, branches);
+  if (stored?.editedByUser && !summary) return false;
+  const since = summary?.toMessageId ?? 0;
+  let n = 0;
+  let tokens = 0;
+  for (const r of branches.pathUp<{ id: number; parent_id: number | null; status: string; estimated_tokens: number }>(leaf)) {
+    if (r.id <= since) break;
+    if (r.status === 'error') continue;
+    n += 1;
+    tokens += r.estimated_tokens;
+    if (n >= thresholds.minNewMessages || tokens > thresholds.minNewTokens) return true;
+  }
+  return false;
 }
 
+/**
+ * The user's text replaces the summary's. A summary of another branch (message-branches.ts) becomes the current
+ * path's: its range is dropped, so it is sent again and the next summary folds this path's messages into it.
+ */
 export function updateSummaryByUser(sqlite: Sqlite, clock: Clock, threadId: number, content: string): ThreadSummary {
   const now = clock.now();
+  const branches = createMessageBranches(sqlite);
+  const stored = loadSummary(sqlite, threadId);
+  const detach = stored !== null && summaryForPath(stored, branches.leaf(threadId), branches) === null;
   sqlite
     .prepare(
       `INSERT INTO thread_summaries (thread_id, content, covered_count, pending_count, edited_by_user, updated_at) VALUES (?, ?, 0, 0, 1, ?)
        ON CONFLICT(thread_id) DO UPDATE SET content = excluded.content, edited_by_user = 1, updated_at = excluded.updated_at`,
     )
     .run(threadId, content, now);
+  if (detach) sqlite.prepare('UPDATE thread_summaries SET from_message_id = NULL, to_message_id = NULL, covered_count = 0 WHERE thread_id = ?').run(threadId);
   return loadSummary(sqlite, threadId)!;
 }
 
@@ -125,18 +152,25 @@ export function transcriptWithin(rows: TranscriptRow[], budgetTokens: number): {
 export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; llm: ModelRequests; settings: () => Settings }): JobHandler {
   const { sqlite, clock, events } = deps;
   const timeline = createTimelineWriter({ sqlite, clock });
+  const branches = createMessageBranches(sqlite);
   return {
     kind: 'summarize',
     async run({ job, signal }) {
       const threadId = job.threadId;
       if (threadId === null) return null;
       const upTo = Number(job.payload.upToMessageId);
-      const previous = loadSummary(sqlite, threadId);
+      const stored = loadSummary(sqlite, threadId);
+      // The summary this reply's path continues; null when it is another branch's (then rebuilt from the first message).
+      const previous = summaryForPath(stored, upTo, branches);
+      if (stored?.editedByUser && !previous) return null; // the user's text for another branch is kept as written
       const since = previous?.toMessageId ?? 0;
       if (upTo <= since) return null; // an earlier or later job already covered this range
-      const all = sqlite
-        .prepare(`SELECT id, role, content FROM messages WHERE thread_id = ? AND id > ? AND id <= ? AND status != 'error' AND content != '' ORDER BY id`)
-        .all(threadId, since, upTo) as TranscriptRow[];
+      const all: TranscriptRow[] = [];
+      for (const r of branches.pathUp<TranscriptRow & { parent_id: number | null; status: string }>(upTo)) {
+        if (r.id <= since) break;
+        if (r.status !== 'error' && r.content !== '') all.push({ id: r.id, role: r.role, content: r.content });
+      }
+      all.reverse();
       if (all.length === 0) return null;
       const settings = deps.settings();
       const model = settings.backgroundModel;
@@ -160,7 +194,7 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       const last = rows[rows.length - 1]!.id;
       return (tx) => {
         const current = loadSummary(sqlite, threadId);
-        if ((current?.toMessageId ?? 0) > since) return; // the summary moved on meanwhile: this result is stale
+        if ((current?.toMessageId ?? null) !== (stored?.toMessageId ?? null)) return; // the summary moved meanwhile: this result is stale
         const now = clock.now();
         sqlite
           .prepare(
@@ -169,7 +203,7 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
              ON CONFLICT(thread_id) DO UPDATE SET content = excluded.content, from_message_id = excluded.from_message_id,
                to_message_id = excluded.to_message_id, covered_count = excluded.covered_count, pending_count = 0, updated_at = excluded.updated_at`,
           )
-          .run(threadId, text, first, last, (current?.coveredCount ?? 0) + rows.length, now);
+          .run(threadId, text, first, last, (previous?.coveredCount ?? 0) + rows.length, now);
         timeline.record('thread_summarized', { threadId }, { messages: rows.length, toMessageId: last }, now);
         const summary = loadSummary(sqlite, threadId)!;
         tx.afterCommit(() => events.emit('summary.updated', { summary }));

@@ -30,6 +30,12 @@ export const threads = sqliteTable(
     model: text('model'),
     /** The thread's own system prompt (thread.setInstructions), added after the global one; null: none. Never extracted from. */
     instructions: text('instructions'),
+    /**
+     * The last message of the branch the user sees (chat/message-branches.ts): the conversation is the chain from it up
+     * through parent_id. Null: the thread's newest message. A plain integer, not a foreign key: only the messages repo
+     * writes it, and a declared reference between threads and messages both ways would make every change rebuild both.
+     */
+    activeLeafId: integer('active_leaf_id'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     lastActivityAt: integer('last_activity_at').notNull(),
@@ -64,11 +70,18 @@ export const messages = sqliteTable(
     evalDurationMs: integer('eval_duration_ms'),
     /** A user message's attached files as the model sees them: JSON [{name, text}], text already extracted (null: none). */
     attachments: text('attachments'),
+    /**
+     * The message this one follows (chat/message-branches.ts); null: the first of its thread. Siblings (same parent)
+     * are versions: an edited question, a regenerated answer. A plain integer, not a foreign key: adding one would
+     * rebuild this table (SQLite), and messages are only removed as leaves (chat.retry), which moves nothing under them.
+     */
+    parentId: integer('parent_id'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
     index('messages_thread_idx').on(t.threadId, t.id),
+    index('messages_parent_idx').on(t.threadId, t.parentId),
     check('messages_role_chk', sql`${t.role} IN ('user','assistant','system')`),
     check('messages_status_chk', sql`${t.status} IN ('complete','streaming','stopped','error','truncated')`),
   ],

@@ -18,6 +18,7 @@ import type { Memory, MemoryCategory, MemoryHit, MemoryReason, MemoryStatus, OpO
 import { MnemoError } from '../../../shared/errors';
 import type { BackupScrubber } from '../backup/backup-scrub';
 import type { MemoryRetrievalPort } from '../chat/memory-retrieval.port';
+import { createMessageBranches } from '../chat/message-branches';
 import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../event-bus';
@@ -118,6 +119,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const vectors = createMemoryVectors({ sqlite, embedding, logger, index, writer });
   const search = createMemorySearch({ sqlite, clock, settings: deps.settings, keywords, index, vectors });
   const bulk = createMemoryBulk({ sqlite, clock, events, logger, lookup, writer, backups: deps.backups });
+  const branches = createMessageBranches(sqlite);
 
   const q = {
     pendingImports: sqlite.prepare(
@@ -206,6 +208,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           messageId: r.source_message_id,
           evidence: r.evidence,
           file: sourceFile(r.source_message_id, r.evidence),
+          // Learned from a question the user edited afterwards: kept, and said so (chat/message-branches.ts).
+          ...(r.source_message_id !== null && branches.wasEditedLater(r.source_message_id) ? { messageEdited: true } : {}),
         },
         uses,
         usesTotal: (q.usesCount.get(memoryId) as { n: number }).n,

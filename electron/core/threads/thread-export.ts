@@ -3,6 +3,9 @@
  * time, status), each thread's running summary and, for each answer, the memories it used as they read when exported
  * (what thread.import reads back), or Markdown for people.
  *
+ * Branches (chat/message-branches.ts): the JSON keeps every version with its parent (message.parent, thread.active),
+ * so an import brings all branches back; the Markdown shows the conversation the user sees, the active path.
+ *
  * Read-only: one consistent read. Times written for people are the user's clock (settings.timeZone); instants in the
  * JSON stay milliseconds and an ISO time in UTC.
  */
@@ -41,6 +44,7 @@ interface ThreadRow {
   summary: string | null;
   summary_to: number | null;
   summary_edited: number | null;
+  active_leaf_id: number | null;
 }
 
 interface MessageRow {
@@ -52,6 +56,7 @@ interface MessageRow {
   status: 'complete' | 'streaming' | 'stopped' | 'error' | 'truncated';
   model: string | null;
   attachments: string | null;
+  parent_id: number | null;
   created_at: number;
 }
 
@@ -66,12 +71,12 @@ interface UseRow {
 export function createThreadExporter(deps: ThreadExportDeps): { export(input: OpParsedInput<'thread.export'>): OpOutput<'thread.export'> } {
   const { sqlite, clock } = deps;
   const threadsSql = `SELECT t.id, t.title, t.incognito, t.model, t.instructions, t.created_at, t.last_activity_at,
-      s.content AS summary, s.to_message_id AS summary_to, s.edited_by_user AS summary_edited
+      s.content AS summary, s.to_message_id AS summary_to, s.edited_by_user AS summary_edited, t.active_leaf_id
     FROM threads t LEFT JOIN thread_summaries s ON s.thread_id = t.id`;
   const oneThread = sqlite.prepare(`${threadsSql} WHERE t.id = ?`);
   const allThreads = sqlite.prepare(`${threadsSql} ORDER BY t.created_at, t.id`);
   // System rows are Mnemo's own notes, not the conversation.
-  const messagesSql = `SELECT id, thread_id, role, content, thinking, status, model, attachments, created_at FROM messages WHERE role != 'system'`;
+  const messagesSql = `SELECT id, thread_id, role, content, thinking, status, model, attachments, parent_id, created_at FROM messages WHERE role != 'system'`;
   const messagesOf = sqlite.prepare(`${messagesSql} AND thread_id = ? ORDER BY id`);
   const allMessages = sqlite.prepare(`${messagesSql} ORDER BY thread_id, id`);
   const usesSql = `SELECT u.message_id, u.memory_id, u.score, u.reason, m.content FROM message_memories u
@@ -88,6 +93,8 @@ export function createThreadExporter(deps: ThreadExportDeps): { export(input: Op
     const messagesByThread = groupBy(messages, (m) => m.thread_id);
     return threads.map((t) => {
       const rows = messagesByThread.get(t.id) ?? [];
+      const { parents, active, path } = branchesOf(rows, t.active_leaf_id);
+      const onPath = new Set(path);
       return {
         title: t.title,
         incognito: t.incognito === 1,
@@ -96,8 +103,15 @@ export function createThreadExporter(deps: ThreadExportDeps): { export(input: Op
         createdAt: t.created_at,
         lastActivityAt: t.last_activity_at,
         summary:
-          t.summary === null ? null : { content: t.summary, coveredMessages: rows.filter((m) => t.summary_to !== null && m.id <= t.summary_to).length, editedByUser: t.summary_edited === 1 },
-        messages: rows.map((m) => toExported(m, usesByMessage.get(m.id) ?? [])),
+          t.summary === null
+            ? null
+            : {
+                content: t.summary,
+                coveredMessages: rows.filter((m, i) => onPath.has(i) && t.summary_to !== null && m.id <= t.summary_to).length,
+                editedByUser: t.summary_edited === 1,
+              },
+        messages: rows.map((m, i) => ({ ...toExported(m, usesByMessage.get(m.id) ?? []), parent: parents[i]! })),
+        active,
       };
     });
   }
@@ -140,6 +154,37 @@ function toExported(m: MessageRow, uses: UseRow[]): ExportedMessage {
     memoriesUsed: uses.map((u) => ({ memoryId: u.memory_id, score: u.score, reason: u.reason, content: u.content })),
     attachments: attachmentsOf(m.attachments),
   };
+}
+
+/**
+ * Each exported message's parent as an index among the thread's exported rows (a parent that is not exported, one of
+ * Mnemo's notes, is skipped up to the nearest that is), the active leaf's index, and the active path's indexes.
+ */
+function branchesOf(rows: readonly MessageRow[], activeLeafId: number | null): { parents: Array<number | null>; active: number | undefined; path: number[] } {
+  const index = new Map(rows.map((m, i) => [m.id, i]));
+  const parents = rows.map((m) => (m.parent_id === null ? null : (index.get(m.parent_id) ?? null)));
+  if (rows.length === 0) return { parents, active: undefined, path: [] };
+  const active = activeLeafId !== null && index.has(activeLeafId) ? index.get(activeLeafId)! : rows.length - 1;
+  const path: number[] = [];
+  for (let i: number | null = active; i !== null; i = parents[i]!) path.unshift(i);
+  return { parents, active, path };
+}
+
+/** The conversation the user sees: the active path (message.parent, thread.active); an export without them is one line. */
+export function activePathOf(thread: ExportedThread): ExportedThread['messages'] {
+  const { messages } = thread;
+  if (messages.length === 0) return [];
+  const parentOf = (i: number): number | null => {
+    const p = messages[i]!.parent;
+    return p === undefined ? (i > 0 ? i - 1 : null) : p;
+  };
+  const path: number[] = [];
+  const seen = new Set<number>();
+  for (let i: number | null = Math.min(thread.active ?? messages.length - 1, messages.length - 1); i !== null && !seen.has(i); i = parentOf(i)) {
+    seen.add(i); // a hand-edited file may loop; each message is shown once
+    path.unshift(i);
+  }
+  return path.map((i) => messages[i]!);
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
@@ -198,7 +243,7 @@ export function renderThreadMarkdown(thread: ExportedThread, opts: { language: S
   if (thread.summary && thread.summary.content.trim()) {
     lines.push('', `> **${words.summary}:** ${thread.summary.content.trim().replace(/\n/g, '\n> ')}`);
   }
-  for (const m of thread.messages) {
+  for (const m of activePathOf(thread)) {
     const who = m.role === 'user' ? words.you : ['Mnemo', m.model].filter(Boolean).join(' · ');
     lines.push('', `## ${who} · ${when(m.createdAt)}`, '');
     if (m.content.trim()) lines.push(m.content.trim());

@@ -6,6 +6,9 @@
  * What an import does not do: learn from the imported messages (no extraction job; the user can ask Mnemo about
  * them in chat, and thread search finds them), or link the memories their answers used (their ids belonged to the
  * exporting database; the export keeps their text for people).
+ *
+ * Branches come back as they were exported: each message under its parent, the thread showing its active branch
+ * (chat/message-branches.ts). A file without them (older exports) is one straight conversation.
  */
 import { THREAD_EXPORT_FORMAT, THREAD_EXPORT_VERSION, ExportedThread, ThreadExportDocument, type OpOutput, type OpParsedInput, type Thread, type ThreadImportItem } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
@@ -69,12 +72,26 @@ export function createThreadImporter(deps: ThreadImportDeps): { import(input: Op
   function write(thread: ExportedThread, now: number): number {
     // The imported title is kept as the user's: no automatic title replaces it.
     const { id } = insertThread.get(thread.title, thread.title ? 'user' : null, thread.incognito ? 1 : 0, thread.model, thread.instructions, thread.createdAt, now, thread.lastActivityAt) as { id: number };
-    const ids = thread.messages.map((m) => messages.insertImported(id, m, estimateTokens(composeUserContent(m.content, m.attachments))));
-    const covered = thread.summary ? Math.min(thread.summary.coveredMessages, ids.length) : 0;
+    const ids: number[] = [];
+    thread.messages.forEach((m, i) => {
+      const parent = m.parent === undefined ? (i > 0 ? ids[i - 1]! : null) : m.parent === null ? null : ids[m.parent]!;
+      ids.push(messages.insertImported(id, m, estimateTokens(composeUserContent(m.content, m.attachments)), parent));
+    });
+    if (ids.length > 0) messages.branches.setLeaf(id, ids[Math.min(thread.active ?? ids.length - 1, ids.length - 1)]!);
+    const path = messages.branches.activePath(id);
+    const covered = thread.summary ? Math.min(thread.summary.coveredMessages, path.length) : 0;
     if (thread.summary && covered > 0) {
-      insertSummary.run(id, thread.summary.content, ids[0], ids[covered - 1], covered, thread.summary.editedByUser ? 1 : 0, now);
+      insertSummary.run(id, thread.summary.content, path[0], path[covered - 1], covered, thread.summary.editedByUser ? 1 : 0, now);
     }
     return id;
+  }
+
+  /** A parent must come before its message and the active message must exist, or the branches cannot be rebuilt. */
+  function branchProblem(thread: ExportedThread): string | null {
+    const bad = thread.messages.findIndex((m, i) => m.parent !== undefined && m.parent !== null && m.parent >= i);
+    if (bad >= 0) return `messages.${bad}.parent: a message can only follow one that comes before it`;
+    if (thread.active !== undefined && thread.active >= thread.messages.length) return `active: there is no message ${thread.active}`;
+    return null;
   }
 
   return {
@@ -84,6 +101,8 @@ export function createThreadImporter(deps: ThreadImportDeps): { import(input: Op
       const items: ThreadImportItem[] = parsed.map((p, index) => {
         if ('invalid' in p) return { index, title: p.title, messages: 0, outcome: 'invalid', reason: p.invalid };
         const { thread } = p;
+        const problem = branchProblem(thread);
+        if (problem) return { index, title: thread.title, messages: 0, outcome: 'invalid', reason: problem };
         const first = thread.messages[0]?.content ?? null;
         const key = JSON.stringify([thread.createdAt, thread.title, first]);
         const duplicate = seen.has(key) || existing.get(thread.createdAt, thread.title, first) !== undefined;

@@ -13,6 +13,7 @@ import { CoreError } from './CoreError';
 import { LearnedChips } from './LearnedChips';
 import { MemoryReceipt } from './MemoryReceipt';
 import { PromptContextDialog } from './PromptContextDialog';
+import { EditMessageForm, VersionSwitcher } from './MessageVersions';
 
 interface Props {
   message: Message;
@@ -25,22 +26,33 @@ interface Props {
 }
 
 export const MessageItem = memo(function MessageItem({ message, receipt, searches, isLast, error }: Props) {
-  const t = useT();
-  if (message.role === 'user') {
-    return (
-      <article className="message user" aria-label={t('chat.you')} data-message-id={message.id}>
-        <div className="bubble">{message.content}</div>
-        {message.attachments && message.attachments.length > 0 && <SentAttachments attachments={message.attachments} />}
-        <div className="message-meta">
-          <CopyButton label={t('chat.copyMessage')} text={() => message.content} />
-        </div>
-        <LearnedChips messageId={message.id} />
-      </article>
-    );
-  }
+  if (message.role === 'user') return <UserMessage message={message} />;
   if (message.role === 'system') return null;
   return <AssistantMessage message={message} receipt={receipt} searches={searches} isLast={isLast} error={error} />;
 });
+
+/** A question: editable (a new version; the old one and what followed stay, message-branches.ts), with its versions. */
+function UserMessage({ message }: { message: Message }) {
+  const t = useT();
+  const [editing, setEditing] = useState(false);
+  const sending = useChatStore((s) => s.threads[message.threadId]?.sending ?? false);
+  return (
+    <article className="message user" aria-label={t('chat.you')} data-message-id={message.id}>
+      {editing ? <EditMessageForm message={message} onDone={() => setEditing(false)} /> : <div className="bubble">{message.content}</div>}
+      {message.attachments && message.attachments.length > 0 && <SentAttachments attachments={message.attachments} />}
+      <div className="message-meta">
+        <VersionSwitcher message={message} />
+        {!editing && (
+          <button type="button" className="ghost small" disabled={sending} title={sending ? t('chat.editBusy') : undefined} onClick={() => setEditing(true)}>
+            {t('chat.edit')}
+          </button>
+        )}
+        <CopyButton label={t('chat.copyMessage')} text={() => message.content} />
+      </div>
+      <LearnedChips messageId={message.id} />
+    </article>
+  );
+}
 
 /** The files sent with a user message: name and size, the text folded (what the model was given, before any cut). */
 function SentAttachments({ attachments }: { attachments: NonNullable<Message['attachments']> }) {
@@ -91,7 +103,7 @@ function AssistantMessage({ message, receipt, searches, isLast, error }: Props) 
       <StatusBadge message={message} error={error} canRetry={isLast && !sending} onRetry={() => void retry(message.threadId)} />
       {((receipt && receipt.length > 0) || (searches && searches.length > 0)) && <MemoryReceipt memories={receipt ?? []} searches={searches ?? []} threadId={message.threadId} />}
       {/* Plain text is the answer as rendered: no Markdown marks, lists and paragraphs as lines. */}
-      {!streaming && <MessageMeta message={message} plainText={() => body.current?.innerText.trim() ?? message.content} />}
+      {!streaming && <MessageMeta message={message} plainText={() => body.current?.innerText.trim() ?? message.content} canRegenerate={!sending} />}
     </article>
   );
 }
@@ -148,8 +160,9 @@ function CopyButton({ label, text, children }: { label: string; text: () => stri
   );
 }
 
-function MessageMeta({ message, plainText }: { message: Message; plainText: () => string }) {
+function MessageMeta({ message, plainText, canRegenerate }: { message: Message; plainText: () => string; canRegenerate: boolean }) {
   const t = useT();
+  const regenerate = useChatStore((s) => s.regenerate);
   const language = useLanguage();
   const [showContext, setShowContext] = useState(false);
   const parts: string[] = [];
@@ -163,6 +176,7 @@ function MessageMeta({ message, plainText }: { message: Message; plainText: () =
   }
   return (
     <div className="message-meta">
+      <VersionSwitcher message={message} />
       <span title={formatTime(message.createdAt, language)}>{parts.join(' · ')}</span>
       {message.content && (
         <>
@@ -171,6 +185,11 @@ function MessageMeta({ message, plainText }: { message: Message; plainText: () =
             {t('chat.copyText')}
           </CopyButton>
         </>
+      )}
+      {message.status === 'complete' && (
+        <button type="button" className="ghost small" disabled={!canRegenerate} onClick={() => void regenerate(message.threadId, message.id)} title={t('chat.regenerateLabel')}>
+          <RetryIcon /> {t('chat.regenerateVersion')}
+        </button>
       )}
       <button type="button" className="ghost small" onClick={() => setShowContext(true)} aria-label={t('context.buttonLabel')}>
         {t('context.button')}

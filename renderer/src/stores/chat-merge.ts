@@ -60,3 +60,12 @@ export function retryableReply(list: readonly Message[]): Message | null {
   const last = list[list.length - 1];
   return last && last.role === 'assistant' && (last.status === 'error' || last.status === 'stopped' || last.status === 'truncated') ? last : null;
 }
+
+/**
+ * The view while a new version of `messageId` is written (an edit of a question, a regenerated answer): what comes
+ * before it. The new version and its reply arrive as message.created events; the old branch stays in the core.
+ */
+export function branchFrom(list: readonly Message[], messageId: number): Message[] {
+  const index = list.findIndex((m) => m.id === messageId);
+  return index < 0 ? (list as Message[]) : list.slice(0, index);
+}

@@ -1,14 +1,16 @@
 /**
  * Messages per thread, live: thread.messages for what is stored, then message.created / delta / completed events
  * while replies stream. Also the composer drafts, the last send error per thread (its message is only in the
- * chat.send envelope; the stored reply keeps just the code), and the thread summaries.
+ * chat.send envelope; the stored reply keeps just the code), and the thread summaries. A thread shows one branch
+ * (electron/core/chat/message-branches.ts): an edit or a regenerate cuts the view at the message it replaces, a
+ * switch of version reads the thread again in place of what was shown.
  */
 import { create } from 'zustand';
 import type { Message, MessageAttachment, ThreadSummary, ToolSearch } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo, Result } from '../../../shared/errors';
 import { useAppStore } from './app.store';
-import { applyDelta, mergeOlder, retryableReply, upsertMessage, type MemoryUse } from './chat-merge';
+import { applyDelta, branchFrom, mergeOlder, retryableReply, upsertMessage, type MemoryUse } from './chat-merge';
 import { useStatusStore } from './status.store';
 
 export interface ThreadChat {
@@ -61,13 +63,20 @@ interface ChatState {
   drafts: Record<number, string>;
   summaries: Record<number, ThreadSummary | null>;
   init(client: Client): void;
-  load(threadId: number): Promise<void>;
+  /** replace: show the page as it is (another branch), instead of merging what is already shown into it. */
+  load(threadId: number, opts?: { replace?: boolean }): Promise<void>;
   loadOlder(threadId: number): Promise<void>;
   reloadLoaded(): Promise<void>;
   setDraft(threadId: number, text: string): void;
   /** attachments: files already read as text (renderer/src/attachments/read-attachment.ts). Resolves true when the message was stored. */
   send(threadId: number, text: string, attachments?: MessageAttachment[]): Promise<boolean>;
   retry(threadId: number): Promise<void>;
+  /** Sends a new version of one of the user's messages; resolves true when it was stored. */
+  edit(threadId: number, messageId: number, text: string): Promise<boolean>;
+  /** A new version of an answer; the old one stays as a version. */
+  regenerate(threadId: number, messageId: number): Promise<void>;
+  /** Shows version `version` (1-based) of a message and what followed it. */
+  switchVersion(threadId: number, messageId: number, version: number): Promise<void>;
   stop(threadId: number): Promise<void>;
   dismissError(threadId: number): void;
   loadSummary(threadId: number): Promise<void>;
@@ -160,6 +169,9 @@ export const useChatStore = create<ChatState>((set, get) => {
         scheduleFlush();
       });
       client.on('message.completed', ({ message, memoriesUsed, toolSearches }) => absorb(message, memoriesUsed, toolSearches));
+      client.on('thread.branchSwitched', ({ threadId }) => {
+        if (get().threads[threadId]) void get().load(threadId, { replace: true });
+      });
       client.on('summary.updated', ({ summary }) => set((s) => ({ summaries: { ...s.summaries, [summary.threadId]: summary } })));
       client.on('thread.deleted', ({ threadId }) =>
         set((s) => {
@@ -169,7 +181,7 @@ export const useChatStore = create<ChatState>((set, get) => {
       );
     },
 
-    async load(threadId) {
+    async load(threadId, opts = {}) {
       const client = get().client;
       if (!client) return;
       const result = await client.call('thread.messages', { threadId, limit: PAGE_SIZE });
@@ -181,7 +193,7 @@ export const useChatStore = create<ChatState>((set, get) => {
       patch(threadId, (chat) => {
         // Replies that finished while the page was loading are newer than the page: keep them.
         let messages = result.value.messages;
-        for (const m of chat.messages) if (m.status !== 'streaming') messages = upsertMessage(messages, m);
+        if (!opts.replace) for (const m of chat.messages) if (m.status !== 'streaming') messages = upsertMessage(messages, m);
         return { messages, receipts: { ...chat.receipts, ...receipts }, searches: { ...chat.searches, ...searches }, hasMore: result.value.hasMore, loaded: true };
       });
     },
@@ -237,6 +249,36 @@ export const useChatStore = create<ChatState>((set, get) => {
       await exchange(threadId, () => client.call('chat.retry', { threadId }));
       // Whether the core removed the old reply depends on where it failed: read the thread again.
       if (get().threads[threadId]?.error) await get().load(threadId);
+    },
+
+    async edit(threadId, messageId, text) {
+      const client = get().client;
+      const chat = get().threads[threadId];
+      if (!client || text.trim() === '' || !chat || chat.sending) return false;
+      patch(threadId, (c) => ({ messages: branchFrom(c.messages, messageId), pendingText: text }));
+      await exchange(threadId, () => client.call('chat.edit', { messageId, text }));
+      const failed = get().threads[threadId]?.error;
+      // Refused before anything was stored: show the thread as it is again (the old version is still the one shown).
+      if (failed) await get().load(threadId, { replace: true });
+      return !failed;
+    },
+
+    async regenerate(threadId, messageId) {
+      const client = get().client;
+      const chat = get().threads[threadId];
+      if (!client || !chat || chat.sending) return;
+      patch(threadId, (c) => ({ messages: branchFrom(c.messages, messageId) }));
+      await exchange(threadId, () => client.call('chat.regenerate', { messageId }));
+      if (get().threads[threadId]?.error) await get().load(threadId, { replace: true });
+    },
+
+    async switchVersion(threadId, messageId, version) {
+      const client = get().client;
+      const chat = get().threads[threadId];
+      if (!client || !chat || chat.sending) return;
+      const result = await client.call('thread.switchBranch', { messageId, version });
+      if (!result.ok) return useAppStore.getState().showError(result.error);
+      await get().load(threadId, { replace: true });
     },
 
     async stop(threadId) {

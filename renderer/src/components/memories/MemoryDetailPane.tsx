@@ -253,6 +253,7 @@ function Provenance({ detail }: { detail: MemoryDetail }) {
             </button>
           </p>
         ))}
+      {provenance.messageEdited && <p className="muted small">{t('memory.fromEditedMessage')}</p>}
     </div>
   );
 }

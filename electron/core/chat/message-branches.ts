@@ -1,0 +1,134 @@
+/**
+ * Branches of a conversation: edit-and-resend and regenerate keep the old continuation, like ChatGPT's ‹ 1/2 ›.
+ *
+ * The rule, in one place:
+ * - Each message has a parent (messages.parent_id: the message it follows; null for the first of a thread). Messages
+ *   with the same parent are *versions* of each other, numbered by id (1 = the oldest): an edited question is a new
+ *   user message beside the old one, a regenerated answer a new answer beside the old one under the same question.
+ * - The thread keeps its *active leaf* (threads.active_leaf_id; null: its newest message). The conversation is the
+ *   active path: the chain from the leaf up to the first message. Everything that reads "the conversation" follows it
+ *   (the thread view, prompt history, summaries, the Markdown export); nothing is ever deleted by branching.
+ * - A new message follows the active leaf unless its parent is given, and becomes the leaf.
+ * - Switching to version k of a message makes the leaf the newest message under that version (the continuation
+ *   written last there), so a switch shows a whole branch and switching back shows the old one again.
+ * - A summary covers a range of one path (thread_summaries.to_message_id): it is about the active path only when
+ *   that id is on it (or it has no range, a text the user wrote before any summary). Otherwise it describes a branch
+ *   the user left: prompts leave it out, an automatic one is rebuilt for the new path by the next summary job, and
+ *   one the user edited is kept as written (never overwritten by a machine) until the user edits it again, which
+ *   makes it the current path's (summaryForPath, summary.job.ts).
+ * - A message "was edited later" when a newer version of it exists: memories learned from it say so (provenance).
+ *
+ * Why a parent per message and a leaf per thread: parents make versions and paths plain SQL (an indexed lookup per
+ * step up), ids grow along every path (a child is written after its parent), so "after the summary" stays "id >
+ * to_message_id" on a path; one leaf per thread is the only state a switch changes, in one UPDATE.
+ */
+import type { ThreadSummary } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import type { Sqlite } from '../db/open-database';
+
+/** SQL columns that give a message row (aliased `m`) its version among its siblings; see versionOf. */
+export const VERSION_COLUMNS = `(SELECT count(*) FROM messages s WHERE s.thread_id = m.thread_id AND s.parent_id IS m.parent_id) AS version_count,
+  (SELECT count(*) FROM messages s WHERE s.thread_id = m.thread_id AND s.parent_id IS m.parent_id AND s.id <= m.id) AS version_index`;
+
+/** A message's place among its versions (1-based), present only when it has more than one. */
+export function versionOf(r: { version_count?: number; version_index?: number }): { index: number; count: number } | undefined {
+  return r.version_count !== undefined && r.version_count > 1 && r.version_index !== undefined ? { index: r.version_index, count: r.version_count } : undefined;
+}
+
+/** How many ancestors one step of a path walk reads: a prompt stops walking once its budget is full. */
+const PATH_PAGE = 64;
+
+export interface PathRow {
+  id: number;
+  parent_id: number | null;
+}
+
+export function createMessageBranches(sqlite: Sqlite) {
+  const leafOf = sqlite.prepare(
+    `SELECT coalesce(t.active_leaf_id, (SELECT max(id) FROM messages WHERE thread_id = t.id)) AS leaf FROM threads t WHERE t.id = ?`,
+  );
+  const setLeaf = sqlite.prepare('UPDATE threads SET active_leaf_id = ? WHERE id = ?');
+  // A page of ancestors, starting at (and including) the given message, newest first.
+  const ancestors = sqlite.prepare(
+    `WITH RECURSIVE up(id, depth) AS (
+       SELECT ?, 0
+       UNION ALL SELECT m.parent_id, up.depth + 1 FROM messages m JOIN up ON m.id = up.id WHERE m.parent_id IS NOT NULL AND up.depth + 1 < ?
+     ) SELECT m.* FROM up JOIN messages m ON m.id = up.id ORDER BY up.depth`,
+  );
+  const siblingsOf = sqlite.prepare('SELECT id FROM messages WHERE thread_id = ? AND parent_id IS ? ORDER BY id');
+  const newestUnder = sqlite.prepare(
+    `WITH RECURSIVE down(id) AS (SELECT ? UNION ALL SELECT m.id FROM messages m JOIN down ON m.thread_id = ? AND m.parent_id = down.id)
+     SELECT max(id) AS id FROM down`,
+  );
+  const newerSibling = sqlite.prepare(
+    'SELECT 1 FROM messages s JOIN messages m ON m.id = ? WHERE s.thread_id = m.thread_id AND s.parent_id IS m.parent_id AND s.id > m.id LIMIT 1',
+  );
+  const meta = sqlite.prepare('SELECT id, thread_id, parent_id FROM messages WHERE id = ?');
+
+  /** The message and its ancestors, newest first, read a page at a time (a long thread is never loaded whole). */
+  function* pathUp<R extends PathRow>(fromId: number | null): Generator<R> {
+    let next = fromId;
+    while (next !== null) {
+      const rows = ancestors.all(next, PATH_PAGE) as R[];
+      if (rows.length === 0) return;
+      for (const r of rows) yield r;
+      next = rows[rows.length - 1]!.parent_id;
+    }
+  }
+
+  function leaf(threadId: number): number | null {
+    const r = leafOf.get(threadId) as { leaf: number | null } | undefined;
+    return r?.leaf ?? null;
+  }
+
+  return {
+    leaf,
+    setLeaf(threadId: number, leafId: number | null): void {
+      setLeaf.run(leafId, threadId);
+    },
+    pathUp,
+    /** Ids of the active path, first message first. */
+    activePath(threadId: number): number[] {
+      return [...pathUp(leaf(threadId))].map((r) => r.id).reverse();
+    },
+    /** Whether `messageId` is `fromId` or one of its ancestors; ids grow down a path, so the walk stops below it. */
+    isOnPath(messageId: number, fromId: number | null): boolean {
+      for (const r of pathUp(fromId)) {
+        if (r.id === messageId) return true;
+        if (r.id < messageId) return false;
+      }
+      return false;
+    },
+    /**
+     * Shows version `version` (1-based) of the message's versions: the leaf becomes the newest message under it.
+     * Returns the new leaf. Unknown message or version: typed errors.
+     */
+    switchTo(messageId: number, version: number): { threadId: number; leafId: number } {
+      const m = meta.get(messageId) as { id: number; thread_id: number; parent_id: number | null } | undefined;
+      if (!m) throw new MnemoError('NOT_FOUND', `Message ${messageId} does not exist (its thread may have been deleted).`);
+      const siblings = (siblingsOf.all(m.thread_id, m.parent_id) as Array<{ id: number }>).map((s) => s.id);
+      const chosen = siblings[version - 1];
+      if (chosen === undefined) {
+        throw new MnemoError('INVALID_INPUT', `This message has ${siblings.length} version${siblings.length === 1 ? '' : 's'}; there is no version ${version}.`);
+      }
+      const leafId = (newestUnder.get(chosen, m.thread_id) as { id: number }).id;
+      setLeaf.run(leafId, m.thread_id);
+      return { threadId: m.thread_id, leafId };
+    },
+    /** True when a newer version of the message exists: the user edited it (or regenerated it) afterwards. */
+    wasEditedLater(messageId: number): boolean {
+      return newerSibling.get(messageId) !== undefined;
+    },
+  };
+}
+
+export type MessageBranches = ReturnType<typeof createMessageBranches>;
+
+/**
+ * The summary as it applies to the path ending at `pathEndId` (see the rule above): itself when its range is on that
+ * path or it has none; null when it describes a branch the user left.
+ */
+export function summaryForPath(summary: ThreadSummary | null, pathEndId: number | null, branches: Pick<MessageBranches, 'isOnPath'>): ThreadSummary | null {
+  if (!summary || summary.toMessageId === null) return summary;
+  return branches.isOnPath(summary.toMessageId, pathEndId) ? summary : null;
+}
