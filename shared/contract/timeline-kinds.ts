@@ -32,6 +32,10 @@ export const TIMELINE_EVENT_KINDS = [
   'reembed_failed',
   'profile_failed',
   'maintained',
+  'episode_written',
+  'episode_edited',
+  'episode_deleted',
+  'episode_failed',
 ] as const;
 
 /** The failure event of each kind of background job. */
@@ -41,4 +45,5 @@ export const FAILED_JOB_KIND = {
   title: 'title_failed',
   reembed: 'reembed_failed',
   profile: 'profile_failed',
+  episode: 'episode_failed',
 } as const satisfies Record<z.output<typeof JobKind>, (typeof TIMELINE_EVENT_KINDS)[number]>;

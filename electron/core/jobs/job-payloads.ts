@@ -24,6 +24,8 @@ export const jobPayloads = {
   reembed: z.object({ reason: z.string() }),
   /** Rewrite the profile from the memories (profile.job.ts): after memory changes, daily, or because the user asked. */
   profile: z.object({ reason: z.enum(['memories', 'daily', 'user']) }),
+  /** Write the episode of the stretch of the job's thread that starts at this message (episode.job.ts): quiet, or the user asked. */
+  episode: z.object({ fromMessageId: Id, reason: z.enum(['quiet', 'user']) }),
 } satisfies Record<z.infer<typeof ContractJobKind>, z.ZodType>;
 
 export type JobKind = keyof typeof jobPayloads;

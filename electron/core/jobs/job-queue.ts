@@ -208,6 +208,27 @@ export class JobQueue {
   }
 
   /**
+   * Makes the job with this key due at `runAfter` (a debounce: each new activity pushes it back). Inserts it; or moves
+   * a queued one; or queues a finished one (done, dead, cancelled) again with fresh attempts and this payload. A
+   * running one is left as it is (its fencing token keeps it consistent); its status is returned so the caller can
+   * act once it has committed. Safe inside a caller's transaction.
+   */
+  schedule(input: EnqueueInput & { runAfter: number }): { id: number; status: JobStatus } {
+    const id = this.enqueue(input);
+    const now = this.clock.now();
+    this.sqlite
+      .prepare(
+        `UPDATE jobs SET run_after = ?, payload = ?, updated_at = ?,
+           attempts = CASE WHEN status = 'queued' THEN attempts ELSE 0 END,
+           status = 'queued', finished_at = NULL, last_error_code = NULL, last_error_message = NULL
+         WHERE id = ? AND status != 'running'`,
+      )
+      .run(input.runAfter, JSON.stringify(input.payload), now, id);
+    const { status } = this.sqlite.prepare('SELECT status FROM jobs WHERE id = ?').get(id) as { status: JobStatus };
+    return { id, status };
+  }
+
+  /**
    * Processes jobs in the background until stop(). Jobs a dead runner left running are taken back by the first claim
    * (synchronously, before this returns), not by a blanket reset: another process may be running them right now.
    */
