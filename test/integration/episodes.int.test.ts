@@ -51,6 +51,9 @@ describe('episodes', () => {
     let n = 0;
     const { send, after, list, client, episodeRequests } = await harness(() => `Lisbon trip, part ${++n}\nWanted: a plan for May.\nPlaces: Lisbon`);
     const { threadId } = await send('Help me plan a trip to Lisbon in May.');
+    // The episode waits for the thread to go quiet: scheduled, but not "queued" work for the status bar.
+    expect(unwrap(await client.call('queue.list', { status: ['queued'] })).jobs.filter((j) => j.kind === 'episode')).toHaveLength(1);
+    expect(unwrap(await client.call('queue.status', {})).queued).toBe(0);
     await after(20 * MINUTE);
     expect(await list()).toEqual([]); // not quiet yet
     await send('Also book a train from Porto.', threadId);

@@ -274,10 +274,16 @@ export class JobQueue {
   /** This process's view: its own running job and pause, and what the database says about everyone's jobs. */
   state(): QueueState {
     // Two index counts (status is the leading column of jobs_ready_idx), not a scan of every job ever run.
-    const counts = this.sqlite
-      .prepare(`SELECT (SELECT count(*) FROM jobs WHERE status = 'queued') AS queued, (SELECT count(*) FROM jobs WHERE status = 'dead') AS dead`)
-      .get() as { queued: number | null; dead: number | null };
+    // Queued is work pending: due jobs and retries. A job scheduled for later that has not been tried (a profile
+    // rewrite at the end of its debounce window, an episode waiting for its thread to go quiet) is not work yet: the
+    // status bar would say "1 queued" for half an hour after every exchange.
     const now = this.clock.now();
+    const counts = this.sqlite
+      .prepare(
+        `SELECT (SELECT count(*) FROM jobs WHERE status = 'queued' AND (run_after <= ? OR attempts > 0)) AS queued,
+           (SELECT count(*) FROM jobs WHERE status = 'dead') AS dead`,
+      )
+      .get(now) as { queued: number | null; dead: number | null };
     const holders = this.runningLeases().map((lease) => this.holderOf(lease, now));
     return {
       queued: counts.queued ?? 0,
