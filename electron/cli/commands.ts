@@ -12,6 +12,7 @@ import { embeddingCommands } from './commands/embedding.commands';
 import { memoryCommands } from './commands/memory.commands';
 import { modelsCommands } from './commands/models.commands';
 import { profileCommands } from './commands/profile.commands';
+import { episodeCommands } from './commands/episode.commands';
 import { settingsCommands } from './commands/settings.commands';
 import { threadSettingsCommands } from './commands/thread-settings.commands';
 import { threadTransferCommands } from './commands/thread-transfer.commands';
@@ -68,4 +69,4 @@ export interface StandaloneCommand extends CommandWords {
 
 export type CliCommand = CoreCommand | StandaloneCommand;
 
-export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...embeddingCommands, ...memoryCommands, ...transferCommands, ...profileCommands, ...settingsCommands];
+export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...embeddingCommands, ...memoryCommands, ...episodeCommands, ...transferCommands, ...profileCommands, ...settingsCommands];

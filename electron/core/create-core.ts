@@ -64,6 +64,10 @@ import { createProfileJob } from './profile/profile.job';
 import { createProfileService } from './profile/profile.service';
 import { createProfileStore } from './profile/profile.store';
 import { timelineHandlers } from './timeline/timeline.handlers';
+import { episodeHandlers } from './episodes/episode.handlers';
+import { createEpisodeJob } from './episodes/episode.job';
+import { createEpisodeService } from './episodes/episode.service';
+import { createEpisodeStore } from './episodes/episode.store';
 import { createThreadService } from './threads/thread.service';
 
 export interface CoreOptions {
@@ -209,6 +213,10 @@ export function createCore(options: CoreOptions): Core {
   const profile = createProfileService({ store: profileStore, queue, clock, events, settings: () => settings.get() });
   disposers.push(() => profile.dispose());
   queue.register(createProfileJob({ ...jobDeps, store: profileStore }));
+  const episodeStore = createEpisodeStore(db.sqlite);
+  const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get() });
+  disposers.push(() => episodes.dispose());
+  queue.register(createEpisodeJob({ ...jobDeps, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     sqlite: db.sqlite,
@@ -309,6 +317,7 @@ export function createCore(options: CoreOptions): Core {
     ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
     ...memoryHandlers({ memories, timeline, exporter, importer, maintenance, unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }) }),
     ...profileHandlers(profile),
+    ...episodeHandlers(episodes),
     ...timelineHandlers(timeline),
     ...reviewHandlers(review),
   };

@@ -9,6 +9,7 @@ import { chatEvents, chatOperations } from './chat.contract';
 import { dbEvents, dbOperations } from './db.contract';
 import type { OperationSpec } from './define';
 import { embeddingEvents, embeddingOperations } from './embedding.contract';
+import { episodeEvents, episodeOperations } from './episode.contract';
 import { memoryEvents, memoryOperations } from './memory.contract';
 import { modelsEvents, modelsOperations } from './models.contract';
 import { profileEvents, profileOperations } from './profile.contract';
@@ -32,6 +33,7 @@ export const operations = {
   ...timelineOperations,
   ...memoryOperations,
   ...profileOperations,
+  ...episodeOperations,
   ...embeddingOperations,
 } satisfies Record<string, OperationSpec>;
 
@@ -46,6 +48,7 @@ export const events = {
   ...reviewEvents,
   ...memoryEvents,
   ...profileEvents,
+  ...episodeEvents,
   ...embeddingEvents,
 } satisfies Record<string, z.ZodType>;
 
@@ -86,5 +89,6 @@ export * from './memory.contract';
 export * from './settings.contract';
 export * from './thread.contract';
 export * from './profile.contract';
+export * from './episode.contract';
 export * from './db.contract';
 export * from './summary.contract';

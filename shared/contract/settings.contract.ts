@@ -52,6 +52,10 @@ export const Settings = z.object({
   memoryAccess: z.enum(['auto', 'inject', 'tools', 'both']).default('auto'),
   /** Keep a short profile of the user from the memories, always in the prompt (electron/core/profile/). */
   profileEnabled: z.boolean().default(true),
+  /** Write an episode of each stretch of a thread when it goes quiet (electron/core/episodes/). */
+  episodesEnabled: z.boolean().default(true),
+  /** A thread without a message for this long is quiet: its stretch ends and its episode is written. */
+  episodeQuietMinutes: z.number().int().min(1, 'A thread is quiet after at least 1 minute').max(10_080, 'A thread is quiet after at most 7 days (10,080 minutes)').default(30),
   /**
    * How Mnemo should answer (tone, language, format), in every thread: part of the system text, before a thread's
    * own instructions, within the system share of the budget. Never learned from.

@@ -34,6 +34,10 @@ export const TIMELINE_EVENT_KINDS = [
   'maintained',
   'consolidated',
   'consolidation_failed',
+  'episode_written',
+  'episode_edited',
+  'episode_deleted',
+  'episode_failed',
 ] as const;
 
 /** The failure event of each kind of background job. */
@@ -44,4 +48,5 @@ export const FAILED_JOB_KIND = {
   reembed: 'reembed_failed',
   profile: 'profile_failed',
   consolidate: 'consolidation_failed',
+  episode: 'episode_failed',
 } as const satisfies Record<z.output<typeof JobKind>, (typeof TIMELINE_EVENT_KINDS)[number]>;

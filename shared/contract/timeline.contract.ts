@@ -72,6 +72,12 @@ export const timelineEventData = {
   reembed_failed: JobFailed,
   profile_failed: JobFailed,
   consolidation_failed: JobFailed,
+  /** An episode was written (rewrite: its stretch went on and it was written again); the thread is the event's threadId. */
+  episode_written: z.object({ episodeId: Id, version: Version, rewrite: z.boolean(), messages: Count }),
+  /** The user changed an episode: edited its text, brought back a version, or restored it from the trash. */
+  episode_edited: z.object({ episodeId: Id, version: Version, reason: z.enum(['edited', 'reverted', 'restored']) }),
+  episode_deleted: z.object({ episodeId: Id, forever: z.boolean() }),
+  episode_failed: JobFailed,
 } satisfies Record<TimelineEventKind, z.ZodType>;
 export type TimelineEventData<K extends TimelineEventKind> = z.input<(typeof timelineEventData)[K]>;
 

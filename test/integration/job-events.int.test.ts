@@ -50,7 +50,7 @@ describe('events of background jobs', () => {
       expect(emitted()).toEqual([]);
       expect(unwrap(await client.call('memory.list', {})).items).toEqual([]);
       const jobs = unwrap(await client.call('queue.list', { status: ['queued'] })).jobs;
-      expect(jobs.map((j) => j.kind).sort()).toEqual(['extract', 'summarize', 'title']);
+      expect(jobs.map((j) => j.kind).sort()).toEqual(['episode', 'extract', 'summarize', 'title']);
       beside.exec('DROP TRIGGER refuse_done');
     } finally {
       beside.close();

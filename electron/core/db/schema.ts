@@ -213,6 +213,68 @@ export const memoryVersions = sqliteTable(
   ],
 );
 
+/**
+ * Episodes (electron/core/episodes/): what one stretch of a thread was about, written by the background model when
+ * the thread went quiet. A stretch is the thread's messages with no gap longer than the quiet time
+ * (episode-stretch.ts); one episode per stretch, rewritten while the stretch goes on. Their own table, not a memory
+ * category: memories' category CHECK admits four categories, and rebuilding that table to add one is a risk the
+ * episodes do not need. Full-text entries in episodes_fts (custom migration), removed by a trigger with the row.
+ */
+export const episodes = sqliteTable(
+  'episodes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    threadId: integer('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    /** One line: what the stretch was about (the model's first line, or the user's). */
+    title: text('title').notNull().default(''),
+    content: text('content').notNull(),
+    /** The stretch: its first and last message (ids of the thread) and their times. */
+    fromMessageId: integer('from_message_id').notNull(),
+    toMessageId: integer('to_message_id').notNull(),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at').notNull(),
+    /** The text is (or builds on) the user's own edit: a rewrite keeps it as its base. */
+    editedByUser: integer('edited_by_user', { mode: 'boolean' }).notNull().default(false),
+    /** active | trashed (episode.delete; delete forever removes the row). */
+    status: text('status').notNull().default('active'),
+    /** The current version in episode_versions. */
+    version: integer('version').notNull().default(1),
+    trashedAt: integer('trashed_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('episodes_thread_idx').on(t.threadId, t.fromMessageId),
+    index('episodes_status_ended_idx').on(t.status, t.endedAt),
+    check('episodes_status_chk', sql`${t.status} IN ('active','trashed')`),
+  ],
+);
+
+/** Every text an episode has had: each model rewrite and each user edit, so any can be brought back (episode.revert). */
+export const episodeVersions = sqliteTable(
+  'episode_versions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    episodeId: integer('episode_id')
+      .notNull()
+      .references(() => episodes.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    /** model | user */
+    origin: text('origin').notNull(),
+    /** written | rewritten | edited | reverted */
+    reason: text('reason').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('episode_versions_episode_version_uq').on(t.episodeId, t.version),
+    check('episode_versions_origin_chk', sql`${t.origin} IN ('model','user')`),
+  ],
+);
+
 export const messageMemories = sqliteTable(
   'message_memories',
   {

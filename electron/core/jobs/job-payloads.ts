@@ -29,6 +29,8 @@ export const jobPayloads = {
    * maintenance found the cluster, so the job skips a cluster that changed meanwhile.
    */
   consolidate: z.object({ memories: z.array(z.object({ id: Id, version: z.number().int().positive() })).min(2).max(16) }),
+  /** Write the episode of the stretch of the job's thread that starts at this message (episode.job.ts): quiet, or the user asked. */
+  episode: z.object({ fromMessageId: Id, reason: z.enum(['quiet', 'user']) }),
 } satisfies Record<z.infer<typeof ContractJobKind>, z.ZodType>;
 
 export type JobKind = keyof typeof jobPayloads;

@@ -208,6 +208,27 @@ export class JobQueue {
   }
 
   /**
+   * Makes the job with this key due at `runAfter` (a debounce: each new activity pushes it back). Inserts it; or moves
+   * a queued one; or queues a finished one (done, dead, cancelled) again with fresh attempts and this payload. A
+   * running one is left as it is (its fencing token keeps it consistent); its status is returned so the caller can
+   * act once it has committed. Safe inside a caller's transaction.
+   */
+  schedule(input: EnqueueInput & { runAfter: number }): { id: number; status: JobStatus } {
+    const id = this.enqueue(input);
+    const now = this.clock.now();
+    this.sqlite
+      .prepare(
+        `UPDATE jobs SET run_after = ?, payload = ?, updated_at = ?,
+           attempts = CASE WHEN status = 'queued' THEN attempts ELSE 0 END,
+           status = 'queued', finished_at = NULL, last_error_code = NULL, last_error_message = NULL
+         WHERE id = ? AND status != 'running'`,
+      )
+      .run(input.runAfter, JSON.stringify(input.payload), now, id);
+    const { status } = this.sqlite.prepare('SELECT status FROM jobs WHERE id = ?').get(id) as { status: JobStatus };
+    return { id, status };
+  }
+
+  /**
    * Processes jobs in the background until stop(). Jobs a dead runner left running are taken back by the first claim
    * (synchronously, before this returns), not by a blanket reset: another process may be running them right now.
    */
@@ -253,10 +274,16 @@ export class JobQueue {
   /** This process's view: its own running job and pause, and what the database says about everyone's jobs. */
   state(): QueueState {
     // Two index counts (status is the leading column of jobs_ready_idx), not a scan of every job ever run.
-    const counts = this.sqlite
-      .prepare(`SELECT (SELECT count(*) FROM jobs WHERE status = 'queued') AS queued, (SELECT count(*) FROM jobs WHERE status = 'dead') AS dead`)
-      .get() as { queued: number | null; dead: number | null };
+    // Queued is work pending: due jobs and retries. A job scheduled for later that has not been tried (a profile
+    // rewrite at the end of its debounce window, an episode waiting for its thread to go quiet) is not work yet: the
+    // status bar would say "1 queued" for half an hour after every exchange.
     const now = this.clock.now();
+    const counts = this.sqlite
+      .prepare(
+        `SELECT (SELECT count(*) FROM jobs WHERE status = 'queued' AND (run_after <= ? OR attempts > 0)) AS queued,
+           (SELECT count(*) FROM jobs WHERE status = 'dead') AS dead`,
+      )
+      .get(now) as { queued: number | null; dead: number | null };
     const holders = this.runningLeases().map((lease) => this.holderOf(lease, now));
     return {
       queued: counts.queued ?? 0,

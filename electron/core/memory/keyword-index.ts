@@ -55,27 +55,37 @@ export interface KeywordIndex {
   changed(): void;
 }
 
-export function createKeywordIndex(sqlite: Sqlite): KeywordIndex {
+/**
+ * Which index: an FTS5 table encoded by fts-text.ts whose rowids are the ids of `documents`. Memories by default;
+ * episodes (episodes/episode.store.ts) search theirs by the same rules. Names are the code's, never input.
+ */
+export interface KeywordTables {
+  fts: 'memories_fts' | 'episodes_fts';
+  documents: 'memories' | 'episodes';
+}
+
+export function createKeywordIndex(sqlite: Sqlite, tables: KeywordTables = { fts: 'memories_fts', documents: 'memories' }): KeywordIndex {
+  const { fts, documents } = tables;
   // FTS5 sorts by rank only when asked in the query that MATCHes; the caller filters the result.
   // BM25 among the newest KEYWORD_SCAN matches: FTS5 scores every match before ORDER BY rank can stop, so an
   // unbounded query costs as much as its matches are many (about 100 ms for 64k at 100k memories); the inner
   // rowid-ordered LIMIT stops early. Queries with fewer matches are ranked exactly as without it.
   const search = sqlite.prepare(
-    'SELECT id, rank FROM (SELECT rowid AS id, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank LIMIT ?',
+    `SELECT id, rank FROM (SELECT rowid AS id, rank FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY rank LIMIT ?`,
   );
   // FTS5 walks a doclist in rowid order and stops after LIMIT: cost follows the limit, not the number of matches.
-  const newest = sqlite.prepare('SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?');
-  const total = sqlite.prepare('SELECT count(*) AS n FROM memories');
+  const newest = sqlite.prepare(`SELECT rowid AS id FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid DESC LIMIT ?`);
+  const total = sqlite.prepare(`SELECT count(*) AS n FROM ${documents}`);
 
   let vocab: { exact: Database.Statement; prefix: Database.Statement; range: Database.Statement } | null = null;
   function vocabulary() {
     if (!vocab) {
-      sqlite.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_fts_terms USING fts5vocab(main, memories_fts, row)');
+      sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${fts}_terms USING fts5vocab(main, ${fts}, row)`);
       vocab = {
-        exact: sqlite.prepare('SELECT doc AS n FROM temp.memories_fts_terms WHERE term = ?'),
+        exact: sqlite.prepare(`SELECT doc AS n FROM temp.${fts}_terms WHERE term = ?`),
         // Tokens starting with the character: an upper bound of the documents (one may hold several).
-        prefix: sqlite.prepare('SELECT coalesce(sum(doc), 0) AS n FROM temp.memories_fts_terms WHERE term >= ? AND term < ?'),
-        range: sqlite.prepare('SELECT term, doc FROM temp.memories_fts_terms WHERE term >= ? AND term < ?'),
+        prefix: sqlite.prepare(`SELECT coalesce(sum(doc), 0) AS n FROM temp.${fts}_terms WHERE term >= ? AND term < ?`),
+        range: sqlite.prepare(`SELECT term, doc FROM temp.${fts}_terms WHERE term >= ? AND term < ?`),
       };
     }
     return vocab;

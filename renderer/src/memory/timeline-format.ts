@@ -44,6 +44,7 @@ export const KIND_FILTERS = {
   purged: ['purged'],
   review: ['proposed', 'approved', 'rejected'],
   thread_summarized: ['thread_summarized'],
+  episodes: ['episode_written', 'episode_edited', 'episode_deleted'],
   failed: Object.values(FAILED_JOB_KIND),
 } as const satisfies Record<string, readonly KnownKind[]>;
 export type KindFilter = keyof typeof KIND_FILTERS;

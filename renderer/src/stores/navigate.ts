@@ -6,7 +6,7 @@ import { useThreadsStore } from './threads.store';
 
 export function showMemory(memoryId: number): void {
   const tab = useMemoriesStore.getState().tab;
-  if (tab === 'review' || tab === 'about') useMemoriesStore.getState().setTab('browse');
+  if (tab === 'review' || tab === 'about' || tab === 'episodes') useMemoriesStore.getState().setTab('browse');
   useMemoryDetailStore.getState().open(memoryId);
   useAppStore.getState().setView('memories');
 }

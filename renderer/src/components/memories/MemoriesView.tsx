@@ -1,4 +1,4 @@
-/** The memory view: all memories (browser + detail pane), the review inbox, the trash and the profile (About you), as tabs. */
+/** The memory view: all memories (browser + detail pane), the review inbox, the trash, the profile (About you) and the episodes, as tabs. */
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { formatNumber } from '../../format';
 import { useMemoriesStore, type MemoryTab } from '../../stores/memories.store';
@@ -8,13 +8,14 @@ import { useLanguage, useT } from '../../use-t';
 import { PlusIcon, UploadIcon } from '../icons';
 import { AboutYou } from './AboutYou';
 import { AddMemoryDialog } from './AddMemoryDialog';
+import { Episodes } from './Episodes';
 import { MemoryBrowser } from './MemoryBrowser';
 import { MemoryDetailPane } from './MemoryDetailPane';
 import { ReviewInbox } from './ReviewInbox';
 import { SemanticNotice } from './SemanticNotice';
 import { TransferDialog } from './TransferDialog';
 
-const TABS: MemoryTab[] = ['browse', 'review', 'trash', 'about'];
+const TABS: MemoryTab[] = ['browse', 'review', 'trash', 'about', 'episodes'];
 
 export function MemoriesView() {
   const t = useT();
@@ -36,6 +37,7 @@ export function MemoriesView() {
     review: reviewCount,
     trash: stats ? stats.byStatus.trashed : null,
     about: null,
+    episodes: null,
   };
   const onTabKey = (e: KeyboardEvent) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
@@ -83,6 +85,8 @@ export function MemoriesView() {
           <ReviewInbox />
         ) : tab === 'about' ? (
           <AboutYou />
+        ) : tab === 'episodes' ? (
+          <Episodes />
         ) : (
           <>
             <MemoryBrowser />

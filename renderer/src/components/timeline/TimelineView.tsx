@@ -225,7 +225,8 @@ function EventText({ event, memoryText, threadTitle }: { event: TimelineEvent; m
   // A purge keeps the memory's id only in its own event's data; its earlier events no longer point at it.
   const id = event.memoryId ?? (n('memoryId') || null);
   const gone = <span className="tl-content muted">{id === null ? t('timeline.memoryPurgedNoId') : t('timeline.memoryPurged', { id })}</span>;
-  if (event.kind === 'thread_summarized') return <span className="tl-content">{threadTitle === undefined ? t('timeline.threadGone') : threadTitle || t('threads.untitled')}</span>;
+  // Episodes: the thread they are about (their text is in Memories › Episodes; the timeline keeps ids only).
+  if (event.kind === 'thread_summarized' || event.kind.startsWith('episode_')) return <span className="tl-content">{threadTitle === undefined ? t('timeline.threadGone') : threadTitle || t('threads.untitled')}</span>;
   if (event.kind === 'import_completed') return <span className="tl-content">{t('timeline.importSummary', { count: n('written') })}</span>;
   if (event.kind === 'maintained') return <span className="tl-content">{t('timeline.maintainSummary', { merged: n('merged'), decayed: n('decayed'), trashed: n('trashedForCap'), purged: n('purged') })}</span>;
   if (event.kind === 'extraction_failed') return <span className="tl-content">{t('timeline.extractionFailed')}</span>;

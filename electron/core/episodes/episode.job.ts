@@ -1,0 +1,150 @@
+/**
+ * Writing a stretch's episode, as a background job (scheduled by episode.service.ts when a thread goes quiet, or
+ * because the user asked). The job reads the thread's messages, finds the stretch (episode-stretch.ts), checks it is
+ * still quiet (else it is scheduled again for its new quiet time), asks the background model within its window
+ * (episode-prompt.ts) and writes the episode in the transaction that completes the job.
+ *
+ * Invariants:
+ * - Incognito threads, and threads deleted meanwhile, get none; a stretch whose episode the user trashed is left alone.
+ * - Idempotent: an episode that already covers every message of its stretch is not asked for again (a job run twice,
+ *   or a quiet job after the user's refresh, writes nothing).
+ * - The write applies only if the episode is as the job read it (version): an edit made while the model worked wins.
+ * - A user's edit is the base of a rewrite. Never a secret (episode-prompt.ts, cleanEpisode).
+ */
+import type { Episode, Settings } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import { userTimeZone } from '../../../shared/time-zone';
+import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
+import type { Sqlite } from '../db/open-database';
+import type { EventBus } from '../event-bus';
+import { detectLanguage, otherLanguageReason } from '../extraction/message-language';
+import { detectSecret, secretEchoCheck } from '../extraction/secret-detector';
+import type { JobHandler } from '../jobs/job-queue';
+import type { ModelRequests } from '../llm/llm-provider';
+import type { Clock } from '../ports/clock.port';
+import { estimateTokens } from '../text/token-estimate';
+import { createTimelineWriter } from '../timeline/timeline-writer';
+import { cleanEpisode, EPISODE_MAX_TOKENS, episodePrompt, episodeText, stretchTranscript, type TranscriptRow } from './episode-prompt';
+import { quietAt, stretchesOf, type StampedMessage } from './episode-stretch';
+import type { EpisodeStore } from './episode.store';
+
+/** The share of the window's room the transcript may take by estimate (estimates err by up to about 30%). */
+const TRANSCRIPT_SHARE = 0.7;
+/** Whatever the window: an episode always reads at least this much of its stretch. */
+const MIN_TRANSCRIPT_TOKENS = 256;
+
+export const quietMsOf = (settings: Settings) => settings.episodeQuietMinutes * 60_000;
+
+/** The stretch that starts at or holds `fromMessageId`: the first whose last message is not older than it. */
+export function stretchFrom<T extends StampedMessage>(messages: readonly T[], quietMs: number, fromMessageId: number): T[] | null {
+  return stretchesOf(messages, quietMs).find((s) => s.at(-1)!.id >= fromMessageId) ?? null;
+}
+
+function dateTime(at: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(at);
+}
+
+export function createEpisodeJob(deps: {
+  sqlite: Sqlite;
+  clock: Clock;
+  events: EventBus;
+  llm: ModelRequests;
+  settings: () => Settings;
+  store: EpisodeStore;
+  /** Schedules the thread's episode again (after this job's commit): it was not quiet, or went on while the model wrote. */
+  reschedule: (threadId: number) => void;
+}): JobHandler {
+  const { sqlite, clock, events, store } = deps;
+  const timeline = createTimelineWriter({ sqlite, clock });
+  const q = {
+    thread: sqlite.prepare('SELECT incognito FROM threads WHERE id = ?'),
+    stamps: sqlite.prepare(`SELECT id, created_at AS createdAt FROM messages WHERE thread_id = ? ORDER BY id`),
+    rows: sqlite.prepare(`SELECT id, role, content FROM messages WHERE thread_id = ? AND id >= ? AND id <= ? AND status != 'error' AND content != '' ORDER BY id`),
+    summary: sqlite.prepare('SELECT content FROM thread_summaries WHERE thread_id = ?'),
+    newest: sqlite.prepare('SELECT max(id) AS id FROM messages WHERE thread_id = ?'),
+  };
+
+  return {
+    kind: 'episode',
+    async run({ job, signal }) {
+      const threadId = job.threadId;
+      if (threadId === null) return null;
+      const settings = deps.settings();
+      if (!settings.episodesEnabled && job.payload.reason !== 'user') return null;
+      const thread = q.thread.get(threadId) as { incognito: number } | undefined;
+      if (!thread || thread.incognito === 1) return null;
+      const quietMs = quietMsOf(settings);
+      const stretch = stretchFrom(q.stamps.all(threadId) as StampedMessage[], quietMs, job.payload.fromMessageId);
+      if (!stretch) return null;
+      const first = stretch[0]!;
+      const last = stretch.at(-1)!;
+      if (job.payload.reason === 'quiet' && clock.now() < quietAt(last, quietMs)) {
+        return (tx) => tx.afterCommit(() => deps.reschedule(threadId));
+      }
+      const existing = store.forStretch(threadId, first.id, last.id);
+      if (existing?.status === 'trashed') return null;
+      if (existing && existing.fromMessageId === first.id && existing.toMessageId === last.id && job.payload.reason !== 'user') return null;
+      const rows = q.rows.all(threadId, first.id, last.id) as TranscriptRow[];
+      const userText = rows.filter((r) => r.role === 'user').map((r) => r.content).join('\n');
+      if (!userText.trim()) return null;
+
+      const language = detectLanguage(userText);
+      const model = settings.backgroundModel;
+      const timeZone = userTimeZone(settings.timeZone);
+      const frame = { previous: null, summary: null, editedByUser: false, language, from: dateTime(first.createdAt, timeZone), to: dateTime(last.createdAt, timeZone) };
+      const room = (await deps.llm.contextWindow(model)) - EPISODE_MAX_TOKENS - MESSAGE_OVERHEAD_TOKENS - estimateTokens(episodePrompt({ ...frame, transcript: '' }));
+      const previous = existing ? fitToTokens(episodeText(existing), Math.floor(room / 4), estimateTokens) : null;
+      let budget = Math.max(MIN_TRANSCRIPT_TOKENS, Math.floor((room - estimateTokens(previous ?? '')) * TRANSCRIPT_SHARE));
+      let transcript = stretchTranscript(rows, budget);
+      let summary: string | null = null;
+      const threadSummary = (q.summary.get(threadId) as { content: string } | undefined)?.content.trim();
+      if (transcript.omitted > 0 && threadSummary) {
+        // What does not fit is told by the thread summary, which takes at most a quarter of the transcript's share.
+        summary = fitToTokens(threadSummary, Math.floor(budget / 4), estimateTokens);
+        budget = Math.max(MIN_TRANSCRIPT_TOKENS, budget - estimateTokens(summary));
+        transcript = stretchTranscript(rows, budget);
+      }
+      const prompt = episodePrompt({ ...frame, previous, summary, editedByUser: existing?.editedByUser ?? false, transcript: transcript.text });
+      const echoes = secretEchoCheck(userText);
+      const holdsSecret = (line: string) => detectSecret(line) !== null || echoes(line) !== null;
+
+      const ask = (messages: Array<{ role: 'user' | 'assistant'; content: string }>) =>
+        deps.llm.chat({
+          model,
+          messages,
+          signal,
+          firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
+          options: { temperature: 0.2, num_predict: EPISODE_MAX_TOKENS },
+          reasoning: 'off',
+        });
+      const answer = await ask([{ role: 'user', content: prompt }]);
+      let written = cleanEpisode(answer.content, holdsSecret);
+      if (written && otherLanguageReason(episodeText(written), language)) {
+        // Small models drift into English; one reminder, then the job fails (and retries later) rather than keep an
+        // episode that searches in the user's language never find.
+        const again = await ask([
+          { role: 'user', content: prompt },
+          { role: 'assistant', content: answer.content },
+          { role: 'user', content: language === 'zh' ? '请用简体中文重写这个记录（标题也用中文）。只回复记录本身。' : 'Rewrite it in the language the user wrote in. Reply with the episode only.' },
+        ]);
+        written = cleanEpisode(again.content, holdsSecret);
+        if (written && otherLanguageReason(episodeText(written), language)) {
+          throw new MnemoError('LLM_BAD_OUTPUT', 'The background model wrote the episode in another language than the conversation’s.');
+        }
+      }
+      if (!written) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty episode.');
+      const draft = { threadId, ...written, fromMessageId: first.id, toMessageId: last.id, startedAt: first.createdAt, endedAt: last.createdAt };
+
+      return (tx) => {
+        const current = store.forStretch(threadId, first.id, last.id);
+        // Written or edited since the job read it (an edit made meanwhile wins), or trashed: this result is stale.
+        if ((current?.version ?? null) !== (existing?.version ?? null) || current?.status === 'trashed') return;
+        const episode: Episode = store.writeByModel(draft, current, clock.now());
+        timeline.record('episode_written', { threadId }, { episodeId: episode.id, version: episode.version, rewrite: current !== null, messages: rows.length });
+        tx.afterCommit(() => events.emit('episode.updated', { episode }));
+        const newest = (q.newest.get(threadId) as { id: number | null }).id ?? 0;
+        if (newest > last.id) tx.afterCommit(() => deps.reschedule(threadId));
+      };
+    },
+  };
+}

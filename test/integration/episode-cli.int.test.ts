@@ -1,0 +1,57 @@
+/**
+ * `memory episodes` as people run it: a real CLI child process on a data folder where a core (same folder, a fake
+ * Ollama, a clock moved past the quiet time) has written episodes.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { unwrap } from '../../shared/client';
+import { createChatHarness } from '../support/chat-harness';
+import { runCli } from '../support/run-cli';
+import { useTempDirs } from '../support/temp-dir';
+
+const TIMEOUT_MS = 300_000;
+
+describe('episodes from the terminal', () => {
+  const tempDir = useTempDirs();
+  const closers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+
+  it('memory episodes lists them, one thread’s, and those about a query; --json prints the value', { timeout: TIMEOUT_MS }, async () => {
+    const dir = tempDir();
+    const clock = { at: Date.UTC(2026, 10, 2, 9, 0), now: () => clock.at };
+    const h = await createChatHarness(dir, { core: { clock } });
+    closers.push(() => h.fake.close());
+    unwrap(await h.client.call('settings.update', { patch: { memoryMode: 'off' } }));
+    h.fake.setDefaultReply((req) => {
+      const first = req.messages[0]!.content;
+      if (first.startsWith('You write an episode')) return { content: first.includes('咖啡') ? '找咖啡馆\n用户想找安静的咖啡馆。' : 'Garden\nAsked about tomatoes.' };
+      return { content: 'Noted.' };
+    });
+    const a = unwrap(await h.client.call('chat.send', { text: '周末想找一家安静的咖啡馆。' }));
+    unwrap(await h.client.call('chat.send', { text: 'When do I plant tomatoes?' }));
+    clock.at += 31 * 60_000;
+    h.core.queue.poke();
+    await h.core.queue.waitForIdle();
+    await h.core.dispose();
+
+    const env = { OLLAMA_HOST: h.fake.url, MNEMO_DATA_DIR: path.join(dir, 'data'), MNEMO_MODELS_DIR: path.join(dir, 'no-models'), NO_COLOR: '1' };
+    const all = await runCli(['memory', 'episodes'], env);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toContain('找咖啡馆');
+    expect(all.stdout).toContain('Asked about tomatoes.');
+
+    const one = await runCli(['memory', 'episodes', '--thread', String(a.threadId), '--json'], env);
+    expect(one.code, one.stderr).toBe(0);
+    expect((JSON.parse(one.stdout) as { episodes: Array<{ title: string }> }).episodes.map((e) => e.title)).toEqual(['找咖啡馆']);
+
+    const found = await runCli(['memory', 'episodes', '--query', 'tomato'], env);
+    expect(found.stdout).toContain('Garden');
+    expect(found.stdout).not.toContain('找咖啡馆');
+
+    const bad = await runCli(['memory', 'episodes', '--thread', 'x'], env);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--thread/);
+  });
+});
