@@ -58,6 +58,10 @@ import { profileHandlers } from './profile/profile.handlers';
 import { createProfileJob } from './profile/profile.job';
 import { createProfileService } from './profile/profile.service';
 import { createProfileStore } from './profile/profile.store';
+import { focusHandlers } from './focus/focus.handlers';
+import { createFocusJob } from './focus/focus.job';
+import { createFocusService } from './focus/focus.service';
+import { createFocusStore } from './focus/focus.store';
 import { timelineHandlers } from './timeline/timeline.handlers';
 import { createThreadService } from './threads/thread.service';
 
@@ -203,6 +207,9 @@ export function createCore(options: CoreOptions): Core {
   const profile = createProfileService({ store: profileStore, queue, clock, events, settings: () => settings.get() });
   disposers.push(() => profile.dispose());
   queue.register(createProfileJob({ ...jobDeps, store: profileStore }));
+  const focusStore = createFocusStore(db.sqlite);
+  const focus = createFocusService({ sqlite: db.sqlite, store: focusStore, queue, clock, events, settings: () => settings.get(), assertThread: (id) => void threads.get(id) });
+  queue.register(createFocusJob({ ...jobDeps, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     sqlite: db.sqlite,
@@ -219,6 +226,7 @@ export function createCore(options: CoreOptions): Core {
     settings: () => settings.get(),
     memory: () => retrieval,
     profile: () => profile.forPrompt(),
+    workingMemory: focus,
   });
   queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm, settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));
@@ -299,6 +307,7 @@ export function createCore(options: CoreOptions): Core {
     ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
     ...memoryHandlers({ memories, timeline, exporter, importer, maintenance }),
     ...profileHandlers(profile),
+    ...focusHandlers(focus),
     ...timelineHandlers(timeline),
     ...reviewHandlers(review),
   };

@@ -75,6 +75,8 @@ export const PromptContext = z.object({
   attachments: z.object({ count: z.number().int().nonnegative(), tokens: Tokens, cut: z.boolean() }).default({ count: 0, tokens: 0, cut: false }),
   /** True when an older message did not fit the conversation share. */
   conversationCut: z.boolean(),
+  /** The thread's working memory (its own share of the conversation share): tokens, whether the focus went in, how many open tasks. */
+  workingMemory: z.object({ tokens: Tokens, focus: z.boolean(), tasks: z.number().int().nonnegative() }).default({ tokens: 0, focus: false, tasks: 0 }),
 });
 export type PromptContext = z.output<typeof PromptContext>;
 

@@ -9,6 +9,7 @@ import { chatEvents, chatOperations } from './chat.contract';
 import { dbEvents, dbOperations } from './db.contract';
 import type { OperationSpec } from './define';
 import { embeddingEvents, embeddingOperations } from './embedding.contract';
+import { focusEvents, focusOperations } from './focus.contract';
 import { memoryEvents, memoryOperations } from './memory.contract';
 import { modelsEvents, modelsOperations } from './models.contract';
 import { profileEvents, profileOperations } from './profile.contract';
@@ -33,6 +34,7 @@ export const operations = {
   ...memoryOperations,
   ...profileOperations,
   ...embeddingOperations,
+  ...focusOperations,
 } satisfies Record<string, OperationSpec>;
 
 export const events = {
@@ -47,6 +49,7 @@ export const events = {
   ...memoryEvents,
   ...profileEvents,
   ...embeddingEvents,
+  ...focusEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type OperationName = keyof typeof operations;
@@ -88,3 +91,4 @@ export * from './thread.contract';
 export * from './profile.contract';
 export * from './db.contract';
 export * from './summary.contract';
+export * from './focus.contract';

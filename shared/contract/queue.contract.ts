@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Empty, Id, Timestamp, operation } from './define';
 
-export const JobKind = z.enum(['extract', 'summarize', 'title', 'reembed', 'profile']);
+export const JobKind = z.enum(['extract', 'summarize', 'title', 'reembed', 'profile', 'focus']);
 
 export const QueueState = z.object({
   queued: z.number().int().nonnegative(),

@@ -46,6 +46,8 @@ export const Settings = z.object({
   memoryMode: z.enum(['auto', 'ask', 'off']).default('auto'),
   /** Keep a short profile of the user from the memories, always in the prompt (electron/core/profile/). */
   profileEnabled: z.boolean().default(true),
+  /** Keep each thread's focus and tasks (working memory) up to date and in its prompt (electron/core/focus/). */
+  workingMemoryEnabled: z.boolean().default(true),
   /**
    * How Mnemo should answer (tone, language, format), in every thread: part of the system text, before a thread's
    * own instructions, within the system share of the budget. Never learned from.

@@ -31,6 +31,7 @@ export const TIMELINE_EVENT_KINDS = [
   'title_failed',
   'reembed_failed',
   'profile_failed',
+  'focus_failed',
   'maintained',
 ] as const;
 
@@ -41,4 +42,5 @@ export const FAILED_JOB_KIND = {
   title: 'title_failed',
   reembed: 'reembed_failed',
   profile: 'profile_failed',
+  focus: 'focus_failed',
 } as const satisfies Record<z.output<typeof JobKind>, (typeof TIMELINE_EVENT_KINDS)[number]>;

@@ -64,6 +64,7 @@ export const timelineEventData = {
   title_failed: JobFailed,
   reembed_failed: JobFailed,
   profile_failed: JobFailed,
+  focus_failed: JobFailed,
 } satisfies Record<TimelineEventKind, z.ZodType>;
 export type TimelineEventData<K extends TimelineEventKind> = z.input<(typeof timelineEventData)[K]>;
 

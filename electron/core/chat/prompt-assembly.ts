@@ -21,6 +21,8 @@ import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.po
 import { attachmentsOf, type MessagesRepo } from './messages.repo';
 import { loadSummary } from './summary.job';
 import { formatProfileForPrompt } from '../memory/memory-prompt';
+import type { FocusState } from '../focus/focus-rules';
+import { formatWorkingMemoryForPrompt, WORKING_MEMORY_SHARE_OF_CONVERSATION } from './working-memory-prompt';
 
 /** timeZone: the user's (userTimeZone): "today" is their calendar day, not UTC's. */
 export function systemPrompt(now: number, timeZone: string): string {
@@ -52,7 +54,8 @@ export const ATTACHMENT_SHARE_OF_CONVERSATION = 0.75;
 
 export async function assemblePrompt(
   /** profile: the user's profile while it is on (profile.service.ts), else null. */
-  deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null },
+  /** workingMemory: the thread's focus and tasks while working memory is on (focus/focus.service.ts), else null. */
+  deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null; workingMemory?: (threadId: number) => FocusState | null },
   /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
   /** threadInstructions: the thread's own system prompt (null: none); the global one is settings.instructions. */
   input: { threadId: number; userMessage: Message; incognito: boolean; threadInstructions: string | null; contextWindow: number; settings: Settings; now: number },
@@ -76,6 +79,7 @@ export async function assemblePrompt(
     memoriesUsed = retrieved.items;
     memoryText = [profileText, retrieved.text].filter(Boolean).join('\n\n');
   }
+  const working = formatWorkingMemoryForPrompt(deps.workingMemory?.(threadId) ?? null, Math.floor(budget.conversation * WORKING_MEMORY_SHARE_OF_CONVERSATION), estimateTokens);
   const summary = loadSummary(deps.sqlite, threadId);
   const history = (function* (): Generator<HistoryMessage> {
     for (const r of deps.messages.newestFirst(threadId, 0, userMessage.id)) {
@@ -87,7 +91,7 @@ export async function assemblePrompt(
   const attachmentRoom = Math.floor((budget.conversation * ATTACHMENT_SHARE_OF_CONVERSATION) / Math.max(deps.calibrator.ratio, 0.01));
   const question = fitUserContent(userMessage.content, userMessage.attachments ?? [], attachmentRoom, estimateTokens);
   const plan = planConversation({
-    budgetTokens: budget.conversation,
+    budgetTokens: budget.conversation - (working.text ? working.context.tokens + 1 : 0),
     ratio: deps.calibrator.ratio,
     summary: summary?.content ?? null,
     summaryTokens: summary ? estimateTokens(summary.content) : 0,
@@ -95,7 +99,7 @@ export async function assemblePrompt(
     history,
     userMessage: { content: question.content, estimatedTokens: estimateTokens(question.content) },
   });
-  const systemContent = memoryText ? `${system.text}\n\n${memoryText}` : system.text;
+  const systemContent = [system.text, memoryText, working.text].filter(Boolean).join('\n\n');
   return {
     prompt: [{ role: 'system', content: systemContent }, ...plan.messages],
     budget,
@@ -111,6 +115,7 @@ export async function assemblePrompt(
       question: { tokens: plan.questionTokens },
       attachments: { count: userMessage.attachments?.length ?? 0, tokens: Math.ceil(question.attachmentTokens * deps.calibrator.ratio), cut: question.cut },
       conversationCut: plan.truncated,
+      workingMemory: working.context,
     },
   };
 }

@@ -24,6 +24,8 @@ export const jobPayloads = {
   reembed: z.object({ reason: z.string() }),
   /** Rewrite the profile from the memories (profile.job.ts): after memory changes, daily, or because the user asked. */
   profile: z.object({ reason: z.enum(['memories', 'daily', 'user']) }),
+  /** Update the thread's working memory from its exchanges after the last one it read (focus/focus.job.ts). */
+  focus: z.object({ afterMessageId: z.number().int().nonnegative() }),
 } satisfies Record<z.infer<typeof ContractJobKind>, z.ZodType>;
 
 export type JobKind = keyof typeof jobPayloads;
