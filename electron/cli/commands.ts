@@ -14,6 +14,7 @@ import { modelsCommands } from './commands/models.commands';
 import { profileCommands } from './commands/profile.commands';
 import { settingsCommands } from './commands/settings.commands';
 import { threadSettingsCommands } from './commands/thread-settings.commands';
+import { threadFocusCommands } from './commands/thread-focus.commands';
 import { threadTransferCommands } from './commands/thread-transfer.commands';
 import { transferCommands } from './commands/transfer.commands';
 import { infoCommands } from './commands/info.commands';
@@ -68,4 +69,4 @@ export interface StandaloneCommand extends CommandWords {
 
 export type CliCommand = CoreCommand | StandaloneCommand;
 
-export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...embeddingCommands, ...memoryCommands, ...transferCommands, ...profileCommands, ...settingsCommands];
+export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...threadFocusCommands, ...embeddingCommands, ...memoryCommands, ...transferCommands, ...profileCommands, ...settingsCommands];

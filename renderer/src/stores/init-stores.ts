@@ -2,6 +2,7 @@
 import type { Client } from '../../../shared/client';
 import { useBackupsStore } from './backups.store';
 import { useChatStore } from './chat.store';
+import { useFocusStore } from './focus.store';
 import { useMemoriesStore } from './memories.store';
 import { useMemoryDetailStore } from './memory-detail.store';
 import { useMemoryRefsStore } from './memory-refs.store';
@@ -22,6 +23,7 @@ export function initStores(client: Client): void {
   useMemoryRefsStore.getState().init(client);
   useReviewStore.getState().init(client);
   useProfileStore.getState().init(client);
+  useFocusStore.getState().init(client);
   useTimelineStore.getState().init(client);
   useTransferStore.getState().init(client);
   useBackupsStore.getState().init(client);
@@ -36,6 +38,7 @@ export function initStores(client: Client): void {
     void useMemoryRefsStore.getState().reloadAll();
     void useReviewStore.getState().load();
     void useProfileStore.getState().load();
+    useFocusStore.setState({ byThread: {}, active: null });
     void useTimelineStore.getState().load();
   });
 }

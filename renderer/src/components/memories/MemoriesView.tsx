@@ -7,6 +7,7 @@ import { useReviewStore } from '../../stores/review.store';
 import { useLanguage, useT } from '../../use-t';
 import { PlusIcon, UploadIcon } from '../icons';
 import { AboutYou } from './AboutYou';
+import { ActiveWork } from './ActiveWork';
 import { AddMemoryDialog } from './AddMemoryDialog';
 import { MemoryBrowser } from './MemoryBrowser';
 import { MemoryDetailPane } from './MemoryDetailPane';
@@ -14,7 +15,7 @@ import { ReviewInbox } from './ReviewInbox';
 import { SemanticNotice } from './SemanticNotice';
 import { TransferDialog } from './TransferDialog';
 
-const TABS: MemoryTab[] = ['browse', 'review', 'trash', 'about'];
+const TABS: MemoryTab[] = ['browse', 'review', 'trash', 'about', 'active'];
 
 export function MemoriesView() {
   const t = useT();
@@ -36,6 +37,7 @@ export function MemoriesView() {
     review: reviewCount,
     trash: stats ? stats.byStatus.trashed : null,
     about: null,
+    active: null,
   };
   const onTabKey = (e: KeyboardEvent) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
@@ -83,6 +85,8 @@ export function MemoriesView() {
           <ReviewInbox />
         ) : tab === 'about' ? (
           <AboutYou />
+        ) : tab === 'active' ? (
+          <ActiveWork />
         ) : (
           <>
             <MemoryBrowser />
