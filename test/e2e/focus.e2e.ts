@@ -19,6 +19,8 @@ import { launchBrowser } from './support/browser';
 import { startMnemo, type RunningApp } from './support/processes';
 
 const isFocusRequest = (request: FakeInferenceRequest) => request.messages.at(-1)?.content.startsWith('You keep the working memory of one conversation') ?? false;
+/** Each step waits for the core's answer (an edit, the queue's job) on a loaded machine. */
+const SLOW = { timeout: 20_000 };
 const FOCUS_REPLY = '```json\n{"focus": "Planning a trip to Lisbon in May", "tasks": [{"text": "Book a hotel", "state": "open", "importance": "high"}, {"text": "Compare flights", "state": "in_progress"}]}\n```';
 
 /** The working-memory panel above the messages. */
@@ -69,17 +71,17 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
   it('after a chat the panel shows the focus and tasks the background model noted; it opens from the keyboard', async () => {
     await chat.open(app.url);
     await chat.shortcut('Control+n');
-    await expect.poll(() => chat.threads.count()).toBe(1);
+    await expect.poll(() => chat.threads.count(), SLOW).toBe(1);
     await chat.send('I am planning a trip to Lisbon in May; I need a hotel and flights.');
-    await expect.poll(() => chat.lastAnswer().textContent()).toContain('Happy to help');
+    await expect.poll(() => chat.lastAnswer().textContent(), SLOW).toContain('Happy to help');
     // Collapsed, the header line previews the focus as soon as the update arrives (focus.updated).
     await expect.poll(() => panel.toggle.textContent(), { timeout: 30_000 }).toContain('Planning a trip to Lisbon in May');
     expect(await panel.toggle.getAttribute('aria-expanded')).toBe('false');
     await panel.toggle.focus();
     await page.keyboard.press('Enter');
     expect(await panel.toggle.getAttribute('aria-expanded')).toBe('true');
-    await expect.poll(() => panel.task('Book a hotel').count()).toBe(1);
-    expect(await panel.text()).toContain('Compare flights');
+    await expect.poll(() => panel.text(), SLOW).toContain('Compare flights');
+    expect(await panel.task('Book a hotel').count()).toBe(1);
     expect(await panel.text()).toContain('in progress');
     expect(await unnamedControls(page)).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
@@ -87,22 +89,22 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
 
   it('the user ticks a task, edits one, adds one, removes one and changes the focus', async () => {
     await panel.task('Book a hotel').click(); // the box follows the core's answer, not a local guess
-    await expect.poll(() => panel.region.getByRole('heading', { name: 'Recently finished' }).count()).toBe(1);
-    await expect.poll(() => panel.task('Book a hotel').isChecked()).toBe(true);
+    await expect.poll(() => panel.text(), SLOW).toContain('Recently finished');
+    await expect.poll(() => panel.task('Book a hotel').isChecked(), SLOW).toBe(true);
 
     await panel.region.getByRole('button', { name: 'Edit task: Compare flights' }).click();
     const taskField = panel.region.getByRole('textbox', { name: 'Task' });
     await taskField.fill('Compare flights from Porto');
     await taskField.press('Enter');
-    await expect.poll(() => panel.task('Compare flights from Porto').count()).toBe(1);
+    await expect.poll(() => panel.task('Compare flights from Porto').count(), SLOW).toBe(1);
     expect(await panel.text()).toContain('edited by you');
 
     const newTask = panel.region.getByRole('textbox', { name: 'New task' });
     await newTask.fill('Renew passport');
     await newTask.press('Enter');
-    await expect.poll(() => panel.task('Renew passport').count()).toBe(1);
+    await expect.poll(() => panel.task('Renew passport').count(), SLOW).toBe(1);
     await panel.region.getByRole('button', { name: 'Remove task: Renew passport' }).click();
-    await expect.poll(() => panel.task('Renew passport').count()).toBe(0);
+    await expect.poll(() => panel.task('Renew passport').count(), SLOW).toBe(0);
 
     await panel.region.getByRole('button', { name: 'Edit the focus' }).click();
     const focusField = panel.region.getByRole('textbox', { name: 'Focus' });
@@ -113,7 +115,7 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     await panel.region.getByRole('button', { name: 'Edit the focus' }).click();
     await panel.region.getByRole('textbox', { name: 'Focus' }).fill('Lisbon trip, 3 to 10 May');
     await panel.region.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => panel.text()).toContain('Lisbon trip, 3 to 10 May');
+    await expect.poll(() => panel.text(), SLOW).toContain('Lisbon trip, 3 to 10 May');
   });
 
   it('Active work in the Memories screen lists the thread with its focus and open tasks, and links back to it', async () => {
@@ -121,19 +123,19 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     await memories.open();
     await memories.tab('Active work').click();
     const tabpanel = page.getByRole('tabpanel');
-    await expect.poll(() => tabpanel.innerText()).toContain('Lisbon trip, 3 to 10 May');
+    await expect.poll(() => tabpanel.innerText(), SLOW).toContain('Lisbon trip, 3 to 10 May');
     expect(await tabpanel.innerText()).toContain('Compare flights from Porto');
     expect(await tabpanel.innerText()).not.toContain('Book a hotel'); // finished: not active work
     expect(await seriousViolations(page)).toEqual([]);
     await tabpanel.getByRole('listitem').first().getByRole('button').first().click();
-    await expect.poll(() => panel.region.count()).toBe(1);
+    await expect.poll(() => panel.region.count(), SLOW).toBe(1);
   });
 
   it('Clear all asks once more, then empties the working memory', async () => {
     if ((await panel.toggle.getAttribute('aria-expanded')) !== 'true') await panel.toggle.click();
     await panel.region.getByRole('button', { name: 'Clear all' }).click();
     await panel.region.getByRole('button', { name: 'Clear focus and tasks' }).click();
-    await expect.poll(() => panel.text()).toContain('No open tasks.');
+    await expect.poll(() => panel.text(), SLOW).toContain('No open tasks.');
     expect(await panel.text()).not.toContain('Lisbon trip');
     expect(await panel.region.getByRole('button', { name: 'Clear all' }).isDisabled()).toBe(true);
   });

@@ -59,7 +59,9 @@ describe('working memory', () => {
       ['Book a hotel', 'open', 'high'],
       ['Compare flights', 'in_progress', 'normal'],
     ]);
-    expect(events.some((e) => e.event === 'focus.updated' && e.payload.workingMemory.focus === 'Planning a trip to Lisbon in May')).toBe(true);
+    // The event carries the stored working memory, ids included (the panel edits tasks by them).
+    const updated = events.filter((e) => e.event === 'focus.updated').at(-1);
+    expect(updated?.payload).toEqual({ workingMemory: wm });
 
     const second = unwrap(await client.call('chat.send', { threadId: first.threadId, text: 'Which area should I stay in?' }));
     const system = answerPrompts().at(-1)![0]!.content;
@@ -80,7 +82,7 @@ describe('working memory', () => {
   });
 
   it("keeps the user's edit when the model next updates, lets the model tick the user's task, and clears on request", async () => {
-    const { core, client, answers, focusRequests } = await harness(['{"focus": "Writing a thesis", "tasks": ["Write the intro"]}']);
+    const { core, client, clock, answers, focusRequests } = await harness(['{"focus": "Writing a thesis", "tasks": ["Write the intro"]}']);
     const { threadId } = unwrap(await client.call('chat.send', { text: 'Help me with my thesis intro.' }));
     await core.queue.waitForIdle();
     const task = unwrap(await client.call('focus.get', { threadId })).tasks[0]!;
@@ -100,6 +102,12 @@ describe('working memory', () => {
     expect(after.focus).toBe('Thesis, chapter 1 only');
     expect(after.tasks.map((t) => t.text)).toEqual(['Ask Prof. Lima']);
     expect(after.finished.map((t) => [t.text, t.state])).toEqual([['Intro: 2 pages', 'done']]);
+
+    // The user ticks a task and unticks it: it moves to "recently finished" and back.
+    const lima = after.tasks[0]!;
+    clock.advance(60_000);
+    expect(unwrap(await client.call('focus.update', { threadId, edit: { kind: 'editTask', taskId: lima.id, state: 'done' } })).finished.map((t) => t.text)).toEqual(['Ask Prof. Lima', 'Intro: 2 pages']);
+    expect(unwrap(await client.call('focus.update', { threadId, edit: { kind: 'editTask', taskId: lima.id, state: 'open' } })).tasks.map((t) => t.text)).toEqual(['Ask Prof. Lima']);
 
     const cleared = unwrap(await client.call('focus.clear', { threadId }));
     expect(cleared).toMatchObject({ focus: '', tasks: [], finished: [] });

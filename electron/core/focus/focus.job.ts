@@ -20,7 +20,6 @@ import { estimateTokens } from '../text/token-estimate';
 import { applyModelUpdate, liveState, MAX_FOCUS_CHARS, MAX_TASK_CHARS, type FocusState } from './focus-rules';
 import { parseFocusUpdate } from './focus-parse';
 import type { FocusStore } from './focus.store';
-import { toWorkingMemory } from './focus.store';
 
 /** The newest messages one update reads (three exchanges); older unread ones are past news. */
 const MAX_MESSAGES = 6;
@@ -132,7 +131,8 @@ export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
         store.dropExpired(now);
         const latest = (newestReply.get(threadId) as { id: number | null }).id ?? 0;
         if (latest > through) enqueueFocusUpdate(deps.enqueue, threadId, through);
-        const workingMemory = toWorkingMemory(threadId, next, now);
+        // Read back: the new tasks' ids exist only once they are stored.
+        const workingMemory = store.get(threadId, now);
         tx.afterCommit(() => events.emit('focus.updated', { workingMemory }));
       };
     },
