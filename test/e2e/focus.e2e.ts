@@ -81,7 +81,7 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     await page.keyboard.press('Enter');
     expect(await panel.toggle.getAttribute('aria-expanded')).toBe('true');
     await expect.poll(() => panel.text(), SLOW).toContain('Compare flights');
-    expect(await panel.task('Book a hotel').count()).toBe(1);
+    await expect.poll(() => panel.task('Book a hotel').count(), SLOW).toBe(1);
     expect(await panel.text()).toContain('in progress');
     expect(await unnamedControls(page)).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
@@ -93,7 +93,7 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     await expect.poll(() => panel.task('Book a hotel').isChecked(), SLOW).toBe(true);
 
     await panel.region.getByRole('button', { name: 'Edit task: Compare flights' }).click();
-    const taskField = panel.region.getByRole('textbox', { name: 'Task' });
+    const taskField = panel.region.getByRole('textbox', { name: 'Task', exact: true });
     await taskField.fill('Compare flights from Porto');
     await taskField.press('Enter');
     await expect.poll(() => panel.task('Compare flights from Porto').count(), SLOW).toBe(1);
@@ -107,13 +107,13 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     await expect.poll(() => panel.task('Renew passport').count(), SLOW).toBe(0);
 
     await panel.region.getByRole('button', { name: 'Edit the focus' }).click();
-    const focusField = panel.region.getByRole('textbox', { name: 'Focus' });
+    const focusField = panel.region.getByRole('textbox', { name: 'Focus', exact: true });
     await focusField.fill('Lisbon trip, 3 to 10 May');
     // Esc cancels; the edit is only kept once saved.
     await focusField.press('Escape');
     expect(await panel.text()).toContain('Planning a trip to Lisbon in May');
     await panel.region.getByRole('button', { name: 'Edit the focus' }).click();
-    await panel.region.getByRole('textbox', { name: 'Focus' }).fill('Lisbon trip, 3 to 10 May');
+    await panel.region.getByRole('textbox', { name: 'Focus', exact: true }).fill('Lisbon trip, 3 to 10 May');
     await panel.region.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => panel.text(), SLOW).toContain('Lisbon trip, 3 to 10 May');
   });
