@@ -63,10 +63,6 @@ import { profileHandlers } from './profile/profile.handlers';
 import { createProfileJob } from './profile/profile.job';
 import { createProfileService } from './profile/profile.service';
 import { createProfileStore } from './profile/profile.store';
-import { focusHandlers } from './focus/focus.handlers';
-import { createFocusJob } from './focus/focus.job';
-import { createFocusService } from './focus/focus.service';
-import { createFocusStore } from './focus/focus.store';
 import { timelineHandlers } from './timeline/timeline.handlers';
 import { episodeHandlers } from './episodes/episode.handlers';
 import { createEpisodeJob } from './episodes/episode.job';
@@ -221,9 +217,6 @@ export function createCore(options: CoreOptions): Core {
   const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get() });
   disposers.push(() => episodes.dispose());
   queue.register(createEpisodeJob({ ...jobDeps, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
-  const focusStore = createFocusStore(db.sqlite);
-  const focus = createFocusService({ sqlite: db.sqlite, store: focusStore, queue, clock, events, settings: () => settings.get(), assertThread: (id) => void threads.get(id) });
-  queue.register(createFocusJob({ ...jobDeps, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     sqlite: db.sqlite,
@@ -241,7 +234,6 @@ export function createCore(options: CoreOptions): Core {
     memory: () => retrieval,
     profile: () => profile.forPrompt(),
     memoryToolSources: () => memoryToolSources,
-    workingMemory: focus,
   });
   queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm, settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));
@@ -326,7 +318,6 @@ export function createCore(options: CoreOptions): Core {
     ...memoryHandlers({ memories, timeline, exporter, importer, maintenance, unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }) }),
     ...profileHandlers(profile),
     ...episodeHandlers(episodes),
-    ...focusHandlers(focus),
     ...timelineHandlers(timeline),
     ...reviewHandlers(review),
   };

@@ -3,7 +3,6 @@ import type { Client } from '../../../shared/client';
 import { useBackupsStore } from './backups.store';
 import { useChatStore } from './chat.store';
 import { useEpisodesStore } from './episodes.store';
-import { useFocusStore } from './focus.store';
 import { useMemoriesStore } from './memories.store';
 import { useMemoryDetailStore } from './memory-detail.store';
 import { useMemoryRefsStore } from './memory-refs.store';
@@ -25,7 +24,6 @@ export function initStores(client: Client): void {
   useReviewStore.getState().init(client);
   useProfileStore.getState().init(client);
   useEpisodesStore.getState().init(client);
-  useFocusStore.getState().init(client);
   useTimelineStore.getState().init(client);
   useTransferStore.getState().init(client);
   useBackupsStore.getState().init(client);
@@ -41,7 +39,6 @@ export function initStores(client: Client): void {
     void useReviewStore.getState().load();
     void useProfileStore.getState().load();
     void useEpisodesStore.getState().load();
-    useFocusStore.setState({ byThread: {}, active: null });
     void useTimelineStore.getState().load();
   });
 }

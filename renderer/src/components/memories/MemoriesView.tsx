@@ -7,7 +7,6 @@ import { useReviewStore } from '../../stores/review.store';
 import { useLanguage, useT } from '../../use-t';
 import { PlusIcon, UploadIcon } from '../icons';
 import { AboutYou } from './AboutYou';
-import { ActiveWork } from './ActiveWork';
 import { AddMemoryDialog } from './AddMemoryDialog';
 import { Episodes } from './Episodes';
 import { MemoryBrowser } from './MemoryBrowser';
@@ -16,7 +15,7 @@ import { ReviewInbox } from './ReviewInbox';
 import { SemanticNotice } from './SemanticNotice';
 import { TransferDialog } from './TransferDialog';
 
-const TABS: MemoryTab[] = ['browse', 'review', 'trash', 'about', 'episodes', 'active'];
+const TABS: MemoryTab[] = ['browse', 'review', 'trash', 'about', 'episodes'];
 
 export function MemoriesView() {
   const t = useT();
@@ -39,7 +38,6 @@ export function MemoriesView() {
     trash: stats ? stats.byStatus.trashed : null,
     about: null,
     episodes: null,
-    active: null,
   };
   const onTabKey = (e: KeyboardEvent) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
@@ -89,8 +87,6 @@ export function MemoriesView() {
           <AboutYou />
         ) : tab === 'episodes' ? (
           <Episodes />
-        ) : tab === 'active' ? (
-          <ActiveWork />
         ) : (
           <>
             <MemoryBrowser />
