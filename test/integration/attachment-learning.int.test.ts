@@ -87,7 +87,7 @@ describe('learning from an attached file only when the user confirms it', () => 
     h.core.queue.start();
     await h.core.queue.waitForIdle();
     const [memory] = unwrap(await h.client.call('memory.list', {})).items;
-    expect(unwrap(await h.client.call('memory.get', { memoryId: memory!.id })).provenance.file).toBeNull();
+    expect(unwrap(await h.client.call('memory.get', { memoryId: memory!.id })).provenance.file).toBeUndefined();
   });
 
   it('secrets in a confirmed file are still dropped, and an incognito thread learns nothing from one', async () => {

@@ -199,6 +199,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         rank: u.rank,
         at: u.created_at,
       }));
+      const file = sourceFile(r.source_message_id, r.evidence);
       return {
         memory: toMemory(r, now()),
         versions,
@@ -207,7 +208,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           threadTitle: title?.title ?? null,
           messageId: r.source_message_id,
           evidence: r.evidence,
-          file: sourceFile(r.source_message_id, r.evidence),
+          // Named only when the evidence came from a file the user let Mnemo learn from (older readers see the same shape).
+          ...(file !== null ? { file } : {}),
           // Learned from a question the user edited afterwards: kept, and said so (chat/message-branches.ts).
           ...(r.source_message_id !== null && branches.wasEditedLater(r.source_message_id) ? { messageEdited: true } : {}),
         },
