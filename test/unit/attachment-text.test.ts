@@ -68,10 +68,30 @@ describe('attached files in the user message', () => {
     .map((parts) => parts.join(''));
   const counting = (t: string) => estimateTokens(t); // not estimateTokens itself: counts every candidate whole
 
-  it('cuts exactly as counting every candidate whole does (property)', () => {
+  /** The cut as first written: count the whole text, then halve over every length it could keep. */
+  const cutByHalving = (text: string, maxTokens: number): { text: string; cut: boolean } => {
+    if (estimateTokens(text) <= maxTokens) return { text, cut: false };
+    const withKept = (kept: number): string => {
+      const head = Math.ceil(kept / 2);
+      const tail = kept - head;
+      return `${text.slice(0, head)}\n${cutNote(text.length - kept, text.length)}\n${tail > 0 ? text.slice(text.length - tail) : ''}`;
+    };
+    let lo = 0;
+    let hi = text.length - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (estimateTokens(withKept(mid)) <= maxTokens) lo = mid;
+      else hi = mid - 1;
+    }
+    return { text: withKept(lo), cut: true };
+  };
+
+  it('cuts exactly as halving over every length, counting each candidate whole, does (property)', () => {
     fc.assert(
       fc.property(mixed, fc.integer({ min: -1, max: 600 }), (text, maxTokens) => {
-        expect(cutKeepingEnds(text, maxTokens, estimateTokens)).toEqual(cutKeepingEnds(text, maxTokens, counting));
+        const expected = cutByHalving(text, maxTokens);
+        expect(cutKeepingEnds(text, maxTokens, estimateTokens)).toEqual(expected);
+        expect(cutKeepingEnds(text, maxTokens, counting)).toEqual(expected);
       }),
       { numRuns: 300 },
     );
