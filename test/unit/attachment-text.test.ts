@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { composeUserContent, cutKeepingEnds, cutNote, fitUserContent } from '../../electron/core/chat/attachment-text';
-import { estimateTokens } from '../../electron/core/text/token-estimate';
+import { estimateTokens, maxCharsWithin } from '../../electron/core/text/token-estimate';
+import { CountedString } from '../support/counted-string';
 
 describe('attached files in the user message', () => {
   it('without files the message is the typed text alone', () => {
@@ -59,6 +60,55 @@ describe('attached files in the user message', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  // A text of the mixes the estimator distinguishes, long enough to be cut: CJK, Latin, emoji, digits, spaces.
+  const mixed = fc
+    .array(fc.constantFrom('the', 'quick', ' ', '   ', '\n', '咖啡', '第三季度收入增长', '123', '...', 'é', 'Привет', '😀', '\t', 'garden planner '), { maxLength: 400 })
+    .map((parts) => parts.join(''));
+  const counting = (t: string) => estimateTokens(t); // not estimateTokens itself: counts every candidate whole
+
+  /** The cut as first written: count the whole text, then halve over every length it could keep. */
+  const cutByHalving = (text: string, maxTokens: number): { text: string; cut: boolean } => {
+    if (estimateTokens(text) <= maxTokens) return { text, cut: false };
+    const withKept = (kept: number): string => {
+      const head = Math.ceil(kept / 2);
+      const tail = kept - head;
+      return `${text.slice(0, head)}\n${cutNote(text.length - kept, text.length)}\n${tail > 0 ? text.slice(text.length - tail) : ''}`;
+    };
+    let lo = 0;
+    let hi = text.length - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (estimateTokens(withKept(mid)) <= maxTokens) lo = mid;
+      else hi = mid - 1;
+    }
+    return { text: withKept(lo), cut: true };
+  };
+
+  it('cuts exactly as halving over every length, counting each candidate whole, does (property)', () => {
+    fc.assert(
+      fc.property(mixed, fc.integer({ min: -1, max: 600 }), (text, maxTokens) => {
+        const expected = cutByHalving(text, maxTokens);
+        expect(cutKeepingEnds(text, maxTokens, estimateTokens)).toEqual(expected);
+        expect(cutKeepingEnds(text, maxTokens, counting)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.array(mixed, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 900 }), (texts, room) => {
+        const files = texts.map((text, i) => ({ name: `f${i}.txt`, text }));
+        expect(fitUserContent('q', files, room, estimateTokens)).toEqual(fitUserContent('q', files, room, counting));
+      }),
+      { numRuns: 200 },
+    );
+  }, 60_000);
+
+  it('a file at the size limit is cut reading no more of it than the room allows', () => {
+    const text = new CountedString('Quarterly revenue grew in every region. 第三季度收入增长。\n'.repeat(10_000));
+    const fitted = fitUserContent('q', [{ name: 'report.pdf', text: text.asString() }], 1000, estimateTokens);
+    expect(fitted.cut).toBe(true);
+    expect(text.reads).toBeLessThanOrEqual(maxCharsWithin(1000) + 1);
   });
 
   it('cutNote names cut and total characters', () => {

@@ -5,9 +5,13 @@ import {
   CALIBRATION_RATIO_MIN,
   createTokenCalibrator,
   estimateTokens,
+  fitsWithin,
+  MAX_CHARS_PER_TOKEN,
+  maxCharsWithin,
   prefixWithinTokens,
 } from '../../electron/core/text/token-estimate';
-import { fitToTokens } from '../../electron/core/chat/context-budget';
+import { fitToTokens, fitToTokensKeepingEnds } from '../../electron/core/chat/context-budget';
+import { CountedString } from '../support/counted-string';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 // Han (BMP and extension B), kana and Hangul syllables, as whole code points.
@@ -183,5 +187,51 @@ describe('prefixWithinTokens', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('the bound on characters per token', () => {
+  // Long mixes of everything the estimator distinguishes, with runs of spaces (the cheapest characters per token).
+  const long = fc.array(fc.oneof(mixedText, fc.constantFrom(' '.repeat(50), ' a '.repeat(20), '\n\n', '😀😀')), { maxLength: 40 }).map((parts) => parts.join(''));
+
+  it('no text costs less than one token per MAX_CHARS_PER_TOKEN characters, bar one (property)', () => {
+    fc.assert(
+      fc.property(long, (text) => {
+        expect(estimateTokens(text)).toBeGreaterThanOrEqual((text.length - 1) / MAX_CHARS_PER_TOKEN);
+        for (const n of [0, 1, 5, 40]) if (text.length > maxCharsWithin(n)) expect(estimateTokens(text)).toBeGreaterThan(n);
+      }),
+      { numRuns: 1000 },
+    );
+    // The cheapest texts there are: runs of spaces, and a single free space.
+    expect(estimateTokens(' '.repeat(800))).toBe(100);
+    expect(estimateTokens(' ')).toBe(0);
+  });
+
+  it('fitsWithin answers as counting the whole text does (property)', () => {
+    fc.assert(
+      fc.property(long, fc.oneof(fc.integer({ min: -2, max: 200 }), fc.double({ min: -2, max: 200, noNaN: true })), (text, maxTokens) => {
+        expect(fitsWithin(text, maxTokens)).toBe(estimateTokens(text) <= maxTokens);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('fitToTokensKeepingEnds cuts exactly as counting every candidate does (property)', () => {
+    const counting = (text: string) => estimateTokens(text); // not estimateTokens itself: no bound is used
+    fc.assert(
+      fc.property(long, fc.integer({ min: 0, max: 200 }), (text, maxTokens) => {
+        expect(fitToTokensKeepingEnds(text, maxTokens, estimateTokens)).toBe(fitToTokensKeepingEnds(text, maxTokens, counting));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('deciding that a long text does not fit reads no more of it than the bound', () => {
+    const text = new CountedString('Quarterly revenue grew; 收入增长。\n'.repeat(20_000));
+    expect(fitsWithin(text.asString(), 1000)).toBe(false);
+    expect(text.reads).toBeLessThanOrEqual(maxCharsWithin(1000) + 1);
+    text.reads = 0;
+    expect(fitToTokens(text.asString(), 1000, estimateTokens).length).toBeLessThanOrEqual(maxCharsWithin(1000));
+    expect(text.reads).toBeLessThanOrEqual(2 * (maxCharsWithin(1000) + 1));
   });
 });

@@ -6,6 +6,7 @@
  * middle, so neither the model nor the user mistakes a cut file for a whole one.
  */
 import type { MessageAttachment } from '../../../shared/contract';
+import { estimateTokens, fitsWithin, maxCharsWithin } from '../text/token-estimate';
 
 /** The note standing in the middle of a cut file; N of M characters were left out. */
 export function cutNote(cutChars: number, totalChars: number): string {
@@ -27,18 +28,20 @@ export function composeUserContent(text: string, attachments: readonly MessageAt
  * `maxTokens`; the whole text when it fits. Never longer than the text itself.
  */
 export function cutKeepingEnds(text: string, maxTokens: number, estimate: (t: string) => number): { text: string; cut: boolean } {
-  if (estimate(text) <= maxTokens) return { text, cut: false };
+  if (fitsWithin(text, maxTokens, estimate)) return { text, cut: false };
   const withKept = (kept: number): string => {
     const head = Math.ceil(kept / 2);
     const tail = kept - head;
     return `${text.slice(0, head)}\n${cutNote(text.length - kept, text.length)}\n${tail > 0 ? text.slice(text.length - tail) : ''}`;
   };
   // Binary search on the characters kept: the estimate grows with them (token-estimate.ts: runs never get cheaper).
+  // A cut keeping more than maxCharsWithin characters is longer than that and cannot fit, so with Mnemo's estimator
+  // the search costs the budget, not the file (500,000 characters at most: ATTACHMENT_LIMITS).
   let lo = 0;
-  let hi = text.length - 1;
+  let hi = estimate === estimateTokens ? Math.min(text.length - 1, maxCharsWithin(maxTokens)) : text.length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (estimate(withKept(mid)) <= maxTokens) lo = mid;
+    if (fitsWithin(withKept(mid), maxTokens, estimate)) lo = mid;
     else hi = mid - 1;
   }
   return { text: withKept(lo), cut: true };
@@ -63,7 +66,10 @@ export function fitUserContent(
 ): FittedUserContent {
   if (attachments.length === 0) return { content: text, attachmentTokens: 0, cut: false };
   const blockOverhead = (a: MessageAttachment) => estimate(block(a.name, '')) + 1;
-  const order = attachments.map((a, i) => ({ a, i, tokens: estimate(a.text) })).sort((x, y) => x.tokens - y.tokens);
+  // Smallest first; a file is counted whole only when there is another to order it against.
+  const tokens = new Map<number, number>();
+  const tokensOf = (i: number): number => tokens.get(i) ?? tokens.set(i, estimate(attachments[i]!.text)).get(i)!;
+  const order = attachments.map((a, i) => ({ a, i })).sort((x, y) => tokensOf(x.i) - tokensOf(y.i));
   const fitted: string[] = new Array<string>(attachments.length);
   let left = Math.max(0, maxAttachmentTokens);
   let cut = false;

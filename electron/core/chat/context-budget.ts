@@ -10,7 +10,7 @@
  * Token counts are estimates scaled by a calibration ratio learned from the counts Ollama reports.
  */
 import type { ChatMessage } from '../llm/llm.port';
-import { estimateTokens, prefixWithinTokens } from '../text/token-estimate';
+import { estimateTokens, fitsWithin, maxCharsWithin, prefixWithinTokens } from '../text/token-estimate';
 
 export interface BudgetShares {
   system: number;
@@ -125,18 +125,19 @@ export function planConversation(input: ConversationInput): ConversationPlan {
  * says what it is about and where it asks or concludes. Used where the whole text is evidence (extraction).
  */
 export function fitToTokensKeepingEnds(text: string, maxTokens: number, estimate: (s: string) => number): string {
-  if (estimate(text) <= maxTokens) return text;
+  if (fitsWithin(text, maxTokens, estimate)) return text;
   const marker = ' […] ';
   const room = maxTokens - estimate(marker);
   if (room <= 0) return '';
   const head = fitToTokens(text, Math.floor(room * 0.7), estimate);
   const tailRoom = room - estimate(head);
-  // The longest suffix within tailRoom: binary search on its start.
-  let lo = head.length;
+  // The longest suffix within tailRoom: binary search on its start, which with Mnemo's estimator lies within
+  // maxCharsWithin(tailRoom) of the end.
+  let lo = estimate === estimateTokens ? Math.max(head.length, text.length - maxCharsWithin(tailRoom)) : head.length;
   let hi = text.length;
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
-    if (estimate(text.slice(mid)) <= tailRoom) hi = mid;
+    if (fitsWithin(text.slice(mid), tailRoom, estimate)) hi = mid;
     else lo = mid + 1;
   }
   const tail = text.slice(lo).trimStart();
@@ -146,7 +147,7 @@ export function fitToTokensKeepingEnds(text: string, maxTokens: number, estimate
 /** Cuts text to roughly `maxTokens` (by the given estimator), on a line or word boundary when possible. */
 export function fitToTokens(text: string, maxTokens: number, estimate: (s: string) => number): string {
   if (maxTokens <= 0) return '';
-  if (estimate(text) <= maxTokens) return text;
+  if (fitsWithin(text, maxTokens, estimate)) return text;
   // The longest prefix within maxTokens. Mnemo's estimator finds it in one pass (a prompt's instructions are cut
   // this way at every message); any other is searched by halving, as the estimate of a prefix only grows.
   let lo = 0;

@@ -96,6 +96,32 @@ export function estimateTokens(text: string): number {
 }
 
 /**
+ * No text costs less than one token per MAX_CHARS_PER_TOKEN characters, bar one: every character costs at least
+ * SPACE units (1/8 token) within its run, runs and stand-alone characters cost at least MIN_RUN or SURROGATE_HALF,
+ * and the only free character, a single ASCII space, is always beside such a run or character, which pays for it
+ * too (a word of k letters with its spaces: k + 2 characters for at least max(MIN_RUN, 10k) ≥ 5(k + 2) units). So
+ * estimateTokens(t) ≥ (t.length - 1) / 8, and a search for what fits in N tokens never looks past
+ * maxCharsWithin(N) characters (test/unit/token-estimate.test.ts checks the bound as a property).
+ */
+export const MAX_CHARS_PER_TOKEN = 8;
+
+/** A length above which no text fits in `maxTokens`: estimateTokens(t) > maxTokens whenever t.length > this. */
+export function maxCharsWithin(maxTokens: number): number {
+  return MAX_CHARS_PER_TOKEN * (Math.max(0, Math.floor(maxTokens)) + 1);
+}
+
+/**
+ * Whether estimate(text) ≤ maxTokens. For estimateTokens itself the walk stops at the first character over the limit,
+ * so asking about a 500,000-character file and a budget of a thousand tokens costs a thousand tokens' worth.
+ */
+export function fitsWithin(text: string, maxTokens: number, estimate: (t: string) => number = estimateTokens): boolean {
+  if (estimate !== estimateTokens) return estimate(text) <= maxTokens;
+  if (!(maxTokens >= 0)) return false;
+  // Estimates are whole tokens, so a fractional limit is its floor (prefixWithinTokens compares units).
+  return prefixWithinTokens(text, Math.floor(maxTokens)) === text.length;
+}
+
+/**
  * The length of the longest prefix of `text` that estimateTokens counts at most `maxTokens`, in one pass: the
  * estimate of a prefix never decreases as it grows, so the walk stops at the first character that takes it over.
  * (A search by halving would count a dozen prefixes of the text.)
