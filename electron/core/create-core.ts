@@ -196,7 +196,6 @@ export function createCore(options: CoreOptions): Core {
   });
   const timeline = createTimelineService({ sqlite: db.sqlite, clock });
   const retrieval = memoryRetrievalPort(memories, (threadId) => timeline.exclusions(threadId));
-  const memoryToolSources = createMemoryToolSources({ sqlite: db.sqlite, memory: memories, exclusions: (threadId) => timeline.exclusions(threadId) });
   const jobDeps = { sqlite: db.sqlite, clock, events, llm, settings: () => settings.get() };
   queue.register(createSummaryJob(jobDeps));
   queue.register(
@@ -217,6 +216,12 @@ export function createCore(options: CoreOptions): Core {
   const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get() });
   disposers.push(() => episodes.dispose());
   queue.register(createEpisodeJob({ ...jobDeps, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
+  const memoryToolSources = createMemoryToolSources({
+    sqlite: db.sqlite,
+    memory: memories,
+    exclusions: (threadId) => timeline.exclusions(threadId),
+    episodes: (query, limit) => episodes.searchEpisodes(query, limit),
+  });
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     sqlite: db.sqlite,

@@ -70,6 +70,8 @@ export const ToolSearch = z.object({
   /** null when the call could not be read. */
   query: z.string().nullable(),
   memoryIds: z.array(Id),
+  /** Episodes search_memory returned (what earlier conversations were about); absent in rows written before episodes. */
+  episodes: z.array(z.object({ episodeId: Id, threadId: Id, threadTitle: z.string(), title: z.string(), startedAt: Timestamp })).default([]),
   messages: z.array(z.object({ messageId: Id, threadId: Id, threadTitle: z.string(), createdAt: Timestamp })),
   /** What was wrong with the call (bad arguments, unknown tool, a repeated search), as the model was told; null: it ran. */
   problem: z.string().nullable(),

@@ -64,8 +64,39 @@ describe('runMemoryTool', () => {
     searchMemories: async () => Array.from({ length: n }, (_, i) => ({ memoryId: i + 1, score: 1, reason: 'keyword' as const, content: `记忆 ${i} `.repeat(20), category: 'knowledge' as const })),
     searchConversations: () =>
       Array.from({ length: n }, (_, i) => ({ messageId: i + 1, threadId: 9, threadTitle: '旅行', createdAt: Date.UTC(2026, 2, 1), content: '我下个月要去京都 '.repeat(100) })),
+    searchEpisodes: () => [],
   });
   const context = { threadId: 1, excludeMessageIds: new Set<number>(), timeZone: 'UTC', estimate: estimateTokens };
+
+  it('search_memory also brings episodes (after the memories, at most 3, dated and named by thread); a category leaves them out', async () => {
+    const asked: Array<{ query: string; limit: number }> = [];
+    const withEpisodes: MemoryToolSources = {
+      ...sources(1),
+      searchMemories: async () => [{ memoryId: 7, score: 1, reason: 'keyword' as const, content: 'Has a cat named Miso', category: 'knowledge' as const }],
+      searchEpisodes: (input) => {
+        asked.push(input);
+        return Array.from({ length: input.limit }, (_, i) => ({
+          episodeId: i + 1, threadId: 4, threadTitle: '京都旅行', title: `Trip plan ${i}`, content: 'Planned a Kyoto trip in April with Ana; booked the ryokan.', startedAt: Date.UTC(2026, 3, 2),
+        }));
+      },
+    };
+    const run = await runMemoryTool(withEpisodes, { ok: true, tool: 'search_memory', query: 'Kyoto trip', category: null, limit: 10 }, { ...context, maxTokens: 400 });
+    expect(asked).toEqual([{ query: 'Kyoto trip', limit: 3 }]);
+    expect(run.memories.map((m) => m.memoryId)).toEqual([7]);
+    expect(run.episodes.map((e) => e.episodeId)).toEqual([1, 2, 3]);
+    expect(run.text.split('\n')).toEqual([
+      'Memories matching "Kyoto trip":',
+      '- [knowledge] Has a cat named Miso',
+      ...[0, 1, 2].map((i) => `- [episode, 2026-04-02, in "京都旅行"] Trip plan ${i}: Planned a Kyoto trip in April with Ana; booked the ryokan.`),
+    ]);
+    // Cut to fit: the episodes shown are the ones returned.
+    const small = await runMemoryTool(withEpisodes, { ok: true, tool: 'search_memory', query: 'Kyoto trip', category: null, limit: 10 }, { ...context, maxTokens: 45 });
+    expect(small.cut).toBe(true);
+    expect(small.text.split('\n').filter((l) => l.startsWith('- [episode')).length).toBe(small.episodes.length);
+    const narrowed = await runMemoryTool(withEpisodes, { ok: true, tool: 'search_memory', query: 'Kyoto trip', category: 'knowledge', limit: 10 }, { ...context, maxTokens: 400 });
+    expect(narrowed.episodes).toEqual([]);
+    expect(asked).toHaveLength(2);
+  });
 
   it('a tool message stays within its tokens, and the returned memories are only those it shows', async () => {
     const run = await runMemoryTool(sources(10), { ok: true, tool: 'search_memory', query: '记忆', category: null, limit: 10 }, { ...context, maxTokens: 120 });

@@ -1,6 +1,7 @@
 /**
  * Where the memory tools look (memory-tools.ts MemoryToolSources), over the memory store and the messages table.
- * create-core.ts wires it; another source (e.g. episodes) joins by wrapping searchMemories there.
+ * create-core.ts wires it; episodes come from their service (episodes/episode.service.ts: active ones only; an
+ * incognito thread never has any).
  *
  * Privacy rules, each applied here, in the query that reads the data:
  * - memories: active and unexpired only; never one the user excluded from the asking thread;
@@ -11,7 +12,8 @@ import type { Sqlite } from '../db/open-database';
 import type { MemoryService } from '../memory/memory.service';
 import { matchedWords } from '../text/matched-words';
 import { toFtsQuery } from '../text/fts-text';
-import type { FoundMemory, FoundMessage, MemoryToolSources } from './memory-tools';
+import type { Episode } from '../../../shared/contract';
+import type { FoundEpisode, FoundMemory, FoundMessage, MemoryToolSources } from './memory-tools';
 
 /** FTS candidates read per conversation search before the filters (role, incognito, already in the prompt). */
 const CONVERSATION_DEPTH = 200;
@@ -21,6 +23,8 @@ export function createMemoryToolSources(deps: {
   memory: Pick<MemoryService, 'hybridSearch'>;
   /** Memories the user excluded from a thread (timeline.service.ts). */
   exclusions: (threadId: number) => readonly number[];
+  /** Active episodes matching a query, best first (episode.service.ts searchEpisodes). */
+  episodes: (query: string, limit: number) => readonly Episode[];
 }): MemoryToolSources {
   const byMatch = deps.sqlite.prepare(
     `SELECT m.id, m.thread_id, m.content, m.created_at, t.title FROM
@@ -50,6 +54,10 @@ export function createMemoryToolSources(deps: {
           ...(matched.length > 0 ? { matched } : {}),
         };
       });
+    },
+
+    searchEpisodes({ query, limit }) {
+      return deps.episodes(query, limit).map((e): FoundEpisode => ({ episodeId: e.id, threadId: e.threadId, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt }));
     },
 
     searchConversations({ query, limit, excludeMessageIds }) {

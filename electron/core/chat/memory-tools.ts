@@ -4,11 +4,11 @@
  * are tool-loop.ts's.
  *
  * - search_memory(query, category?, limit?): active, unexpired memories by the hybrid search (meaning and keywords,
- *   Chinese and English alike), never one the user excluded from the thread.
+ *   Chinese and English alike), never one the user excluded from the thread; without a category also the episodes
+ *   (what earlier conversations were about, episodes/) that match, at most EPISODE_RESULTS, after the memories.
  * - search_conversations(query, limit?): the user's own past messages (keyword search over messages_fts, CJK bigrams),
  *   with the thread's title and the day; never an incognito thread's, never a message already in this prompt.
- * Where results come from is a small interface (MemoryToolSources), wired in create-core.ts, so more sources (e.g.
- * episodes) join search_memory without changing the tools.
+ * Where results come from is a small interface (MemoryToolSources), wired in create-core.ts.
  *
  * Invariants: a call never throws at the model. Arguments that are not a JSON object, a missing or empty query,
  * wrong types, an unknown tool: the tool message says what was wrong and how to call it. A tool message never exceeds
@@ -31,6 +31,8 @@ export const MAX_RESULTS = 10;
 export const MAX_QUERY_CHARS = 300;
 /** A past message is quoted up to this many tokens (its beginning), so one long message cannot fill the allowance. */
 export const MESSAGE_TOKENS = 120;
+/** Episodes a search_memory call adds after the memories: a few, each quoted like a message (MESSAGE_TOKENS). */
+export const EPISODE_RESULTS = 3;
 
 /** The line the system text gains when tools are offered: what they are for and when to use them. */
 export const MEMORY_TOOLS_RULE =
@@ -71,6 +73,16 @@ export interface FoundMemory extends RetrievedMemory {
   category: MemoryCategory;
 }
 
+/** An episode: what one stretch of an earlier conversation was about (episodes/episode.service.ts). */
+export interface FoundEpisode {
+  episodeId: number;
+  threadId: number;
+  threadTitle: string;
+  title: string;
+  content: string;
+  startedAt: number;
+}
+
 export interface FoundMessage {
   messageId: number;
   threadId: number;
@@ -83,6 +95,8 @@ export interface FoundMessage {
 export interface MemoryToolSources {
   searchMemories(input: { query: string; category: MemoryCategory | null; limit: number; threadId: number }): Promise<FoundMemory[]>;
   searchConversations(input: { query: string; limit: number; excludeMessageIds: ReadonlySet<number> }): FoundMessage[];
+  /** Active episodes, best first. */
+  searchEpisodes(input: { query: string; limit: number }): FoundEpisode[];
 }
 
 export type ParsedCall =
@@ -119,6 +133,7 @@ export interface ToolRun {
   /** The tool message for the model, within the allowance. */
   text: string;
   memories: FoundMemory[];
+  episodes: FoundEpisode[];
   messages: FoundMessage[];
   /** True when results were left out to fit. */
   cut: boolean;
@@ -132,20 +147,31 @@ export async function runMemoryTool(
 ): Promise<ToolRun> {
   if (call.tool === 'search_memory') {
     const found = await sources.searchMemories({ query: call.query, category: call.category, limit: call.limit, threadId: context.threadId });
-    const lines = found.map((m) => `- [${m.category}] ${m.content}`);
-    const head = found.length === 0 ? `No memory matches "${call.query}".` : `Memories matching "${call.query}":`;
+    // Episodes have no category: a search narrowed to one is about memories only.
+    const episodes = call.category === null ? sources.searchEpisodes({ query: call.query, limit: Math.min(call.limit, EPISODE_RESULTS) }) : [];
+    const lines = [
+      ...found.map((m) => `- [${m.category}] ${m.content}`),
+      ...episodes.map((e) => `- [episode, ${isoDate(dayOf(e.startedAt, context.timeZone))}, in "${clip(e.threadTitle.trim() || 'untitled', 80)}"] ${quote(`${e.title}: ${e.content}`, context.estimate)}`),
+    ];
+    const head = lines.length === 0 ? `No memory matches "${call.query}".` : `Memories matching "${call.query}":`;
     const fitted = fitLines(head, lines, context.maxTokens, context.estimate);
-    return { text: fitted.text, memories: found.slice(0, fitted.kept), messages: [], cut: fitted.kept < found.length };
+    return {
+      text: fitted.text,
+      memories: found.slice(0, fitted.kept),
+      episodes: episodes.slice(0, Math.max(0, fitted.kept - found.length)),
+      messages: [],
+      cut: fitted.kept < lines.length,
+    };
   }
   const found = sources.searchConversations({ query: call.query, limit: call.limit, excludeMessageIds: context.excludeMessageIds });
   const lines = found.map((m) => {
     const day = isoDate(dayOf(m.createdAt, context.timeZone));
     const title = m.threadTitle.trim() || 'untitled';
-    return `- ${day}, in "${clip(title, 80)}": ${fitToTokens(m.content.replace(/\s+/g, ' ').trim(), MESSAGE_TOKENS, context.estimate)}${context.estimate(m.content) > MESSAGE_TOKENS ? ' […]' : ''}`;
+    return `- ${day}, in "${clip(title, 80)}": ${quote(m.content, context.estimate)}`;
   });
   const head = found.length === 0 ? `The user wrote nothing matching "${call.query}" in other conversations.` : `What the user wrote in earlier conversations matching "${call.query}":`;
   const fitted = fitLines(head, lines, context.maxTokens, context.estimate);
-  return { text: fitted.text, memories: [], messages: found.slice(0, fitted.kept), cut: fitted.kept < found.length };
+  return { text: fitted.text, memories: [], episodes: [], messages: found.slice(0, fitted.kept), cut: fitted.kept < found.length };
 }
 
 /** The head and as many whole lines as fit, then a note of how many were left out (the note's room is kept). Pure. */
@@ -185,6 +211,12 @@ function readLimit(raw: unknown): number | null {
   const n = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) return null;
   return Math.min(n, MAX_RESULTS);
+}
+
+/** A text on one line, its beginning up to MESSAGE_TOKENS, marked when cut. */
+function quote(text: string, estimate: (s: string) => number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return `${fitToTokens(line, MESSAGE_TOKENS, estimate)}${estimate(line) > MESSAGE_TOKENS ? ' […]' : ''}`;
 }
 
 function clip(text: string, chars: number): string {

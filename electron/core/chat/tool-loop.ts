@@ -182,7 +182,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       };
       const parsed = parseToolCall(call.name, call.arguments);
       const failed = (problem: string, query: string | null) =>
-        record({ tool: call.name.slice(0, 200), query, memoryIds: [], messages: [], problem, cut: false }, `Error: ${problem}`);
+        record({ tool: call.name.slice(0, 200), query, memoryIds: [], episodes: [], messages: [], problem, cut: false }, `Error: ${problem}`);
       if (index >= MAX_CALLS_PER_ROUND) return failed(`Too many searches at once: at most ${MAX_CALLS_PER_ROUND} per turn. Run the most useful ones first.`, parsed.ok ? parsed.query : null);
       if (!parsed.ok) return failed(parsed.problem, null);
       const key = callKey(parsed);
@@ -204,6 +204,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
             tool: parsed.tool,
             query: parsed.query,
             memoryIds: run.memories.map((m) => m.memoryId),
+            episodes: run.episodes.map(({ episodeId, threadId, threadTitle, title, startedAt }) => ({ episodeId, threadId, threadTitle, title, startedAt })),
             messages: run.messages.map(({ messageId, threadId, threadTitle, createdAt }) => ({ messageId, threadId, threadTitle, createdAt })),
             problem: null,
             cut: run.cut,
