@@ -63,6 +63,10 @@ import { profileHandlers } from './profile/profile.handlers';
 import { createProfileJob } from './profile/profile.job';
 import { createProfileService } from './profile/profile.service';
 import { createProfileStore } from './profile/profile.store';
+import { focusHandlers } from './focus/focus.handlers';
+import { createFocusJob } from './focus/focus.job';
+import { createFocusService } from './focus/focus.service';
+import { createFocusStore } from './focus/focus.store';
 import { timelineHandlers } from './timeline/timeline.handlers';
 import { episodeHandlers } from './episodes/episode.handlers';
 import { createEpisodeJob } from './episodes/episode.job';
@@ -222,6 +226,9 @@ export function createCore(options: CoreOptions): Core {
     exclusions: (threadId) => timeline.exclusions(threadId),
     episodes: (query, limit) => episodes.searchEpisodes(query, limit),
   });
+  const focusStore = createFocusStore(db.sqlite);
+  const focus = createFocusService({ sqlite: db.sqlite, store: focusStore, queue, clock, events, settings: () => settings.get(), assertThread: (id) => void threads.get(id) });
+  queue.register(createFocusJob({ ...jobDeps, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     sqlite: db.sqlite,
@@ -239,6 +246,7 @@ export function createCore(options: CoreOptions): Core {
     memory: () => retrieval,
     profile: () => profile.forPrompt(),
     memoryToolSources: () => memoryToolSources,
+    workingMemory: focus,
   });
   queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm, settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));
@@ -323,6 +331,7 @@ export function createCore(options: CoreOptions): Core {
     ...memoryHandlers({ memories, timeline, exporter, importer, maintenance, unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }) }),
     ...profileHandlers(profile),
     ...episodeHandlers(episodes),
+    ...focusHandlers(focus),
     ...timelineHandlers(timeline),
     ...reviewHandlers(review),
   };

@@ -30,6 +30,7 @@ import type { EventBus } from '../event-bus';
 import type { JobQueue } from '../jobs/job-queue';
 import type { ModelRequests } from '../llm/llm-provider';
 import type { ChatResult } from '../llm/llm.port';
+import type { FocusState } from '../focus/focus-rules';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
@@ -66,6 +67,8 @@ export interface ChatServiceDeps {
   profile: () => string | null;
   /** Where the memory tools search (chat/memory-tool-sources.ts). */
   memoryToolSources: () => MemoryToolSources;
+  /** The thread's working memory (focus/focus.service.ts): in the prompt, and its update queued after each exchange. */
+  workingMemory: { forPrompt(threadId: number): FocusState | null; afterExchange(threadId: number): void };
 }
 
 export interface SendResult {
@@ -200,7 +203,7 @@ export function createChatService(deps: ChatServiceDeps) {
         trace,
         assemble: async (access) =>
           assemblePrompt(
-            { sqlite, messages, memory: deps.memory(), calibrator, profile: deps.profile },
+            { sqlite, messages, memory: deps.memory(), calibrator, profile: deps.profile, workingMemory: deps.workingMemory.forPrompt },
             { threadId, userMessage, incognito, threadInstructions: thread.instructions, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now(), access },
           ),
         onAssembled: (assembled) => {
@@ -280,6 +283,7 @@ export function createChatService(deps: ChatServiceDeps) {
     if (thread.title_source === null && reply.content) {
       queue.enqueue({ kind: 'title', idempotencyKey: `title:${threadId}`, threadId, payload: { userMessageId: user.id, assistantMessageId: reply.id } });
     }
+    if (reply.content) deps.workingMemory.afterExchange(threadId);
     if (summaryIsDue(sqlite, messages.branches, threadId, settings.summary)) {
       queue.enqueue({ kind: 'summarize', idempotencyKey: `summarize:${threadId}:${reply.id}`, threadId, payload: { upToMessageId: reply.id } });
     }
