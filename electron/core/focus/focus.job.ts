@@ -16,6 +16,7 @@ import { detectSecret, secretEchoCheck } from '../extraction/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
 import type { ModelRequests } from '../llm/llm-provider';
 import type { Clock } from '../ports/clock.port';
+import { isTrivial } from '../text/small-talk';
 import { estimateTokens } from '../text/token-estimate';
 import { applyModelUpdate, liveState, MAX_FOCUS_CHARS, MAX_TASK_CHARS, type FocusState } from './focus-rules';
 import { parseFocusUpdate } from './focus-parse';
@@ -99,9 +100,20 @@ export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
       const messages = (unread.all(threadId, after, MAX_MESSAGES) as FocusMessage[]).reverse();
       if (messages.length === 0) return null;
       const through = messages.at(-1)!.id;
+      const state = liveState(stored.state, clock.now());
+      const followUp = () => {
+        const latest = (newestReply.get(threadId) as { id: number | null }).id ?? 0;
+        if (latest > through) enqueueFocusUpdate(deps.enqueue, threadId, through);
+      };
+      // Small talk sets no focus and starts no task; with none open it cannot finish one either: no model call.
+      if (!state.tasks.some((t) => t.state !== 'done') && messages.every((m) => m.role !== 'user' || isTrivial(m.content))) {
+        return () => {
+          store.markRead(threadId, through, clock.now());
+          followUp();
+        };
+      }
 
       const model = settings.backgroundModel;
-      const state = liveState(stored.state, clock.now());
       const frame = estimateTokens(focusPrompt({ state, messages: [] }));
       const room = Math.floor(((await deps.llm.contextWindow(model)) - FOCUS_ANSWER_TOKENS - MESSAGE_OVERHEAD_TOKENS - frame) * MESSAGES_SHARE);
       const each = Math.max(32, Math.floor(room / messages.length));
@@ -129,8 +141,7 @@ export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
         const next = applyModelUpdate(current.state, update, now, isSecret);
         store.save(threadId, next, now, through);
         store.dropExpired(now);
-        const latest = (newestReply.get(threadId) as { id: number | null }).id ?? 0;
-        if (latest > through) enqueueFocusUpdate(deps.enqueue, threadId, through);
+        followUp();
         // Read back: the new tasks' ids exist only once they are stored.
         const workingMemory = store.get(threadId, now);
         tx.afterCommit(() => events.emit('focus.updated', { workingMemory }));

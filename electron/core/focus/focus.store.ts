@@ -85,6 +85,10 @@ export function createFocusStore(sqlite: Sqlite) {
     `UPDATE thread_focus_tasks SET text = ?, state = ?, importance = ?, edited_by_user = ?, updated_at = ?, expires_at = ?, finished_at = ?
      WHERE id = ? AND thread_id = ?`,
   );
+  const markRead = sqlite.prepare(
+    `INSERT INTO thread_focus (thread_id, through_message_id, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT(thread_id) DO UPDATE SET through_message_id = max(through_message_id, excluded.through_message_id)`,
+  );
   const deleteTask = sqlite.prepare('DELETE FROM thread_focus_tasks WHERE id = ? AND thread_id = ?');
   const deleteTasksOf = sqlite.prepare('DELETE FROM thread_focus_tasks WHERE thread_id = ?');
   const clearFocus = sqlite.prepare(`UPDATE thread_focus SET focus = '', focus_edited_by_user = 0, focus_expires_at = NULL, updated_at = ? WHERE thread_id = ?`);
@@ -126,6 +130,10 @@ export function createFocusStore(sqlite: Sqlite) {
         if (t.id === null) insertTask.run(threadId, ...row, t.createdAt, t.updatedAt, t.expiresAt, t.finishedAt);
         else updateTask.run(...row, t.updatedAt, t.expiresAt, t.finishedAt, t.id, threadId);
       }
+    },
+    /** Records that the model has nothing to read up to this message (small talk), leaving the state and its time as they are. */
+    markRead(threadId: number, throughMessageId: number, now: number): void {
+      markRead.run(threadId, throughMessageId, now);
     },
     /** Empties the thread's working memory; what the model has read stays read. Call inside a transaction. */
     clear(threadId: number, now: number): void {
