@@ -173,6 +173,8 @@ export function createCore(options: CoreOptions): Core {
     embedding.switchModel(embeddingProvider, embeddingModel).catch((e: unknown) => logger.warn('embedding model switch failed', { error: (e as Error).message }));
   });
   disposers.push(() => embedding.dispose());
+  // One scrubber for memories and episodes: one scrub at a time over the backups' scratch files.
+  const backupScrubber = createBackupScrubber({ paths, logger });
   const memories = createMemoryService({
     sqlite: db.sqlite,
     clock,
@@ -180,7 +182,7 @@ export function createCore(options: CoreOptions): Core {
     logger,
     embedding,
     settings: () => settings.get(),
-    backups: createBackupScrubber({ paths, logger }),
+    backups: backupScrubber,
   });
   const timelineEvents = createTimelineWriter({ sqlite: db.sqlite, clock });
   const queue = new JobQueue({
@@ -218,7 +220,7 @@ export function createCore(options: CoreOptions): Core {
   disposers.push(() => profile.dispose());
   queue.register(createProfileJob({ ...jobDeps, store: profileStore }));
   const episodeStore = createEpisodeStore(db.sqlite);
-  const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get() });
+  const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get(), backups: backupScrubber, logger });
   disposers.push(() => episodes.dispose());
   queue.register(createEpisodeJob({ ...jobDeps, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
   const focusStore = createFocusStore(db.sqlite);
