@@ -114,6 +114,8 @@ export interface Core {
   subscribe(listener: (message: EventMessage) => void): () => void;
   /** The background queue, for hosts that drive it (CLI `queue run`) and for tests (`waitForIdle`). */
   readonly queue: JobQueue;
+  /** Runs the daily tasks that are due now, as the long-running hosts' periodic check does; resolves with their names. */
+  runDailyTasks(): Promise<string[]>;
   dispose(): Promise<void>;
 }
 
@@ -297,6 +299,7 @@ export function createCore(options: CoreOptions): Core {
       { name: 'maintenance', lastRunAt: () => maintenance.lastRunAt(), run: () => maintenance.run() },
       // After maintenance: the profile is rewritten from what maintenance left (skipped when nothing it reads changed).
       { name: 'profile', lastRunAt: () => profile.lastDailyAt(), run: async () => profile.refreshDaily() },
+      focus.cleanup,
     ],
   });
   if (options.dailyTasks ?? (options.host === 'electron' || options.host === 'web')) daily.start();
@@ -343,6 +346,7 @@ export function createCore(options: CoreOptions): Core {
         : dispatcher.call(name, input),
     subscribe: (listener) => events.subscribe(listener),
     queue,
+    runDailyTasks: () => daily.runDue(),
     async dispose() {
       if (disposed) return;
       disposed = true;
