@@ -124,4 +124,16 @@ describe('deleting an episode forever erases it from the backups too', () => {
     expect(titlesIn(good)).toEqual(['Garden']);
     expect(traces(path.join(dir, 'backups'))).toEqual([path.basename(damaged)]);
   });
+
+  it('deleting a thread takes its episodes out of the database file; backups made before keep them (as its messages)', async () => {
+    const { client, dir, secret, close } = await start();
+    const backup = unwrap(await client.call('db.backup', {})).path;
+    unwrap(await client.call('thread.delete', { threadId: secret.threadId }));
+    harnesses.splice(harnesses.length - 1, 1);
+    await close();
+    // The live database (folded: the core closed) holds no byte of the episode's text any more.
+    expect(traces(dir).filter((f) => f.startsWith('mnemo.db'))).toEqual([]);
+    // The README's promise for a deleted thread: backups made while it existed hold it until rotated out or deleted.
+    expect(titlesIn(backup)).toEqual(['Garden', `Spare key ${CANARY}`]);
+  });
 });
