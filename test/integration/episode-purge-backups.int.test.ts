@@ -9,7 +9,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
+import { createBackupScrubber } from '../../electron/core/backup/backup-scrub';
 import { inspectDatabaseFile } from '../../electron/core/backup/inspect-database-file';
+import { silentLogger } from '../../electron/core/ports/logger.port';
 import { sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { createChatHarness } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
@@ -135,5 +137,18 @@ describe('deleting an episode forever erases it from the backups too', () => {
     expect(traces(dir).filter((f) => f.startsWith('mnemo.db'))).toEqual([]);
     // The README's promise for a deleted thread: backups made while it existed hold it until rotated out or deleted.
     expect(titlesIn(backup)).toEqual(['Garden', `Spare key ${CANARY}`]);
+  });
+
+  it('erases episodes in the worker thread too (backups of 2 MB or more)', { timeout: 60_000 }, async () => {
+    const { client, core, dir, secret } = await start();
+    const backup = unwrap(await client.call('db.backup', {})).path;
+    // The scrubber alone, told to work off-thread whatever the size: the live database is not its business.
+    // A worker that fails falls back to this thread with a warning: none may come.
+    const warnings: string[] = [];
+    const offThread = createBackupScrubber({ paths: core.paths, logger: { ...silentLogger, warn: (message) => warnings.push(message) }, offThreadFromBytes: 0 });
+    expect(await offThread.eraseEpisodes([{ id: secret.id, createdAt: secret.createdAt }])).toEqual({ clean: 1, erased: 1, remaining: [] });
+    expect(warnings).toEqual([]);
+    expect(titlesIn(backup)).toEqual(['Garden']);
+    expect(traces(path.join(dir, 'backups'))).toEqual([]);
   });
 });
