@@ -8,9 +8,9 @@
  * - A backup is never changed in place. The scrub works on a scratch copy, deletes there with secure_delete on,
  *   merges the full-text index (a contentless-delete FTS5 DELETE only writes a tombstone, see memory.service.ts),
  *   writes a compact copy of that (VACUUM INTO: no free page keeps old bytes), proves it sound (inspectDatabaseFile:
- *   integrity_check, our tables, a known schema) and that it lost exactly the purged memories, syncs it and renames it
+ *   integrity_check, our tables, a known schema) and that it lost exactly the purged rows, syncs it and renames it
  *   over the backup. A crash at any point leaves the backup as it was (and a scratch file the next scrub removes).
- * - A memory is matched by id and creation time. Ids never repeat within one database, but a restore rewinds them:
+ * - A memory (or episode) is matched by id and creation time. Ids never repeat within one database, but a restore rewinds them:
  *   a backup taken before the restore may hold another memory under the same id, and that one is not touched.
  * - Nothing is silently skipped. A file that cannot be read, is not a Mnemo database this version can change, or
  *   cannot be rewritten is listed in `remaining` with its path and why: it may still hold a copy, and the user is
