@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { EventMessage } from '../../shared/contract';
-import { TTL_BY_IMPORTANCE } from '../../electron/core/focus/focus-rules';
+import { FOCUS_TTL_MS, TTL_BY_IMPORTANCE } from '../../electron/core/focus/focus-rules';
 import { WORKING_MEMORY_PROMPT_HEADER, WORKING_MEMORY_SHARE_OF_CONVERSATION } from '../../electron/core/chat/working-memory-prompt';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
 import { createChatHarness } from '../support/chat-harness';
@@ -154,6 +154,34 @@ describe('working memory', () => {
       unwrap(await client.call('thread.delete', { threadId }));
       expect(db.prepare('SELECT count(*) AS n FROM thread_focus_tasks').get()).toEqual({ n: 0 });
       expect(db.prepare('SELECT count(*) AS n FROM thread_focus').get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('the daily cleanup removes expired rows of a thread with no new exchange', async () => {
+    const { core, client, clock } = await harness(['{"focus": "Fixing the bike", "tasks": [{"text": "Buy a tube", "importance": "low"}, {"text": "Find the pump", "importance": "high"}]}']);
+    const { threadId } = unwrap(await client.call('chat.send', { text: 'My bike has a flat tyre.' }));
+    await core.queue.waitForIdle();
+    const sqlite = (await import('better-sqlite3')).default;
+    const db = new sqlite(core.paths.dbFile, { readonly: true });
+    const rows = () => ({
+      tasks: db.prepare('SELECT text FROM thread_focus_tasks ORDER BY id').pluck().all(),
+      focus: db.prepare('SELECT focus FROM thread_focus WHERE thread_id = ?').pluck().get(threadId),
+    });
+    try {
+      // Nothing expired yet: the cleanup is not due, and nothing is removed.
+      expect(await core.runDailyTasks()).not.toContain('working memory');
+      expect(rows()).toEqual({ tasks: ['Buy a tube', 'Find the pump'], focus: 'Fixing the bike' });
+      clock.advance(TTL_BY_IMPORTANCE.low);
+      // No new exchange in the thread, so no update runs: the daily tasks remove the expired task's row.
+      expect(await core.runDailyTasks()).toContain('working memory');
+      expect(rows()).toEqual({ tasks: ['Find the pump'], focus: 'Fixing the bike' });
+      expect(unwrap(await client.call('focus.get', { threadId })).tasks.map((t) => t.text)).toEqual(['Find the pump']);
+      clock.advance(Math.max(TTL_BY_IMPORTANCE.high, FOCUS_TTL_MS));
+      expect(await core.runDailyTasks()).toContain('working memory');
+      expect(rows()).toEqual({ tasks: [], focus: '' });
+      expect(await core.runDailyTasks()).not.toContain('working memory');
     } finally {
       db.close();
     }

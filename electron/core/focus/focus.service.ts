@@ -5,6 +5,7 @@
  */
 import type { ActiveWork, FocusEdit, Settings, WorkingMemory } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
+import type { DailyTask } from '../backup/daily-scheduler';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
@@ -49,6 +50,17 @@ export function createFocusService(deps: { sqlite: Sqlite; store: FocusStore; qu
     listActive(): ActiveWork[] {
       return store.listActive(clock.now());
     },
+    /**
+     * The housekeeping task (daily-scheduler.ts): an update's commit removes expired rows, but a thread with no new
+     * exchange gets no update, so its expired focus and tasks would stay on disk for good. Due whenever something has
+     * expired (reads already leave it out; this removes the rows): the check is one indexed query, the scheduler's
+     * checks are hourly. No event: what the panel shows does not change.
+     */
+    cleanup: {
+      name: 'working memory',
+      lastRunAt: () => (store.hasExpired(clock.now()) ? null : clock.now()),
+      run: () => writeTransaction(sqlite, () => store.dropExpired(clock.now())),
+    } satisfies DailyTask,
     /** Inside the reply's transaction (chat.service.ts): queues the update, one job for a burst (focus.job.ts). */
     afterExchange(threadId: number): void {
       if (!deps.settings().workingMemoryEnabled) return;

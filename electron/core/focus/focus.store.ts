@@ -94,6 +94,9 @@ export function createFocusStore(sqlite: Sqlite) {
   const clearFocus = sqlite.prepare(`UPDATE thread_focus SET focus = '', focus_edited_by_user = 0, focus_expires_at = NULL, updated_at = ? WHERE thread_id = ?`);
   const deleteExpiredTasks = sqlite.prepare('DELETE FROM thread_focus_tasks WHERE expires_at <= ?');
   const expireFocus = sqlite.prepare(`UPDATE thread_focus SET focus = '', focus_edited_by_user = 0, focus_expires_at = NULL WHERE focus_expires_at <= ?`);
+  const anyExpired = sqlite.prepare(
+    `SELECT EXISTS (SELECT 1 FROM thread_focus_tasks WHERE expires_at <= ?) OR EXISTS (SELECT 1 FROM thread_focus WHERE focus_expires_at <= ?)`,
+  ).pluck();
   // Threads with something live, incognito ones left out: their working memory never leaves the thread.
   const activeThreads = sqlite.prepare(
     `SELECT t.id, t.title, f.updated_at FROM threads t JOIN thread_focus f ON f.thread_id = t.id
@@ -145,6 +148,8 @@ export function createFocusStore(sqlite: Sqlite) {
       expireFocus.run(now);
       return deleteExpiredTasks.run(now).changes;
     },
+    /** Does any thread keep an expired focus or task row (the cleanup is due)? */
+    hasExpired: (now: number): boolean => anyExpired.get(now, now) === 1,
     listActive(now: number, limit = 50): ActiveWork[] {
       const rows = activeThreads.all(now, now, limit) as Array<{ id: number; title: string; updated_at: number }>;
       return rows.map((r) => {

@@ -14,6 +14,11 @@ import { useLanguage, useT } from '../../use-t';
 import type { CoreFailure } from '../../error-text';
 import { CoreError } from '../CoreError';
 import { PencilIcon } from '../icons';
+import { EpisodesSetting } from '../../settings/EpisodesSetting';
+import { fieldOf, validateDraft } from '../../settings/settings-form';
+
+/** The quiet time's range: the Settings form's (settings-form.ts), which follows the contract. */
+const QUIET = fieldOf('episodeQuietMinutes');
 
 export function Episodes() {
   const t = useT();
@@ -31,11 +36,13 @@ export function Episodes() {
   const quietMinutes = settings?.episodeQuietMinutes ?? 30;
   const [minutes, setMinutes] = useState(String(quietMinutes));
   const [error, setError] = useState<CoreFailure | null>(null);
+  // The Settings form's rule (settings-form.ts), so the tab explains a bad value as Settings does, before sending.
+  const minutesError = settings ? (validateDraft(settings, { episodeQuietMinutes: minutes }).errors.episodeQuietMinutes ?? null) : null;
 
   useEffect(() => void load(), [load]);
   useEffect(() => setMinutes(String(quietMinutes)), [quietMinutes]);
 
-  const change = async (patch: { episodesEnabled?: boolean; episodeQuietMinutes?: number }) => {
+  const change = async (patch: { episodeQuietMinutes: number }) => {
     setError(null);
     const result = await updateSettings(patch);
     if (!result.ok) setError(result.error);
@@ -44,29 +51,30 @@ export function Episodes() {
   return (
     <div className="about-you episodes">
       <div className="about-you-setting">
-        <label className="check">
-          <input type="checkbox" role="switch" checked={enabled} aria-describedby={`${id}-hint`} onChange={(e) => void change({ episodesEnabled: e.target.checked })} />
-          <span>{t('episodes.enabled')}</span>
-        </label>
-        <p id={`${id}-hint`} className="muted small">
-          {t('episodes.enabledHint')}
-        </p>
-        {!enabled && <p className="muted small">{t('episodes.off')}</p>}
+        <EpisodesSetting />
         <label className="episodes-quiet small">
           <span>{t('episodes.quietMinutes')}</span>
           <input
             type="number"
-            min={1}
-            max={10080}
+            min={QUIET.min}
+            max={QUIET.max}
+            step={QUIET.step}
             value={minutes}
             disabled={!enabled}
+            aria-invalid={minutesError !== null}
+            aria-describedby={minutesError ? `${id}-quiet-error` : undefined}
             onChange={(e) => setMinutes(e.target.value)}
             onBlur={() => {
               const value = Number(minutes);
-              if (value !== quietMinutes) void change({ episodeQuietMinutes: value });
+              if (minutesError === null && value !== quietMinutes) void change({ episodeQuietMinutes: value });
             }}
           />
         </label>
+        {minutesError && (
+          <p id={`${id}-quiet-error`} className="field-error small" role="alert">
+            {t(minutesError.key, minutesError.params)}
+          </p>
+        )}
       </div>
       {error && (
         <div className="field-error" role="alert">
