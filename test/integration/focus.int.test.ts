@@ -2,7 +2,8 @@
  * A thread's working memory through the core on real SQLite and a fake Ollama: after an exchange the background model
  * updates the focus and tasks (one job for a burst of exchanges), the next prompt carries them within their share and
  * "what the model saw" counts them, the user's edit is kept, expired items drop out on a controllable clock, thread
- * delete cascades, incognito threads keep theirs to themselves, and the setting turns it all off.
+ * delete cascades, incognito threads keep theirs to themselves, small talk costs no call while no task is open, and
+ * the setting turns it all off.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
@@ -200,6 +201,23 @@ describe('working memory', () => {
     expect(answerPrompts().at(-1)![0]!.content).toContain('Focus: Secret gift');
     unwrap(await client.call('chat.send', { threadId: open.threadId, text: 'Which seeds?' }));
     expect(answerPrompts().at(-1)![0]!.content).not.toContain('Secret gift');
+  });
+
+  it('small talk costs no model call while no task is open; once one is, a short "done" reaches the model', async () => {
+    const { core, client, focusRequests } = await harness(['{"focus": "A garden party on Saturday", "tasks": ["Buy drinks"]}', '{"tasks": [{"text": "Buy drinks", "state": "done"}]}']);
+    const { threadId } = unwrap(await client.call('chat.send', { text: 'hello' }));
+    await core.queue.waitForIdle();
+    expect(focusRequests()).toHaveLength(0);
+    unwrap(await client.call('chat.send', { threadId, text: 'I am planning a garden party for Saturday.' }));
+    await core.queue.waitForIdle();
+    expect(focusRequests()).toHaveLength(1);
+    // The greeting was read (marked through) without a call: the update reads only what came after it.
+    expect(focusRequests()[0]).toContain('I am planning a garden party for Saturday.');
+    expect(focusRequests()[0]).not.toMatch(/\bhello\b/);
+    unwrap(await client.call('chat.send', { threadId, text: 'done' }));
+    await core.queue.waitForIdle();
+    expect(focusRequests()).toHaveLength(2);
+    expect(unwrap(await client.call('focus.get', { threadId })).finished.map((t) => t.text)).toEqual(['Buy drinks']);
   });
 
   it('turned off: no job after an exchange and nothing in the prompt', async () => {

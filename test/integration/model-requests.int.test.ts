@@ -31,6 +31,7 @@ const chatBodies = (fake: FakeOllama) => fake.requests.filter((r) => r.path === 
 function answerEverything(fake: FakeOllama, title = 'Garden plans'): void {
   fake.setDefaultReply((req) => {
     if (isExtraction(req)) return { content: '{"memories": []}' };
+    if (isFocusBody(req.body)) return { content: '{"focus": "Planning the garden", "tasks": []}' };
     if (isTitle(req)) return { content: title };
     if (isSummary(req)) return { content: 'The user plans a vegetable garden.' };
     return { content: 'That sounds like a fine plan for the garden this year.' };
@@ -142,6 +143,7 @@ describe('requests a real Ollama can serve', () => {
       // A thinking model that is not told otherwise reasons first; think:false keeps that out (the fake drops it).
       const thinking = 'Let me think about what to answer.';
       if (isExtraction(req)) return { content: '{"memories": []}', thinking };
+      if (isFocusBody(req.body)) return { content: '{"focus": "Planning the garden", "tasks": []}', thinking };
       if (isTitle(req)) return { content: 'Garden plans', thinking };
       return { content: 'A fine plan for the garden this spring, I think.', thinking };
     });
