@@ -5,17 +5,19 @@
  * with the keyboard, and axe finds nothing serious. One web host and one page: each test continues the previous one.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOllama, type FakeInferenceRequest, type FakeOllama } from '../fakes/fake-ollama';
+import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { VersionsPage } from './pages/versions.page';
 import { unnamedControls } from './support/a11y';
 import { seriousViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
-import { startMnemo, type RunningApp } from './support/processes';
+import { ROOT, type RunningApp } from './support/processes';
+import { dismissToasts } from './support/toasts';
+import { startWebSession, type WebSession } from './support/web-session';
+
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 /** The chat answers (not titles, summaries or extraction), in the order they were asked. */
 function answerRequests(fake: FakeOllama): FakeInferenceRequest[] {
@@ -28,37 +30,27 @@ function answerRequests(fake: FakeOllama): FakeInferenceRequest[] {
 describe('edit, versions and regenerate (web host + fake Ollama)', () => {
   let fake: FakeOllama;
   let app: RunningApp;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
   let chat: ChatPage;
   let versions: VersionsPage;
   let answers = 0;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-branches-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama();
-    fake.setDefaultReply((request) => {
+    session = await startWebSession({ name: 'branches', reply: (request) => {
       const last = request.messages.at(-1)?.content ?? '';
       if (last.startsWith('Write a short title')) return { content: 'Drinks' };
       if (request.body.format !== undefined) return { content: JSON.stringify({ memories: [] }) };
       answers += 1;
       return { content: `Answer ${answers} to: ${last}` };
-    });
-    const modelsDir = path.join(dataDir, 'no-embedding-models');
-    fs.mkdirSync(modelsDir);
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
+    } });
+    ({ fake, app, page } = session);
     chat = new ChatPage(page);
     versions = new VersionsPage(page);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('edits an earlier question with the keyboard: the answer comes on a new branch, ‹ 2/2 ›, and the model saw only the new text', async () => {
     await chat.open(app.url);
@@ -88,6 +80,8 @@ describe('edit, versions and regenerate (web host + fake Ollama)', () => {
     expect(prompt).toEqual(['I like coffee']);
     expect(await unnamedControls(page)).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
+    await dismissToasts(page);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'branches.png') });
   });
 
   it('switches to version 1 of 2 with the keyboard: the old question and everything after it are back', async () => {

@@ -6,21 +6,23 @@
  * One web host and one page for the whole file: each test continues where the previous one left off.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOllama, type FakeInferenceRequest, type FakeOllama } from '../fakes/fake-ollama';
+import type { FakeInferenceRequest } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { MemoriesPage } from './pages/memories.page';
 import { unnamedControls } from './support/a11y';
 import { seriousViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
-import { startMnemo, type RunningApp } from './support/processes';
+import { ROOT, type RunningApp } from './support/processes';
+import { dismissToasts } from './support/toasts';
+import { startWebSession, type WebSession } from './support/web-session';
 
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 const isFocusRequest = (request: FakeInferenceRequest) => request.messages.at(-1)?.content.startsWith('You keep the working memory of one conversation') ?? false;
 /** Each step waits for the core's answer (an edit, the queue's job) on a loaded machine. */
 const SLOW = { timeout: 20_000 };
+const CHAT_REPLY = 'Happy to help with your trip. May is a good month for Lisbon: book the hotel early, as the city fills up for the festivals in June.';
 const FOCUS_REPLY = '```json\n{"focus": "Planning a trip to Lisbon in May", "tasks": [{"text": "Book a hotel", "state": "open", "importance": "high"}, {"text": "Compare flights", "state": "in_progress"}]}\n```';
 
 /** The working-memory panel above the messages. */
@@ -43,30 +45,29 @@ class FocusPanel {
 }
 
 describe('working memory: the thread panel and Active work (web host + fake Ollama)', () => {
-  let fake: FakeOllama;
   let app: RunningApp;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
   let chat: ChatPage;
   let panel: FocusPanel;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-focus-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama();
-    fake.setDefaultReply((request) => (isFocusRequest(request) ? { content: FOCUS_REPLY } : { content: 'Happy to help with your trip.' }));
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: path.join(dataDir, 'models') });
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
+    session = await startWebSession({
+      name: 'focus',
+      reply: (request) => {
+        if (isFocusRequest(request)) return { content: FOCUS_REPLY };
+        if (request.messages.some((m) => m.content.startsWith('Write a short title'))) return { content: 'Lisbon in May' };
+        return { content: CHAT_REPLY };
+      },
+      modelsFolder: 'models',
+    });
+    ({ app, page } = session);
     chat = new ChatPage(page);
     panel = new FocusPanel(page);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('after a chat the panel shows the focus and tasks the background model noted; it opens from the keyboard', async () => {
     await chat.open(app.url);
@@ -116,6 +117,8 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     await panel.region.getByRole('textbox', { name: 'Focus', exact: true }).fill('Lisbon trip, 3 to 10 May');
     await panel.region.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => panel.text(), SLOW).toContain('Lisbon trip, 3 to 10 May');
+    await dismissToasts(page);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'working-memory.png') });
   });
 
   it('Active work in the Memories screen lists the thread with its focus and open tasks, and links back to it', async () => {
