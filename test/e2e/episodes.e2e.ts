@@ -2,7 +2,7 @@
  * Memories › Episodes as a user meets it, in Chromium against `npm run web` and a fake Ollama whose background model
  * answers the episode request: the empty state saying when episodes appear, an episode the background model wrote
  * (asked for now through the API, as "quiet" would take half an hour), the link to its thread, the user's edit with
- * its versions and a revert, delete, and two later conversations listed newest first (the README's picture). One web
+ * its versions and a revert, delete with Undo, the deleted ones restored or deleted forever, and two later conversations listed newest first (the README's picture). One web
  * host and one page for the whole file; each test continues the last.
  */
 import fs from 'node:fs';
@@ -123,6 +123,39 @@ describe('Memories › Episodes (web host + fake Ollama)', () => {
     await episodes.items.first().getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => episodes.text()).toContain('No episodes yet');
     expect(unwrap(await api.call('episode.list', { status: 'trashed' })).episodes).toHaveLength(1);
+  });
+
+  it('a deleted episode: Undo brings it back; under Deleted it is restored or deleted forever, backups included', async () => {
+    const notices = page.getByRole('region', { name: 'Notifications' });
+    await notices.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => episodes.items.count()).toBe(1);
+    expect(unwrap(await api.call('episode.list', {})).episodes).toHaveLength(1);
+
+    await episodes.items.first().getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => episodes.items.count()).toBe(0);
+    await page.getByRole('button', { name: 'Deleted' }).click();
+    const deleted = page.getByRole('list', { name: 'Deleted episodes' }).getByRole('listitem');
+    await expect.poll(() => deleted.count()).toBe(1);
+    expect(await deleted.first().getByRole('heading').innerText()).toBe('Lisbon trip in May');
+    expect(await deleted.first().getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    expect(await unnamedControls(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await deleted.first().getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => page.getByText('No deleted episodes.').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Episodes', exact: true }).click();
+    await expect.poll(() => episodes.items.count()).toBe(1);
+
+    await episodes.items.first().getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Deleted' }).click();
+    await deleted.first().getByRole('button', { name: 'Delete forever' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete this episode forever?' });
+    expect(await confirm.innerText()).toContain('backups included');
+    await confirm.getByRole('button', { name: 'Delete forever' }).click();
+    await expect.poll(() => page.getByText('No deleted episodes.').isVisible()).toBe(true);
+    await expect.poll(() => notices.innerText()).toContain('Deleted 1 episode forever, from the database and its backups.');
+    expect(unwrap(await api.call('episode.list', { status: 'trashed' })).episodes).toEqual([]);
+    await page.getByRole('button', { name: 'Episodes', exact: true }).click();
+    await expect.poll(() => episodes.text()).toContain('No episodes yet');
   });
 
   it('two more conversations: their episodes are listed newest first', async () => {

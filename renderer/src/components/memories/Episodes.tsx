@@ -1,8 +1,9 @@
 /**
  * "Episodes": what each conversation was about, written by the background model when it went quiet (episodes/*).
  * The user reads them newest first or searches them, opens the thread an episode is about, edits one (later
- * rewrites build on the edit), brings back an earlier version, deletes one, and turns episodes off or sets when a
- * conversation counts as quiet. The list follows the core live (episode.updated / episode.deleted).
+ * rewrites build on the edit), brings back an earlier version, deletes one (Undo; the deleted ones wait under
+ * "Deleted", to restore or delete forever, backups included), and turns episodes off or sets when a conversation
+ * counts as quiet. The list follows the core live (episode.updated / episode.deleted).
  */
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { Episode } from '../../../../shared/contract';
@@ -13,7 +14,8 @@ import { showMessage } from '../../stores/navigate';
 import { useLanguage, useT } from '../../use-t';
 import type { CoreFailure } from '../../error-text';
 import { CoreError } from '../CoreError';
-import { PencilIcon } from '../icons';
+import { ConfirmDialog } from '../Dialog';
+import { PencilIcon, RestoreIcon, TrashIcon } from '../icons';
 import { EpisodesSetting } from '../../settings/EpisodesSetting';
 import { fieldOf, validateDraft } from '../../settings/settings-form';
 
@@ -30,6 +32,8 @@ export function Episodes() {
   const nextCursor = useEpisodesStore((s) => s.nextCursor);
   const more = useEpisodesStore((s) => s.more);
   const load = useEpisodesStore((s) => s.load);
+  const view = useEpisodesStore((s) => s.view);
+  const setView = useEpisodesStore((s) => s.setView);
   const settings = useSettingsStore((s) => s.settings);
   const updateSettings = useSettingsStore((s) => s.update);
   const enabled = settings?.episodesEnabled ?? true;
@@ -81,11 +85,21 @@ export function Episodes() {
           <CoreError error={error} />
         </div>
       )}
-      <input type="search" aria-label={t('episodes.search')} placeholder={t('episodes.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
+      <div className="button-row episodes-views" role="group" aria-label={t('episodes.views')}>
+        <button type="button" aria-pressed={view === 'active'} onClick={() => setView('active')}>
+          {t('episodes.view.active')}
+        </button>
+        <button type="button" aria-pressed={view === 'trashed'} onClick={() => setView('trashed')}>
+          <TrashIcon /> {t('episodes.view.trashed')}
+        </button>
+      </div>
+      {view === 'active' && <input type="search" aria-label={t('episodes.search')} placeholder={t('episodes.search')} value={query} onChange={(e) => setQuery(e.target.value)} />}
       {!loaded ? (
         <p className="muted">{t('common.loading')}</p>
       ) : episodes.length === 0 ? (
-        query.trim() ? (
+        view === 'trashed' ? (
+          <p className="muted">{t('episodes.trashEmpty')}</p>
+        ) : query.trim() ? (
           <p className="muted">{t('episodes.noMatch')}</p>
         ) : (
           <div className="about-you-empty">
@@ -94,13 +108,13 @@ export function Episodes() {
           </div>
         )
       ) : (
-        <ul className="episode-list" aria-label={t('episodes.list')}>
+        <ul className="episode-list" aria-label={t(view === 'trashed' ? 'episodes.trashList' : 'episodes.list')}>
           {episodes.map((episode) => (
             <EpisodeItem key={episode.id} episode={episode} />
           ))}
         </ul>
       )}
-      {nextCursor !== null && !query.trim() && (
+      {nextCursor !== null && (view === 'trashed' || !query.trim()) && (
         <button type="button" onClick={() => void more()}>
           {t('episodes.more')}
         </button>
@@ -115,6 +129,8 @@ function EpisodeItem({ episode }: { episode: Episode }) {
   const id = useId();
   const save = useEpisodesStore((s) => s.save);
   const remove = useEpisodesStore((s) => s.remove);
+  const restore = useEpisodesStore((s) => s.restore);
+  const [confirmPurge, setConfirmPurge] = useState(false);
   const versions = useEpisodesStore((s) => (s.versions?.id === episode.id ? s.versions.items : null));
   const showVersions = useEpisodesStore((s) => s.showVersions);
   const revert = useEpisodesStore((s) => s.revert);
@@ -197,7 +213,26 @@ function EpisodeItem({ episode }: { episode: Episode }) {
           <CoreError error={error} />
         </div>
       )}
-      {!draft && (
+      {episode.status === 'trashed' && (
+        <div className="button-row">
+          <button type="button" onClick={() => void act(() => restore(episode.id))}>
+            <RestoreIcon /> {t('episodes.restore')}
+          </button>
+          <button type="button" className="danger" onClick={() => setConfirmPurge(true)}>
+            <TrashIcon /> {t('episodes.purge')}
+          </button>
+        </div>
+      )}
+      {confirmPurge && (
+        <ConfirmDialog
+          title={t('episodes.purgeTitle')}
+          body={t('episodes.purgeBody')}
+          confirm={t('episodes.purge')}
+          onConfirm={() => void act(() => remove(episode.id, true))}
+          onClose={() => setConfirmPurge(false)}
+        />
+      )}
+      {!draft && episode.status === 'active' && (
         <div className="button-row">
           <button type="button" onClick={() => setDraft({ title: episode.title, content: episode.content })}>
             <PencilIcon /> {t('episodes.edit')}
