@@ -23,7 +23,7 @@ import type { Clock } from '../ports/clock.port';
 import { estimateTokens } from '../text/token-estimate';
 import { createTimelineWriter } from '../timeline/timeline-writer';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
-import { createMessageBranches, summaryForPath, type MessageBranches } from './message-branches';
+import { createMessageBranches, summaryAsShown, summaryForPath, type MessageBranches } from './message-branches';
 
 interface SummaryRow {
   thread_id: number;
@@ -205,7 +205,8 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
           )
           .run(threadId, text, first, last, (previous?.coveredCount ?? 0) + rows.length, now);
         timeline.record('thread_summarized', { threadId }, { messages: rows.length, toMessageId: last }, now);
-        const summary = loadSummary(sqlite, threadId)!;
+        // Written for the reply's path: the user may have switched versions since (then the panel says so).
+        const summary = summaryAsShown(loadSummary(sqlite, threadId), branches.leaf(threadId), branches)!;
         tx.afterCommit(() => events.emit('summary.updated', { summary }));
       };
     },
