@@ -124,6 +124,20 @@ describe('a thread with versions, as the user sees it', () => {
     expect(unwrap(await client.call('summary.get', { threadId: t.id }))).toMatchObject({ otherVersion: false, editedByUser: true });
   });
 
+  it('when the background model fails, the messages not yet summarized are counted on the version shown', async () => {
+    const { core, client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 2, minNewTokens: 100_000 } } }));
+    const t = unwrap(await client.call('thread.create', { title: 'fixed' }));
+    const first = unwrap(await client.call('chat.send', { threadId: t.id, text: 'We plan a garden with tomatoes' }));
+    unwrap(await client.call('chat.send', { threadId: t.id, text: 'The garden faces south' }));
+    unwrap(await client.call('chat.edit', { messageId: first.userMessage.id, text: 'We plan a garden with roses' }));
+    fake.setFault({ kind: 'http-500', sticky: true });
+    core.queue.start();
+    await core.queue.waitForIdle();
+    // Six messages in the thread, two on the version shown.
+    expect(unwrap(await client.call('summary.get', { threadId: t.id }))).toMatchObject({ content: '', pendingCount: 2 });
+  });
+
   it('opening a message that was edited away switches the thread to its version; one already shown changes nothing', async () => {
     const h = await createChatHarness(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
     harnesses.push(h);
