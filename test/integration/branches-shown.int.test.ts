@@ -139,20 +139,7 @@ describe('a thread with versions, as the user sees it', () => {
   });
 
   it('opening a message that was edited away switches the thread to its version; one already shown changes nothing', async () => {
-    const h = await createChatHarness(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
-    harnesses.push(h);
-    const { core, client } = h;
-    h.fake.setDefaultReply((req) => {
-      if (isExtraction(req)) {
-        const learned = req.messages.at(-1)!.content.includes('Lisbon');
-        return {
-          content: JSON.stringify({
-            memories: learned ? [{ content: 'Lives in Lisbon', category: 'knowledge', importance: 0.9, confidence: 0.9, validity: 'permanent', evidence: 'I live in Lisbon' }] : [],
-          }),
-        };
-      }
-      return { content: isTitle(req) ? 'T' : `Answer to ${req.messages.at(-1)!.content}` };
-    });
+    const { core, client } = await harness(tempDir, { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
     const t = unwrap(await client.call('thread.create', {}));
     const r = unwrap(await client.call('chat.send', { threadId: t.id, text: 'I live in Lisbon and I work as a nurse there.' }));
     unwrap(await client.call('chat.send', { threadId: t.id, text: 'What should I cook?' }));
