@@ -198,6 +198,11 @@ function MessageMeta({ message, streaming, plainText, canRegenerate }: { message
   if (message.completionTokens && message.evalDurationMs) {
     parts.push(t('chat.meta.speed', { rate: formatNumber((message.completionTokens * 1000) / message.evalDurationMs, language, 1) }));
   }
+  const regenerateHere = () => {
+    // The new answer replaces this one (and this button): focus goes to its switcher.
+    setFocus(focusAfter(message, (message.version?.count ?? 1) + 1, 'previous'));
+    void regenerate(message.threadId, message.id);
+  };
   if (streaming) {
     return message.version ? (
       <div className="message-meta">
@@ -218,13 +223,7 @@ function MessageMeta({ message, streaming, plainText, canRegenerate }: { message
         </>
       )}
       {message.status === 'complete' && (
-        <button type="button" className="ghost small" disabled={!canRegenerate} onClick={() => {
-            // The new answer replaces this one (and this button): focus goes to its switcher.
-            setFocus(focusAfter(message, (message.version?.count ?? 1) + 1, 'previous'));
-            void regenerate(message.threadId, message.id);
-          }}
-          title={t('chat.regenerateLabel')}
-        >
+        <button type="button" className="ghost small" disabled={!canRegenerate} onClick={regenerateHere} title={t('chat.regenerateLabel')}>
           <RetryIcon /> {t('chat.regenerateVersion')}
         </button>
       )}
