@@ -161,6 +161,22 @@ export function createChatService(deps: ChatServiceDeps) {
     return switched;
   }
 
+  /** Shows the branch a message is on when it is not the one shown (message-branches.ts reveal); events only on a switch. */
+  function showMessage(input: { messageId: number }): { threadId: number; leafId: number; switched: boolean } {
+    const message = messages.get(input.messageId);
+    if (!message) throw new MnemoError('NOT_FOUND', `Message ${input.messageId} does not exist (its thread may have been deleted).`);
+    const shown = writeTransaction(sqlite, () => {
+      const onPath = messages.branches.isOnPath(message.id, messages.branches.leaf(message.threadId));
+      // Refused only when it would change the branch under a reply being written; a message already shown just opens.
+      if (!onPath && active.has(message.threadId)) {
+        throw new MnemoError('CONFLICT', 'A reply is still being written in this thread, and this message is on another version. Stop the reply or wait for it to finish, then open it again.');
+      }
+      return messages.branches.reveal(message.id);
+    });
+    if (shown.switched) events.emit('thread.branchSwitched', { threadId: shown.threadId, leafId: shown.leafId });
+    return shown;
+  }
+
   async function withStream<T>(threadId: number, run: (controller: AbortController) => Promise<T>): Promise<T> {
     if (active.has(threadId)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish.');
     const controller = new AbortController();
@@ -295,6 +311,7 @@ export function createChatService(deps: ChatServiceDeps) {
     edit,
     regenerate,
     switchBranch,
+    showMessage,
     stop(threadId: number): boolean {
       const c = active.get(threadId);
       if (!c) return false;

@@ -4,6 +4,7 @@
  */
 import type { Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
+import { ACTIVE_PATH_LENGTH_SQL } from '../chat/message-branches';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
@@ -45,8 +46,9 @@ function toThread(r: Row): Thread {
   };
 }
 
+// The count is of the conversation shown (the active path), not of every version kept (message-branches.ts).
 const SELECT_THREAD = `SELECT t.id, t.title, t.incognito, t.model, t.instructions, t.created_at, t.last_activity_at,
-  (SELECT count(*) FROM messages AS m WHERE m.thread_id = t.id) AS message_count FROM threads AS t`;
+  ${ACTIVE_PATH_LENGTH_SQL} AS message_count FROM threads AS t`;
 
 export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events: EventBus }): ThreadService {
   const { sqlite, clock, events } = deps;
