@@ -23,6 +23,10 @@ import { assemblePrompt, ATTACHMENT_SHARE_OF_CONVERSATION, PROFILE_SHARE_OF_MEMO
 import { loadSummary } from '../../electron/core/chat/summary.job';
 import type { Sqlite } from '../../electron/core/db/open-database';
 import { formatProfileForPrompt } from '../../electron/core/memory/memory-prompt';
+import { formatWorkingMemoryForPrompt, WORKING_MEMORY_SHARE_OF_CONVERSATION } from '../../electron/core/chat/working-memory-prompt';
+import { applyModelUpdate, EMPTY_STATE, liveState, type FocusState } from '../../electron/core/focus/focus-rules';
+import { createFocusStore } from '../../electron/core/focus/focus.store';
+import { writeTransaction } from '../../electron/core/db/write-transaction';
 import { memoryRetrievalPort } from '../../electron/core/memory/memory.service';
 import { createTokenCalibrator, estimateTokens } from '../../electron/core/text/token-estimate';
 import { recallAt } from '../../test/fixtures/clustered-vectors';
@@ -40,6 +44,19 @@ const PROFILE = [
   '## Preferences', '- Green tea over coffee; vegetarian since 2019', '- Runs every morning; plays chess on Sundays', '- Likes short answers with examples',
   '## Instructions for the assistant', '- Answer briefly, with code in TypeScript', '- Use metric units and 24-hour times',
 ].join('\n');
+const WORKING_UPDATE = {
+  focus: 'Building the garden planner app: the watering schedule screen, due Friday',
+  tasks: [
+    { text: 'Design the watering schedule screen', state: 'in_progress' as const, importance: 'high' as const },
+    { text: 'Write tests for the frost warning', importance: 'normal' as const },
+    { text: 'Ask Rui about the sensor API', importance: 'normal' as const },
+    { text: '把提醒文案翻译成中文', importance: 'low' as const },
+    { text: 'Fix the date picker on Safari', importance: 'high' as const },
+    { text: 'Review the pull request on plant icons', importance: 'normal' as const },
+    { text: 'Update the README screenshots', importance: 'low' as const },
+    { text: 'Plan the release notes', state: 'done' as const, importance: 'normal' as const },
+  ],
+};
 /** Custom instructions of the longest allowed length (INSTRUCTIONS_MAX_CHARS), global in English, the thread's in Chinese. */
 const GLOBAL_INSTRUCTIONS = 'Answer briefly, in a friendly tone, with bullet points for lists and code in fenced blocks. '.repeat(44).slice(0, 4000);
 const THREAD_INSTRUCTIONS = '请用简体中文回答，语气友好，先给结论再解释原因，列表用项目符号，代码放在代码块里。'.repeat(110).slice(0, 4000);
@@ -70,6 +87,10 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
     const { threadId, lastUserMessageId } = seedThread(open.db, messageCount, [fixture.queries[0]!.text]);
     const messages = createMessagesRepo(sqlite);
     const last = messages.get(lastUserMessageId)!;
+    // The thread's working memory as the background model keeps it: a focus and eight tasks, read from its tables each time.
+    const focusStore = createFocusStore(sqlite);
+    writeTransaction(sqlite, () => focusStore.save(threadId, applyModelUpdate(EMPTY_STATE, WORKING_UPDATE, FIXTURE_NOW, () => false), FIXTURE_NOW));
+    const workingMemory = (id: number) => liveState(focusStore.read(id).state, FIXTURE_NOW);
     const memory = memoryRetrievalPort(open.memories, () => []);
     const calibrator = createTokenCalibrator();
     const settings: Settings = { ...open.settings.get(), instructions: GLOBAL_INSTRUCTIONS };
@@ -78,10 +99,10 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
 
     const mnemo = (i: number) =>
       assemblePrompt(
-        { sqlite, messages, memory, calibrator, profile: () => PROFILE },
+        { sqlite, messages, memory, calibrator, profile: () => PROFILE, workingMemory },
         { threadId, userMessage: userMessage(i), incognito: false, threadInstructions: THREAD_INSTRUCTIONS, contextWindow: CONTEXT_WINDOW, settings, now: FIXTURE_NOW },
       );
-    const naive = (i: number) => naiveAssemble(sqlite, memory, threadId, userMessage(i), settings, calibrator.ratio);
+    const naive = (i: number) => naiveAssemble(sqlite, memory, threadId, userMessage(i), settings, calibrator.ratio, workingMemory(threadId));
 
     let included = { mnemo: 0, naive: 0 };
     for (let i = 0; i < 10; i++) {
@@ -115,7 +136,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
       notes: [
         `ratio baseline / Mnemo: p50 ${(n.p50 / m.p50).toFixed(1)}x, p95 ${(n.p95 / m.p95).toFixed(1)}x (${iterations} prompts each, interleaved)`,
         `both carry an attached file of ${ATTACHMENT_LIMITS.maxTextChars.toLocaleString('en')} characters (the limit), cut to the attachment share keeping both ends`,
-        'both include the same profile (about 150 words) and long-term memory retrieval (hybrid search over the store, formatted within the rest of the memory share)',
+        'both include the same working memory (a focus and eight tasks, read from its tables), the same profile (about 150 words) and long-term memory retrieval (hybrid search over the store, formatted within the rest of the memory share)',
         `memories in Mnemo's prompts that the same retrieval with the exact float KNN also picks: ${(agreement / iterations).toFixed(3)} (mean overlap, untimed)`,
       ],
     };
@@ -132,7 +153,7 @@ function profileTokens(settings: Settings): number {
   return text ? estimateTokens(text) + 1 : 0;
 }
 
-async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, threadId: number, userMessage: Message, settings: Settings, ratio: number) {
+async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, threadId: number, userMessage: Message, settings: Settings, ratio: number, working: FocusState) {
   const budget = computeBudget(CONTEXT_WINDOW, settings.budget);
   const system = composeSystemText({
     base: systemPrompt(FIXTURE_NOW, 'UTC'),
@@ -143,6 +164,7 @@ async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, thread
   }).text;
   const profile = formatProfileForPrompt(PROFILE, Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
   const retrieved = await memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories - profileTokens(settings), estimateTokens });
+  const wm = formatWorkingMemoryForPrompt(working, Math.floor(budget.conversation * WORKING_MEMORY_SHARE_OF_CONVERSATION), estimateTokens);
   const summary = loadSummary(sqlite, threadId);
   const question = fitUserContent(userMessage.content, userMessage.attachments ?? [], Math.floor((budget.conversation * ATTACHMENT_SHARE_OF_CONVERSATION) / Math.max(ratio, 0.01)), estimateTokens);
   const all = sqlite.prepare('SELECT * FROM messages WHERE thread_id = ? ORDER BY id').all(threadId) as Array<{ id: number; role: string; content: string; status: string }>;
@@ -151,7 +173,7 @@ async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, thread
     .map((r) => ({ id: r.id, role: r.role as 'user' | 'assistant', content: r.content, estimatedTokens: estimateTokens(r.content) }))
     .reverse();
   const plan = planConversation({
-    budgetTokens: budget.conversation,
+    budgetTokens: budget.conversation - (wm.text ? wm.context.tokens + 1 : 0),
     ratio,
     summary: summary?.content ?? null,
     summaryTokens: summary ? estimateTokens(summary.content) : 0,
@@ -159,5 +181,5 @@ async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, thread
     history,
     userMessage: { content: question.content, estimatedTokens: estimateTokens(question.content) },
   });
-  return { system: [system, profile, retrieved.text].filter(Boolean).join('\n\n'), ...plan };
+  return { system: [system, profile, retrieved.text, wm.text].filter(Boolean).join('\n\n'), ...plan };
 }

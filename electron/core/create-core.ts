@@ -63,6 +63,10 @@ import { profileHandlers } from './profile/profile.handlers';
 import { createProfileJob } from './profile/profile.job';
 import { createProfileService } from './profile/profile.service';
 import { createProfileStore } from './profile/profile.store';
+import { focusHandlers } from './focus/focus.handlers';
+import { createFocusJob } from './focus/focus.job';
+import { createFocusService } from './focus/focus.service';
+import { createFocusStore } from './focus/focus.store';
 import { timelineHandlers } from './timeline/timeline.handlers';
 import { episodeHandlers } from './episodes/episode.handlers';
 import { createEpisodeJob } from './episodes/episode.job';
@@ -110,6 +114,8 @@ export interface Core {
   subscribe(listener: (message: EventMessage) => void): () => void;
   /** The background queue, for hosts that drive it (CLI `queue run`) and for tests (`waitForIdle`). */
   readonly queue: JobQueue;
+  /** Runs the daily tasks that are due now, as the long-running hosts' periodic check does; resolves with their names. */
+  runDailyTasks(): Promise<string[]>;
   dispose(): Promise<void>;
 }
 
@@ -169,6 +175,8 @@ export function createCore(options: CoreOptions): Core {
     embedding.switchModel(embeddingProvider, embeddingModel).catch((e: unknown) => logger.warn('embedding model switch failed', { error: (e as Error).message }));
   });
   disposers.push(() => embedding.dispose());
+  // One scrubber for memories and episodes: one scrub at a time over the backups' scratch files.
+  const backupScrubber = createBackupScrubber({ paths, logger });
   const memories = createMemoryService({
     sqlite: db.sqlite,
     clock,
@@ -176,7 +184,7 @@ export function createCore(options: CoreOptions): Core {
     logger,
     embedding,
     settings: () => settings.get(),
-    backups: createBackupScrubber({ paths, logger }),
+    backups: backupScrubber,
   });
   const timelineEvents = createTimelineWriter({ sqlite: db.sqlite, clock });
   const queue = new JobQueue({
@@ -213,7 +221,7 @@ export function createCore(options: CoreOptions): Core {
   disposers.push(() => profile.dispose());
   queue.register(createProfileJob({ ...jobDeps, store: profileStore }));
   const episodeStore = createEpisodeStore(db.sqlite);
-  const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get() });
+  const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get(), backups: backupScrubber, logger });
   disposers.push(() => episodes.dispose());
   queue.register(createEpisodeJob({ ...jobDeps, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
   const memoryToolSources = createMemoryToolSources({
@@ -222,6 +230,9 @@ export function createCore(options: CoreOptions): Core {
     exclusions: (threadId) => timeline.exclusions(threadId),
     episodes: (query, limit) => episodes.searchEpisodes(query, limit),
   });
+  const focusStore = createFocusStore(db.sqlite);
+  const focus = createFocusService({ sqlite: db.sqlite, store: focusStore, queue, clock, events, settings: () => settings.get(), assertThread: (id) => void threads.get(id) });
+  queue.register(createFocusJob({ ...jobDeps, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     sqlite: db.sqlite,
@@ -239,6 +250,7 @@ export function createCore(options: CoreOptions): Core {
     memory: () => retrieval,
     profile: () => profile.forPrompt(),
     memoryToolSources: () => memoryToolSources,
+    workingMemory: focus,
   });
   queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm, settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));
@@ -292,6 +304,7 @@ export function createCore(options: CoreOptions): Core {
       { name: 'maintenance', lastRunAt: () => maintenance.lastRunAt(), run: () => maintenance.run() },
       // After maintenance: the profile is rewritten from what maintenance left (skipped when nothing it reads changed).
       { name: 'profile', lastRunAt: () => profile.lastDailyAt(), run: async () => profile.refreshDaily() },
+      focus.cleanup,
     ],
   });
   if (options.dailyTasks ?? (options.host === 'electron' || options.host === 'web')) daily.start();
@@ -323,6 +336,7 @@ export function createCore(options: CoreOptions): Core {
     ...memoryHandlers({ memories, timeline, exporter, importer, maintenance, unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }) }),
     ...profileHandlers(profile),
     ...episodeHandlers(episodes),
+    ...focusHandlers(focus),
     ...timelineHandlers(timeline),
     ...reviewHandlers(review),
   };
@@ -337,6 +351,7 @@ export function createCore(options: CoreOptions): Core {
         : dispatcher.call(name, input),
     subscribe: (listener) => events.subscribe(listener),
     queue,
+    runDailyTasks: () => daily.runDue(),
     async dispose() {
       if (disposed) return;
       disposed = true;

@@ -107,6 +107,8 @@ export const PromptContext = z.object({
    * refused tools so the answer fell back to injected memories.
    */
   tools: z.object({ offered: z.boolean(), searches: z.array(ToolSearch), refused: z.boolean() }).default({ offered: false, searches: [], refused: false }),
+  /** The thread's working memory (its own share of the conversation share): tokens, whether the focus went in, how many open tasks. */
+  workingMemory: z.object({ tokens: Tokens, focus: z.boolean(), tasks: z.number().int().nonnegative() }).default({ tokens: 0, focus: false, tasks: 0 }),
 });
 export type PromptContext = z.output<typeof PromptContext>;
 

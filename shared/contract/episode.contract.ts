@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { Id, Timestamp, operation } from './define';
+import { BackupErasure } from './memory.contract';
 
 export const EpisodeStatus = z.enum(['active', 'trashed']);
 
@@ -67,9 +68,9 @@ export const episodeOperations = {
     Episode,
   ),
   'episode.delete': operation(
-    'Moves the episode to the trash; with forever, deletes it for good (the row, its versions and its search entry).',
+    'Moves the episode to the trash; with forever, deletes it for good (the row, its versions and its search entry), from the database and from every backup in the data folder; backups says where it is gone from and names a file that could not be changed.',
     z.object({ id: Id, forever: z.boolean().default(false) }).strict(),
-    z.object({ id: Id, forever: z.boolean() }),
+    z.object({ id: Id, forever: z.boolean(), /** forever only: what it did in the backups. */ backups: BackupErasure.optional() }),
   ),
   'episode.restore': operation('Brings a trashed episode back.', z.object({ id: Id }).strict(), Episode),
   'episode.revert': operation('Makes an earlier version’s text current again, as a new version.', z.object({ id: Id, version: z.number().int().positive() }).strict(), Episode),

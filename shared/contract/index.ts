@@ -10,6 +10,7 @@ import { dbEvents, dbOperations } from './db.contract';
 import type { OperationSpec } from './define';
 import { embeddingEvents, embeddingOperations } from './embedding.contract';
 import { episodeEvents, episodeOperations } from './episode.contract';
+import { focusEvents, focusOperations } from './focus.contract';
 import { memoryEvents, memoryOperations } from './memory.contract';
 import { modelsEvents, modelsOperations } from './models.contract';
 import { profileEvents, profileOperations } from './profile.contract';
@@ -35,6 +36,7 @@ export const operations = {
   ...profileOperations,
   ...episodeOperations,
   ...embeddingOperations,
+  ...focusOperations,
 } satisfies Record<string, OperationSpec>;
 
 export const events = {
@@ -50,6 +52,7 @@ export const events = {
   ...profileEvents,
   ...episodeEvents,
   ...embeddingEvents,
+  ...focusEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type OperationName = keyof typeof operations;
@@ -92,3 +95,4 @@ export * from './profile.contract';
 export * from './episode.contract';
 export * from './db.contract';
 export * from './summary.contract';
+export * from './focus.contract';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Empty, Id, Timestamp, operation } from './define';
 
-export const JobKind = z.enum(['extract', 'summarize', 'title', 'reembed', 'profile', 'consolidate', 'episode']);
+export const JobKind = z.enum(['extract', 'summarize', 'title', 'reembed', 'profile', 'consolidate', 'episode', 'focus']);
 
 export const QueueState = z.object({
   /** Jobs due now or waiting for a retry; not those scheduled for later and not yet tried (a debounced profile rewrite, an episode waiting for quiet). */

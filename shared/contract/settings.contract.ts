@@ -56,6 +56,8 @@ export const Settings = z.object({
   episodesEnabled: z.boolean().default(true),
   /** A thread without a message for this long is quiet: its stretch ends and its episode is written. */
   episodeQuietMinutes: z.number().int().min(1, 'A thread is quiet after at least 1 minute').max(10_080, 'A thread is quiet after at most 7 days (10,080 minutes)').default(30),
+  /** Keep each thread's focus and tasks (working memory) up to date and in its prompt (electron/core/focus/). */
+  workingMemoryEnabled: z.boolean().default(true),
   /**
    * How Mnemo should answer (tone, language, format), in every thread: part of the system text, before a thread's
    * own instructions, within the system share of the budget. Never learned from.

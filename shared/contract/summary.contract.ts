@@ -12,6 +12,12 @@ export const ThreadSummary = z.object({
   pendingCount: z.number().int().nonnegative(),
   editedByUser: z.boolean(),
   updatedAt: Timestamp,
+  /**
+   * True when it was written from messages of another version of the conversation than the one shown (the user edited
+   * or switched versions after it): prompts leave it out until it is rewritten for this version, or, one the user
+   * edited, until the user saves it again. Absent: false.
+   */
+  otherVersion: z.boolean().optional(),
 });
 export type ThreadSummary = z.output<typeof ThreadSummary>;
 

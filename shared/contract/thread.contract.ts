@@ -13,6 +13,7 @@ export const Thread = z.object({
   instructions: z.string().nullable(),
   createdAt: Timestamp,
   lastActivityAt: Timestamp,
+  /** Messages of the conversation shown (the active branch); earlier versions of edited messages are not counted. */
   messageCount: z.number().int().nonnegative(),
 });
 export type Thread = z.output<typeof Thread>;
@@ -73,7 +74,10 @@ export const ThreadImportItem = z.object({
   /** 0-based index in the document's threads. */
   index: z.number().int().nonnegative(),
   title: z.string(),
+  /** Messages of the conversation shown (as Thread.messageCount counts them). */
   messages: z.number().int().nonnegative(),
+  /** Messages of other versions (edited questions, regenerated answers), imported too. */
+  otherVersions: z.number().int().nonnegative().default(0),
   /** duplicate: a thread with the same start, title and first message is already here (nothing changes). */
   outcome: z.enum(['new', 'duplicate', 'invalid']),
   reason: z.string().optional(),
@@ -163,6 +167,13 @@ export const threadOperations = {
       'refused while a reply is being written in the thread.',
     z.object({ messageId: Id, version: z.number().int().min(1) }).strict(),
     z.object({ threadId: Id, leafId: Id }),
+  ),
+  'thread.showMessage': operation(
+    'Makes a message part of the conversation shown, to open it (a memory’s source, a search hit): nothing changes when it ' +
+      'is shown already; a message on another version (edited away, a regenerated answer) switches the thread to the newest ' +
+      'conversation that continues it (thread.branchSwitched). That switch is refused while a reply is being written in the thread.',
+    z.object({ messageId: Id }).strict(),
+    z.object({ threadId: Id, leafId: Id, switched: z.boolean() }),
   ),
   'thread.exclusions': operation('Memories excluded from a thread.', z.object({ threadId: Id }).strict(), z.object({ memoryIds: z.array(Id) })),
 };

@@ -31,6 +31,7 @@ export const TIMELINE_EVENT_KINDS = [
   'title_failed',
   'reembed_failed',
   'profile_failed',
+  'focus_failed',
   'maintained',
   'consolidated',
   'consolidation_failed',
@@ -49,4 +50,5 @@ export const FAILED_JOB_KIND = {
   profile: 'profile_failed',
   consolidate: 'consolidation_failed',
   episode: 'episode_failed',
+  focus: 'focus_failed',
 } as const satisfies Record<z.output<typeof JobKind>, (typeof TIMELINE_EVENT_KINDS)[number]>;

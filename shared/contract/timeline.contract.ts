@@ -78,6 +78,7 @@ export const timelineEventData = {
   episode_edited: z.object({ episodeId: Id, version: Version, reason: z.enum(['edited', 'reverted', 'restored']) }),
   episode_deleted: z.object({ episodeId: Id, forever: z.boolean() }),
   episode_failed: JobFailed,
+  focus_failed: JobFailed,
 } satisfies Record<TimelineEventKind, z.ZodType>;
 export type TimelineEventData<K extends TimelineEventKind> = z.input<(typeof timelineEventData)[K]>;
 

@@ -6,15 +6,20 @@
  * under the app's CSP, and reaches the extractor only when the user ticks "Learn from this file". One web host and one
  * page for the whole file: each test continues from the previous one.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
 import { AttachmentsPage } from './pages/attachments.page';
 import { ChatPage } from './pages/chat.page';
 import { unnamedControls } from './support/a11y';
-import type { RunningApp } from './support/processes';
+import { ROOT, type RunningApp } from './support/processes';
+import { dismissToasts } from './support/toasts';
 import { startWebSession, type WebSession } from './support/web-session';
 import { pdfBytes } from '../support/pdf-bytes';
+
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 type Sent = FakeInferenceRequest & { format?: unknown };
 const bodies = (fake: FakeOllama): Sent[] => fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as unknown as Sent);
@@ -37,6 +42,7 @@ describe('attaching files to a message (web host + fake Ollama)', () => {
       const last = request.messages.at(-1)?.content ?? '';
       if (last.startsWith('Write a short title')) return { content: 'Trip' };
       if (request.body.format !== undefined) return { content: JSON.stringify({ memories: [] }) };
+      if (last.includes('on my list')) return { content: 'Your list has one thing on it: buy ferry tickets.' };
       return { content: 'The ferry leaves at 7:40.' };
     } });
     ({ fake, app, page } = session);
@@ -45,6 +51,7 @@ describe('attaching files to a message (web host + fake Ollama)', () => {
     });
     chat = new ChatPage(page);
     files = new AttachmentsPage(page);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(() => session?.close());
@@ -111,6 +118,11 @@ describe('attaching files to a message (web host + fake Ollama)', () => {
     // Off until the user says so.
     expect(await files.learnBox('packing.pdf').isChecked()).toBe(false);
     await files.learnBox('packing.pdf').check();
+    // The first message's file folded again, so the picture shows the composer with the PDF and the thread around it.
+    await files.sentFile(chat.questions.first(), 'notes.md').locator('summary').click();
+    await page.mouse.move(130, 450); // off the message, whose Edit and Copy show on hover
+    await dismissToasts(page);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'attachments.png') });
     await chat.send('Anything missing from my packing list?');
     await expect.poll(() => answers(fake).at(-1)?.messages.at(-1)?.content ?? '').toContain('I always pack my snorkel and fins.');
     const question = answers(fake).at(-1)!.messages.at(-1)!.content;

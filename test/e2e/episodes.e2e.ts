@@ -2,26 +2,39 @@
  * Memories › Episodes as a user meets it, in Chromium against `npm run web` and a fake Ollama whose background model
  * answers the episode request: the empty state saying when episodes appear, an episode the background model wrote
  * (asked for now through the API, as "quiet" would take half an hour), the link to its thread, the user's edit with
- * its versions and a revert, and delete. One web host and one page for the whole file; each test continues the last.
+ * its versions and a revert, delete with Undo, the deleted ones restored or deleted forever, and two later conversations listed newest first (the README's picture). One web
+ * host and one page for the whole file; each test continues the last.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../shared/client';
 import { unwrap } from '../../shared/client';
-import { startFakeOllama, type FakeInferenceRequest, type FakeOllama } from '../fakes/fake-ollama';
+import type { FakeInferenceRequest, FakeReply } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { MemoriesPage } from './pages/memories.page';
 import { unnamedControls } from './support/a11y';
-import { apiClient } from './support/api';
 import { seriousViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
-import { startMnemo, type RunningApp } from './support/processes';
+import { ROOT, type RunningApp } from './support/processes';
+import { dismissToasts } from './support/toasts';
+import { startWebSession, type WebSession } from './support/web-session';
 
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 const isEpisodeRequest = (request: FakeInferenceRequest) => request.messages[0]?.content.startsWith('You write an episode') ?? false;
 const EPISODE = 'Lisbon trip in May\nWanted: a plan for a week in Lisbon.\nPlaces: Lisbon, Porto';
+/** Two more conversations for the screenshot, each with the episode its transcript calls for. */
+const SOURDOUGH = 'Sourdough starter smelling of acetone\nWanted: to know why the starter smells of nail polish.\nCame of it: feed it twice a day at 1:5:5 for three days; keep it at 24 °C.\nStill open: whether to switch to rye flour.';
+const PHOTOS = 'Renaming holiday photos by date\nWanted: a script to rename 2,300 photos by the date they were taken.\nCame of it: a Python script reading EXIF dates with Pillow; dry run first.\nTools: Python, Pillow';
+
+/** The background model's episode or title for the conversation in the prompt; the chat model's answer otherwise. */
+function reply(request: FakeInferenceRequest): FakeReply {
+  const prompt = request.messages.map((m) => m.content).join('\n');
+  const about = (lisbon: string, sourdough: string, photos: string) => (prompt.includes('sourdough') ? sourdough : prompt.includes('holiday photos') ? photos : lisbon);
+  if (isEpisodeRequest(request)) return { content: about(EPISODE, SOURDOUGH, PHOTOS) };
+  if (prompt.includes('Write a short title')) return { content: about('A week in Lisbon', 'Sourdough starter', 'Renaming holiday photos') };
+  return { content: 'Happy to help.' };
+}
 
 /** The Episodes panel as the user sees it. */
 class EpisodesPanel {
@@ -41,33 +54,23 @@ class EpisodesPanel {
 }
 
 describe('Memories › Episodes (web host + fake Ollama)', () => {
-  let fake: FakeOllama;
   let app: RunningApp;
   let api: Client;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
   let memories: MemoriesPage;
   let episodes: EpisodesPanel;
   let threadId = 0;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-episodes-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama();
-    fake.setDefaultReply((request) => (isEpisodeRequest(request) ? { content: EPISODE } : { content: 'Happy to help.' }));
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: path.join(dataDir, 'models') });
-    api = apiClient(app);
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
+    session = await startWebSession({ name: 'episodes', reply, modelsFolder: 'models' });
+    ({ app, page, api } = session);
     memories = new MemoriesPage(page);
     episodes = new EpisodesPanel(page);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('before any: the tab says when episodes appear, with the switch and the quiet time', async () => {
     await new ChatPage(page).open(app.url);
@@ -120,5 +123,49 @@ describe('Memories › Episodes (web host + fake Ollama)', () => {
     await episodes.items.first().getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => episodes.text()).toContain('No episodes yet');
     expect(unwrap(await api.call('episode.list', { status: 'trashed' })).episodes).toHaveLength(1);
+  });
+
+  it('a deleted episode: Undo brings it back; under Deleted it is restored or deleted forever, backups included', async () => {
+    const notices = page.getByRole('region', { name: 'Notifications' });
+    await notices.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => episodes.items.count()).toBe(1);
+    expect(unwrap(await api.call('episode.list', {})).episodes).toHaveLength(1);
+
+    await episodes.items.first().getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => episodes.items.count()).toBe(0);
+    await page.getByRole('button', { name: 'Deleted' }).click();
+    const deleted = page.getByRole('list', { name: 'Deleted episodes' }).getByRole('listitem');
+    await expect.poll(() => deleted.count()).toBe(1);
+    expect(await deleted.first().getByRole('heading').innerText()).toBe('Lisbon trip in May');
+    expect(await deleted.first().getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    expect(await unnamedControls(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await deleted.first().getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => page.getByText('No deleted episodes.').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Episodes', exact: true }).click();
+    await expect.poll(() => episodes.items.count()).toBe(1);
+
+    await episodes.items.first().getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Deleted' }).click();
+    await deleted.first().getByRole('button', { name: 'Delete forever' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete this episode forever?' });
+    expect(await confirm.innerText()).toContain('backups included');
+    await confirm.getByRole('button', { name: 'Delete forever' }).click();
+    await expect.poll(() => page.getByText('No deleted episodes.').isVisible()).toBe(true);
+    await expect.poll(() => notices.innerText()).toContain('Deleted 1 episode forever, from the database and its backups.');
+    expect(unwrap(await api.call('episode.list', { status: 'trashed' })).episodes).toEqual([]);
+    await page.getByRole('button', { name: 'Episodes', exact: true }).click();
+    await expect.poll(() => episodes.text()).toContain('No episodes yet');
+  });
+
+  it('two more conversations: their episodes are listed newest first', async () => {
+    for (const text of ['My sourdough starter smells of acetone. What is wrong with it?', 'Write me a script to rename my holiday photos by the date they were taken.']) {
+      const sent = unwrap(await api.call('chat.send', { text }));
+      unwrap(await api.call('episode.refresh', { threadId: sent.threadId }));
+      await expect.poll(() => episodes.items.first().getByRole('heading').innerText(), { timeout: 30_000 }).toBe(text.includes('sourdough') ? 'Sourdough starter smelling of acetone' : 'Renaming holiday photos by date');
+    }
+    await expect.poll(() => episodes.items.count()).toBe(2);
+    await dismissToasts(page);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'episodes.png') });
   });
 });

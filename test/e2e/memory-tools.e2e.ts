@@ -6,19 +6,20 @@
  * One web host and one page for the whole file: each test continues where the previous one left off.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../shared/client';
 import { unwrap } from '../../shared/client';
-import { startFakeOllama, type FakeInferenceRequest, type FakeOllama, type FakeReply } from '../fakes/fake-ollama';
+import type { FakeInferenceRequest, FakeOllama, FakeReply } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { SettingsPage } from './pages/settings.page';
 import { unnamedControls } from './support/a11y';
-import { apiClient } from './support/api';
-import { launchBrowser } from './support/browser';
-import { startMnemo, type RunningApp } from './support/processes';
+import { ROOT, type RunningApp } from './support/processes';
+import { dismissToasts } from './support/toasts';
+import { startWebSession, type WebSession } from './support/web-session';
+
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 /** The chat model: searches once when offered tools, then answers from what the search returned. */
 function reply(request: FakeInferenceRequest): FakeReply {
@@ -33,30 +34,19 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
   let fake: FakeOllama;
   let app: RunningApp;
   let api: Client;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
+  let session: WebSession;
   let page: Page;
   let chat: ChatPage;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-e2e-tools-'));
 
   beforeAll(async () => {
-    fake = await startFakeOllama();
-    fake.setDefaultReply(reply);
-    const modelsDir = path.join(dataDir, 'no-embedding-models');
-    fs.mkdirSync(modelsDir);
-    app = await startMnemo('web', ['--port', '0', '--data-dir', dataDir], { OLLAMA_HOST: fake.url, MNEMO_MODELS_DIR: modelsDir });
-    api = apiClient(app);
+    session = await startWebSession({ name: 'tools', reply });
+    ({ fake, app, page, api } = session);
     unwrap(await api.call('memory.create', { content: 'The user’s cat is called Miso' }));
-    browser = await launchBrowser();
-    page = await browser.browser.newPage();
     chat = new ChatPage(page);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await fake?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session?.close());
 
   it('Settings: “The model searches” keeps memories out of the prompt until the model asks', async () => {
     await chat.open(app.url);
@@ -81,6 +71,8 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
     const search = answer.locator('.tool-search');
     await expect.poll(() => search.locator('.tool-search-line').textContent()).toBe('Searched memories for “cat”: 1 found');
     await expect.poll(() => search.locator('.tool-search-results').textContent()).toBe('The user’s cat is called Miso');
+    await dismissToasts(page);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'memory-tools.png') });
     expect(await unnamedControls(page)).toEqual([]);
     // The first request carried no memory but offered the tools.
     const first = fake.requests.find((r) => r.path === '/api/chat' && JSON.stringify(r.body).includes('What is my cat called?'))!.body as { tools?: unknown[]; messages: Array<{ content: string }> };

@@ -1,6 +1,9 @@
 /** `mnemo chat --edit`, `chat --regenerate` and `thread branch` as a user types them, against a fake Ollama. */
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { unwrap } from '../../shared/client';
 import { startFakeOllama } from '../fakes/fake-ollama';
+import { createChatHarness } from '../support/chat-harness';
 import { runCli } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -50,6 +53,36 @@ describe('terminal host: versions of messages', () => {
       expect(both.stderr).toContain('--edit and --regenerate');
     } finally {
       await fake.close();
+    }
+  });
+
+  it('thread show says when the summary was written from another version of the conversation', { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    // The summary is written by the background model in a core, then the user edits the first question.
+    const h = await createChatHarness(dir, { fake: { contextLength: 2048 } });
+    let coreOpen = true;
+    try {
+      h.fake.setDefaultReply((req) => ({ content: req.messages.at(-1)!.content.startsWith('You maintain a running summary') ? 'SUMMARY: tomatoes' : 'Noted.' }));
+      // Three messages make a summary due: the edit's branch (two) does not rebuild it.
+      unwrap(await h.client.call('settings.update', { patch: { summary: { minNewMessages: 3, minNewTokens: 100_000 } } }));
+      const threadId = unwrap(await h.client.call('thread.create', { title: 'Garden' })).id;
+      const first = unwrap(await h.client.call('chat.send', { threadId, text: 'We plan a garden with tomatoes' }));
+      unwrap(await h.client.call('chat.send', { threadId, text: 'It faces south' }));
+      await h.core.queue.waitForIdle();
+      const env = { OLLAMA_HOST: h.fake.url, MNEMO_DATA_DIR: path.join(dir, 'data') };
+      await h.core.dispose();
+      coreOpen = false;
+      let show = await runCli(['thread', 'show', String(threadId)], env);
+      expect(show.code, show.stderr).toBe(0);
+      expect(show.stdout).toContain('Summary (4 messages):\nSUMMARY: tomatoes');
+
+      const edited = await runCli(['chat', '--edit', String(first.userMessage.id), 'We plan a garden with roses'], env);
+      expect(edited.code, edited.stderr).toBe(0);
+      show = await runCli(['thread', 'show', String(threadId)], env);
+      expect(show.stdout).toContain('Summary (4 messages; written from another version of this conversation, not used for the one shown):\nSUMMARY: tomatoes');
+    } finally {
+      if (coreOpen) await h.close();
+      else await h.fake.close();
     }
   });
 });

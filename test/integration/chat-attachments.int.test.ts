@@ -4,6 +4,7 @@ import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
+import { isExtractionBody } from '../support/request-kind';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -12,7 +13,7 @@ afterEach(async () => {
 
 // The fake's reply callback sees a FakeInferenceRequest; its request log holds the raw bodies.
 type Sent = { path: string; body: { format?: unknown; messages: Array<{ content: string }> } };
-const isExtraction = (r: FakeInferenceRequest | Sent) => r.body.format !== undefined;
+const isExtraction = (r: FakeInferenceRequest | Sent) => isExtractionBody(r.body);
 const lastText = (r: FakeInferenceRequest | Sent) => (r.body.messages as Array<{ content: string }>).at(-1)!.content;
 const isTitle = (r: FakeInferenceRequest | Sent) => lastText(r).startsWith('Write a short title');
 const allText = (r: Sent) => r.body.messages.map((m) => m.content).join('\n');

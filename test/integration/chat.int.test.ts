@@ -37,7 +37,7 @@ describe('chat through the core against a fake Ollama', () => {
     ]);
     const jobs = unwrap(await client.call('queue.list', { status: ['queued'] })).jobs.map((j) => j.kind).sort();
     // The episode waits for the thread to go quiet (episode.service.ts).
-    expect(jobs).toEqual(['episode', 'extract', 'title']);
+    expect(jobs).toEqual(['episode', 'extract', 'focus', 'title']);
     // The prompt carried the context window as num_ctx and a system message first.
     const request = fake.requests.find((q) => q.path === '/api/chat')!.body as { options: { num_ctx: number }; messages: Array<{ role: string }> };
     expect(request.options.num_ctx).toBe(4096);

@@ -121,7 +121,7 @@ describe('terminal host: chat, threads, models, queue', () => {
       expect(models.stdout).toContain('llama3.2:latest');
 
       const queued = await cliAsync(['queue', 'status', '--json'], env);
-      expect(JSON.parse(queued.stdout)).toMatchObject({ queued: 3, running: null }); // extract x2 + title
+      expect(JSON.parse(queued.stdout)).toMatchObject({ queued: 4, running: null }); // extract x2 + title + one working-memory update for both exchanges
       fake.setDefaultReply({ content: 'A title' });
       const run = await cliAsync(['queue', 'run', '--until-idle'], env);
       expect(run.code, run.stderr).toBe(0);

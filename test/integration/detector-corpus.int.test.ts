@@ -26,6 +26,7 @@ import { startFakeOllama, type FakeInferenceRequest, type FakeOllama } from '../
 import { DETECTOR_CORPUS, type DetectorCase } from '../fixtures/detector-corpus';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
+import { isExtractionBody } from '../support/request-kind';
 
 const TIMEOUT_MS = 300_000;
 const ASSISTANT_REPLY = 'Thanks for telling me, I will keep that in mind for our next conversations.';
@@ -111,7 +112,7 @@ async function runExchanges(
   });
   const run: Run = { core, client, dataDir, logs, extractionRequests: 0 };
   fake.setDefaultReply((req) => {
-    if (req.body.format !== undefined) {
+    if (isExtractionBody(req.body)) {
       run.extractionRequests++;
       const candidates = byUser.get(userTextOf(req).trim());
       if (!candidates) throw new Error('an extraction request for a message the test did not send');

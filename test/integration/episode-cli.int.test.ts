@@ -18,7 +18,7 @@ describe('episodes from the terminal', () => {
     for (const close of closers.splice(0)) await close();
   });
 
-  it('memory episodes lists them, one thread’s, and those about a query; --json prints the value', { timeout: TIMEOUT_MS }, async () => {
+  it('memory episodes lists them, one thread’s, and those about a query; --json prints the value; delete, trash, restore, delete forever', { timeout: TIMEOUT_MS }, async () => {
     const dir = tempDir();
     const clock = { at: Date.UTC(2026, 10, 2, 9, 0), now: () => clock.at };
     const h = await createChatHarness(dir, { core: { clock } });
@@ -53,5 +53,25 @@ describe('episodes from the terminal', () => {
     const bad = await runCli(['memory', 'episodes', '--thread', 'x'], env);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/--thread/);
+
+    // Delete, the trash, restore, and delete for good, as the Episodes tab does.
+    const coffee = (JSON.parse(one.stdout) as { episodes: Array<{ id: number }> }).episodes[0]!.id;
+    const deleted = await runCli(['memory', 'episodes', 'delete', String(coffee)], env);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain(`Moved episode #${coffee} to the trash`);
+    expect((await runCli(['memory', 'episodes'], env)).stdout).not.toContain('找咖啡馆');
+    expect((await runCli(['memory', 'episodes', '--trash'], env)).stdout).toContain('找咖啡馆');
+    const restored = await runCli(['memory', 'episodes', 'restore', String(coffee)], env);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect((await runCli(['memory', 'episodes'], env)).stdout).toContain('找咖啡馆');
+    const purged = await runCli(['memory', 'episodes', 'delete', String(coffee), '--forever'], env);
+    expect(purged.code, purged.stderr).toBe(0);
+    expect(purged.stdout).toMatch(new RegExp(`^Purged episode #${coffee}: erased from the database`));
+    expect((await runCli(['memory', 'episodes', '--trash'], env)).stdout).toContain('The episode trash is empty.');
+    const gone = await runCli(['memory', 'episodes', 'restore', String(coffee)], env);
+    expect(gone.code).not.toBe(0);
+    expect(gone.stderr).toMatch(/does not exist/);
+    const typo = await runCli(['memory', 'episodes', 'delet', String(coffee)], env);
+    expect(typo.code).not.toBe(0);
   });
 });

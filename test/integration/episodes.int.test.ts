@@ -27,7 +27,8 @@ describe('episodes', () => {
     const clock = { at: Date.UTC(2026, 10, 2, 9, 0), now: () => clock.at };
     const h = await createChatHarness(tempDir(), { core: { clock } });
     harnesses.push(h);
-    unwrap(await h.client.call('settings.update', { patch: { memoryMode: 'off', timeZone: 'UTC' } }));
+    // Working memory off: its update after each exchange is queued work of its own (focus.int.test.ts covers it).
+    unwrap(await h.client.call('settings.update', { patch: { memoryMode: 'off', workingMemoryEnabled: false, timeZone: 'UTC' } }));
     h.fake.setDefaultReply((req) => {
       const first = req.messages[0]!.content;
       if (isEpisodeRequest(first)) return { content: episodeAnswer(first, req.messages) };
@@ -132,6 +133,22 @@ describe('episodes', () => {
     // A secret in the user's edit is refused with the reason.
     const refused = await client.call('episode.update', { id: written!.id, content: 'My password is hunter2hunter2' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+
+  it('the Markdown export lists active episodes after the memories; importing that file brings back the memories only', async () => {
+    const { send, after, client } = await harness(() => 'Lisbon trip\nWanted: a plan for May.\nPlaces: Lisbon');
+    unwrap(await client.call('memory.create', { content: 'Lives in Porto' }));
+    const { threadId } = await send('Help me plan a trip to Lisbon in May.');
+    await after(31 * MINUTE);
+    const thread = unwrap(await client.call('thread.get', { threadId }));
+    const md = unwrap(await client.call('memory.export', { format: 'md' })).content;
+    expect(md).toContain(`## Knowledge\n\n- Lives in Porto`);
+    expect(md).toContain(`## Episodes\n\n### Lisbon trip\n\n_2026-11-02 · conversation “${thread.title}”_\n\nWanted: a plan for May.\nPlaces: Lisbon\n`);
+
+    const other = await harness(() => 'unused');
+    const report = unwrap(await other.client.call('memory.import', { content: md }));
+    expect(report.items.map((i) => i.content)).toEqual(['Lives in Porto']);
+    expect(report.written).toBe(1);
   });
 
   it('goes with its thread (row, versions, search entry); trash and delete forever', async () => {

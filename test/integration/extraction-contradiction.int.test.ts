@@ -8,13 +8,14 @@ import { unwrap } from '../../shared/client';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
+import { isExtractionBody } from '../support/request-kind';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.close();
 });
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
+const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
 const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
 
 /** The model's answer per user message: [words in the message, content, evidence]; never a `replaces`. */

@@ -12,13 +12,14 @@ import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
+import { isExtractionBody } from '../support/request-kind';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.close();
 });
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
+const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
 const fact = (content: string, evidence: string) => ({ content, category: 'knowledge', importance: 0.7, confidence: 0.9, validity: 'permanent', evidence });
 
 /** A core whose background model answers every extraction with `memories`. */

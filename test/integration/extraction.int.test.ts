@@ -7,13 +7,14 @@ import type { FakeInferenceRequest } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
+import { isExtractionBody } from '../support/request-kind';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.close();
 });
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
+const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
 const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
 
 /** A fake Ollama whose background model answers extraction requests with `extract(userText)`. */
@@ -54,7 +55,7 @@ describe('learning from conversations', () => {
     expect(events.some((e) => e.event === 'memory.learned')).toBe(true);
     expect(events.find((e) => e.event === 'extraction.completed')?.payload).toMatchObject({ created: [list[0]!.id], userMessageId: first.userMessage.id });
     // The extraction call used the background model and a JSON schema, and never saw thinking.
-    const call = fake.requests.find((r) => r.path === '/api/chat' && (r.body as { format?: unknown }).format)!.body as { model: string };
+    const call = fake.requests.find((r) => r.path === '/api/chat' && isExtractionBody(r.body))!.body as { model: string };
     expect(call.model).toBe('llama3.2');
 
     const next = unwrap(await client.call('chat.send', { text: 'Which city do I live in? Lisbon or Porto?' }));
@@ -161,7 +162,7 @@ describe('learning from conversations', () => {
     const [lisbon] = unwrap(await client.call('memory.list', {})).items;
     unwrap(await client.call('chat.send', { text: 'Big news: I left Lisbon and moved to Berlin last month.' }));
     await core.queue.runUntilIdle();
-    const extraction = fake.requests.filter((r) => r.path === '/api/chat' && (r.body as { format?: unknown }).format !== undefined).at(-1)!;
+    const extraction = fake.requests.filter((r) => r.path === '/api/chat' && isExtractionBody(r.body)).at(-1)!;
     const prompt = (extraction.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content;
     expect(prompt).toMatch(new RegExp(`"id": ${lisbon!.id},\\s*"content": "Lives in Lisbon"`));
   });
@@ -241,7 +242,7 @@ describe('learning from conversations', () => {
     unwrap(await client.call('chat.send', { text: 'I live in Berlin and work on a bakery app.', incognito: true }));
     core.queue.start();
     await core.queue.waitForIdle();
-    expect(fake.requests.filter((r) => r.path === '/api/chat' && (r.body as { format?: unknown }).format)).toHaveLength(0);
+    expect(fake.requests.filter((r) => r.path === '/api/chat' && isExtractionBody(r.body))).toHaveLength(0);
     expect(unwrap(await client.call('queue.list', { status: ['done', 'queued', 'dead'] })).jobs.filter((j) => j.kind === 'extract')).toHaveLength(1);
   });
 
@@ -251,7 +252,7 @@ describe('learning from conversations', () => {
     unwrap(await client.call('chat.send', { text: '我对青霉素过敏，以前打针差点出事。' }));
     core.queue.start();
     await core.queue.waitForIdle();
-    expect(fake.requests.filter((r) => r.path === '/api/chat' && (r.body as { format?: unknown }).format)).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.path === '/api/chat' && isExtractionBody(r.body))).toHaveLength(1);
   });
 
   it('a wholly invalid answer is a retryable failure (attempt counted, retried later) and writes nothing', async () => {
@@ -313,7 +314,7 @@ describe('learning from conversations', () => {
       await core.queue.runUntilIdle();
       now += 24 * 60 * 60_000; // past any backoff
     }
-    const [job] = unwrap(await client.call('queue.list', { status: ['dead'] })).jobs;
+    const job = unwrap(await client.call('queue.list', { status: ['dead'] })).jobs.find((j) => j.kind === 'extract');
     expect(job).toMatchObject({ kind: 'extract', attempts: 5, lastErrorCode: 'LLM_BAD_OUTPUT' });
     const failed = unwrap(await client.call('timeline.list', { kinds: ['extraction_failed'] })).events;
     expect(failed).toEqual([expect.objectContaining({ threadId: sent.threadId, messageId: sent.assistantMessage.id, data: { jobId: job!.id, code: 'LLM_BAD_OUTPUT' } })]);

@@ -9,13 +9,14 @@ import type { EventMessage } from '../../shared/contract';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
+import { isExtractionBody } from '../support/request-kind';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.close();
 });
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
+const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
 const lastText = (r: FakeInferenceRequest) => r.messages.at(-1)!.content;
 const WRITTEN_BY_JOBS = ['memory.created', 'memory.learned', 'extraction.completed', 'summary.updated', 'thread.updated'];
 
@@ -50,7 +51,7 @@ describe('events of background jobs', () => {
       expect(emitted()).toEqual([]);
       expect(unwrap(await client.call('memory.list', {})).items).toEqual([]);
       const jobs = unwrap(await client.call('queue.list', { status: ['queued'] })).jobs;
-      expect(jobs.map((j) => j.kind).sort()).toEqual(['episode', 'extract', 'summarize', 'title']);
+      expect(jobs.map((j) => j.kind).sort()).toEqual(['episode', 'extract', 'focus', 'summarize', 'title']);
       beside.exec('DROP TRIGGER refuse_done');
     } finally {
       beside.close();

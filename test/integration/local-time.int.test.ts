@@ -12,6 +12,7 @@ import { createChatHarness } from '../support/chat-harness';
 import { createTestClock, type TestClock } from '../support/memory-harness';
 import { runCli } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
+import { isExtractionBody } from '../support/request-kind';
 
 /** Monday 2026-06-15, 07:00 in Shanghai (UTC+8); Sunday 2026-06-14, 23:00 in UTC. */
 const SHANGHAI_MONDAY_MORNING = Date.UTC(2026, 5, 14, 23);
@@ -21,7 +22,7 @@ const HOUR = 3_600_000;
 /** The last millisecond of a day at a UTC offset (hours). */
 const endOfDayAt = (y: number, m: number, d: number, offsetHours: number) => Date.UTC(y, m - 1, d + 1) - offsetHours * HOUR - 1;
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
+const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
 const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
 
 interface Fact {

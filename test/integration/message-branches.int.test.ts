@@ -11,13 +11,14 @@ import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
+import { isExtractionBody } from '../support/request-kind';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.close();
 });
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
+const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
 const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
 const isSummary = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('You maintain a running summary');
 

@@ -60,12 +60,12 @@ describe('choosing a chat model when the user has not', () => {
     expect(chosen).toEqual([{ name: 'qwen3:4b', keys: ['chatModel', 'backgroundModel'], instead: 'llama3.2' }]);
     expect(unwrap(await client.call('settings.get', {}))).toMatchObject({ chatModel: 'qwen3:4b', backgroundModel: 'qwen3:4b' });
 
-    // The title and the learning that followed ran on the chosen model, not on the missing default.
+    // The title, the learning and the working memory that followed ran on the chosen model, not on the missing default.
     await mnemo.queue.runUntilIdle();
     const queue = unwrap(await client.call('queue.status', {}));
     expect(queue).toMatchObject({ queued: 0, dead: 0, paused: null });
-    expect(unwrap(await client.call('queue.list', { status: ['done'] })).jobs.map((j) => j.kind).sort()).toEqual(['extract', 'title']);
-    expect(chatModels(fake)).toHaveLength(3);
+    expect(unwrap(await client.call('queue.list', { status: ['done'] })).jobs.map((j) => j.kind).sort()).toEqual(['extract', 'focus', 'title']);
+    expect(chatModels(fake)).toHaveLength(4);
     expect(new Set(chatModels(fake))).toEqual(new Set(['qwen3:4b']));
 
     // Stored: the next start uses it without choosing again.

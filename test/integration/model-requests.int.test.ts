@@ -12,6 +12,7 @@ import { estimateTokens } from '../../electron/core/text/token-estimate';
 import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
+import { isExtractionBody, isFocusBody } from '../support/request-kind';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -20,16 +21,17 @@ afterEach(async () => {
 
 type Body = { model: string; options?: { num_ctx?: number; num_predict?: number }; think?: unknown; format?: unknown; messages: Array<{ role: string; content: string }> };
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
+const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
 const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
 const isSummary = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('You maintain a running summary');
-const kindOf = (body: Body) => (body.format !== undefined ? 'extraction' : body.messages.at(-1)!.content.startsWith('Write a short title') ? 'title' : body.messages.at(-1)!.content.startsWith('You maintain') ? 'summary' : 'chat');
+const kindOf = (body: Body) => (isExtractionBody(body) ? 'extraction' : isFocusBody(body) ? 'focus' : body.messages.at(-1)!.content.startsWith('Write a short title') ? 'title' : body.messages.at(-1)!.content.startsWith('You maintain') ? 'summary' : 'chat');
 const chatBodies = (fake: FakeOllama) => fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as Body);
 
 /** Background answers that are valid (no retries, so every request is one the product chose to send). */
 function answerEverything(fake: FakeOllama, title = 'Garden plans'): void {
   fake.setDefaultReply((req) => {
     if (isExtraction(req)) return { content: '{"memories": []}' };
+    if (isFocusBody(req.body)) return { content: '{"focus": "Planning the garden", "tasks": []}' };
     if (isTitle(req)) return { content: title };
     if (isSummary(req)) return { content: 'The user plans a vegetable garden.' };
     return { content: 'That sounds like a fine plan for the garden this year.' };
@@ -141,6 +143,7 @@ describe('requests a real Ollama can serve', () => {
       // A thinking model that is not told otherwise reasons first; think:false keeps that out (the fake drops it).
       const thinking = 'Let me think about what to answer.';
       if (isExtraction(req)) return { content: '{"memories": []}', thinking };
+      if (isFocusBody(req.body)) return { content: '{"focus": "Planning the garden", "tasks": []}', thinking };
       if (isTitle(req)) return { content: 'Garden plans', thinking };
       return { content: 'A fine plan for the garden this spring, I think.', thinking };
     });
@@ -153,9 +156,9 @@ describe('requests a real Ollama can serve', () => {
 
     const bodies = chatBodies(fake);
     const background = bodies.filter((b) => kindOf(b) !== 'chat');
-    expect(background.filter((b) => b.model === 'qwen3:4b').map((b) => `${kindOf(b)} think:${String(b.think)}`).sort()).toEqual(['extraction think:false', 'title think:false']);
+    expect(background.filter((b) => b.model === 'qwen3:4b').map((b) => `${kindOf(b)} think:${String(b.think)}`).sort()).toEqual(['extraction think:false', 'focus think:false', 'title think:false']);
     const withoutThinking = bodies.filter((b) => b.model === 'llama3.2');
-    expect(withoutThinking.map(kindOf)).toEqual(['chat', 'chat', 'extraction']);
+    expect(withoutThinking.map(kindOf)).toEqual(['chat', 'chat', 'extraction', 'focus']);
     expect(withoutThinking.every((b) => !('think' in b))).toBe(true);
     // The thread's title came without the model's reasoning.
     expect(unwrap(await client.call('thread.get', { threadId: first.threadId })).title).toBe('Garden plans');

@@ -23,6 +23,7 @@ import { createTestCore } from '../support/test-core';
 import { seededRandom } from '../support/seeded-random';
 import { expectDueJobsDone } from '../support/due-jobs';
 import { useTempDirs } from '../support/temp-dir';
+import { isExtractionBody, isFocusBody } from '../support/request-kind';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const EXCHANGES = 4;
@@ -41,7 +42,7 @@ const word = (n: number) => {
   return out;
 };
 const factWords = (i: number) => `${word(i * 7919 + 11)} ${word(i * 104729 + 7)} ${word(i * 1299709 + 3)}`;
-const isExtraction = (r: FakeRequestRecord) => r.path === '/api/chat' && (r.body as { format?: unknown } | undefined)?.format !== undefined;
+const isExtraction = (r: FakeRequestRecord) => r.path === '/api/chat' && isExtractionBody(r.body);
 
 interface Run {
   pid: number;
@@ -76,7 +77,9 @@ describe('a CLI queue runner killed mid-job (kill -9)', () => {
     fake = await startFakeOllama({ embedDim: 64 });
     fake.setDefaultReply((req) => {
       const last = req.messages.at(-1)!.content;
-      if (req.body.format !== undefined) {
+      // Working memory's update answers at once: the slow, killable job is extraction's.
+      if (isFocusBody(req.body)) return { content: '{"focus": "", "tasks": []}' };
+      if (isExtractionBody(req.body)) {
         const m = /Exchange (\d+): I really love ([a-z]+ [a-z]+ [a-z]+)/.exec(last);
         if (!m) return { content: '{"memories": []}' };
         const json = JSON.stringify({ memories: [{ content: `Loves ${m[2]}`, category: 'preference', importance: 0.6, confidence: 0.9, validity: 'permanent', evidence: `I really love ${m[2]}` }] });

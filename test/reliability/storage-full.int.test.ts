@@ -11,11 +11,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createChatHarness } from '../support/chat-harness';
 import { fillToTheLastByte, mountSmallDisk } from '../support/full-disk';
+import { isExtractionBody } from '../support/request-kind';
 
 const disk = mountSmallDisk('mnemo-disk-full-');
 const { root, mounted } = disk;
 
-const isExtraction = (body: unknown) => (body as { format?: unknown }).format !== undefined;
+const isExtraction = isExtractionBody;
 
 
 describe.skipIf(!mounted)('a full disk (16 MB tmpfs; skipped where a tmpfs cannot be mounted, i.e. without root)', () => {

@@ -196,6 +196,30 @@ describe('Markdown profile', () => {
     expect(parseTextImport(zh, 'skill').map((i) => i.content)).toEqual(['住在波尔图']);
   });
 
+  it('lists active episodes after the memories, with their days and thread; the import skips them and keeps the memories', () => {
+    const day = (d: number, h = 9) => Date.UTC(2026, 10, d, h);
+    const episodes = [
+      { id: 1, title: 'Lisbon trip', content: 'Wanted: a plan for May.\n## Places\n- Lisbon', started_at: day(2), ended_at: day(3), thread_title: 'Travel' },
+      { id: 2, title: 'Budget', content: 'Planned the household budget.', started_at: day(4), ended_at: day(4, 10), thread_title: null },
+    ];
+    const md = renderMarkdownExport([m(1, 'Lives in Porto'), m(2, 'Likes green tea', { category: 'preference' })], { at: day(5), language: 'en', timeZone: 'UTC', episodes });
+    expect(md).toContain(
+      '## Episodes\n\n### Lisbon trip\n\n_2026-11-02 – 2026-11-03 · conversation “Travel”_\n\nWanted: a plan for May.\n#### Places\n- Lisbon\n\n' +
+        '### Budget\n\n_2026-11-04 · conversation “Untitled conversation”_\n\nPlanned the household budget.\n',
+    );
+    expect(md.indexOf('## Preferences')).toBeLessThan(md.indexOf('## Episodes'));
+    expect(parseTextImport(md, 'skill').map((i) => [i.content, i.category])).toEqual([
+      ['Lives in Porto', 'knowledge'],
+      ['Likes green tea', 'preference'],
+    ]);
+    const zh = renderMarkdownExport([m(1, '住在波尔图')], { at: day(5), language: 'zh-CN', timeZone: 'Asia/Shanghai', episodes });
+    expect(zh).toContain('## 对话片段\n\n### Lisbon trip\n\n_2026-11-02 – 2026-11-03 · 对话「Travel」_');
+    expect(zh).toContain('_2026-11-04 · 对话「未命名对话」_');
+    expect(parseTextImport(zh, 'skill').map((i) => i.content)).toEqual(['住在波尔图']);
+    // No section without episodes.
+    expect(renderMarkdownExport([m(1, 'Lives in Porto')], { at: 0, language: 'en', timeZone: 'UTC', episodes: [] })).not.toContain('Episodes');
+  });
+
   it('writes no "About you" section without a profile, and skips one only in a Mnemo export', () => {
     expect(renderMarkdownExport([m(1, 'Lives in Porto')], { at: 0, language: 'en', timeZone: 'UTC', profile: '  ' })).not.toContain('About you');
     // Another assistant's "About you" section is what it remembers: memories, filed under knowledge.

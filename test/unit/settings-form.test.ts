@@ -29,6 +29,16 @@ describe('settings form', () => {
     expect(validateDraft(defaults, { ollamaHost: '' }).valid).toBe(true);
   });
 
+  it('checks the episodes’ quiet time with the contract’s own range (Settings › Memory and the Episodes tab)', () => {
+    expect(validateDraft(defaults, { episodeQuietMinutes: '0' }).errors.episodeQuietMinutes).toEqual({ key: 'settings.error.range', params: { min: 1, max: 10_080 } });
+    expect(validateDraft(defaults, { episodeQuietMinutes: '45.5' }).errors.episodeQuietMinutes?.key).toBe('settings.error.integer');
+    expect(buildPatch(defaults, { episodeQuietMinutes: '45' })).toEqual({ episodeQuietMinutes: 45 });
+    for (const [value, ok] of [[0, false], [1, true], [10_080, true], [10_081, false]] as const) {
+      expect(validateDraft(defaults, { episodeQuietMinutes: String(value) }).valid).toBe(ok);
+      expect(Settings.safeParse({ episodeQuietMinutes: value }).success).toBe(ok);
+    }
+  });
+
   it('checks the context window with the contract’s own range', () => {
     expect(validateDraft(defaults, { contextWindowTokens: '1024' }).errors.contextWindowTokens).toEqual({ key: 'settings.error.range', params: { min: 2048, max: 1_048_576 } });
     expect(validateDraft(defaults, { contextWindowTokens: '8192.5' }).errors.contextWindowTokens?.key).toBe('settings.error.integer');

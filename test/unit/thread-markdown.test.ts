@@ -73,4 +73,21 @@ describe('a thread as Markdown', () => {
     expect(localDateTime(at, 'UTC')).toBe('2026-11-24 23:30');
     expect(localDateTime(at, 'Asia/Shanghai')).toBe('2026-11-25 07:30');
   });
+
+  it('says how many messages of other versions it leaves out (the JSON export keeps them), in the user’s language', () => {
+    const user = thread.messages[0]!;
+    // Two versions of the question; the second, with its answer, is shown.
+    const branched: ExportedThread = {
+      ...thread,
+      summary: null,
+      messages: [{ ...user, parent: null }, { ...user, content: '下周搬家', parent: null }, { ...thread.messages[1]!, parent: 1 }],
+      active: 2,
+    };
+    const zh = renderThreadMarkdown(branched, { language: 'zh-CN', timeZone: 'UTC' });
+    expect(zh).toContain('_这里是对话的当前版本。另有 1 条其他版本的消息（改过的提问、重新生成的回答）保留在 JSON 导出中。_');
+    expect(zh).toContain('下周搬家');
+    expect(zh).not.toContain('下个月搬家');
+    expect(renderThreadMarkdown(branched, { language: 'en', timeZone: 'UTC' })).toContain('1 message of other versions (edited questions, regenerated answers) is kept in the JSON export.');
+    expect(renderThreadMarkdown(thread, { language: 'en', timeZone: 'UTC' })).not.toContain('other versions');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTrivial } from '../../electron/core/extraction/extraction.job';
+import { isTrivial } from '../../electron/core/text/small-talk';
 
 describe('isTrivial: small talk is not sent to the extraction model', () => {
   it('greetings, thanks and one-word replies are small talk, in both languages', () => {

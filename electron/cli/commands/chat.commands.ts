@@ -204,9 +204,13 @@ export const chatCommands: CliCommand[] = [
       if (!thread.ok) return thread;
       if (!page.ok) return page;
       if (!summary.ok) return summary;
+      // A summary of another version (message-branches.ts) is not sent with this one: say so, as the summary panel does.
+      const otherVersion = summary.value?.otherVersion ? '; written from another version of this conversation, not used for the one shown' : '';
       const text = [
         `${thread.value.title || '(untitled)'}${thread.value.incognito ? ' [incognito]' : ''}`,
-        summary.value ? `\nSummary (${summary.value.coveredCount} messages${summary.value.pendingCount ? `, ${summary.value.pendingCount} not yet summarized` : ''}):\n${summary.value.content}\n` : '',
+        summary.value
+          ? `\nSummary (${summary.value.coveredCount} messages${summary.value.pendingCount ? `, ${summary.value.pendingCount} not yet summarized` : ''}${otherVersion}):\n${summary.value.content}\n`
+          : '',
         ...page.value.messages.map(formatMessage),
       ].join('\n');
       return { ok: true, value: { thread: thread.value, summary: summary.value, messages: page.value.messages }, text };

@@ -208,7 +208,7 @@ export function remainingCopiesText(remaining: readonly RemainingCopy[]): string
 }
 
 /** A purge's answer: erased from the database, and from which backups; the files that still hold copies, if any. */
-function purgeText(what: string, backups: BackupErasure): string {
+export function purgeText(what: string, backups: BackupErasure): string {
   const files = `${backups.clean} ${backups.clean === 1 ? 'backup' : 'backups'}`;
   if (backups.remaining.length === 0) {
     return backups.clean === 0

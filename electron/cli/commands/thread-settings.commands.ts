@@ -49,11 +49,12 @@ async function threadInstructions(ctx: CliContext): Promise<CliOutput> {
 /** The context view as a table: each part's tokens against its budget, then the system text. */
 export function formatPromptContext(c: PromptContext | null): string {
   if (!c) return 'Mnemo has no record of what the model saw for this answer (it was written before Mnemo kept one, or its prompt could not be built).';
-  const conversation = c.summary.tokens + c.recent.tokens + c.question.tokens;
+  const conversation = c.workingMemory.tokens + c.summary.tokens + c.recent.tokens + c.question.tokens;
   const rows: Array<[string, number, number | null]> = [
     ['system text and instructions', c.system.tokens, c.budget.system],
     [`${c.memories.profile ? 'profile and ' : ''}${c.memories.ids.length} ${c.memories.ids.length === 1 ? 'memory' : 'memories'}`, c.memories.tokens, c.budget.memories],
     ['conversation', conversation, c.budget.conversation],
+    ...(c.workingMemory.tokens > 0 ? [[`  working memory (${c.workingMemory.focus ? 'focus, ' : ''}${c.workingMemory.tasks} ${c.workingMemory.tasks === 1 ? 'task' : 'tasks'})`, c.workingMemory.tokens, null] as [string, number, null]] : []),
     [c.summary.included ? '  thread summary' : '  thread summary (not included)', c.summary.tokens, null],
     [`  ${c.recent.count} earlier ${c.recent.count === 1 ? 'message' : 'messages'}`, c.recent.tokens, null],
     ['  the question', c.question.tokens, null],

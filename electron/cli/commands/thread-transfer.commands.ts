@@ -36,7 +36,8 @@ async function exportThreads(ctx: CliContext): Promise<CliOutput> {
 function itemLine(i: ThreadImportItem, width: number): string {
   const outcome = i.outcome === 'new' && i.threadId !== undefined ? `new -> #${i.threadId}` : i.outcome;
   const title = (i.title || '(untitled)').replace(/\s+/g, ' ').slice(0, 80);
-  return `${title.padEnd(width)}  ${String(i.messages).padStart(8)}  ${outcome}${i.reason ? `  (${i.reason})` : ''}`;
+  const versions = i.otherVersions > 0 ? `  (+${i.otherVersions} in other versions)` : '';
+  return `${title.padEnd(width)}  ${String(i.messages).padStart(8)}  ${outcome}${versions}${i.reason ? `  (${i.reason})` : ''}`;
 }
 
 /** A table for people: each thread's title, how many messages it holds, and what the import does with it. */

@@ -1,6 +1,6 @@
 /**
- * "Delete forever" reaches the backups: after a purge has committed in the live database, the purged memories are
- * erased from every copy of the database Mnemo keeps in the data folder: each file in the backups folder and its
+ * "Delete forever" reaches the backups: after a purge has committed in the live database, the purged memories (or
+ * episodes: the same rules, their own tables) are erased from every copy of the database Mnemo keeps in the data folder: each file in the backups folder and its
  * subfolders (automatic, manual, pre-migration, pre-restore, kept-aside copies) and a staged or refused restore beside
  * the database (`mnemo.db.restore-pending`, `mnemo.db.restore-refused-…`).
  *
@@ -8,9 +8,9 @@
  * - A backup is never changed in place. The scrub works on a scratch copy, deletes there with secure_delete on,
  *   merges the full-text index (a contentless-delete FTS5 DELETE only writes a tombstone, see memory.service.ts),
  *   writes a compact copy of that (VACUUM INTO: no free page keeps old bytes), proves it sound (inspectDatabaseFile:
- *   integrity_check, our tables, a known schema) and that it lost exactly the purged memories, syncs it and renames it
+ *   integrity_check, our tables, a known schema) and that it lost exactly the purged rows, syncs it and renames it
  *   over the backup. A crash at any point leaves the backup as it was (and a scratch file the next scrub removes).
- * - A memory is matched by id and creation time. Ids never repeat within one database, but a restore rewinds them:
+ * - A memory (or episode) is matched by id and creation time. Ids never repeat within one database, but a restore rewinds them:
  *   a backup taken before the restore may hold another memory under the same id, and that one is not touched.
  * - Nothing is silently skipped. A file that cannot be read, is not a Mnemo database this version can change, or
  *   cannot be rewritten is listed in `remaining` with its path and why: it may still hold a copy, and the user is
@@ -43,12 +43,20 @@ export interface PurgedMemory {
   createdAt: number;
 }
 
+/** A purged episode as the backups know it: by id and creation time, as a memory (a restore rewinds ids too). */
+export interface PurgedEpisode {
+  id: number;
+  createdAt: number;
+}
+
 export interface BackupScrubber {
   /**
    * Erases these memories from every backup; never rejects (see the header). One scrub at a time; backups holding
    * 2 MB or more in all are rewritten in a worker thread (backup-scrub.worker.ts).
    */
   eraseMemories(memories: readonly PurgedMemory[]): Promise<BackupErasure>;
+  /** Erases these episodes (rows, versions, search entries) from every backup, as eraseMemories does memories. */
+  eraseEpisodes(episodes: readonly PurgedEpisode[]): Promise<BackupErasure>;
 }
 
 export const NOTHING_ERASED: BackupErasure = { clean: 0, erased: 0, remaining: [] };
@@ -66,14 +74,15 @@ class ScrubRefused extends Error {}
 export interface ScrubRequest {
   paths: Pick<Paths, 'dbFile' | 'backupsDir' | 'migrationsDir' | 'vecExtensionPath'>;
   memories: readonly PurgedMemory[];
+  episodes?: readonly PurgedEpisode[];
 }
 
 export function createBackupScrubber(deps: { paths: Paths; logger: Logger; offThreadFromBytes?: number }): BackupScrubber {
   const { paths, logger } = deps;
   let previous: Promise<unknown> = Promise.resolve();
 
-  async function scrub(memories: readonly PurgedMemory[]): Promise<BackupErasure> {
-    const request: ScrubRequest = { paths: { dbFile: paths.dbFile, backupsDir: paths.backupsDir, migrationsDir: paths.migrationsDir, ...(paths.vecExtensionPath ? { vecExtensionPath: paths.vecExtensionPath } : {}) }, memories };
+  async function scrub(purged: Pick<ScrubRequest, 'memories' | 'episodes'>): Promise<BackupErasure> {
+    const request: ScrubRequest = { paths: { dbFile: paths.dbFile, backupsDir: paths.backupsDir, migrationsDir: paths.migrationsDir, ...(paths.vecExtensionPath ? { vecExtensionPath: paths.vecExtensionPath } : {}) }, ...purged };
     const entry = backupBytes(paths) >= (deps.offThreadFromBytes ?? OFF_THREAD_FROM_BYTES) ? workerEntry(import.meta.url, 'backup-scrub.worker') : null;
     if (!entry) return eraseFromBackups(request);
     try {
@@ -85,23 +94,26 @@ export function createBackupScrubber(deps: { paths: Paths; logger: Logger; offTh
     }
   }
 
+  function erase(purged: Pick<ScrubRequest, 'memories' | 'episodes'>, what: string): Promise<BackupErasure> {
+    if (purged.memories.length === 0 && (purged.episodes ?? []).length === 0) return Promise.resolve(NOTHING_ERASED);
+    // One at a time: two scrubs would share the scratch files beside a backup.
+    const run = previous.then(() => scrub(purged));
+    previous = run.catch(() => undefined);
+    return run.then((erasure) => {
+      for (const copy of erasure.remaining) logger.warn(`a backup may still hold purged ${what}`, { file: copy.path, reason: copy.reason });
+      if (erasure.erased > 0) logger.info(`purged ${what} erased from backups`, { erased: erasure.erased, clean: erasure.clean, remaining: erasure.remaining.length });
+      return erasure;
+    });
+  }
+
   return {
-    eraseMemories(memories) {
-      if (memories.length === 0) return Promise.resolve(NOTHING_ERASED);
-      // One at a time: two scrubs would share the scratch files beside a backup.
-      const run = previous.then(() => scrub(memories));
-      previous = run.catch(() => undefined);
-      return run.then((erasure) => {
-        for (const copy of erasure.remaining) logger.warn('a backup may still hold purged memories', { file: copy.path, reason: copy.reason });
-        if (erasure.erased > 0) logger.info('purged memories erased from backups', { erased: erasure.erased, clean: erasure.clean, remaining: erasure.remaining.length });
-        return erasure;
-      });
-    },
+    eraseMemories: (memories) => erase({ memories }, 'memories'),
+    eraseEpisodes: (episodes) => erase({ memories: [], episodes }, 'episodes'),
   };
 }
 
 /** Erases the memories from every copy of the database in the data folder (see the header); never throws. */
-export function eraseFromBackups({ paths, memories }: ScrubRequest): BackupErasure {
+export function eraseFromBackups({ paths, memories, episodes = [] }: ScrubRequest): BackupErasure {
   const found = findBackupFiles(paths);
   for (const leftover of found.scratch) removeQuietly(leftover);
   let clean = 0;
@@ -109,7 +121,7 @@ export function eraseFromBackups({ paths, memories }: ScrubRequest): BackupErasu
   const remaining: RemainingCopy[] = [...found.unreadable];
   for (const file of found.files) {
     try {
-      if (eraseFrom(file, memories, paths)) erased++;
+      if (eraseFrom(file, { memories, episodes }, paths)) erased++;
       clean++;
     } catch (e) {
       // Gone meanwhile (rotation in another Mnemo process): nothing of it is left to hold a copy.
@@ -122,11 +134,17 @@ export function eraseFromBackups({ paths, memories }: ScrubRequest): BackupErasu
   return { clean, erased, remaining };
 }
 
-/** True when the file held some of the memories and was rewritten without them; false when it held none. */
-function eraseFrom(file: string, memories: readonly PurgedMemory[], paths: ScrubRequest['paths']): boolean {
+/** What one scrub erases: memories, episodes, or both. */
+interface Purged {
+  memories: readonly PurgedMemory[];
+  episodes: readonly PurgedEpisode[];
+}
+
+/** True when the file held some of the purged rows and was rewritten without them; false when it held none. */
+function eraseFrom(file: string, purged: Purged, paths: ScrubRequest['paths']): boolean {
   if (fs.statSync(file).size === 0) return false;
   foldWal(file);
-  if (heldIn(file, memories).length === 0) return false;
+  if (!holdsAny(file, purged)) return false;
   const [copy, out] = SCRATCH.map((suffix) => file + suffix) as [string, string];
   try {
     removeWithCompanions(copy);
@@ -134,6 +152,7 @@ function eraseFrom(file: string, memories: readonly PurgedMemory[], paths: Scrub
     // A byte copy: the backup is a whole file (its WAL folded above) that nothing writes in place.
     fs.copyFileSync(file, copy);
     let expected = 0;
+    let expectedEpisodes = 0;
     withDatabase(copy, { readonly: false }, (db) => {
       // The copy is scratch: no journal file (a failure discards the whole copy), and freed pages are zeroed.
       db.pragma('journal_mode = MEMORY');
@@ -142,14 +161,16 @@ function eraseFrom(file: string, memories: readonly PurgedMemory[], paths: Scrub
       db.pragma('foreign_keys = ON');
       loadVec(db, paths.vecExtensionPath);
       const before = db.prepare('SELECT count(*) FROM memories').pluck().get() as number;
-      expected = before - deleteMemories(db, memories);
+      expected = before - deleteMemories(db, purged.memories);
+      expectedEpisodes = countEpisodes(db) - deleteEpisodes(db, purged.episodes);
       // Reading every page of the copy, VACUUM INTO also fails on a damaged one: such a backup is reported.
       db.prepare('VACUUM INTO ?').run(out);
     });
     removeWithCompanions(copy);
     // What replaces the backup is proved sound (integrity, our tables, a schema this version knows) before it does.
     const after = inspectDatabaseFile(out, paths.migrationsDir);
-    if (after.memories !== expected || heldIn(out, memories).length > 0) {
+    const episodesAfter = withDatabase(out, { readonly: true }, countEpisodes);
+    if (after.memories !== expected || episodesAfter !== expectedEpisodes || holdsAny(out, purged)) {
       throw new ScrubRefused('the rewritten copy did not come out as expected, so the backup was left as it was');
     }
     syncFile(out);
@@ -182,6 +203,53 @@ function heldIn(file: string, memories: readonly PurgedMemory[]): number[] {
     if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memories'`).get()) return [];
     const find = db.prepare('SELECT id FROM memories WHERE id = ? AND created_at = ?').pluck();
     return memories.filter((m) => find.get(m.id, m.createdAt) !== undefined).map((m) => m.id);
+  });
+}
+
+/** Does this database file hold any of the purged memories or episodes (by id and creation time)? */
+function holdsAny(file: string, purged: Purged): boolean {
+  return heldIn(file, purged.memories).length > 0 || episodesHeldIn(file, purged.episodes).length > 0;
+}
+
+/** The purged episodes this database file holds; none in a backup from before episodes existed. */
+function episodesHeldIn(file: string, episodes: readonly PurgedEpisode[]): number[] {
+  if (episodes.length === 0) return [];
+  return withDatabase(file, { readonly: true }, (db) => {
+    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'episodes'`).get()) return [];
+    const find = db.prepare('SELECT id FROM episodes WHERE id = ? AND created_at = ?').pluck();
+    return episodes.filter((e) => find.get(e.id, e.createdAt) !== undefined).map((e) => e.id);
+  });
+}
+
+function countEpisodes(db: Sqlite): number {
+  if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'episodes'`).get()) return 0;
+  return db.prepare('SELECT count(*) FROM episodes').pluck().get() as number;
+}
+
+/** Tables keyed by episode id, with the column: the search entries and the versions (each holds the text). */
+const EPISODE_KEYED: ReadonlyArray<readonly [table: string, column: string]> = [
+  ['episodes_fts', 'rowid'],
+  ['episode_versions', 'episode_id'],
+];
+
+/** Deletes the episodes and everything that carries their text; returns how many episodes. */
+function deleteEpisodes(db: Sqlite, episodes: readonly PurgedEpisode[]): number {
+  if (episodes.length === 0) return 0;
+  const tables = new Set(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]);
+  if (!tables.has('episodes')) return 0;
+  const byEpisodeId = EPISODE_KEYED.filter(([table]) => tables.has(table)).map(([table, column]) => db.prepare(`DELETE FROM ${table} WHERE ${column} = ?`));
+  const deleteEpisode = db.prepare('DELETE FROM episodes WHERE id = ? AND created_at = ?');
+  return writeTransaction(db, () => {
+    let removed = 0;
+    for (const e of episodes) {
+      if (deleteEpisode.run(e.id, e.createdAt).changes === 0) continue;
+      // The row's trigger already took its search entry; deleting again is a no-op, kept for a schema without it.
+      for (const statement of byEpisodeId) statement.run(BigInt(e.id));
+      removed++;
+    }
+    // As for memories: a contentless-delete DELETE leaves a tombstone, the merge takes the words off the pages.
+    if (removed > 0 && tables.has('episodes_fts')) db.exec(`INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')`);
+    return removed;
   });
 }
 

@@ -8,6 +8,7 @@ import { MnemoError } from '../../../shared/errors';
 import type { ChatService } from './chat.service';
 import type { MessagesRepo } from './messages.repo';
 import type { PromptContextRepo } from './prompt-context.repo';
+import { createMessageBranches, summaryAsShown } from './message-branches';
 import { loadSummary, updateSummaryByUser } from './summary.job';
 
 export function chatHandlers(deps: { chat: ChatService; messages: MessagesRepo; promptContexts: PromptContextRepo }): HandlersFor<'chat'> {
@@ -27,14 +28,15 @@ export function chatHandlers(deps: { chat: ChatService; messages: MessagesRepo; 
 
 export function summaryHandlers(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; threads: ThreadService }): HandlersFor<'summary'> {
   const { sqlite, clock, events, threads } = deps;
+  const branches = createMessageBranches(sqlite);
   return {
     'summary.get': ({ threadId }) => {
       threads.get(threadId); // NOT_FOUND for a thread that does not exist
-      return loadSummary(sqlite, threadId);
+      return summaryAsShown(loadSummary(sqlite, threadId), branches.leaf(threadId), branches);
     },
     'summary.update': ({ threadId, content }) => {
       threads.get(threadId);
-      const summary = updateSummaryByUser(sqlite, clock, threadId, content);
+      const summary = summaryAsShown(updateSummaryByUser(sqlite, clock, threadId, content), branches.leaf(threadId), branches)!;
       events.emit('summary.updated', { summary });
       return summary;
     },

@@ -30,6 +30,7 @@ import type { EventBus } from '../event-bus';
 import type { JobQueue } from '../jobs/job-queue';
 import type { ModelRequests } from '../llm/llm-provider';
 import type { ChatResult } from '../llm/llm.port';
+import type { FocusState } from '../focus/focus-rules';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
@@ -66,6 +67,8 @@ export interface ChatServiceDeps {
   profile: () => string | null;
   /** Where the memory tools search (chat/memory-tool-sources.ts). */
   memoryToolSources: () => MemoryToolSources;
+  /** The thread's working memory (focus/focus.service.ts): in the prompt, and its update queued after each exchange. */
+  workingMemory: { forPrompt(threadId: number): FocusState | null; afterExchange(threadId: number): void };
 }
 
 export interface SendResult {
@@ -158,6 +161,22 @@ export function createChatService(deps: ChatServiceDeps) {
     return switched;
   }
 
+  /** Shows the branch a message is on when it is not the one shown (message-branches.ts reveal); events only on a switch. */
+  function showMessage(input: { messageId: number }): { threadId: number; leafId: number; switched: boolean } {
+    const message = messages.get(input.messageId);
+    if (!message) throw new MnemoError('NOT_FOUND', `Message ${input.messageId} does not exist (its thread may have been deleted).`);
+    const shown = writeTransaction(sqlite, () => {
+      const onPath = messages.branches.isOnPath(message.id, messages.branches.leaf(message.threadId));
+      // Refused only when it would change the branch under a reply being written; a message already shown just opens.
+      if (!onPath && active.has(message.threadId)) {
+        throw new MnemoError('CONFLICT', 'A reply is still being written in this thread, and this message is on another version. Stop the reply or wait for it to finish, then open it again.');
+      }
+      return messages.branches.reveal(message.id);
+    });
+    if (shown.switched) events.emit('thread.branchSwitched', { threadId: shown.threadId, leafId: shown.leafId });
+    return shown;
+  }
+
   async function withStream<T>(threadId: number, run: (controller: AbortController) => Promise<T>): Promise<T> {
     if (active.has(threadId)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish.');
     const controller = new AbortController();
@@ -200,7 +219,7 @@ export function createChatService(deps: ChatServiceDeps) {
         trace,
         assemble: async (access) =>
           assemblePrompt(
-            { sqlite, messages, memory: deps.memory(), calibrator, profile: deps.profile },
+            { sqlite, messages, memory: deps.memory(), calibrator, profile: deps.profile, workingMemory: deps.workingMemory.forPrompt },
             { threadId, userMessage, incognito, threadInstructions: thread.instructions, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now(), access },
           ),
         onAssembled: (assembled) => {
@@ -280,6 +299,7 @@ export function createChatService(deps: ChatServiceDeps) {
     if (thread.title_source === null && reply.content) {
       queue.enqueue({ kind: 'title', idempotencyKey: `title:${threadId}`, threadId, payload: { userMessageId: user.id, assistantMessageId: reply.id } });
     }
+    if (reply.content) deps.workingMemory.afterExchange(threadId);
     if (summaryIsDue(sqlite, messages.branches, threadId, settings.summary)) {
       queue.enqueue({ kind: 'summarize', idempotencyKey: `summarize:${threadId}:${reply.id}`, threadId, payload: { upToMessageId: reply.id } });
     }
@@ -291,6 +311,7 @@ export function createChatService(deps: ChatServiceDeps) {
     edit,
     regenerate,
     switchBranch,
+    showMessage,
     stop(threadId: number): boolean {
       const c = active.get(threadId);
       if (!c) return false;

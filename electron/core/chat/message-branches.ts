@@ -30,6 +30,16 @@ import type { Sqlite } from '../db/open-database';
 export const VERSION_COLUMNS = `(SELECT count(*) FROM messages s WHERE s.thread_id = m.thread_id AND s.parent_id IS m.parent_id) AS version_count,
   (SELECT count(*) FROM messages s WHERE s.thread_id = m.thread_id AND s.parent_id IS m.parent_id AND s.id <= m.id) AS version_index`;
 
+/**
+ * SQL for the number of messages on a thread's active path (the conversation the user sees), for a thread row
+ * aliased `t`: what a thread's message count means (thread lists, the CLI). Versions the user left are not counted;
+ * the JSON export, which keeps them, says how many it holds beside the path (thread-export.ts).
+ */
+export const ACTIVE_PATH_LENGTH_SQL = `(WITH RECURSIVE up(id) AS (
+    SELECT coalesce(t.active_leaf_id, (SELECT max(id) FROM messages WHERE thread_id = t.id))
+    UNION ALL SELECT m.parent_id FROM messages m JOIN up ON m.id = up.id WHERE m.parent_id IS NOT NULL
+  ) SELECT count(*) FROM up JOIN messages p ON p.id = up.id)`;
+
 /** A message's place among its versions (1-based), present only when it has more than one. */
 export function versionOf(r: { version_count?: number; version_index?: number }): { index: number; count: number } | undefined {
   return r.version_count !== undefined && r.version_count > 1 && r.version_index !== undefined ? { index: r.version_index, count: r.version_count } : undefined;
@@ -115,6 +125,20 @@ export function createMessageBranches(sqlite: Sqlite) {
       setLeaf.run(leafId, m.thread_id);
       return { threadId: m.thread_id, leafId };
     },
+    /**
+     * Makes a message part of the conversation shown (opening a memory's source or a search hit that was edited away):
+     * nothing changes when it is on the active path; otherwise the leaf becomes the newest message under it, as a
+     * switch to its version would. Unknown message: NOT_FOUND.
+     */
+    reveal(messageId: number): { threadId: number; leafId: number; switched: boolean } {
+      const m = meta.get(messageId) as { id: number; thread_id: number; parent_id: number | null } | undefined;
+      if (!m) throw new MnemoError('NOT_FOUND', `Message ${messageId} does not exist (its thread may have been deleted).`);
+      const current = leaf(m.thread_id);
+      if (this.isOnPath(messageId, current)) return { threadId: m.thread_id, leafId: current!, switched: false };
+      const leafId = (newestUnder.get(messageId, m.thread_id) as { id: number }).id;
+      setLeaf.run(leafId, m.thread_id);
+      return { threadId: m.thread_id, leafId, switched: true };
+    },
     /** True when a newer version of the message exists: the user edited it (or regenerated it) afterwards. */
     wasEditedLater(messageId: number): boolean {
       return newerSibling.get(messageId) !== undefined;
@@ -131,4 +155,10 @@ export type MessageBranches = ReturnType<typeof createMessageBranches>;
 export function summaryForPath(summary: ThreadSummary | null, pathEndId: number | null, branches: Pick<MessageBranches, 'isOnPath'>): ThreadSummary | null {
   if (!summary || summary.toMessageId === null) return summary;
   return branches.isOnPath(summary.toMessageId, pathEndId) ? summary : null;
+}
+
+/** The summary as the thread view shows it: marked when it describes a branch the user left (see summaryForPath). */
+export function summaryAsShown(summary: ThreadSummary | null, leafId: number | null, branches: Pick<MessageBranches, 'isOnPath'>): ThreadSummary | null {
+  if (!summary) return null;
+  return { ...summary, otherVersion: summaryForPath(summary, leafId, branches) === null };
 }

@@ -25,6 +25,8 @@ import { summaryForPath } from './message-branches';
 import { formatProfileForPrompt } from '../memory/memory-prompt';
 import { MEMORY_TOOLS_RULE } from './memory-tools';
 import type { MemoryAccess } from './tool-loop';
+import type { FocusState } from '../focus/focus-rules';
+import { formatWorkingMemoryForPrompt, WORKING_MEMORY_SHARE_OF_CONVERSATION } from './working-memory-prompt';
 
 /** timeZone: the user's (userTimeZone): "today" is their calendar day, not UTC's. */
 export function systemPrompt(now: number, timeZone: string): string {
@@ -56,7 +58,8 @@ export const ATTACHMENT_SHARE_OF_CONVERSATION = 0.75;
 
 export async function assemblePrompt(
   /** profile: the user's profile while it is on (profile.service.ts), else null. */
-  deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null },
+  /** workingMemory: the thread's focus and tasks while working memory is on (focus/focus.service.ts), else null. */
+  deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null; workingMemory?: (threadId: number) => FocusState | null },
   /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
   /** threadInstructions: the thread's own system prompt (null: none); the global one is settings.instructions. */
   /** access: whether retrieved memories go in and memory tools are offered (tool-loop.ts); default: inject, no tools. */
@@ -83,6 +86,7 @@ export async function assemblePrompt(
     memoriesUsed = retrieved.items;
     memoryText = [profileText, retrieved.text].filter(Boolean).join('\n\n');
   }
+  const working = formatWorkingMemoryForPrompt(deps.workingMemory?.(threadId) ?? null, Math.floor(budget.conversation * WORKING_MEMORY_SHARE_OF_CONVERSATION), estimateTokens);
   // A summary of a branch the user left would tell the model about a conversation that, on this path, never happened.
   const summary = summaryForPath(loadSummary(deps.sqlite, threadId), userMessage.parentId ?? null, deps.messages.branches);
   const history = (function* (): Generator<HistoryMessage> {
@@ -95,7 +99,7 @@ export async function assemblePrompt(
   const attachmentRoom = Math.floor((budget.conversation * ATTACHMENT_SHARE_OF_CONVERSATION) / Math.max(deps.calibrator.ratio, 0.01));
   const question = fitUserContent(userMessage.content, userMessage.attachments ?? [], attachmentRoom, estimateTokens);
   const plan = planConversation({
-    budgetTokens: budget.conversation,
+    budgetTokens: budget.conversation - (working.text ? working.context.tokens + 1 : 0),
     ratio: deps.calibrator.ratio,
     summary: summary?.content ?? null,
     summaryTokens: summary ? estimateTokens(summary.content) : 0,
@@ -103,7 +107,7 @@ export async function assemblePrompt(
     history,
     userMessage: { content: question.content, estimatedTokens: estimateTokens(question.content) },
   });
-  const systemContent = memoryText ? `${system.text}\n\n${memoryText}` : system.text;
+  const systemContent = [system.text, memoryText, working.text].filter(Boolean).join('\n\n');
   return {
     prompt: [{ role: 'system', content: systemContent }, ...plan.messages],
     budget,
@@ -120,6 +124,7 @@ export async function assemblePrompt(
       attachments: { count: userMessage.attachments?.length ?? 0, tokens: Math.ceil(question.attachmentTokens * deps.calibrator.ratio), cut: question.cut },
       conversationCut: plan.truncated,
       tools: { offered: access.tools, searches: [], refused: false },
+      workingMemory: working.context,
     },
   };
 }

@@ -23,7 +23,7 @@ import type { Clock } from '../ports/clock.port';
 import { estimateTokens } from '../text/token-estimate';
 import { createTimelineWriter } from '../timeline/timeline-writer';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
-import { createMessageBranches, summaryForPath, type MessageBranches } from './message-branches';
+import { createMessageBranches, summaryAsShown, summaryForPath, type MessageBranches } from './message-branches';
 
 interface SummaryRow {
   thread_id: number;
@@ -205,14 +205,22 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
           )
           .run(threadId, text, first, last, (previous?.coveredCount ?? 0) + rows.length, now);
         timeline.record('thread_summarized', { threadId }, { messages: rows.length, toMessageId: last }, now);
-        const summary = loadSummary(sqlite, threadId)!;
+        // Written for the reply's path: the user may have switched versions since (then the panel says so).
+        const summary = summaryAsShown(loadSummary(sqlite, threadId), branches.leaf(threadId), branches)!;
         tx.afterCommit(() => events.emit('summary.updated', { summary }));
       };
     },
     onFailure(job) {
       if (job.threadId === null) return;
-      const since = loadSummary(sqlite, job.threadId)?.toMessageId ?? 0;
-      const pending = (sqlite.prepare(`SELECT count(*) AS n FROM messages WHERE thread_id = ? AND id > ? AND status != 'error'`).get(job.threadId, since) as { n: number }).n;
+      // Counted on the conversation shown, as the summary panel says it: its messages after what the summary covers
+      // there (all of them when the summary is another version's); other versions' messages are never summarized here.
+      const leaf = branches.leaf(job.threadId);
+      const since = summaryForPath(loadSummary(sqlite, job.threadId), leaf, branches)?.toMessageId ?? 0;
+      let pending = 0;
+      for (const r of branches.pathUp<{ id: number; parent_id: number | null; status: string }>(leaf)) {
+        if (r.id <= since) break;
+        if (r.status !== 'error') pending += 1;
+      }
       sqlite
         .prepare(
           `INSERT INTO thread_summaries (thread_id, content, pending_count, updated_at) VALUES (?, '', ?, ?)

@@ -130,6 +130,53 @@ export const userProfile = sqliteTable(
   (t) => [check('user_profile_single_row_chk', sql`${t.id} = 1`)],
 );
 
+/**
+ * Working memory of a thread (chat/working-memory/): its current focus, one row per thread, and its tasks, one row
+ * each. Two tables rather than one JSON column so that a user's edit of one task and the model's update of another
+ * are row writes that cannot overwrite each other, each task keeps its own "edited by user" flag and expiry, and
+ * expired rows are dropped by one DELETE. Both cascade with the thread.
+ */
+export const threadFocus = sqliteTable('thread_focus', {
+  threadId: integer('thread_id')
+    .primaryKey()
+    .references(() => threads.id, { onDelete: 'cascade' }),
+  /** One or two sentences; '' when there is none. */
+  focus: text('focus').notNull().default(''),
+  focusEditedByUser: integer('focus_edited_by_user', { mode: 'boolean' }).notNull().default(false),
+  /** When the focus stops being shown and sent (renewed by each write of it); null: no focus. */
+  focusExpiresAt: integer('focus_expires_at'),
+  /** The last message the background model has read for this thread (0: none). */
+  throughMessageId: integer('through_message_id').notNull().default(0),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export const threadFocusTasks = sqliteTable(
+  'thread_focus_tasks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    threadId: integer('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    /** open | in_progress | done */
+    state: text('state').notNull().default('open'),
+    /** low | normal | high: how long the task is kept without news (working-memory-rules.ts). */
+    importance: text('importance').notNull().default('normal'),
+    /** The user wrote or edited the text: the model may change the state, never the text. */
+    editedByUser: integer('edited_by_user', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [
+    index('thread_focus_tasks_thread_idx').on(t.threadId, t.id),
+    index('thread_focus_tasks_expires_idx').on(t.expiresAt),
+    check('thread_focus_tasks_state_chk', sql`${t.state} IN ('open','in_progress','done')`),
+    check('thread_focus_tasks_importance_chk', sql`${t.importance} IN ('low','normal','high')`),
+  ],
+);
+
 export const memories = sqliteTable(
   'memories',
   {

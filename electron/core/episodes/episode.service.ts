@@ -9,8 +9,10 @@
  * not a signal the core has, so a stretch ends when it goes quiet, and a deleted thread takes its episodes with it
  * (foreign key cascade; their search entries by the migration's trigger).
  */
-import type { Episode, EpisodeVersion, Settings } from '../../../shared/contract';
+import type { BackupErasure, Episode, EpisodeVersion, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
+import type { BackupScrubber } from '../backup/backup-scrub';
+import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
@@ -18,6 +20,7 @@ import { secretRefusal } from '../extraction/secret-detector';
 import type { JobQueue } from '../jobs/job-queue';
 import { relevantMatches } from '../memory/keyword-query';
 import type { Clock } from '../ports/clock.port';
+import type { Logger } from '../ports/logger.port';
 import { termKeys } from '../text/meaningful-terms';
 import { createTimelineWriter } from '../timeline/timeline-writer';
 import { episodeText } from './episode-prompt';
@@ -35,7 +38,17 @@ function readCursor(cursor: string | undefined): { endedAt: number; id: number }
   return { endedAt: Number(m[1]), id: Number(m[2]) };
 }
 
-export function createEpisodeService(deps: { sqlite: Sqlite; store: EpisodeStore; queue: JobQueue; clock: Clock; events: EventBus; settings: () => Settings }) {
+export function createEpisodeService(deps: {
+  sqlite: Sqlite;
+  store: EpisodeStore;
+  queue: JobQueue;
+  clock: Clock;
+  events: EventBus;
+  settings: () => Settings;
+  /** Where "delete forever" also reaches: every backup in the data folder (as for memories). */
+  backups: BackupScrubber;
+  logger: Logger;
+}) {
   const { sqlite, store, queue, clock, events } = deps;
   const timeline = createTimelineWriter({ sqlite, clock });
   const q = {
@@ -139,8 +152,12 @@ export function createEpisodeService(deps: { sqlite: Sqlite; store: EpisodeStore
         'restored',
       );
     },
-    /** To the trash, or for good (the row, its versions and its search entry; see memory purge for backups). */
-    delete(id: number, forever: boolean): { id: number; forever: boolean } {
+    /**
+     * To the trash, or for good: the row, its versions and its search entry, then (after the commit) the WAL and
+     * every backup in the data folder, as a memory's purge (backup-scrub.ts); the answer names a backup it could not
+     * change. The trash keeps the episode in the backups: it can still be restored.
+     */
+    async delete(id: number, forever: boolean): Promise<{ id: number; forever: boolean; backups?: BackupErasure }> {
       const episode = existing(id);
       writeTransaction(sqlite, () => {
         if (forever) store.purge(id);
@@ -148,7 +165,10 @@ export function createEpisodeService(deps: { sqlite: Sqlite; store: EpisodeStore
         timeline.record('episode_deleted', { threadId: episode.threadId }, { episodeId: id, forever });
       });
       events.emit('episode.deleted', { id, threadId: episode.threadId, forever });
-      return { id, forever };
+      if (!forever) return { id, forever };
+      checkpointAfterPurge(sqlite, deps.logger);
+      const backups = await deps.backups.eraseEpisodes([{ id, createdAt: episode.createdAt }]);
+      return { id, forever, backups };
     },
     refresh(threadId: number): { jobId: number } {
       const settings = deps.settings();

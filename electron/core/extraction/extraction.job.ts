@@ -28,17 +28,10 @@ import { userTimeZone } from '../../../shared/time-zone';
 import { buildExtractionRequest } from './extract-prompt';
 import { parseExtraction, type Candidate } from './extract-parse';
 import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
-import { meaningfulTerms } from '../text/meaningful-terms';
+import { isTrivial } from '../text/small-talk';
 import { attachmentsOf } from '../chat/messages.repo';
 import { learnedFiles } from './learned-files';
 
-/**
- * A user message with no more than this many meaningful terms (meaningful-terms.ts: stems without stop words, CJK
- * bigrams) is small talk ("hello", "ok thanks", 谢谢你): nothing in it can ground a memory (candidate-grounding.ts), so
- * it is not worth an LLM call. Counted in terms, not characters: a Chinese fact is often under 20 characters
- * ("我对青霉素过敏，以前打针差点出事。"), and "I live in Porto." is 16.
- */
-export const TRIVIAL_MAX_TERMS = 1;
 export const LEARNED_NOTIFICATION_IMPORTANCE = 0.8;
 /** Known memories shown to the extractor so it can mark contradictions. */
 export const RELATED_MEMORIES = 5;
@@ -50,10 +43,6 @@ interface Exchange {
   incognito: boolean;
   user: { id: number; content: string; createdAt: number; files: Array<{ name: string; text: string }> };
   assistant: { id: number; content: string };
-}
-
-export function isTrivial(userText: string): boolean {
-  return meaningfulTerms(userText).length <= TRIVIAL_MAX_TERMS;
 }
 
 export interface ExtractionOutcome {

@@ -31,6 +31,8 @@ export const jobPayloads = {
   consolidate: z.object({ memories: z.array(z.object({ id: Id, version: z.number().int().positive() })).min(2).max(16) }),
   /** Write the episode of the stretch of the job's thread that starts at this message (episode.job.ts): quiet, or the user asked. */
   episode: z.object({ fromMessageId: Id, reason: z.enum(['quiet', 'user']) }),
+  /** Update the thread's working memory from its exchanges after the last one it read (focus/focus.job.ts). */
+  focus: z.object({ afterMessageId: z.number().int().nonnegative() }),
 } satisfies Record<z.infer<typeof ContractJobKind>, z.ZodType>;
 
 export type JobKind = keyof typeof jobPayloads;

@@ -10,14 +10,15 @@
  * or digits are reported invalid. A trailing
  * metadata group as the Markdown export writes it ("_(pinned · importance 0.80 · expires 2026-03-01)_") is read back;
  * its expiry day is the last day the memory holds, so it reads back as the end of that day in the user's time zone.
- * In a Mnemo Markdown export (its first line is the export's title), the "About you" section is the profile, written
- * from the memories that follow it: it is skipped, up to the next level-1 or level-2 heading. Elsewhere an "About you"
- * heading (another assistant's text) is a category heading like any other.
+ * In a Mnemo Markdown export (its first line is the export's title), the "About you" section (the profile, written
+ * from the memories that follow it) and the "Episodes" section (records of conversations, not memories) are skipped,
+ * each up to the next level-1 or level-2 heading. Elsewhere such a heading (another assistant's text) is a category
+ * heading like any other.
  */
 import { daysInMonth, endOfDay } from '../../../shared/calendar-day';
 import { ExportedMemory, EXPORT_FORMAT, EXPORT_VERSION, MemoryExportDocument, type MemoryCategory, type MemoryStatus, type MemoryVersion } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import { ABOUT_YOU_HEADINGS, MARKDOWN_EXPORT_TITLES } from './memory-export';
+import { MARKDOWN_EXPORT_TITLES, NOT_MEMORY_HEADINGS } from './memory-export';
 
 export interface ImportCandidate {
   /** Text imports: 1-based line. */
@@ -132,14 +133,15 @@ export function parseTextImport(text: string, defaultCategory: MemoryCategory, t
   const rawLines = text.split(/\r\n|\r|\n/);
   const firstLine = rawLines.find((l) => l.trim() !== '')?.trim() ?? '';
   const isMnemoExport = MARKDOWN_EXPORT_TITLES.some((title) => firstLine.startsWith(title));
-  let inProfile = false;
+  // Inside a section of a Mnemo export that holds no memories (the profile, the episodes).
+  let skipping = false;
   rawLines.forEach((rawLine, i) => {
     const line = rawLine.trim();
     if (!line || (line.match(SIGNIFICANT)?.length ?? 0) === 0) return;
     if (isMnemoExport) {
       const atx = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/.exec(rawLine);
-      if (atx && atx[1]!.length <= 2) inProfile = atx[1]!.length === 2 && ABOUT_YOU_HEADINGS.includes(atx[2]!);
-      if (inProfile) return;
+      if (atx && atx[1]!.length <= 2) skipping = atx[1]!.length === 2 && NOT_MEMORY_HEADINGS.includes(atx[2]!);
+      if (skipping) return;
     }
     lines.push({ number: i + 1, line, content: stripMarkers(line), listed: BULLET.test(line) || CHECKBOX.test(line) });
   });

@@ -16,6 +16,7 @@
 import type { Memory, MemoryChangedKind, MemoryStatus, OpOutput, OpParsedInput } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { NOTHING_ERASED, type BackupScrubber, type PurgedMemory } from '../backup/backup-scrub';
+import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
@@ -102,11 +103,7 @@ export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
     return { purged: purged.length, backups: await deps.backups.eraseMemories(purged) };
   }
 
-  function checkpoint(): void {
-    const [result] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number; checkpointed: number }>;
-    // Busy means another connection is reading: its pages stay in the WAL until the next checkpoint.
-    if (result && result.busy !== 0) logger.warn('WAL checkpoint after purge was partial; it completes at the next checkpoint', {});
-  }
+  const checkpoint = () => checkpointAfterPurge(sqlite, logger);
 
   function emitAll(kind: 'memory.updated' | 'memory.deleted' | 'memory.restored', memories: Memory[]): void {
     for (const memory of memories) events.emit(kind, { memory });

@@ -2,7 +2,9 @@
  * Exports: a JSON document with every field of every chosen memory, its provenance and its full version history (what
  * memory.import reads back), and a Markdown page for people (mnemo-memories-DAY.md): the user's profile ("About you", profile/*) when there
  * is one, then active memories grouped by category, pinned first, each line ending in a small metadata group that a
- * text import reads back too (the text import skips the "About you" section: it is written from the memories).
+ * text import reads back too, then the active episodes (episodes/*: what each stretch of a conversation was about,
+ * with its days and its thread). The text import skips the "About you" and "Episodes" sections: neither is a memory
+ * (the profile is written from the memories, an episode is a record of a conversation).
  *
  * Read-only: one consistent read (better-sqlite3 runs the queries back to back, nothing interleaves).
  * Days written for people (the file name, the page's date, "expires 2026-03-01") are the user's calendar days
@@ -53,6 +55,16 @@ export function createMemoryExporter(deps: MemoryExportDeps): { export(input: Op
       .all(JSON.stringify(statuses)) as Array<MemoryRow & { thread_title: string | null }>;
   }
 
+  /** Active episodes, oldest first (the page reads as a diary), with their thread's title. */
+  function readEpisodes(): MarkdownEpisode[] {
+    return sqlite
+      .prepare(
+        `SELECT e.id, e.title, e.content, e.started_at, e.ended_at, t.title AS thread_title FROM episodes e LEFT JOIN threads t ON t.id = e.thread_id
+         WHERE e.status = 'active' ORDER BY e.started_at, e.id`,
+      )
+      .all() as MarkdownEpisode[];
+  }
+
   function readVersions(statuses: MemoryStatus[]): Map<number, ExportVersionRow[]> {
     const rows = sqlite
       .prepare(
@@ -78,7 +90,7 @@ export function createMemoryExporter(deps: MemoryExportDeps): { export(input: Op
       const timeZone = userTimeZone(settings.timeZone);
       const day = isoDate(dayOf(at, timeZone));
       if (input.format === 'md') {
-        return { content: renderMarkdownExport(rows, { at, language: settings.language, timeZone, profile: deps.profile() }), filename: `mnemo-memories-${day}.md`, count: rows.length };
+        return { content: renderMarkdownExport(rows, { at, language: settings.language, timeZone, profile: deps.profile(), episodes: readEpisodes() }), filename: `mnemo-memories-${day}.md`, count: rows.length };
       }
       const versions = readVersions(statuses);
       const app = deps.app();
@@ -112,6 +124,9 @@ const MARKDOWN_WORDS = {
     title: (day: string, n: number) => `What Mnemo remembers about you (${day}, ${n} ${n === 1 ? 'memory' : 'memories'})`,
     headings: { knowledge: 'Knowledge', preference: 'Preferences', project: 'Projects', skill: 'Skills' },
     aboutYou: 'About you',
+    episodes: 'Episodes',
+    untitledThread: 'Untitled conversation',
+    thread: (title: string) => `conversation “${title}”`,
     pinned: 'pinned',
     importance: 'importance',
     expires: 'expires',
@@ -120,6 +135,10 @@ const MARKDOWN_WORDS = {
     title: (day: string, n: number) => `Mnemo 记得的关于你的事（${day}，${n} 条）`,
     headings: { knowledge: '知识', preference: '偏好', project: '项目', skill: '技能' },
     aboutYou: '关于你',
+    // The Episodes tab's word (locales: memories.tab.episodes).
+    episodes: '对话片段',
+    untitledThread: '未命名对话',
+    thread: (title: string) => `对话「${title}」`,
     pinned: '置顶',
     importance: '重要度',
     expires: '到期',
@@ -127,11 +146,12 @@ const MARKDOWN_WORDS = {
 } as const;
 
 /**
- * How the text import recognises the profile's section of a Markdown export, in either language: the first line is
- * the export's title and the section is the level-2 heading "About you" up to the next level-1 or level-2 heading.
+ * How the text import recognises the sections of a Markdown export that are not memories (the profile, the episodes),
+ * in either language: the first line is the export's title and a section is its level-2 heading ("About you",
+ * "Episodes") up to the next level-1 or level-2 heading.
  */
 export const MARKDOWN_EXPORT_TITLES = Object.values(MARKDOWN_WORDS).map((w) => `# ${w.title('\u0000', 0).split('\u0000')[0]!}`);
-export const ABOUT_YOU_HEADINGS: readonly string[] = Object.values(MARKDOWN_WORDS).map((w) => w.aboutYou);
+export const NOT_MEMORY_HEADINGS: readonly string[] = Object.values(MARKDOWN_WORDS).flatMap((w) => [w.aboutYou, w.episodes]);
 
 /** The profile's own headings go two levels down, so that none of them ends its section (none is level 1 or 2). */
 function demoteHeadings(markdown: string): string {
@@ -147,10 +167,22 @@ export interface MarkdownMemory {
   id: number;
 }
 
-/** The Markdown page (the profile first, then memories by category): pure, so its layout is unit-tested directly. timeZone: the user's (userTimeZone). */
+export interface MarkdownEpisode {
+  id: number;
+  title: string;
+  content: string;
+  started_at: number;
+  ended_at: number;
+  thread_title: string | null;
+}
+
+/**
+ * The Markdown page (the profile first, then memories by category, then episodes): pure, so its layout is unit-tested
+ * directly. timeZone: the user's (userTimeZone).
+ */
 export function renderMarkdownExport(
   memories: readonly MarkdownMemory[],
-  opts: { at: number; language: Settings['language']; timeZone: string; profile?: string | null },
+  opts: { at: number; language: Settings['language']; timeZone: string; profile?: string | null; episodes?: readonly MarkdownEpisode[] },
 ): string {
   const words = MARKDOWN_WORDS[opts.language];
   const day = (ms: number) => isoDate(dayOf(ms, opts.timeZone));
@@ -168,6 +200,14 @@ export function renderMarkdownExport(
       // One memory per line: line breaks inside a memory become spaces.
       lines.push(`- ${m.content.replace(/\s+/g, ' ').trim()} _(${meta.filter(Boolean).join(' · ')})_`);
     }
+  }
+  const episodes = opts.episodes ?? [];
+  if (episodes.length > 0) lines.push('', `## ${words.episodes}`);
+  for (const e of episodes) {
+    const [from, to] = [day(e.started_at), day(e.ended_at)];
+    const thread = e.thread_title?.trim() || words.untitledThread;
+    // Headings inside the text go down below the episode's own (level 3), so none ends the section the import skips.
+    lines.push('', `### ${e.title.replace(/\s+/g, ' ').trim()}`, '', `_${from === to ? from : `${from} – ${to}`} · ${words.thread(thread.replace(/\s+/g, ' '))}_`, '', demoteHeadings(e.content.trim()));
   }
   return lines.join('\n') + '\n';
 }

@@ -4,7 +4,8 @@
  * (what thread.import reads back), or Markdown for people.
  *
  * Branches (chat/message-branches.ts): the JSON keeps every version with its parent (message.parent, thread.active),
- * so an import brings all branches back; the Markdown shows the conversation the user sees, the active path.
+ * so an import brings all branches back; the Markdown shows the conversation the user sees, the active path, and
+ * says how many messages of other versions it leaves out.
  *
  * Read-only: one consistent read. Times written for people are the user's clock (settings.timeZone); instants in the
  * JSON stay milliseconds and an ISO time in UTC.
@@ -219,6 +220,8 @@ const WORDS = {
     memories: 'Memories used',
     reasons: { pinned: 'pinned', semantic: 'similar meaning', keyword: 'matching words', recency: 'recent' } as Record<MemoryReason, string>,
     gone: 'a memory since deleted',
+    otherVersions: (n: number) =>
+      `Shows the current version of the conversation. ${n === 1 ? '1 message' : `${n} messages`} of other versions (edited questions, regenerated answers) ${n === 1 ? 'is' : 'are'} kept in the JSON export.`,
     status: { stopped: 'stopped', error: 'no answer (error)', truncated: 'cut off at the length limit', complete: '' },
   },
   'zh-CN': {
@@ -230,6 +233,7 @@ const WORDS = {
     memories: '用到的记忆',
     reasons: { pinned: '置顶', semantic: '意思相近', keyword: '关键词匹配', recency: '最近' } as Record<MemoryReason, string>,
     gone: '一条已删除的记忆',
+    otherVersions: (n: number) => `这里是对话的当前版本。另有 ${n} 条其他版本的消息（改过的提问、重新生成的回答）保留在 JSON 导出中。`,
     status: { stopped: '已停止', error: '没有回答（出错）', truncated: '因长度限制被截断', complete: '' },
   },
 } as const;
@@ -243,7 +247,10 @@ export function renderThreadMarkdown(thread: ExportedThread, opts: { language: S
   if (thread.summary && thread.summary.content.trim()) {
     lines.push('', `> **${words.summary}:** ${thread.summary.content.trim().replace(/\n/g, '\n> ')}`);
   }
-  for (const m of activePathOf(thread)) {
+  const shown = activePathOf(thread);
+  // A reader of the file must not take the conversation shown for all there was.
+  if (shown.length < thread.messages.length) lines.push('', `_${words.otherVersions(thread.messages.length - shown.length)}_`);
+  for (const m of shown) {
     const who = m.role === 'user' ? words.you : ['Mnemo', m.model].filter(Boolean).join(' · ');
     lines.push('', `## ${who} · ${when(m.createdAt)}`, '');
     if (m.content.trim()) lines.push(m.content.trim());

@@ -19,6 +19,7 @@ import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import { estimateTokens } from '../text/token-estimate';
+import { activePathOf } from './thread-export';
 
 export interface ThreadImportDeps {
   sqlite: Sqlite;
@@ -99,15 +100,17 @@ export function createThreadImporter(deps: ThreadImportDeps): { import(input: Op
       const parsed = parseThreadExport(content);
       const seen = new Set<string>();
       const items: ThreadImportItem[] = parsed.map((p, index) => {
-        if ('invalid' in p) return { index, title: p.title, messages: 0, outcome: 'invalid', reason: p.invalid };
+        if ('invalid' in p) return { index, title: p.title, messages: 0, otherVersions: 0, outcome: 'invalid', reason: p.invalid };
         const { thread } = p;
         const problem = branchProblem(thread);
-        if (problem) return { index, title: thread.title, messages: 0, outcome: 'invalid', reason: problem };
+        if (problem) return { index, title: thread.title, messages: 0, otherVersions: 0, outcome: 'invalid', reason: problem };
         const first = thread.messages[0]?.content ?? null;
         const key = JSON.stringify([thread.createdAt, thread.title, first]);
         const duplicate = seen.has(key) || existing.get(thread.createdAt, thread.title, first) !== undefined;
         seen.add(key);
-        return { index, title: thread.title, messages: thread.messages.length, outcome: duplicate ? 'duplicate' : 'new' };
+        // Counted as a thread's message count is (the conversation shown); the other versions come along and are said.
+        const shown = activePathOf(thread).length;
+        return { index, title: thread.title, messages: shown, otherVersions: thread.messages.length - shown, outcome: duplicate ? 'duplicate' : 'new' };
       });
       const toWrite = items.filter((i) => i.outcome === 'new');
       if (!dryRun && toWrite.length > 0) {

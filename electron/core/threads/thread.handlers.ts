@@ -64,6 +64,7 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlersFor<'thread'> {
     'thread.export': (input) => deps.exporter.export(input),
     'thread.import': (input) => deps.importer.import(input),
     'thread.switchBranch': (input) => chat.switchBranch(input),
+    'thread.showMessage': (input) => chat.showMessage(input),
     'thread.exclusions': ({ threadId }) => {
       threads.get(threadId);
       return { memoryIds: timeline.exclusions(threadId) };

@@ -4,6 +4,7 @@
  */
 import type { Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
+import { ACTIVE_PATH_LENGTH_SQL } from '../chat/message-branches';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../event-bus';
@@ -45,8 +46,9 @@ function toThread(r: Row): Thread {
   };
 }
 
+// The count is of the conversation shown (the active path), not of every version kept (message-branches.ts).
 const SELECT_THREAD = `SELECT t.id, t.title, t.incognito, t.model, t.instructions, t.created_at, t.last_activity_at,
-  (SELECT count(*) FROM messages AS m WHERE m.thread_id = t.id) AS message_count FROM threads AS t`;
+  ${ACTIVE_PATH_LENGTH_SQL} AS message_count FROM threads AS t`;
 
 export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events: EventBus }): ThreadService {
   const { sqlite, clock, events } = deps;
@@ -61,6 +63,9 @@ export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events
     delete: sqlite.prepare('DELETE FROM threads WHERE id = ?'),
     deleteMessageFts: sqlite.prepare('DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE thread_id = ?)'),
     optimizeMessageFts: sqlite.prepare("INSERT INTO messages_fts (messages_fts) VALUES ('optimize')"),
+    // The thread's episodes go by cascade, their search entries by the episodes_fts_delete trigger (migration 0014).
+    hasEpisodes: sqlite.prepare('SELECT EXISTS (SELECT 1 FROM episodes WHERE thread_id = ?)').pluck(),
+    optimizeEpisodeFts: sqlite.prepare("INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')"),
   };
 
   function get(threadId: number): Thread {
@@ -101,10 +106,12 @@ export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events
     delete(threadId) {
       const removed = writeTransaction(sqlite, () => {
         q.deleteMessageFts.run(threadId);
+        const hadEpisodes = q.hasEpisodes.get(threadId) === 1;
         const changes = q.delete.run(threadId).changes;
         // A contentless-delete FTS5 DELETE only writes a tombstone; merging the index is what removes the deleted
-        // words from the file (the user deleted this conversation: its words must not stay on disk).
+        // words from the file (the user deleted this conversation: its words, its episodes' too, must not stay on disk).
         if (changes > 0) q.optimizeMessageFts.run();
+        if (hadEpisodes) q.optimizeEpisodeFts.run();
         return changes;
       });
       if (removed === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);

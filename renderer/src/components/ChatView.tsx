@@ -12,6 +12,7 @@ import { MessageList } from './MessageList';
 import { ModelSetup } from './ModelSetup';
 import { modKey, newThreadKeys } from './shortcuts';
 import { SummaryPanel } from './SummaryPanel';
+import { FocusPanel } from './FocusPanel';
 import { ThreadHeader } from './ThreadHeader';
 
 export function ChatView() {
@@ -50,6 +51,7 @@ export function ChatView() {
       <section className="chat" aria-label={t('chat.region')}>
         <ThreadHeader thread={thread} />
         {problem && <ModelSetup problem={problem} compact />}
+        <FocusPanel threadId={threadId} />
         <MessageList threadId={threadId} />
         <Composer threadId={threadId} blocked={problem !== null && problem.kind !== 'unreachable'} />
       </section>

@@ -1,4 +1,4 @@
-import { memo, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { Message, ToolSearch } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
@@ -13,7 +13,7 @@ import { CoreError } from './CoreError';
 import { LearnedChips } from './LearnedChips';
 import { MemoryReceipt } from './MemoryReceipt';
 import { PromptContextDialog } from './PromptContextDialog';
-import { EditMessageForm, VersionSwitcher } from './MessageVersions';
+import { EditMessageForm, focusAfter, VersionSwitcher } from './MessageVersions';
 
 interface Props {
   message: Message;
@@ -35,15 +35,34 @@ export const MessageItem = memo(function MessageItem({ message, receipt, searche
 function UserMessage({ message }: { message: Message }) {
   const t = useT();
   const [editing, setEditing] = useState(false);
+  // A cancelled edit gives focus back to the Edit button it came from (the form held it).
+  const [refocusEdit, setRefocusEdit] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
   const sending = useChatStore((s) => s.threads[message.threadId]?.sending ?? false);
+  useEffect(() => {
+    if (!refocusEdit || editing) return;
+    editButton.current?.focus();
+    setRefocusEdit(false);
+  }, [refocusEdit, editing]);
   return (
     <article className="message user" aria-label={t('chat.you')} data-message-id={message.id}>
-      {editing ? <EditMessageForm message={message} onDone={() => setEditing(false)} /> : <div className="bubble">{message.content}</div>}
+      {editing ? (
+        <EditMessageForm
+          message={message}
+          onSent={() => setEditing(false)}
+          onCancel={() => {
+            setEditing(false);
+            setRefocusEdit(true);
+          }}
+        />
+      ) : (
+        <div className="bubble">{message.content}</div>
+      )}
       {message.attachments && message.attachments.length > 0 && <SentAttachments attachments={message.attachments} />}
       <div className="message-meta">
         <VersionSwitcher message={message} />
         {!editing && (
-          <button type="button" className="ghost small" disabled={sending} title={sending ? t('chat.editBusy') : undefined} onClick={() => setEditing(true)}>
+          <button ref={editButton} type="button" className="ghost small" disabled={sending} title={sending ? t('chat.editBusy') : undefined} onClick={() => setEditing(true)}>
             {t('chat.edit')}
           </button>
         )}
@@ -103,7 +122,7 @@ function AssistantMessage({ message, receipt, searches, isLast, error }: Props) 
       <StatusBadge message={message} error={error} canRetry={isLast && !sending} onRetry={() => void retry(message.threadId)} />
       {((receipt && receipt.length > 0) || (searches && searches.length > 0)) && <MemoryReceipt memories={receipt ?? []} searches={searches ?? []} threadId={message.threadId} />}
       {/* Plain text is the answer as rendered: no Markdown marks, lists and paragraphs as lines. */}
-      {!streaming && <MessageMeta message={message} plainText={() => body.current?.innerText.trim() ?? message.content} canRegenerate={!sending} />}
+      <MessageMeta message={message} streaming={streaming} plainText={() => body.current?.innerText.trim() ?? message.content} canRegenerate={!sending} />
     </article>
   );
 }
@@ -160,9 +179,14 @@ function CopyButton({ label, text, children }: { label: string; text: () => stri
   );
 }
 
-function MessageMeta({ message, plainText, canRegenerate }: { message: Message; plainText: () => string; canRegenerate: boolean }) {
+/**
+ * Under an answer: its version switcher, model, tokens and speed, copy, regenerate, context. While the answer is
+ * written only the switcher shows, in the same place, so focus put on it (a regenerate) stays when the answer ends.
+ */
+function MessageMeta({ message, streaming, plainText, canRegenerate }: { message: Message; streaming: boolean; plainText: () => string; canRegenerate: boolean }) {
   const t = useT();
   const regenerate = useChatStore((s) => s.regenerate);
+  const setFocus = useChatStore((s) => s.setVersionFocus);
   const language = useLanguage();
   const [showContext, setShowContext] = useState(false);
   const parts: string[] = [];
@@ -173,6 +197,18 @@ function MessageMeta({ message, plainText, canRegenerate }: { message: Message; 
   if (message.totalDurationMs !== null) parts.push(formatDuration(message.totalDurationMs, language));
   if (message.completionTokens && message.evalDurationMs) {
     parts.push(t('chat.meta.speed', { rate: formatNumber((message.completionTokens * 1000) / message.evalDurationMs, language, 1) }));
+  }
+  const regenerateHere = () => {
+    // The new answer replaces this one (and this button): focus goes to its switcher.
+    setFocus(focusAfter(message, (message.version?.count ?? 1) + 1, 'previous'));
+    void regenerate(message.threadId, message.id);
+  };
+  if (streaming) {
+    return message.version ? (
+      <div className="message-meta">
+        <VersionSwitcher message={message} />
+      </div>
+    ) : null;
   }
   return (
     <div className="message-meta">
@@ -187,7 +223,7 @@ function MessageMeta({ message, plainText, canRegenerate }: { message: Message; 
         </>
       )}
       {message.status === 'complete' && (
-        <button type="button" className="ghost small" disabled={!canRegenerate} onClick={() => void regenerate(message.threadId, message.id)} title={t('chat.regenerateLabel')}>
+        <button type="button" className="ghost small" disabled={!canRegenerate} onClick={regenerateHere} title={t('chat.regenerateLabel')}>
           <RetryIcon /> {t('chat.regenerateVersion')}
         </button>
       )}

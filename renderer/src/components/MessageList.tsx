@@ -51,17 +51,26 @@ export function MessageList({ threadId }: { threadId: number }) {
     else setShowJump(true);
   }, [chat.messages, chat.pendingText, last?.content, toBottom, focusMessageId]);
 
-  // A search result: bring its message into view once it is loaded.
+  // A search result or a memory's source: bring its message into view once it is loaded. Ids grow down a path, so a
+  // message older than the first one shown is on an earlier page: read pages back until it is there.
+  const firstShown = chat.messages[0]?.id;
+  const olderReadFrom = useRef<number | null>(null); // a page that failed is not asked for again and again
   useEffect(() => {
-    if (focusMessageId === null || !chat.loaded) return;
+    if (focusMessageId === null || !chat.loaded || chat.loadingOlder) return;
     const el = scroller.current?.querySelector(`[data-message-id="${focusMessageId}"]`);
+    if (!el && chat.hasMore && firstShown !== undefined && focusMessageId < firstShown && olderReadFrom.current !== firstShown) {
+      olderReadFrom.current = firstShown;
+      void loadOlder(threadId);
+      return;
+    }
+    olderReadFrom.current = null;
     if (el) {
       el.scrollIntoView({ block: 'center' });
       el.classList.add('flash');
       following.current = false;
     }
     useThreadsStore.setState({ focusMessageId: null });
-  }, [focusMessageId, chat.loaded]);
+  }, [focusMessageId, chat.loaded, chat.loadingOlder, chat.hasMore, firstShown, loadOlder, threadId]);
 
   const onScroll = () => {
     const el = scroller.current;

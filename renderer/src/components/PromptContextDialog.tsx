@@ -40,7 +40,7 @@ export function PromptContextDialog({ messageId, onClose }: { messageId: number;
 }
 
 interface Part {
-  key: 'system' | 'memories' | 'summary' | 'recent' | 'question' | 'reply';
+  key: 'system' | 'memories' | 'workingMemory' | 'summary' | 'recent' | 'question' | 'reply';
   label: string;
   tokens: number;
 }
@@ -50,10 +50,11 @@ function ContextBreakdown({ context }: { context: PromptContext }) {
   const language = useLanguage();
   const n = (value: number) => formatNumber(value, language);
   const { budget } = context;
-  const conversation = context.summary.tokens + context.recent.tokens + context.question.tokens;
+  const conversation = context.workingMemory.tokens + context.summary.tokens + context.recent.tokens + context.question.tokens;
   const parts: Part[] = [
     { key: 'system', label: t('context.part.system'), tokens: context.system.tokens },
     { key: 'memories', label: t(context.memories.profile ? 'context.part.profileAndMemories' : 'context.part.memories', { count: context.memories.ids.length }), tokens: context.memories.tokens },
+    { key: 'workingMemory', label: t('context.part.workingMemory', { count: context.workingMemory.tasks }), tokens: context.workingMemory.tokens },
     { key: 'summary', label: context.summary.included ? t('context.part.summary') : t('context.part.noSummary'), tokens: context.summary.tokens },
     { key: 'recent', label: t('context.part.recent', { count: context.recent.count }), tokens: context.recent.tokens },
     {
@@ -91,6 +92,7 @@ function ContextBreakdown({ context }: { context: PromptContext }) {
           <Row part={parts[2]!} budget="" />
           <Row part={parts[3]!} budget="" />
           <Row part={parts[4]!} budget="" />
+          <Row part={parts[5]!} budget="" />
           <tr className="context-subtotal">
             <th scope="row">{t('context.part.conversation')}</th>
             <td>{n(conversation)}</td>

@@ -6,6 +6,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Thread } from '../../../shared/contract';
 import { matchTitle, snippet } from '../search-text';
 import { useAppStore } from '../stores/app.store';
+import { showMessage } from '../stores/navigate';
 import { useThreadsStore, visibleThreads, type SearchHit } from '../stores/threads.store';
 import { useT } from '../use-t';
 import { SearchIcon } from './icons';
@@ -56,7 +57,8 @@ export function SearchDialog() {
   const open = (result: Result | undefined) => {
     if (!result) return;
     if (result.kind === 'thread') select(result.thread.id);
-    else select(result.hit.threadId, result.hit.message.id);
+    // A hit may be on a version that is not shown (every version is searched): showMessage switches to it.
+    else showMessage(result.hit.threadId, result.hit.message.id);
     close();
   };
   const optionId = (i: number) => `${listId}-option-${i}`;

@@ -3,6 +3,8 @@
  * validated here first (same ranges as the contract, plus the context shares' total) so mistakes are explained
  * next to the field before anything is sent.
  */
+import { EpisodesSetting } from '../settings/EpisodesSetting';
+import { WorkingMemorySetting } from '../settings/WorkingMemorySetting';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { Settings } from '../../../shared/contract';
 import { copyText } from '../markdown/copy-text';
@@ -220,6 +222,9 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
         />
         <TextField {...field('embeddingModel')} label={t('settings.embeddingModel')} hint={t('settings.embeddingModelHint')} />
         <EmbeddingLine />
+        <WorkingMemorySetting />
+        <EpisodesSetting />
+        <NumberField {...field('episodeQuietMinutes')} label={t('episodes.quietMinutes')} hint={t('settings.episodeQuietMinutesHint')} />
         <NumberField {...field('nearDuplicateSimilarity')} label={t('settings.nearDuplicate')} hint={t('settings.nearDuplicateHint')} />
         <NumberField {...field('activeMemoryCap')} label={t('settings.memoryCap')} hint={t('settings.memoryCapHint')} />
         <NumberField {...field('trashRetentionDays')} label={t('settings.trashDays')} hint={t('settings.trashDaysHint')} />

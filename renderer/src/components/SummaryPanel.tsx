@@ -19,6 +19,9 @@ export function SummaryPanel({ threadId }: { threadId: number }) {
   const saveSummary = useChatStore((s) => s.saveSummary);
   const close = useAppStore((s) => s.setSummaryOpen);
   const thresholds = useSettingsStore((s) => s.settings?.summary ?? null);
+  // The conversation shown ends here; when it changes (a switch, an edit, a new message) the summary may describe
+  // another version of it, or stop doing so: read it again.
+  const leafId = useChatStore((s) => s.threads[threadId]?.messages.at(-1)?.id ?? null);
   const [draft, setDraft] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [result, setResult] = useState<{ ok: true } | { ok: false; error: ErrorInfo } | null>(null);
@@ -26,8 +29,10 @@ export function SummaryPanel({ threadId }: { threadId: number }) {
   useEffect(() => {
     setDraft(null);
     setResult(null);
+  }, [threadId]);
+  useEffect(() => {
     void loadSummary(threadId);
-  }, [threadId, loadSummary]);
+  }, [threadId, leafId, loadSummary]);
 
   const text = draft ?? summary?.content ?? '';
   const dirty = draft !== null && draft !== (summary?.content ?? '');
@@ -68,6 +73,11 @@ export function SummaryPanel({ threadId }: { threadId: number }) {
               {summary.editedByUser && <> · {t('summary.edited')}</>}
             </p>
           )}
+          {summary?.otherVersion && (
+            <p className="pending-marker" role="note">
+              {summary.editedByUser ? t('summary.otherVersionEdited') : t('summary.otherVersion')}
+            </p>
+          )}
           {summary && summary.pendingCount > 0 && (
             <p className="pending-marker" role="note">
               {t('summary.pending', { count: summary.pendingCount })}
@@ -88,7 +98,8 @@ export function SummaryPanel({ threadId }: { threadId: number }) {
           />
           <p className="muted small">{t('summary.editHint')}</p>
           <div className="button-row">
-            <button type="button" className="primary" onClick={() => void save()} disabled={!dirty || saving}>
+            {/* A summary of another version is made this one's by saving it, changed or not. */}
+            <button type="button" className="primary" onClick={() => void save()} disabled={!(dirty || summary?.otherVersion) || saving}>
               {saving ? t('common.saving') : t('common.save')}
             </button>
             <button type="button" onClick={() => setDraft(null)} disabled={!dirty || saving}>

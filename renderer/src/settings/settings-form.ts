@@ -34,6 +34,8 @@ export const NUMBER_FIELDS = {
   trashRetentionDays: { min: 1, max: 3650, step: 1, integer: true },
   activeMemoryCap: { min: 100, max: 1_000_000, step: 100, integer: true },
   consolidationMaxPerRun: { min: 1, max: 50, step: 1, integer: true },
+  // Also the Episodes tab's field (Episodes.tsx): one range for both places.
+  episodeQuietMinutes: { min: 1, max: 10_080, step: 5, integer: true },
 } satisfies Record<string, NumberField>;
 
 interface NumberField {

@@ -62,6 +62,12 @@ interface ChatState {
   threads: Record<number, ThreadChat>;
   drafts: Record<number, string>;
   summaries: Record<number, ThreadSummary | null>;
+  /**
+   * Where keyboard focus goes once a version appears (an edit, a regenerate or a switch replaces the message that held
+   * it): the ‹ or › button of version `index` among the messages following `parentId` (VersionSwitcher takes it).
+   */
+  versionFocus: VersionFocus | null;
+  setVersionFocus(focus: VersionFocus | null): void;
   init(client: Client): void;
   /** replace: show the page as it is (another branch), instead of merging what is already shown into it. */
   load(threadId: number, opts?: { replace?: boolean }): Promise<void>;
@@ -77,10 +83,22 @@ interface ChatState {
   regenerate(threadId: number, messageId: number): Promise<void>;
   /** Shows version `version` (1-based) of a message and what followed it. */
   switchVersion(threadId: number, messageId: number, version: number): Promise<void>;
+  /**
+   * Makes a message part of the conversation shown before it is opened (a memory's source, a search hit): a message
+   * on another version switches the thread to it (thread.showMessage) and the thread is read again.
+   */
+  reveal(messageId: number): Promise<void>;
   stop(threadId: number): Promise<void>;
   dismissError(threadId: number): void;
   loadSummary(threadId: number): Promise<void>;
   saveSummary(threadId: number, content: string): Promise<Result<ThreadSummary>>;
+}
+
+export interface VersionFocus {
+  threadId: number;
+  parentId: number | null;
+  index: number;
+  control: 'previous' | 'next';
 }
 
 export const useChatStore = create<ChatState>((set, get) => {
@@ -158,6 +176,8 @@ export const useChatStore = create<ChatState>((set, get) => {
     threads: {},
     drafts: {},
     summaries: {},
+    versionFocus: null,
+    setVersionFocus: (versionFocus) => set({ versionFocus }),
 
     init(client) {
       set({ client });
@@ -279,6 +299,15 @@ export const useChatStore = create<ChatState>((set, get) => {
       const result = await client.call('thread.switchBranch', { messageId, version });
       if (!result.ok) return useAppStore.getState().showError(result.error);
       await get().load(threadId, { replace: true });
+    },
+
+    async reveal(messageId) {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('thread.showMessage', { messageId });
+      // A message that is gone leaves the thread as it is: it is opened and shows what there is.
+      if (!result.ok) return result.error.code === 'NOT_FOUND' ? undefined : useAppStore.getState().showError(result.error);
+      if (result.value.switched && get().threads[result.value.threadId]) await get().load(result.value.threadId, { replace: true });
     },
 
     async stop(threadId) {

@@ -3,6 +3,7 @@ import type { Client } from '../../../shared/client';
 import { useBackupsStore } from './backups.store';
 import { useChatStore } from './chat.store';
 import { useEpisodesStore } from './episodes.store';
+import { useFocusStore } from './focus.store';
 import { useMemoriesStore } from './memories.store';
 import { useMemoryDetailStore } from './memory-detail.store';
 import { useMemoryRefsStore } from './memory-refs.store';
@@ -24,6 +25,7 @@ export function initStores(client: Client): void {
   useReviewStore.getState().init(client);
   useProfileStore.getState().init(client);
   useEpisodesStore.getState().init(client);
+  useFocusStore.getState().init(client);
   useTimelineStore.getState().init(client);
   useTransferStore.getState().init(client);
   useBackupsStore.getState().init(client);
@@ -39,6 +41,7 @@ export function initStores(client: Client): void {
     void useReviewStore.getState().load();
     void useProfileStore.getState().load();
     void useEpisodesStore.getState().load();
+    useFocusStore.setState({ byThread: {}, active: null });
     void useTimelineStore.getState().load();
   });
 }

@@ -14,7 +14,7 @@ import { throttleTrailing } from '../memory/throttle';
 import { useAppStore } from './app.store';
 import { announcePurge } from './purge-notice';
 
-export type MemoryTab = 'browse' | 'review' | 'trash' | 'about' | 'episodes';
+export type MemoryTab = 'browse' | 'review' | 'trash' | 'about' | 'episodes' | 'active';
 export type BulkAction = 'delete' | 'archive' | 'unarchive' | 'pin' | 'unpin' | 'recategorize';
 export type MemoryStats = OpOutput<'memory.stats'>;
 

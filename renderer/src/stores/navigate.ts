@@ -1,5 +1,6 @@
 /** Moves between views to show one thing: a memory in the browser's detail pane, or a message in its thread. */
 import { useAppStore } from './app.store';
+import { useChatStore } from './chat.store';
 import { useMemoriesStore } from './memories.store';
 import { useMemoryDetailStore } from './memory-detail.store';
 import { useThreadsStore } from './threads.store';
@@ -11,6 +12,11 @@ export function showMemory(memoryId: number): void {
   useAppStore.getState().setView('memories');
 }
 
+/** A message edited away (on another version) is shown by switching the thread to its version first. */
 export function showMessage(threadId: number, messageId: number | null): void {
-  useThreadsStore.getState().select(threadId, messageId);
+  if (messageId === null) return useThreadsStore.getState().select(threadId, null);
+  void useChatStore
+    .getState()
+    .reveal(messageId)
+    .then(() => useThreadsStore.getState().select(threadId, messageId));
 }

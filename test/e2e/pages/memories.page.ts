@@ -43,7 +43,7 @@ export class MemoriesPage {
     if ((await this.navButton.getAttribute('aria-current')) !== 'page') await this.navButton.click();
   }
 
-  tab(name: 'All memories' | 'Review inbox' | 'Trash' | 'About you' | 'Episodes'): Locator {
+  tab(name: 'All memories' | 'Review inbox' | 'Trash' | 'About you' | 'Episodes' | 'Active work'): Locator {
     return this.page.getByRole('tab', { name: new RegExp(`^${name}`) });
   }
 

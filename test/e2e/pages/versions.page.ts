@@ -33,6 +33,11 @@ export class VersionsPage {
     return answer.getByRole('button', { name: 'Regenerate' });
   }
 
+  /** Whether keyboard focus is on this control (after a switch the message holding it is a new one). */
+  hasFocus(control: Locator): Promise<boolean> {
+    return control.evaluate((el) => el === document.activeElement);
+  }
+
   /** Keyboard only: focus the control, press Enter (what Tab then Enter does, without counting tab stops). */
   async activate(control: Locator): Promise<void> {
     await control.focus();

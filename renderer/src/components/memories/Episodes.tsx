@@ -1,8 +1,9 @@
 /**
  * "Episodes": what each conversation was about, written by the background model when it went quiet (episodes/*).
  * The user reads them newest first or searches them, opens the thread an episode is about, edits one (later
- * rewrites build on the edit), brings back an earlier version, deletes one, and turns episodes off or sets when a
- * conversation counts as quiet. The list follows the core live (episode.updated / episode.deleted).
+ * rewrites build on the edit), brings back an earlier version, deletes one (Undo; the deleted ones wait under
+ * "Deleted", to restore or delete forever, backups included), and turns episodes off or sets when a conversation
+ * counts as quiet. The list follows the core live (episode.updated / episode.deleted).
  */
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { Episode } from '../../../../shared/contract';
@@ -13,7 +14,13 @@ import { showMessage } from '../../stores/navigate';
 import { useLanguage, useT } from '../../use-t';
 import type { CoreFailure } from '../../error-text';
 import { CoreError } from '../CoreError';
-import { PencilIcon } from '../icons';
+import { ConfirmDialog } from '../Dialog';
+import { PencilIcon, RestoreIcon, TrashIcon } from '../icons';
+import { EpisodesSetting } from '../../settings/EpisodesSetting';
+import { fieldOf, validateDraft } from '../../settings/settings-form';
+
+/** The quiet time's range: the Settings form's (settings-form.ts), which follows the contract. */
+const QUIET = fieldOf('episodeQuietMinutes');
 
 export function Episodes() {
   const t = useT();
@@ -25,17 +32,21 @@ export function Episodes() {
   const nextCursor = useEpisodesStore((s) => s.nextCursor);
   const more = useEpisodesStore((s) => s.more);
   const load = useEpisodesStore((s) => s.load);
+  const view = useEpisodesStore((s) => s.view);
+  const setView = useEpisodesStore((s) => s.setView);
   const settings = useSettingsStore((s) => s.settings);
   const updateSettings = useSettingsStore((s) => s.update);
   const enabled = settings?.episodesEnabled ?? true;
   const quietMinutes = settings?.episodeQuietMinutes ?? 30;
   const [minutes, setMinutes] = useState(String(quietMinutes));
   const [error, setError] = useState<CoreFailure | null>(null);
+  // The Settings form's rule (settings-form.ts), so the tab explains a bad value as Settings does, before sending.
+  const minutesError = settings ? (validateDraft(settings, { episodeQuietMinutes: minutes }).errors.episodeQuietMinutes ?? null) : null;
 
   useEffect(() => void load(), [load]);
   useEffect(() => setMinutes(String(quietMinutes)), [quietMinutes]);
 
-  const change = async (patch: { episodesEnabled?: boolean; episodeQuietMinutes?: number }) => {
+  const change = async (patch: { episodeQuietMinutes: number }) => {
     setError(null);
     const result = await updateSettings(patch);
     if (!result.ok) setError(result.error);
@@ -44,40 +55,51 @@ export function Episodes() {
   return (
     <div className="about-you episodes">
       <div className="about-you-setting">
-        <label className="check">
-          <input type="checkbox" role="switch" checked={enabled} aria-describedby={`${id}-hint`} onChange={(e) => void change({ episodesEnabled: e.target.checked })} />
-          <span>{t('episodes.enabled')}</span>
-        </label>
-        <p id={`${id}-hint`} className="muted small">
-          {t('episodes.enabledHint')}
-        </p>
-        {!enabled && <p className="muted small">{t('episodes.off')}</p>}
+        <EpisodesSetting />
         <label className="episodes-quiet small">
           <span>{t('episodes.quietMinutes')}</span>
           <input
             type="number"
-            min={1}
-            max={10080}
+            min={QUIET.min}
+            max={QUIET.max}
+            step={QUIET.step}
             value={minutes}
             disabled={!enabled}
+            aria-invalid={minutesError !== null}
+            aria-describedby={minutesError ? `${id}-quiet-error` : undefined}
             onChange={(e) => setMinutes(e.target.value)}
             onBlur={() => {
               const value = Number(minutes);
-              if (value !== quietMinutes) void change({ episodeQuietMinutes: value });
+              if (minutesError === null && value !== quietMinutes) void change({ episodeQuietMinutes: value });
             }}
           />
         </label>
+        {minutesError && (
+          <p id={`${id}-quiet-error`} className="field-error small" role="alert">
+            {t(minutesError.key, minutesError.params)}
+          </p>
+        )}
       </div>
       {error && (
         <div className="field-error" role="alert">
           <CoreError error={error} />
         </div>
       )}
-      <input type="search" aria-label={t('episodes.search')} placeholder={t('episodes.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
+      <div className="button-row episodes-views" role="group" aria-label={t('episodes.views')}>
+        <button type="button" aria-pressed={view === 'active'} onClick={() => setView('active')}>
+          {t('episodes.view.active')}
+        </button>
+        <button type="button" aria-pressed={view === 'trashed'} onClick={() => setView('trashed')}>
+          <TrashIcon /> {t('episodes.view.trashed')}
+        </button>
+      </div>
+      {view === 'active' && <input type="search" aria-label={t('episodes.search')} placeholder={t('episodes.search')} value={query} onChange={(e) => setQuery(e.target.value)} />}
       {!loaded ? (
         <p className="muted">{t('common.loading')}</p>
       ) : episodes.length === 0 ? (
-        query.trim() ? (
+        view === 'trashed' ? (
+          <p className="muted">{t('episodes.trashEmpty')}</p>
+        ) : query.trim() ? (
           <p className="muted">{t('episodes.noMatch')}</p>
         ) : (
           <div className="about-you-empty">
@@ -86,13 +108,13 @@ export function Episodes() {
           </div>
         )
       ) : (
-        <ul className="episode-list" aria-label={t('episodes.list')}>
+        <ul className="episode-list" aria-label={t(view === 'trashed' ? 'episodes.trashList' : 'episodes.list')}>
           {episodes.map((episode) => (
             <EpisodeItem key={episode.id} episode={episode} />
           ))}
         </ul>
       )}
-      {nextCursor !== null && !query.trim() && (
+      {nextCursor !== null && (view === 'trashed' || !query.trim()) && (
         <button type="button" onClick={() => void more()}>
           {t('episodes.more')}
         </button>
@@ -107,6 +129,8 @@ function EpisodeItem({ episode }: { episode: Episode }) {
   const id = useId();
   const save = useEpisodesStore((s) => s.save);
   const remove = useEpisodesStore((s) => s.remove);
+  const restore = useEpisodesStore((s) => s.restore);
+  const [confirmPurge, setConfirmPurge] = useState(false);
   const versions = useEpisodesStore((s) => (s.versions?.id === episode.id ? s.versions.items : null));
   const showVersions = useEpisodesStore((s) => s.showVersions);
   const revert = useEpisodesStore((s) => s.revert);
@@ -189,7 +213,26 @@ function EpisodeItem({ episode }: { episode: Episode }) {
           <CoreError error={error} />
         </div>
       )}
-      {!draft && (
+      {episode.status === 'trashed' && (
+        <div className="button-row">
+          <button type="button" onClick={() => void act(() => restore(episode.id))}>
+            <RestoreIcon /> {t('episodes.restore')}
+          </button>
+          <button type="button" className="danger" onClick={() => setConfirmPurge(true)}>
+            <TrashIcon /> {t('episodes.purge')}
+          </button>
+        </div>
+      )}
+      {confirmPurge && (
+        <ConfirmDialog
+          title={t('episodes.purgeTitle')}
+          body={t('episodes.purgeBody')}
+          confirm={t('episodes.purge')}
+          onConfirm={() => void act(() => remove(episode.id, true))}
+          onClose={() => setConfirmPurge(false)}
+        />
+      )}
+      {!draft && episode.status === 'active' && (
         <div className="button-row">
           <button type="button" onClick={() => setDraft({ title: episode.title, content: episode.content })}>
             <PencilIcon /> {t('episodes.edit')}

@@ -7,6 +7,7 @@ import { useReviewStore } from '../../stores/review.store';
 import { useLanguage, useT } from '../../use-t';
 import { PlusIcon, UploadIcon } from '../icons';
 import { AboutYou } from './AboutYou';
+import { ActiveWork } from './ActiveWork';
 import { AddMemoryDialog } from './AddMemoryDialog';
 import { Episodes } from './Episodes';
 import { MemoryBrowser } from './MemoryBrowser';
@@ -15,7 +16,7 @@ import { ReviewInbox } from './ReviewInbox';
 import { SemanticNotice } from './SemanticNotice';
 import { TransferDialog } from './TransferDialog';
 
-const TABS: MemoryTab[] = ['browse', 'review', 'trash', 'about', 'episodes'];
+const TABS: MemoryTab[] = ['browse', 'review', 'trash', 'about', 'episodes', 'active'];
 
 export function MemoriesView() {
   const t = useT();
@@ -38,6 +39,7 @@ export function MemoriesView() {
     trash: stats ? stats.byStatus.trashed : null,
     about: null,
     episodes: null,
+    active: null,
   };
   const onTabKey = (e: KeyboardEvent) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
@@ -87,6 +89,8 @@ export function MemoriesView() {
           <AboutYou />
         ) : tab === 'episodes' ? (
           <Episodes />
+        ) : tab === 'active' ? (
+          <ActiveWork />
         ) : (
           <>
             <MemoryBrowser />

@@ -320,6 +320,7 @@ function ThreadReportRow({ item }: { item: ThreadImportItem }) {
       <td>
         {item.title || <span className="muted">{t('threads.untitled')}</span>}
         <span className="muted small"> · {t('transfer.threadMessages', { count: item.messages })}</span>
+        {item.otherVersions > 0 && <span className="muted small"> · {t('transfer.threadOtherVersions', { count: item.otherVersions })}</span>}
         {item.reason && <span className="muted small block">{item.reason}</span>}
       </td>
     </tr>

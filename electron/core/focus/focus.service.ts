@@ -1,0 +1,77 @@
+/**
+ * A thread's working memory for its users: the panel (read, the user's edits, clear), the "Active work" list across
+ * threads, the update queued after each exchange, and the part of the prompt. Rules are focus-rules.ts's, rows are
+ * focus.store.ts's; events leave after their transaction commits.
+ */
+import type { ActiveWork, FocusEdit, Settings, WorkingMemory } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+import type { DailyTask } from '../backup/daily-scheduler';
+import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
+import type { EventBus } from '../event-bus';
+import { secretRefusal } from '../extraction/secret-detector';
+import type { JobQueue } from '../jobs/job-queue';
+import type { Clock } from '../ports/clock.port';
+import { applyUserEdit, liveState, type FocusState } from './focus-rules';
+import { enqueueFocusUpdate } from './focus.job';
+import type { FocusStore } from './focus.store';
+
+export function createFocusService(deps: { sqlite: Sqlite; store: FocusStore; queue: JobQueue; clock: Clock; events: EventBus; settings: () => Settings; assertThread: (threadId: number) => void }) {
+  const { sqlite, store, clock, events } = deps;
+
+  function write(threadId: number, change: (now: number) => void): WorkingMemory {
+    deps.assertThread(threadId);
+    const workingMemory = writeTransaction(sqlite, () => {
+      const now = clock.now();
+      change(now);
+      return store.get(threadId, now);
+    });
+    events.emit('focus.updated', { workingMemory });
+    return workingMemory;
+  }
+
+  return {
+    get(threadId: number): WorkingMemory {
+      deps.assertThread(threadId);
+      return store.get(threadId, clock.now());
+    },
+    update(threadId: number, edit: FocusEdit): WorkingMemory {
+      const text = edit.kind === 'removeTask' ? undefined : edit.text;
+      const secret = text ? secretRefusal(text) : null;
+      if (secret) throw new MnemoError('INVALID_INPUT', `Not saved: ${secret}.`);
+      return write(threadId, (now) => {
+        const current = store.read(threadId);
+        store.save(threadId, applyUserEdit(current.state, edit, now), now);
+      });
+    },
+    clear(threadId: number): WorkingMemory {
+      return write(threadId, (now) => store.clear(threadId, now));
+    },
+    listActive(): ActiveWork[] {
+      return store.listActive(clock.now());
+    },
+    /**
+     * The housekeeping task (daily-scheduler.ts): an update's commit removes expired rows, but a thread with no new
+     * exchange gets no update, so its expired focus and tasks would stay on disk for good. Due whenever something has
+     * expired (reads already leave it out; this removes the rows): the check is one indexed query, the scheduler's
+     * checks are hourly. No event: what the panel shows does not change.
+     */
+    cleanup: {
+      name: 'working memory',
+      lastRunAt: () => (store.hasExpired(clock.now()) ? null : clock.now()),
+      run: () => writeTransaction(sqlite, () => store.dropExpired(clock.now())),
+    } satisfies DailyTask,
+    /** Inside the reply's transaction (chat.service.ts): queues the update, one job for a burst (focus.job.ts). */
+    afterExchange(threadId: number): void {
+      if (!deps.settings().workingMemoryEnabled) return;
+      enqueueFocusUpdate((input) => deps.queue.enqueue(input), threadId, store.read(threadId).throughMessageId);
+    },
+    /** The live state for the thread's prompt while working memory is on, else null. */
+    forPrompt(threadId: number): FocusState | null {
+      if (!deps.settings().workingMemoryEnabled) return null;
+      return liveState(store.read(threadId).state, clock.now());
+    },
+  };
+}
+
+export type FocusService = ReturnType<typeof createFocusService>;

@@ -1,0 +1,163 @@
+/**
+ * The working-memory tables (thread_focus, thread_focus_tasks): read a thread's state, write a whole new state
+ * (computed by focus-rules.ts), clear, list active work across threads, drop expired rows. The one writer of these
+ * tables; callers run `save` inside their transaction (the job's commit, the service's edit).
+ */
+import type { FocusTask, WorkingMemory, ActiveWork } from '../../../shared/contract';
+import type { Sqlite } from '../db/open-database';
+import { liveState, MAX_FINISHED, type FocusState, type TaskItem } from './focus-rules';
+
+interface FocusRow {
+  focus: string;
+  focus_edited_by_user: number;
+  focus_expires_at: number | null;
+  through_message_id: number;
+  updated_at: number;
+}
+
+interface TaskRow {
+  id: number;
+  thread_id: number;
+  text: string;
+  state: TaskItem['state'];
+  importance: TaskItem['importance'];
+  edited_by_user: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+  finished_at: number | null;
+}
+
+export interface StoredFocus {
+  state: FocusState;
+  throughMessageId: number;
+  updatedAt: number | null;
+}
+
+function toItem(r: TaskRow): TaskItem {
+  return {
+    id: r.id,
+    text: r.text,
+    state: r.state,
+    importance: r.importance,
+    editedByUser: r.edited_by_user === 1,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    expiresAt: r.expires_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+function toTask(t: TaskItem): FocusTask {
+  return { ...t, id: t.id! };
+}
+
+/** The contract's view of a live state: open tasks oldest first, finished ones most recent first. */
+export function toWorkingMemory(threadId: number, state: FocusState, updatedAt: number | null): WorkingMemory {
+  const byId = (a: TaskItem, b: TaskItem) => (a.id ?? 0) - (b.id ?? 0);
+  return {
+    threadId,
+    focus: state.focus,
+    focusEditedByUser: state.focusEditedByUser,
+    tasks: state.tasks.filter((t) => t.state !== 'done').sort(byId).map(toTask),
+    finished: state.tasks
+      .filter((t) => t.state === 'done')
+      .sort((a, b) => (b.finishedAt ?? 0) - (a.finishedAt ?? 0))
+      .slice(0, MAX_FINISHED)
+      .map(toTask),
+    updatedAt,
+  };
+}
+
+export function createFocusStore(sqlite: Sqlite) {
+  const selectFocus = sqlite.prepare('SELECT * FROM thread_focus WHERE thread_id = ?');
+  const selectTasks = sqlite.prepare('SELECT * FROM thread_focus_tasks WHERE thread_id = ? ORDER BY id');
+  const upsertFocus = sqlite.prepare(
+    `INSERT INTO thread_focus (thread_id, focus, focus_edited_by_user, focus_expires_at, through_message_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT(thread_id) DO UPDATE SET focus = excluded.focus, focus_edited_by_user = excluded.focus_edited_by_user,
+       focus_expires_at = excluded.focus_expires_at, through_message_id = max(through_message_id, excluded.through_message_id), updated_at = excluded.updated_at`,
+  );
+  const insertTask = sqlite.prepare(
+    `INSERT INTO thread_focus_tasks (thread_id, text, state, importance, edited_by_user, created_at, updated_at, expires_at, finished_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const updateTask = sqlite.prepare(
+    `UPDATE thread_focus_tasks SET text = ?, state = ?, importance = ?, edited_by_user = ?, updated_at = ?, expires_at = ?, finished_at = ?
+     WHERE id = ? AND thread_id = ?`,
+  );
+  const markRead = sqlite.prepare(
+    `INSERT INTO thread_focus (thread_id, through_message_id, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT(thread_id) DO UPDATE SET through_message_id = max(through_message_id, excluded.through_message_id)`,
+  );
+  const deleteTask = sqlite.prepare('DELETE FROM thread_focus_tasks WHERE id = ? AND thread_id = ?');
+  const deleteTasksOf = sqlite.prepare('DELETE FROM thread_focus_tasks WHERE thread_id = ?');
+  const clearFocus = sqlite.prepare(`UPDATE thread_focus SET focus = '', focus_edited_by_user = 0, focus_expires_at = NULL, updated_at = ? WHERE thread_id = ?`);
+  const deleteExpiredTasks = sqlite.prepare('DELETE FROM thread_focus_tasks WHERE expires_at <= ?');
+  const expireFocus = sqlite.prepare(`UPDATE thread_focus SET focus = '', focus_edited_by_user = 0, focus_expires_at = NULL WHERE focus_expires_at <= ?`);
+  const anyExpired = sqlite.prepare(
+    `SELECT EXISTS (SELECT 1 FROM thread_focus_tasks WHERE expires_at <= ?) OR EXISTS (SELECT 1 FROM thread_focus WHERE focus_expires_at <= ?)`,
+  ).pluck();
+  // Threads with something live, incognito ones left out: their working memory never leaves the thread.
+  const activeThreads = sqlite.prepare(
+    `SELECT t.id, t.title, f.updated_at FROM threads t JOIN thread_focus f ON f.thread_id = t.id
+     WHERE t.incognito = 0 AND ((f.focus <> '' AND f.focus_expires_at > ?)
+       OR EXISTS (SELECT 1 FROM thread_focus_tasks k WHERE k.thread_id = t.id AND k.state <> 'done' AND k.expires_at > ?))
+     ORDER BY f.updated_at DESC LIMIT ?`,
+  );
+
+  function read(threadId: number): StoredFocus {
+    const row = selectFocus.get(threadId) as FocusRow | undefined;
+    const tasks = (selectTasks.all(threadId) as TaskRow[]).map(toItem);
+    if (!row) return { state: { focus: '', focusEditedByUser: false, focusExpiresAt: null, tasks }, throughMessageId: 0, updatedAt: null };
+    return {
+      state: { focus: row.focus, focusEditedByUser: row.focus_edited_by_user === 1, focusExpiresAt: row.focus_expires_at, tasks },
+      throughMessageId: row.through_message_id,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  return {
+    read,
+    /** The live state as the contract shows it (expired items left out, whether or not the cleanup ran). */
+    get(threadId: number, now: number): WorkingMemory {
+      const stored = read(threadId);
+      return toWorkingMemory(threadId, liveState(stored.state, now), stored.updatedAt);
+    },
+    /** Writes `next` as the thread's whole state: tasks not in it are deleted, new ones (id null) inserted. Call inside a transaction. */
+    save(threadId: number, next: FocusState, now: number, throughMessageId = 0): void {
+      upsertFocus.run(threadId, next.focus, next.focusEditedByUser ? 1 : 0, next.focusExpiresAt, throughMessageId, now);
+      const keep = new Set(next.tasks.map((t) => t.id).filter((id) => id !== null));
+      for (const r of selectTasks.all(threadId) as TaskRow[]) if (!keep.has(r.id)) deleteTask.run(r.id, threadId);
+      for (const t of next.tasks) {
+        const row = [t.text, t.state, t.importance, t.editedByUser ? 1 : 0] as const;
+        if (t.id === null) insertTask.run(threadId, ...row, t.createdAt, t.updatedAt, t.expiresAt, t.finishedAt);
+        else updateTask.run(...row, t.updatedAt, t.expiresAt, t.finishedAt, t.id, threadId);
+      }
+    },
+    /** Records that the model has nothing to read up to this message (small talk), leaving the state and its time as they are. */
+    markRead(threadId: number, throughMessageId: number, now: number): void {
+      markRead.run(threadId, throughMessageId, now);
+    },
+    /** Empties the thread's working memory; what the model has read stays read. Call inside a transaction. */
+    clear(threadId: number, now: number): void {
+      deleteTasksOf.run(threadId);
+      clearFocus.run(now, threadId);
+    },
+    /** Removes what expired (in every thread); reads leave it out already. Returns the task rows removed. */
+    dropExpired(now: number): number {
+      expireFocus.run(now);
+      return deleteExpiredTasks.run(now).changes;
+    },
+    /** Does any thread keep an expired focus or task row (the cleanup is due)? */
+    hasExpired: (now: number): boolean => anyExpired.get(now, now) === 1,
+    listActive(now: number, limit = 50): ActiveWork[] {
+      const rows = activeThreads.all(now, now, limit) as Array<{ id: number; title: string; updated_at: number }>;
+      return rows.map((r) => {
+        const wm = toWorkingMemory(r.id, liveState(read(r.id).state, now), r.updated_at);
+        return { threadId: r.id, threadTitle: r.title, focus: wm.focus, tasks: wm.tasks, updatedAt: r.updated_at };
+      });
+    },
+  };
+}
+
+export type FocusStore = ReturnType<typeof createFocusStore>;

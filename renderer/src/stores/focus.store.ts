@@ -1,0 +1,75 @@
+/**
+ * Working memory in the renderer: each open thread's focus and tasks (the panel) and the active work across threads
+ * (the Memories screen), kept live by focus.updated (the background model's updates, the user's edits from another
+ * window or the CLI). Every edit goes to the core; the panel shows the core's answer, never a local guess.
+ */
+import { create } from 'zustand';
+import type { ActiveWork, FocusEdit, WorkingMemory } from '../../../shared/contract';
+import type { Client } from '../../../shared/client';
+import type { Result } from '../../../shared/errors';
+
+interface FocusStoreState {
+  client: Client | null;
+  byThread: Record<number, WorkingMemory>;
+  active: ActiveWork[] | null;
+  init(client: Client): void;
+  load(threadId: number): Promise<void>;
+  edit(threadId: number, edit: FocusEdit): Promise<Result<WorkingMemory>>;
+  clear(threadId: number): Promise<Result<WorkingMemory>>;
+  loadActive(): Promise<void>;
+}
+
+const notReady: Result<never> = { ok: false, error: { code: 'SHUTTING_DOWN', message: 'Mnemo is not connected yet.' } };
+
+export const useFocusStore = create<FocusStoreState>((set, get) => {
+  const put = (wm: WorkingMemory) => set((s) => ({ byThread: { ...s.byThread, [wm.threadId]: wm } }));
+  return {
+    client: null,
+    byThread: {},
+    active: null,
+
+    init(client) {
+      set({ client });
+      client.on('focus.updated', ({ workingMemory }) => {
+        put(workingMemory);
+        if (get().active !== null) void get().loadActive();
+      });
+      client.on('thread.deleted', ({ threadId }) =>
+        set((s) => {
+          const { [threadId]: _gone, ...rest } = s.byThread;
+          return { byThread: rest, active: s.active?.filter((a) => a.threadId !== threadId) ?? null };
+        }),
+      );
+    },
+
+    async load(threadId) {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('focus.get', { threadId });
+      if (result.ok) put(result.value);
+    },
+
+    async edit(threadId, edit) {
+      const client = get().client;
+      if (!client) return notReady;
+      const result = await client.call('focus.update', { threadId, edit });
+      if (result.ok) put(result.value);
+      return result;
+    },
+
+    async clear(threadId) {
+      const client = get().client;
+      if (!client) return notReady;
+      const result = await client.call('focus.clear', { threadId });
+      if (result.ok) put(result.value);
+      return result;
+    },
+
+    async loadActive() {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('focus.listActive', {});
+      if (result.ok) set({ active: result.value });
+    },
+  };
+});

@@ -1,0 +1,145 @@
+/**
+ * The thread's working memory as a user meets it, in Chromium against `npm run web` and a fake Ollama whose
+ * background model answers the working-memory request: the panel fills in after a chat, opens and closes from the
+ * keyboard, the user ticks, edits, adds and removes tasks and changes the focus, "Active work" in the Memories screen
+ * lists the thread and links back to it, and "Clear all" empties it. axe checks the open panel.
+ * One web host and one page for the whole file: each test continues where the previous one left off.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeInferenceRequest } from '../fakes/fake-ollama';
+import { ChatPage } from './pages/chat.page';
+import { MemoriesPage } from './pages/memories.page';
+import { unnamedControls } from './support/a11y';
+import { seriousViolations } from './support/axe';
+import { ROOT, type RunningApp } from './support/processes';
+import { dismissToasts } from './support/toasts';
+import { startWebSession, type WebSession } from './support/web-session';
+
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
+const isFocusRequest = (request: FakeInferenceRequest) => request.messages.at(-1)?.content.startsWith('You keep the working memory of one conversation') ?? false;
+/** Each step waits for the core's answer (an edit, the queue's job) on a loaded machine. */
+const SLOW = { timeout: 20_000 };
+const CHAT_REPLY = 'Happy to help with your trip. May is a good month for Lisbon: book the hotel early, as the city fills up for the festivals in June.';
+const FOCUS_REPLY = '```json\n{"focus": "Planning a trip to Lisbon in May", "tasks": [{"text": "Book a hotel", "state": "open", "importance": "high"}, {"text": "Compare flights", "state": "in_progress"}]}\n```';
+
+/** The working-memory panel above the messages. */
+class FocusPanel {
+  readonly region: Locator;
+  readonly toggle: Locator;
+
+  constructor(readonly page: Page) {
+    this.region = page.getByRole('region', { name: /Working memory/ });
+    this.toggle = this.region.getByRole('button', { name: /Working memory/ });
+  }
+
+  task(text: string): Locator {
+    return this.region.getByRole('checkbox', { name: text });
+  }
+
+  text(): Promise<string> {
+    return this.region.innerText();
+  }
+}
+
+describe('working memory: the thread panel and Active work (web host + fake Ollama)', () => {
+  let app: RunningApp;
+  let session: WebSession;
+  let page: Page;
+  let chat: ChatPage;
+  let panel: FocusPanel;
+
+  beforeAll(async () => {
+    session = await startWebSession({
+      name: 'focus',
+      reply: (request) => {
+        if (isFocusRequest(request)) return { content: FOCUS_REPLY };
+        if (request.messages.some((m) => m.content.startsWith('Write a short title'))) return { content: 'Lisbon in May' };
+        return { content: CHAT_REPLY };
+      },
+      modelsFolder: 'models',
+    });
+    ({ app, page } = session);
+    chat = new ChatPage(page);
+    panel = new FocusPanel(page);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(() => session?.close());
+
+  it('after a chat the panel shows the focus and tasks the background model noted; it opens from the keyboard', async () => {
+    await chat.open(app.url);
+    await chat.shortcut('Control+n');
+    await expect.poll(() => chat.threads.count(), SLOW).toBe(1);
+    await chat.send('I am planning a trip to Lisbon in May; I need a hotel and flights.');
+    await expect.poll(() => chat.lastAnswer().textContent(), SLOW).toContain('Happy to help');
+    // Collapsed, the header line previews the focus as soon as the update arrives (focus.updated).
+    await expect.poll(() => panel.toggle.textContent(), { timeout: 30_000 }).toContain('Planning a trip to Lisbon in May');
+    expect(await panel.toggle.getAttribute('aria-expanded')).toBe('false');
+    await panel.toggle.focus();
+    await page.keyboard.press('Enter');
+    expect(await panel.toggle.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => panel.text(), SLOW).toContain('Compare flights');
+    await expect.poll(() => panel.task('Book a hotel').count(), SLOW).toBe(1);
+    expect(await panel.text()).toContain('in progress');
+    expect(await unnamedControls(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('the user ticks a task, edits one, adds one, removes one and changes the focus', async () => {
+    await panel.task('Book a hotel').click(); // the box follows the core's answer, not a local guess
+    await expect.poll(() => panel.text(), SLOW).toContain('Recently finished');
+    await expect.poll(() => panel.task('Book a hotel').isChecked(), SLOW).toBe(true);
+
+    await panel.region.getByRole('button', { name: 'Edit task: Compare flights' }).click();
+    const taskField = panel.region.getByRole('textbox', { name: 'Task', exact: true });
+    await taskField.fill('Compare flights from Porto');
+    await taskField.press('Enter');
+    await expect.poll(() => panel.task('Compare flights from Porto').count(), SLOW).toBe(1);
+    expect(await panel.text()).toContain('edited by you');
+
+    const newTask = panel.region.getByRole('textbox', { name: 'New task' });
+    await newTask.fill('Renew passport');
+    await newTask.press('Enter');
+    await expect.poll(() => panel.task('Renew passport').count(), SLOW).toBe(1);
+    await panel.region.getByRole('button', { name: 'Remove task: Renew passport' }).click();
+    await expect.poll(() => panel.task('Renew passport').count(), SLOW).toBe(0);
+
+    await panel.region.getByRole('button', { name: 'Edit the focus' }).click();
+    const focusField = panel.region.getByRole('textbox', { name: 'Focus', exact: true });
+    await focusField.fill('Lisbon trip, 3 to 10 May');
+    // Esc cancels; the edit is only kept once saved.
+    await focusField.press('Escape');
+    expect(await panel.text()).toContain('Planning a trip to Lisbon in May');
+    await panel.region.getByRole('button', { name: 'Edit the focus' }).click();
+    await panel.region.getByRole('textbox', { name: 'Focus', exact: true }).fill('Lisbon trip, 3 to 10 May');
+    await panel.region.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => panel.text(), SLOW).toContain('Lisbon trip, 3 to 10 May');
+    await dismissToasts(page);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'working-memory.png') });
+  });
+
+  it('Active work in the Memories screen lists the thread with its focus and open tasks, and links back to it', async () => {
+    const memories = new MemoriesPage(page);
+    await memories.open();
+    await memories.tab('Active work').click();
+    const tabpanel = page.getByRole('tabpanel');
+    await expect.poll(() => tabpanel.innerText(), SLOW).toContain('Lisbon trip, 3 to 10 May');
+    expect(await tabpanel.innerText()).toContain('Compare flights from Porto');
+    expect(await tabpanel.innerText()).not.toContain('Book a hotel'); // finished: not active work
+    expect(await seriousViolations(page)).toEqual([]);
+    await tabpanel.getByRole('listitem').first().getByRole('button').first().click();
+    await expect.poll(() => panel.region.count(), SLOW).toBe(1);
+  });
+
+  it('Clear all asks once more, then empties the working memory', async () => {
+    if ((await panel.toggle.getAttribute('aria-expanded')) !== 'true') await panel.toggle.click();
+    await panel.region.getByRole('button', { name: 'Clear all' }).click();
+    await panel.region.getByRole('button', { name: 'Clear focus and tasks' }).click();
+    await expect.poll(() => panel.text(), SLOW).toContain('No open tasks.');
+    expect(await panel.text()).not.toContain('Lisbon trip');
+    expect(await panel.region.getByRole('button', { name: 'Clear all' }).isDisabled()).toBe(true);
+  });
+});
