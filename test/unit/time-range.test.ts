@@ -1,8 +1,9 @@
 /** An episode's stretch of time as the memory screen writes it: the day once when both ends share it, in each UI language. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Settings } from '../../shared/contract';
 import { formatTimeRange } from '../../renderer/src/format';
 import { useSettingsStore } from '../../renderer/src/stores/settings.store';
+
+type SettingsState = ReturnType<typeof useSettingsStore.getState>;
 
 const at = (day: number, hour: number, minute = 0) => Date.UTC(2026, 10, day, hour, minute);
 /** ICU writes narrow and thin spaces around times and dashes; compared as plain spaces. */
@@ -11,7 +12,7 @@ const range = (from: number, to: number, language: 'en' | 'zh-CN') => formatTime
 describe('formatTimeRange', () => {
   // Times show in the user's zone (the setting): UTC here, so the machine's zone does not change the text.
   const before = useSettingsStore.getState().settings;
-  beforeAll(() => useSettingsStore.setState({ settings: { timeZone: 'UTC' } as Settings }));
+  beforeAll(() => useSettingsStore.setState({ settings: { timeZone: 'UTC' } as SettingsState['settings'] }));
   afterAll(() => useSettingsStore.setState({ settings: before }));
 
   it('writes a same-day range with its date once (en)', () => {
