@@ -13,7 +13,8 @@
  * arguments, unknown tools and a search already run in this answer get one that says so, never an exception); the
  * request after the last round offers none, so the model must answer. Tool messages together stay within the memory
  * share left by the injected memories (at least a quarter of it). Answer text from every round streams as it comes
- * and is joined, so what the user saw is what is stored.
+ * and is joined, so what the user saw is what is stored. Each search that runs is told as it starts (onSearch: the
+ * chat says "Searching memories: …" meanwhile); a call refused before running is not.
  *
  * A server that refuses tools (an HTTP error naming them, before anything streamed) gets the answer again with
  * injected memories, once, logged; that model is not offered tools again in this process.
@@ -26,7 +27,7 @@ import type { Logger } from '../ports/logger.port';
 import { estimateTokens } from '../text/token-estimate';
 import type { Budget } from './context-budget';
 import type { RetrievedMemory } from './memory-retrieval.port';
-import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolSources } from './memory-tools';
+import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolName, type MemoryToolSources } from './memory-tools';
 
 export interface MemoryAccess {
   /** Retrieved memories go in the prompt (pinned ones and the profile always do). */
@@ -89,6 +90,8 @@ export interface AnswerInput<A extends AssembledForTools> {
   signal: AbortSignal;
   firstChunkTimeoutMs: number;
   onChunk: (chunk: ChatChunk) => void;
+  /** Told when a search the model asked for starts running (after its arguments were read and accepted). */
+  onSearch(search: { tool: MemoryToolName; query: string }): void;
   /** Builds the prompt for an access; called again (inject, no tools) when the server refuses tools. */
   assemble(access: MemoryAccess): Promise<A>;
   /** Told every prompt built, before it is sent. */
@@ -190,6 +193,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       seen.add(key);
       const left = allowance - used;
       if (left < MIN_RESULT_TOKENS) return failed('There is no room left for more search results in this answer: answer with what you have.', parsed.query);
+      input.onSearch({ tool: parsed.tool, query: parsed.query });
       try {
         const run = await runMemoryTool(deps.sources(), parsed, {
           threadId: input.threadId,
