@@ -75,6 +75,8 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
     const group = page.getByRole('group', { name: 'How answers reach your memories' });
     await expect.poll(() => group.getByRole('radio', { name: /^Automatic/ }).isChecked()).toBe(true);
     await group.getByRole('radio', { name: /^The model searches/ }).check();
+    // What the choice does with this chat model (it has tools), by the rule the core answers by.
+    await expect.poll(() => page.locator('.memory-access-now').textContent()).toMatch(/^With llama3\.2(:latest)?: the prompt holds pinned memories and your profile/);
     await settings.save.click();
     await expect.poll(async () => unwrap(await api.call('settings.get', {})).memoryAccess).toBe('tools');
     await settings.back.click();

@@ -1,13 +1,8 @@
 /**
  * One answer with memory tools: which way memories reach the model, and the rounds of tool calls.
  *
- * The rule (settings.memoryAccess): 'inject' puts retrieved memories in the prompt (the way before tools); 'tools'
- * keeps the prompt's always-on part only (pinned memories, the profile) and offers search_memory and
- * search_conversations (memory-tools.ts); 'both' does both; 'auto' is 'both' for a model whose /api/show lists the
- * "tools" capability, else 'inject'. A model known not to support tools is never offered them, whatever the setting.
- * An OpenAI-compatible server cannot say (ToolSupport 'unknown'): it gets tools only when the setting says 'tools' or
- * 'both'. No tools, and no injected memories, in an incognito thread or with memory off: the same rule as injection
- * (incognito threads never read long-term memory, chat.service.ts).
+ * The rule (settings.memoryAccess, what the model supports, incognito and memory off) is shared/memory-access.ts's,
+ * which Settings uses too to say what the chosen way does; the tools themselves are memory-tools.ts's.
  *
  * The rounds: at most MAX_TOOL_ROUNDS requests offer tools; every call in them is answered by a tool message (bad
  * arguments, unknown tools and a search already run in this answer get one that says so, never an exception); the
@@ -21,20 +16,16 @@
  */
 import type { Settings, ToolSearch } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { ModelRequests, ToolSupport } from '../llm/llm-provider';
+import type { ModelRequests } from '../llm/llm-provider';
+import { resolveMemoryAccess, type MemoryAccess, type ToolSupport } from '../../../shared/memory-access';
+
+export { resolveMemoryAccess, type MemoryAccess };
 import type { ChatChunk, ChatMessage, ChatResult, ToolCall } from '../llm/llm.port';
 import type { Logger } from '../ports/logger.port';
 import { estimateTokens } from '../text/token-estimate';
 import type { Budget } from './context-budget';
 import type { RetrievedMemory } from './memory-retrieval.port';
 import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolName, type MemoryToolSources } from './memory-tools';
-
-export interface MemoryAccess {
-  /** Retrieved memories go in the prompt (pinned ones and the profile always do). */
-  inject: boolean;
-  /** The memory tools are offered. */
-  tools: boolean;
-}
 
 export const MAX_TOOL_ROUNDS = 3;
 /** Calls answered per round; more in one turn get a tool message saying so. */
@@ -43,14 +34,6 @@ export const MAX_CALLS_PER_ROUND = 4;
 const MIN_RESULT_TOKENS = 24;
 
 const NO_MORE_ROUNDS = 'No more searches are possible for this answer: answer the user now with what you have.';
-
-/** Pure: the setting, what the model supports, and whether this thread may read memory at all. */
-export function resolveMemoryAccess(setting: Settings['memoryAccess'], support: ToolSupport, memoryReadable: boolean): MemoryAccess {
-  if (!memoryReadable) return { inject: true, tools: false };
-  if (setting === 'inject' || support === 'no') return { inject: true, tools: false };
-  if (setting === 'auto') return support === 'yes' ? { inject: true, tools: true } : { inject: true, tools: false };
-  return { inject: setting === 'both', tools: true };
-}
 
 /** The room all of one answer's tool messages share: the memory share the injected memories left, at least a quarter of it. */
 export function toolResultAllowance(budget: Budget, injectedTokens: number): number {
