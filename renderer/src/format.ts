@@ -69,3 +69,11 @@ export function formatRelativeTime(timestamp: number, now: number, language: Lan
 export function formatTime(timestamp: number, language: Language): string {
   return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(timestamp);
 }
+
+/**
+ * From one time to another, what is shared written once: "Nov 24, 2026, 10:00 – 11:00 AM" within a day, both dates
+ * when the days differ (Intl's formatRange, as each language writes a range).
+ */
+export function formatTimeRange(from: number, to: number, language: Language): string {
+  return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).formatRange(from, Math.max(from, to));
+}

@@ -171,6 +171,11 @@ export const chatOperations = {
 export const chatEvents = {
   'message.created': z.object({ message: Message }),
   'message.delta': z.object({ threadId: Id, messageId: Id, content: z.string(), thinking: z.string() }),
+  /**
+   * The model asked for a search with a memory tool while writing this answer, and it is running now (the chat shows
+   * "Searching memories: …" until the answer's text goes on). Only searches that run: a refused call sends none.
+   */
+  'message.searchStarted': z.object({ threadId: Id, messageId: Id, tool: z.enum(['search_memory', 'search_conversations']), query: z.string() }),
   /** toolSearches: the searches the model ran with the memory tools (absent: none). */
   'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse), toolSearches: z.array(ToolSearch).optional() }),
 };

@@ -21,13 +21,22 @@ import { startWebSession, type WebSession } from './support/web-session';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
-/** The chat model: searches once when offered tools, then answers from what the search returned. */
+const EPISODE = 'Vet visit for the cat\nWanted: a vet appointment for Miso next week.';
+
+/**
+ * The chat model: searches once when offered tools, then answers from what the search returned; a question that
+ * says "again" is answered slowly after its search (its text waits a few seconds), so the search's status line can
+ * be seen. The background model writes titles, an episode, and finds nothing to learn.
+ */
 function reply(request: FakeInferenceRequest): FakeReply {
+  if (request.messages[0]?.content.startsWith('You write an episode')) return { content: EPISODE };
   if (request.body.format !== undefined) return { content: '{"memories": []}' };
-  if (request.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'My cat' };
+  if (request.messages.at(-1)!.content.startsWith('Write a short title')) return { content: JSON.stringify(request.messages).includes('Book the vet') ? 'Vet for Miso' : 'My cat' };
   const result = request.messages.find((m) => m.role === 'tool');
   if (request.body.tools && !result) return { toolCalls: [{ name: 'search_memory', arguments: { query: 'cat' } }] };
-  return { content: result?.content.includes('Miso') ? 'Your cat is called Miso.' : 'I do not know.' };
+  const text = result?.content.includes('Miso') ? 'Your cat is called Miso.' : 'I do not know.';
+  const slow = request.messages.some((m) => m.role === 'user' && m.content.includes('again'));
+  return slow ? { chunks: ['', text], delayMsPerChunk: 4000 } : { content: text };
 }
 
 describe('memory tools: the model searches, the receipt shows it (web host + fake Ollama)', () => {
@@ -56,6 +65,8 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
     const group = page.getByRole('group', { name: 'How answers reach your memories' });
     await expect.poll(() => group.getByRole('radio', { name: /^Automatic/ }).isChecked()).toBe(true);
     await group.getByRole('radio', { name: /^The model searches/ }).check();
+    // What the choice does with this chat model (it has tools), by the rule the core answers by.
+    await expect.poll(() => page.locator('.memory-access-now').textContent()).toMatch(/^With llama3\.2(:latest)?: the prompt holds pinned memories and your profile/);
     await settings.save.click();
     await expect.poll(async () => unwrap(await api.call('settings.get', {})).memoryAccess).toBe('tools');
     await settings.back.click();
@@ -96,5 +107,34 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your cat is called Miso.');
     await answer.locator('details.receipt summary').click();
     await expect.poll(() => answer.locator('.tool-search-line').textContent()).toBe('Searched memories for “cat”: 1 found');
+  });
+
+  it('while the model searches, the chat says so (“Searching memories: cat…”) until the answer goes on', async () => {
+    await chat.newThreadButton.click();
+    await chat.send('What is my cat called, again?');
+    const answer = chat.lastAnswer();
+    await expect.poll(async () => (await answer.getByRole('status').allTextContents()).map((text) => text.trim()), { timeout: 30_000 }).toEqual(['Searching memories: cat…']);
+    expect(await answer.getByText(/^Loading/).count()).toBe(0);
+    await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your cat is called Miso.');
+    await expect.poll(() => answer.getByRole('status').count()).toBe(0);
+  });
+
+  it('an episode the search found is in the receipt, with its day and a link to its thread', async () => {
+    const earlier = unwrap(await api.call('chat.send', { text: 'Book the vet for my cat next week.' }));
+    unwrap(await api.call('episode.refresh', { threadId: earlier.threadId }));
+    await expect.poll(async () => unwrap(await api.call('episode.list', {})).episodes.length, { timeout: 30_000 }).toBe(1);
+
+    await chat.newThreadButton.click();
+    await chat.send('What is my cat called?');
+    const answer = chat.lastAnswer();
+    await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your cat is called Miso.');
+    await answer.locator('details.receipt summary').click();
+    const search = answer.locator('.tool-search');
+    await expect.poll(() => search.locator('.tool-search-line').textContent()).toBe('Searched memories for “cat”: 2 found');
+    const episode = search.locator('.tool-search-episode');
+    expect(await episode.textContent()).toMatch(/^Episode “Vet visit for the cat”, (now|\d+ minutes? ago) Open the thread “Vet for Miso”$/);
+    expect(await unnamedControls(page)).toEqual([]);
+    await episode.getByRole('button', { name: 'Open the thread “Vet for Miso”' }).click();
+    await expect.poll(() => page.getByText('Book the vet for my cat next week.').first().isVisible()).toBe(true);
   });
 });

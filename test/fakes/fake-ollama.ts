@@ -113,6 +113,8 @@ export interface FakeOllamaOptions {
   defaultNumCtx?: number;
   /** Length of /api/embed vectors. Default 16. */
   embedDim?: number;
+  /** How /api/embed turns a text into a vector of `embedDim`. Default: a hash (only equal texts are similar). */
+  embed?: (text: string, dim: number) => number[];
   /** Reported by /api/version. Before 0.6.4, /api/show has no `capabilities` field, as in Ollama. */
   version?: string;
 }
@@ -186,7 +188,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       if (!input.every((s): s is string => typeof s === 'string')) return sendJson(res, 400, { error: 'invalid input type' });
       return sendJson(res, 200, {
         model: body.model,
-        embeddings: input.map((text) => embedText(text, embedDim)),
+        embeddings: input.map((text) => (options.embed ?? embedText)(text, embedDim)),
         total_duration: 5 * MS,
         load_duration: 1 * MS,
         prompt_eval_count: input.reduce((n, text) => n + countWords(text), 0),

@@ -90,6 +90,37 @@ describe('episodes', () => {
     expect(JSON.stringify(events)).not.toContain('Lisbon');
   });
 
+  it('tells the conversation as shown: a question edited away, its answer and a summary of that version are not in the prompt', async () => {
+    const { send, after, client, episodeRequests, core } = await harness(() => 'Drinks tonight\nWanted: something to drink tonight.');
+    // A message too long for the episode's transcript: what is left out is told by the thread summary.
+    const long = await send('Planning my evening at home.');
+    await send(`My reading notes: ${'the harbour, the ferries and the old town walls. '.repeat(1500)}`, long.threadId);
+    const sent = await send('I would like some green tea tonight.', long.threadId);
+    unwrap(await client.call('chat.edit', { messageId: sent.userMessage.id, text: 'I would like some espresso tonight.' }));
+    await core.queue.waitForIdle();
+    // The summary as the summary job wrote it over the first version, before the edit (words the test looks for).
+    const db = new Database(core.paths.dbFile);
+    try {
+      db.prepare(
+        `INSERT INTO thread_summaries (thread_id, content, from_message_id, to_message_id, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(thread_id) DO UPDATE SET content = excluded.content, from_message_id = excluded.from_message_id, to_message_id = excluded.to_message_id`,
+      ).run(
+        sent.threadId,
+        'The user wants green tea.',
+        long.userMessage.id,
+        sent.assistantMessage.id,
+        Date.UTC(2026, 10, 2, 9, 0),
+      );
+    } finally {
+      db.close();
+    }
+    await after(31 * MINUTE);
+    expect(episodeRequests()).toHaveLength(1);
+    const prompt = episodeRequests()[0]!.map((m) => m.content).join('\n');
+    expect(prompt).toContain('I would like some espresso tonight.');
+    expect(prompt).not.toContain('green tea');
+  });
+
   it('keeps no secret the model repeats, and is idempotent: the job run again for a stretch its episode already covers asks nothing and writes nothing', async () => {
     // The model repeats a secret the user typed: that line never reaches the episode (secret-detector.ts).
     const { send, after, list, core, episodeRequests } = await harness(() => 'Tea\nTalked about green tea.\nThe wifi password is hunter2hunter2');

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
-import type { Settings } from '../../shared/contract';
+import { events, type Settings } from '../../shared/contract';
 import type { FakeOllamaOptions } from '../fakes/fake-ollama';
 import { startFakeOllama } from '../fakes/fake-ollama';
 import { createChatHarness, createOpenAiChatHarness } from '../support/chat-harness';
@@ -153,6 +153,30 @@ describe('memory tools in chat', () => {
       ['search_memory', 'tea', true],
       ['search_memory', 'TEA', false],
     ]);
+  });
+
+  it('each search that runs is told as it starts (message.searchStarted, the tool and the query, as the contract says), before the answer goes on; a refused call tells none', async () => {
+    const { client, fake } = await harness({ memoryAccess: 'tools' });
+    unwrap(await client.call('memory.create', { content: 'The user’s cat is called Miso' }));
+    fake.script(
+      { toolCalls: [{ name: 'search_memory', arguments: { query: 'cat' } }, { name: 'search_memory', arguments: {} }, { name: 'search_conversations', arguments: { query: '京都 旅行' } }] },
+      { toolCalls: [{ name: 'search_memory', arguments: { query: 'cat' } }] },
+      { content: 'Your cat is Miso.' },
+    );
+    const seen: string[] = [];
+    const offSearch = client.on('message.searchStarted', (payload) => {
+      const parsed = events['message.searchStarted'].parse(payload);
+      seen.push(`search ${parsed.messageId} ${parsed.tool} ${parsed.query}`);
+    });
+    const offDelta = client.on('message.delta', ({ content }) => {
+      if (content) seen.push('text');
+    });
+    const r = unwrap(await client.call('chat.send', { text: 'What is my cat called?' }));
+    offSearch();
+    offDelta();
+    const id = r.assistantMessage.id;
+    // The empty call and the repeated one never ran: nothing to show for them.
+    expect(seen.filter((x, i) => x !== 'text' || seen[i - 1] !== 'text')).toEqual([`search ${id} search_memory cat`, `search ${id} search_conversations 京都 旅行`, 'text']);
   });
 
   it('a model that keeps calling tools is cut after 3 rounds: the next request offers none and the answer is stored', async () => {

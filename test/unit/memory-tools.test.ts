@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { callKey, DEFAULT_RESULTS, fitLines, MAX_RESULTS, parseToolCall, runMemoryTool, type MemoryToolSources } from '../../electron/core/chat/memory-tools';
-import { resolveMemoryAccess, toolResultAllowance } from '../../electron/core/chat/tool-loop';
+import { toolResultAllowance } from '../../electron/core/chat/tool-loop';
+import { resolveMemoryAccess } from '../../shared/memory-access';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
 
 describe('parseToolCall', () => {

@@ -227,6 +227,7 @@ export function createChatService(deps: ChatServiceDeps) {
           memoriesUsed = assembled.memoriesUsed;
           promptEstimate = assembled.rawTokens;
         },
+        onSearch: ({ tool, query }) => events.emit('message.searchStarted', { threadId, messageId: assistant.id, tool, query }),
         onChunk: (chunk) => {
           content += chunk.content;
           thinking += chunk.thinking;

@@ -152,7 +152,7 @@ export type MessageBranches = ReturnType<typeof createMessageBranches>;
  * The summary as it applies to the path ending at `pathEndId` (see the rule above): itself when its range is on that
  * path or it has none; null when it describes a branch the user left.
  */
-export function summaryForPath(summary: ThreadSummary | null, pathEndId: number | null, branches: Pick<MessageBranches, 'isOnPath'>): ThreadSummary | null {
+export function summaryForPath<S extends Pick<ThreadSummary, 'toMessageId'>>(summary: S | null, pathEndId: number | null, branches: Pick<MessageBranches, 'isOnPath'>): S | null {
   if (!summary || summary.toMessageId === null) return summary;
   return branches.isOnPath(summary.toMessageId, pathEndId) ? summary : null;
 }

@@ -1,39 +1,31 @@
 /**
  * One answer with memory tools: which way memories reach the model, and the rounds of tool calls.
  *
- * The rule (settings.memoryAccess): 'inject' puts retrieved memories in the prompt (the way before tools); 'tools'
- * keeps the prompt's always-on part only (pinned memories, the profile) and offers search_memory and
- * search_conversations (memory-tools.ts); 'both' does both; 'auto' is 'both' for a model whose /api/show lists the
- * "tools" capability, else 'inject'. A model known not to support tools is never offered them, whatever the setting.
- * An OpenAI-compatible server cannot say (ToolSupport 'unknown'): it gets tools only when the setting says 'tools' or
- * 'both'. No tools, and no injected memories, in an incognito thread or with memory off: the same rule as injection
- * (incognito threads never read long-term memory, chat.service.ts).
+ * The rule (settings.memoryAccess, what the model supports, incognito and memory off) is shared/memory-access.ts's,
+ * which Settings uses too to say what the chosen way does; the tools themselves are memory-tools.ts's.
  *
  * The rounds: at most MAX_TOOL_ROUNDS requests offer tools; every call in them is answered by a tool message (bad
  * arguments, unknown tools and a search already run in this answer get one that says so, never an exception); the
  * request after the last round offers none, so the model must answer. Tool messages together stay within the memory
  * share left by the injected memories (at least a quarter of it). Answer text from every round streams as it comes
- * and is joined, so what the user saw is what is stored.
+ * and is joined, so what the user saw is what is stored. Each search that runs is told as it starts (onSearch: the
+ * chat says "Searching memories: …" meanwhile); a call refused before running is not.
  *
  * A server that refuses tools (an HTTP error naming them, before anything streamed) gets the answer again with
  * injected memories, once, logged; that model is not offered tools again in this process.
  */
 import type { Settings, ToolSearch } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { ModelRequests, ToolSupport } from '../llm/llm-provider';
+import type { ModelRequests } from '../llm/llm-provider';
+import { resolveMemoryAccess, type MemoryAccess, type ToolSupport } from '../../../shared/memory-access';
+
+export { resolveMemoryAccess, type MemoryAccess };
 import type { ChatChunk, ChatMessage, ChatResult, ToolCall } from '../llm/llm.port';
 import type { Logger } from '../ports/logger.port';
 import { estimateTokens } from '../text/token-estimate';
 import type { Budget } from './context-budget';
 import type { RetrievedMemory } from './memory-retrieval.port';
-import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolSources } from './memory-tools';
-
-export interface MemoryAccess {
-  /** Retrieved memories go in the prompt (pinned ones and the profile always do). */
-  inject: boolean;
-  /** The memory tools are offered. */
-  tools: boolean;
-}
+import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolName, type MemoryToolSources } from './memory-tools';
 
 export const MAX_TOOL_ROUNDS = 3;
 /** Calls answered per round; more in one turn get a tool message saying so. */
@@ -42,14 +34,6 @@ export const MAX_CALLS_PER_ROUND = 4;
 const MIN_RESULT_TOKENS = 24;
 
 const NO_MORE_ROUNDS = 'No more searches are possible for this answer: answer the user now with what you have.';
-
-/** Pure: the setting, what the model supports, and whether this thread may read memory at all. */
-export function resolveMemoryAccess(setting: Settings['memoryAccess'], support: ToolSupport, memoryReadable: boolean): MemoryAccess {
-  if (!memoryReadable) return { inject: true, tools: false };
-  if (setting === 'inject' || support === 'no') return { inject: true, tools: false };
-  if (setting === 'auto') return support === 'yes' ? { inject: true, tools: true } : { inject: true, tools: false };
-  return { inject: setting === 'both', tools: true };
-}
 
 /** The room all of one answer's tool messages share: the memory share the injected memories left, at least a quarter of it. */
 export function toolResultAllowance(budget: Budget, injectedTokens: number): number {
@@ -89,6 +73,8 @@ export interface AnswerInput<A extends AssembledForTools> {
   signal: AbortSignal;
   firstChunkTimeoutMs: number;
   onChunk: (chunk: ChatChunk) => void;
+  /** Told when a search the model asked for starts running (after its arguments were read and accepted). */
+  onSearch(search: { tool: MemoryToolName; query: string }): void;
   /** Builds the prompt for an access; called again (inject, no tools) when the server refuses tools. */
   assemble(access: MemoryAccess): Promise<A>;
   /** Told every prompt built, before it is sent. */
@@ -190,6 +176,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       seen.add(key);
       const left = allowance - used;
       if (left < MIN_RESULT_TOKENS) return failed('There is no room left for more search results in this answer: answer with what you have.', parsed.query);
+      input.onSearch({ tool: parsed.tool, query: parsed.query });
       try {
         const run = await runMemoryTool(deps.sources(), parsed, {
           threadId: input.threadId,

@@ -10,11 +10,14 @@
  *   or a quiet job after the user's refresh, writes nothing).
  * - The write applies only if the episode is as the job read it (version): an edit made while the model worked wins.
  * - A user's edit is the base of a rewrite. Never a secret (episode-prompt.ts, cleanEpisode).
+ * - It tells the conversation as shown (message-branches.ts): the version on the thread's path, and the thread summary
+ *   only when it covers that path; an edited-away question and its answers are not in it.
  */
 import type { Episode, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { userTimeZone } from '../../../shared/time-zone';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
+import { createMessageBranches, summaryForPath } from '../chat/message-branches';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import { detectLanguage, otherLanguageReason } from '../extraction/message-language';
@@ -56,11 +59,12 @@ export function createEpisodeJob(deps: {
 }): JobHandler {
   const { sqlite, clock, events, store } = deps;
   const timeline = createTimelineWriter({ sqlite, clock });
+  const branches = createMessageBranches(sqlite);
   const q = {
     thread: sqlite.prepare('SELECT incognito FROM threads WHERE id = ?'),
     stamps: sqlite.prepare(`SELECT id, created_at AS createdAt FROM messages WHERE thread_id = ? ORDER BY id`),
     rows: sqlite.prepare(`SELECT id, role, content FROM messages WHERE thread_id = ? AND id >= ? AND id <= ? AND status != 'error' AND content != '' ORDER BY id`),
-    summary: sqlite.prepare('SELECT content FROM thread_summaries WHERE thread_id = ?'),
+    summary: sqlite.prepare('SELECT content, to_message_id AS toMessageId FROM thread_summaries WHERE thread_id = ?'),
     newest: sqlite.prepare('SELECT max(id) AS id FROM messages WHERE thread_id = ?'),
   };
 
@@ -84,7 +88,8 @@ export function createEpisodeJob(deps: {
       const existing = store.forStretch(threadId, first.id, last.id);
       if (existing?.status === 'trashed') return null;
       if (existing && existing.fromMessageId === first.id && existing.toMessageId === last.id && job.payload.reason !== 'user') return null;
-      const rows = q.rows.all(threadId, first.id, last.id) as TranscriptRow[];
+      const path = new Set(branches.activePath(threadId));
+      const rows = (q.rows.all(threadId, first.id, last.id) as TranscriptRow[]).filter((r) => path.has(r.id));
       const userText = rows.filter((r) => r.role === 'user').map((r) => r.content).join('\n');
       if (!userText.trim()) return null;
 
@@ -97,7 +102,8 @@ export function createEpisodeJob(deps: {
       let budget = Math.max(MIN_TRANSCRIPT_TOKENS, Math.floor((room - estimateTokens(previous ?? '')) * TRANSCRIPT_SHARE));
       let transcript = stretchTranscript(rows, budget);
       let summary: string | null = null;
-      const threadSummary = (q.summary.get(threadId) as { content: string } | undefined)?.content.trim();
+      const stored = (q.summary.get(threadId) as { content: string; toMessageId: number | null } | undefined) ?? null;
+      const threadSummary = summaryForPath(stored, branches.leaf(threadId), branches)?.content.trim();
       if (transcript.omitted > 0 && threadSummary) {
         // What does not fit is told by the thread summary, which takes at most a quarter of the transcript's share.
         summary = fitToTokens(threadSummary, Math.floor(budget / 4), estimateTokens);

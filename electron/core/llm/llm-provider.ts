@@ -23,6 +23,7 @@
 import type { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { unconfirmedRemoteAddress } from '../../../shared/model-server-address';
+import { toolSupportOf, type ToolSupport } from '../../../shared/memory-access';
 import type { Logger } from '../ports/logger.port';
 import type { SecretStore } from '../ports/secret-store.port';
 import type { ChatRequest, ChatResult, LlmPort, ModelDetails } from './llm.port';
@@ -61,7 +62,7 @@ export interface ModelChatRequest extends Omit<ChatRequest, 'options' | 'think'>
  * Whether a model can be offered tools: 'yes'/'no' when Ollama's /api/show lists its capabilities; 'unknown' for an
  * Ollama too old to list them and for OpenAI-compatible servers, which have no reliable way to say.
  */
-export type ToolSupport = 'yes' | 'no' | 'unknown';
+export type { ToolSupport };
 
 /** What services need to ask a model for an answer. */
 export interface ModelRequests {
@@ -149,8 +150,7 @@ export function createLlmProvider(deps: {
   async function toolSupport(model: string): Promise<ToolSupport> {
     const port = get();
     const { capabilities } = await detailsOf(model);
-    if (port.api !== 'ollama' || capabilities.length === 0) return 'unknown';
-    return capabilities.includes('tools') ? 'yes' : 'no';
+    return toolSupportOf(port.api, capabilities);
   }
 
   return {

@@ -12,6 +12,7 @@ import { CopyIcon, RetryIcon } from './icons';
 import { CoreError } from './CoreError';
 import { LearnedChips } from './LearnedChips';
 import { MemoryReceipt } from './MemoryReceipt';
+import { SearchingLine, useSearching } from './SearchingLine';
 import { PromptContextDialog } from './PromptContextDialog';
 import { EditMessageForm, focusAfter, VersionSwitcher } from './MessageVersions';
 
@@ -98,6 +99,7 @@ function AssistantMessage({ message, receipt, searches, isLast, error }: Props) 
   const sending = useChatStore((s) => s.threads[message.threadId]?.sending ?? false);
   const streaming = message.status === 'streaming';
   const waiting = streaming && message.content === '' && message.thinking === '';
+  const searching = useSearching(message.threadId, message.id);
   const body = useRef<HTMLDivElement>(null);
 
   return (
@@ -108,7 +110,7 @@ function AssistantMessage({ message, receipt, searches, isLast, error }: Props) 
           <div className="thinking-text">{message.thinking}</div>
         </details>
       )}
-      {waiting && (
+      {waiting && !searching && (
         <p className="model-loading">
           <span className="spinner" aria-hidden="true" /> {t('chat.loadingModel', { model: message.model ?? '' })}
         </p>
@@ -118,6 +120,7 @@ function AssistantMessage({ message, receipt, searches, isLast, error }: Props) 
           <Markdown text={message.content} />
         </div>
       )}
+      {streaming && <SearchingLine threadId={message.threadId} messageId={message.id} />}
       {streaming && !waiting && <span className="caret" aria-hidden="true" />}
       <StatusBadge message={message} error={error} canRetry={isLast && !sending} onRetry={() => void retry(message.threadId)} />
       {((receipt && receipt.length > 0) || (searches && searches.length > 0)) && <MemoryReceipt memories={receipt ?? []} searches={searches ?? []} threadId={message.threadId} />}

@@ -28,6 +28,7 @@ import {
 import { useAppStore } from '../stores/app.store';
 import { browserTimeZone, useSettingsStore } from '../stores/settings.store';
 import { useStatusStore } from '../stores/status.store';
+import { MemoryAccessNow } from './MemoryAccessNow';
 import { formatNumber } from '../format';
 import type { MessageKey } from '../i18n';
 import { useLanguage, useT } from '../use-t';
@@ -131,6 +132,7 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
   const validation = useMemo(() => validateDraft(settings, draft), [settings, draft]);
   const dirty = isDirty(settings, draft);
   const budgetTotalId = useId();
+  const memoryAccessNowId = useId();
   const setSettingsUnsaved = useAppStore((s) => s.setSettingsUnsaved);
   // An API key typed but not kept yet is unsaved too: leaving would lose it as silently as a draft.
   const [keyTyped, setKeyTyped] = useState(false);
@@ -210,6 +212,12 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
       <Section title={t('settings.memory')}>
         <ChoiceGroup {...field('memoryMode')} choices={['auto', 'ask', 'off'] as const} />
         <ChoiceGroup {...field('memoryAccess')} choices={['auto', 'inject', 'tools', 'both'] as const} />
+        <MemoryAccessNow
+          id={memoryAccessNowId}
+          setting={field('memoryAccess').value as Settings['memoryAccess']}
+          memoryMode={field('memoryMode').value as Settings['memoryMode']}
+          model={field('chatModel').value}
+        />
         <SelectField
           {...field('embeddingProvider')}
           label={t('settings.embeddingProvider')}

@@ -1,12 +1,14 @@
 /**
  * The searches the model ran with the memory tools for one answer (ToolSearch): which tool, the words it searched for,
- * and what came back (the memories by their text, past messages by their thread's title and day). A call the model
- * got wrong (bad arguments, an unknown tool, a repeated search) is shown as not run, the reason on hover. Used by the
- * receipt under an answer and by the "What the model saw" dialog.
+ * and what came back (the memories by their text, episodes by their headline and day with a link to their thread, past
+ * messages by their thread's title and day). A call the model got wrong (bad arguments, an unknown tool, a repeated
+ * search) is shown as not run, the reason on hover. Used by the receipt under an answer and by the "What the model
+ * saw" dialog.
  */
 import { useEffect } from 'react';
 import type { ToolSearch } from '../../../shared/contract';
 import { formatRelativeTime } from '../format';
+import { showMessage } from '../stores/navigate';
 import { useMemoryRefsStore } from '../stores/memory-refs.store';
 import { useLanguage, useT } from '../use-t';
 
@@ -24,7 +26,7 @@ export function ToolSearchList({ searches }: { searches: ToolSearch[] }) {
     <ul className="tool-searches">
       {searches.map((s, i) => {
         const conversations = s.tool === 'search_conversations';
-        const found = conversations ? s.messages.length : s.memoryIds.length;
+        const found = conversations ? s.messages.length : s.memoryIds.length + s.episodes.length;
         return (
           <li key={i} className="tool-search" title={s.problem ?? undefined}>
             <span className="tool-search-line">
@@ -33,12 +35,20 @@ export function ToolSearchList({ searches }: { searches: ToolSearch[] }) {
                 : t(conversations ? 'receipt.search.conversations' : 'receipt.search.memories', { query: s.query ?? '', count: found })}
               {s.cut && <span className="badge">{t('receipt.search.cut')}</span>}
             </span>
-            {s.memoryIds.length + s.messages.length > 0 && (
+            {s.memoryIds.length + s.episodes.length + s.messages.length > 0 && (
               <ul className="tool-search-results">
                 {s.memoryIds.map((id) => {
                   const memory = byId[id];
                   return <li key={`m${id}`}>{memory ? memory.content : memory === null ? t('receipt.gone', { id }) : t('receipt.memory', { id })}</li>;
                 })}
+                {s.episodes.map((e) => (
+                  <li key={`e${e.episodeId}`} className="tool-search-episode">
+                    {t('receipt.search.episode', { title: e.title, when: formatRelativeTime(e.startedAt, Date.now(), language) })}{' '}
+                    <button type="button" className="ghost small" onClick={() => showMessage(e.threadId, null)}>
+                      {t('episodes.openThread', { title: e.threadTitle || t('receipt.search.untitled') })}
+                    </button>
+                  </li>
+                ))}
                 {s.messages.map((m) => (
                   <li key={`c${m.messageId}`}>{t('receipt.search.message', { title: m.threadTitle || t('receipt.search.untitled'), when: formatRelativeTime(m.createdAt, Date.now(), language) })}</li>
                 ))}

@@ -1,6 +1,6 @@
 /**
- * Messages per thread, live: thread.messages for what is stored, then message.created / delta / completed events
- * while replies stream. Also the composer drafts, the last send error per thread (its message is only in the
+ * Messages per thread, live: thread.messages for what is stored, then message.created / delta / searchStarted /
+ * completed events while replies stream. Also the composer drafts, the last send error per thread (its message is only in the
  * chat.send envelope; the stored reply keeps just the code), and the thread summaries. A thread shows one branch
  * (electron/core/chat/message-branches.ts): an edit or a regenerate cuts the view at the message it replaces, a
  * switch of version reads the thread again in place of what was shown.
@@ -28,6 +28,8 @@ export interface ThreadChat {
   pendingText: string | null;
   /** The last failure of a send or retry, with the message the core gave. */
   error: ErrorInfo | null;
+  /** A memory tool search running for the answer being written (message.searchStarted), until its text goes on. */
+  searching?: { messageId: number; tool: 'search_memory' | 'search_conversations'; query: string } | null;
 }
 
 const PAGE_SIZE = 200;
@@ -144,6 +146,7 @@ export const useChatStore = create<ChatState>((set, get) => {
     if (message.status !== 'streaming') pendingDeltas.delete(message.id);
     patch(message.threadId, (chat) => ({
       messages: upsertMessage(chat.messages, message),
+      ...(message.status !== 'streaming' && chat.searching?.messageId === message.id ? { searching: null } : {}),
       ...(message.role === 'user' && chat.pendingText !== null ? { pendingText: null } : {}),
       ...(memoriesUsed && memoriesUsed.length > 0 ? { receipts: { ...chat.receipts, [message.id]: memoriesUsed } } : {}),
       ...(toolSearches && toolSearches.length > 0 ? { searches: { ...chat.searches, [message.id]: toolSearches } } : {}),
@@ -184,9 +187,14 @@ export const useChatStore = create<ChatState>((set, get) => {
       client.on('message.created', ({ message }) => absorb(message));
       client.on('message.delta', ({ threadId, messageId, content, thinking }) => {
         if (!get().threads[threadId]) return;
+        // The answer goes on: the search it waited for is done.
+        if (content && get().threads[threadId]?.searching) patch(threadId, () => ({ searching: null }));
         const buffered = pendingDeltas.get(messageId);
         pendingDeltas.set(messageId, { threadId, content: (buffered?.content ?? '') + content, thinking: (buffered?.thinking ?? '') + thinking });
         scheduleFlush();
+      });
+      client.on('message.searchStarted', ({ threadId, messageId, tool, query }) => {
+        if (get().threads[threadId]) patch(threadId, () => ({ searching: { messageId, tool, query } }));
       });
       client.on('message.completed', ({ message, memoriesUsed, toolSearches }) => absorb(message, memoriesUsed, toolSearches));
       client.on('thread.branchSwitched', ({ threadId }) => {

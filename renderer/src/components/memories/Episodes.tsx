@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { Episode } from '../../../../shared/contract';
-import { formatTime } from '../../format';
+import { formatTime, formatTimeRange } from '../../format';
 import { useEpisodesStore } from '../../stores/episodes.store';
 import { useSettingsStore } from '../../stores/settings.store';
 import { showMessage } from '../../stores/navigate';
@@ -159,7 +159,7 @@ function EpisodeItem({ episode }: { episode: Episode }) {
   return (
     <li className="about-you-page episode" aria-labelledby={`${id}-title`}>
       <p className="muted small about-you-meta">
-        <span>{t('episodes.when', { from: formatTime(episode.startedAt, language), to: formatTime(episode.endedAt, language) })}</span>
+        <span>{formatTimeRange(episode.startedAt, episode.endedAt, language)}</span>
         <button type="button" className="ghost small" onClick={() => showMessage(episode.threadId, episode.fromMessageId)}>
           {t('episodes.openThread', { title: threadTitle })}
         </button>

@@ -8,6 +8,7 @@ import { formatNumber, formatTime } from '../../format';
 import { useMemoryDetailStore, type MemoryDetail } from '../../stores/memory-detail.store';
 import { showMessage } from '../../stores/navigate';
 import { useThreadsStore } from '../../stores/threads.store';
+import { useTimelineStore } from '../../stores/timeline.store';
 import { useLanguage, useT } from '../../use-t';
 import { ConfirmDialog } from '../Dialog';
 import { ArchiveIcon, CloseIcon, ExternalIcon, RestoreIcon, TrashIcon } from '../icons';
@@ -100,6 +101,8 @@ function DetailBody({ detail }: { detail: MemoryDetail }) {
   const restore = useMemoryDetailStore((s) => s.restore);
   const archive = useMemoryDetailStore((s) => s.archive);
   const purge = useMemoryDetailStore((s) => s.purge);
+  const undoSummary = useTimelineStore((s) => s.undoSummary);
+  const undoHintId = useId();
   const [confirmPurge, setConfirmPurge] = useState(false);
   const canTrash = memory.status !== 'trashed' && memory.status !== 'rejected';
 
@@ -154,6 +157,17 @@ function DetailBody({ detail }: { detail: MemoryDetail }) {
         <Uses detail={detail} />
       </Section>
       <Section title={t('memory.history', { count: detail.versions.length })}>
+        {/* A summary maintenance wrote (its first version says so): undone here as on the timeline, by the same call. */}
+        {detail.versions[0]?.reason === 'consolidated' && memory.status === 'active' && (
+          <p className="button-row">
+            <button type="button" className="small" aria-describedby={undoHintId} onClick={() => void undoSummary(memory.id)}>
+              <RestoreIcon /> {t('history.undoSummary')}
+            </button>
+            <span id={undoHintId} className="muted small">
+              {t('history.undoSummaryHint')}
+            </span>
+          </p>
+        )}
         <VersionHistory versions={detail.versions} onRevert={(v) => void revert(v)} />
       </Section>
     </div>

@@ -116,6 +116,8 @@ const REASONS: Record<string, MessageKey> = {
   imported: 'history.reason.imported',
   decayed: 'history.reason.decayed',
   'over the cap': 'history.reason.overCap',
+  consolidated: 'history.reason.consolidated',
+  unconsolidated: 'history.reason.unconsolidated',
 };
 
 /** The core's reason words, in the interface language; an unknown one (from a newer core) is shown as it is. */
