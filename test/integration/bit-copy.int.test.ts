@@ -65,6 +65,27 @@ describe('bit copy: the stored bits in memory for the first pass of vector searc
     }
   });
 
+  it('grows past what it was read with: vectors written afterwards and refreshed are scanned like the rest', () => {
+    const db = database();
+    const index = createVectorIndex(db.sqlite);
+    const random = seededRandom(8);
+    fill(
+      index,
+      db,
+      Array.from({ length: 100 }, () => uniformUnitVector(random, D)),
+    );
+    const copy = readBitCopy(db.sqlite, BITS, D)!;
+    // Twenty times what it was read with (several times the module's first memory page); re-centered on the way, so
+    // every stored row changed: all are refreshed.
+    const added = Array.from({ length: 2000 }, (_, i) => 1000 + i);
+    db.sqlite.transaction(() => added.forEach((id) => index.upsert(id, uniformUnitVector(random, D))))();
+    copy.refresh([...Array.from({ length: 100 }, (_, i) => i + 1), ...added]);
+    expect(copy.size()).toBe(2100);
+    const bits = queryBits(db, uniformUnitVector(random, D));
+    const all = sqlDistances(db, bits);
+    expect(copy.scan(bits)(5000)).toEqual(all);
+  });
+
   it('is not made from storage laid out otherwise (the float table): vector search then keeps to sqlite-vec', () => {
     const db = database();
     const index = createVectorIndex(db.sqlite);

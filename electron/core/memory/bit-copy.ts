@@ -1,8 +1,9 @@
 /**
  * A copy in memory of the stored bit vectors (memory_vector_bits, vector-index.ts), for the first pass of vector
- * search: one hamming scan over it gives every vector's distance, where sqlite-vec reads the whole table again for
- * each distance band it is asked (about 4.5 ms a probe at 100k vectors on a shared 2-core VM, and a hard query takes
- * two to four probes). The copy is 48 bytes a vector at 384 dimensions (4.8 MB at 100k).
+ * search: one hamming scan over it (WebAssembly, under 1 ms at 100k vectors) gives every vector's distance, where
+ * sqlite-vec reads the whole table again for each distance band it is asked (about 4.5 ms a probe at 100k vectors on
+ * a shared 2-core VM, and a hard query takes two to four probes). The copy is 48 bytes a vector at 384 dimensions
+ * (4.8 MB at 100k).
  *
  * It is read from vec0's own storage (its `_chunks` and `_vector_chunks00` shadow tables: a validity bitmap, the
  * rowids and the packed vectors of each chunk), about 10 ms at 100k, because reading the rows through the virtual
@@ -19,6 +20,70 @@ import type { Scored } from './quantized-search';
 
 /** Distance given to a slot whose vector was removed: above any real one (at most the number of bits). */
 const GONE = 0xffff;
+
+/** The parts of WebAssembly used here (the core's tsconfig has Node's types, which do not declare them). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: Record<string, unknown> };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/**
+ * The hamming scan, in WebAssembly for its 64-bit popcount (i64.popcnt; JavaScript has none, and a popcount in
+ * 32-bit arithmetic costs 3 to 5 ms at 100k vectors where this takes under 1 ms). Hand-assembled, one function:
+ * scan(query, base, n, words, out) stores at out[s] (u16) the popcount of (vector s XOR query) over `words` 64-bit
+ * words, vector s starting at base + s * words * 8. The module exports its memory ("mem"), which the copy grows.
+ */
+const SCAN_MODULE = (() => {
+  const leb = (n: number): number[] => {
+    const out: number[] = [];
+    do {
+      let b = n & 0x7f;
+      n >>>= 7;
+      if (n) b |= 0x80;
+      out.push(b);
+    } while (n);
+    return out;
+  };
+  const section = (id: number, bytes: number[]) => [id, ...leb(bytes.length), ...bytes];
+  const name = (text: string) => [text.length, ...[...text].map((c) => c.charCodeAt(0))];
+  // params: 0 query, 1 base, 2 n, 3 words, 4 out; locals: 5 s, 6 w, 7 p (i32), 8 d (i64)
+  const body = [
+    0x02, 0x03, 0x7f, 0x01, 0x7e, // locals
+    0x20, 0x01, 0x21, 0x07, // p = base
+    0x02, 0x40, 0x03, 0x40, // block, loop (vectors)
+    0x20, 0x05, 0x20, 0x02, 0x4f, 0x0d, 0x01, // s >= n: done
+    0x42, 0x00, 0x21, 0x08, 0x41, 0x00, 0x21, 0x06, // d = 0, w = 0
+    0x02, 0x40, 0x03, 0x40, // block, loop (words)
+    0x20, 0x06, 0x20, 0x03, 0x4f, 0x0d, 0x01, // w >= words: next vector
+    0x20, 0x08, // d +
+    0x20, 0x07, 0x29, 0x03, 0x00, // load64(p)
+    0x20, 0x00, 0x20, 0x06, 0x41, 0x03, 0x74, 0x6a, 0x29, 0x03, 0x00, // load64(query + w * 8)
+    0x85, 0x7b, 0x7c, 0x21, 0x08, // xor, popcnt, add, d =
+    0x20, 0x07, 0x41, 0x08, 0x6a, 0x21, 0x07, // p += 8
+    0x20, 0x06, 0x41, 0x01, 0x6a, 0x21, 0x06, // w += 1
+    0x0c, 0x00, 0x0b, 0x0b, // continue words
+    0x20, 0x04, 0x20, 0x05, 0x41, 0x01, 0x74, 0x6a, 0x20, 0x08, 0xa7, 0x3b, 0x01, 0x00, // store16(out + s * 2, d)
+    0x20, 0x05, 0x41, 0x01, 0x6a, 0x21, 0x05, // s += 1
+    0x0c, 0x00, 0x0b, 0x0b, 0x0b, // continue vectors; end
+  ];
+  return new wasm.Module(
+    new Uint8Array([
+      0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+      ...section(1, [0x01, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]),
+      ...section(3, [0x01, 0x00]),
+      ...section(5, [0x01, 0x00, 0x01]),
+      ...section(7, [0x02, ...name('mem'), 0x02, 0x00, ...name('scan'), 0x00, 0x00]),
+      ...section(10, [0x01, ...leb(body.length), ...body]),
+    ]),
+  );
+})();
+
+const PAGE = 65_536;
 
 export interface BitCopy {
   /** How many vectors it holds. */
@@ -39,8 +104,8 @@ export interface BitCopy {
 export function readBitCopy(sqlite: Sqlite, table: string, dimensions: number): BitCopy | null {
   if (dimensions <= 0 || dimensions % 8 !== 0) return null;
   const bytes = dimensions / 8;
-  // Whole 32-bit words, in groups of three (see `scan`); the padding is zero in every vector and in the query.
-  const wordsPer = 3 * Math.ceil(bytes / 12);
+  // Whole 64-bit words (see SCAN_MODULE); the padding is zero in every vector and in the query.
+  const stride = 8 * Math.ceil(bytes / 8);
   let rows: Array<{ size: number; validity: Buffer; rowids: Buffer; vectors: Buffer }>;
   try {
     rows = sqlite
@@ -55,7 +120,7 @@ export function readBitCopy(sqlite: Sqlite, table: string, dimensions: number): 
     if (!ok || r.validity.length * 8 < r.size || r.rowids.length !== r.size * 8 || r.vectors.length !== r.size * bytes) return null;
     capacity += r.size;
   }
-  const copy = new Copy(sqlite, table, bytes, wordsPer, capacity);
+  const copy = new Copy(sqlite, table, bytes, stride, capacity);
   for (const r of rows) {
     const valid = (slot: number) => (r.validity[slot >>> 3]! & (1 << (slot & 7))) !== 0;
     // An int64 rowid, little-endian as sqlite-vec writes it; memory ids are far below 2^53.
@@ -69,11 +134,15 @@ export function readBitCopy(sqlite: Sqlite, table: string, dimensions: number): 
   return copy;
 }
 
+/**
+ * Memory layout (the module's): the query at 0, then the vectors from `stride` on, one every `stride` bytes, then
+ * the distances the scan writes (u16 each) after `capacity` vectors.
+ */
 class Copy implements BitCopy {
   private ids: Float64Array;
-  private words: Int32Array;
-  /** The same memory as `words`, byte by byte: vectors are copied in as stored (any byte order, as long as one). */
-  private wordBytes: Uint8Array;
+  private capacity: number;
+  private readonly memory: WasmMemory;
+  private readonly hamming: (query: number, base: number, n: number, words: number, out: number) => void;
   private n = 0;
   private live = 0;
   private slotOf: Map<number, number> | null = null;
@@ -83,13 +152,26 @@ class Copy implements BitCopy {
     sqlite: Sqlite,
     table: string,
     private readonly bytes: number,
-    private readonly wordsPer: number,
+    private readonly stride: number,
     capacity: number,
   ) {
-    this.ids = new Float64Array(Math.max(16, capacity));
-    this.words = new Int32Array(Math.max(16, capacity) * wordsPer);
-    this.wordBytes = new Uint8Array(this.words.buffer);
+    this.capacity = Math.max(16, capacity);
+    this.ids = new Float64Array(this.capacity);
+    const instance = new wasm.Instance(SCAN_MODULE);
+    this.memory = instance.exports.mem as WasmMemory;
+    this.hamming = instance.exports.scan as Copy['hamming'];
+    this.reserve();
     this.one = sqlite.prepare(`SELECT embedding FROM ${table} WHERE memory_id = ?`).pluck();
+  }
+
+  /** Grows the module's memory to hold `capacity` vectors and their distances. */
+  private reserve(): void {
+    const need = this.stride + this.capacity * (this.stride + 2);
+    if (need > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((need - this.memory.buffer.byteLength) / PAGE));
+  }
+
+  private bytesView(): Uint8Array {
+    return new Uint8Array(this.memory.buffer);
   }
 
   size(): number {
@@ -97,7 +179,7 @@ class Copy implements BitCopy {
   }
 
   append(id: number, source: Uint8Array, offset: number): void {
-    if (this.n === this.ids.length) this.grow();
+    if (this.n === this.capacity) this.grow(this.n + 1);
     this.ids[this.n] = id;
     this.put(this.n, source, offset);
     this.slotOf?.set(id, this.n);
@@ -108,12 +190,12 @@ class Copy implements BitCopy {
   /** The first `count` vectors of `source`, whose ids `idOf` gives. */
   appendRun(source: Uint8Array, count: number, idOf: (i: number) => number): void {
     if (count === 0) return;
-    if (this.wordsPer * 4 !== this.bytes) {
+    if (this.stride !== this.bytes) {
       for (let i = 0; i < count; i++) this.append(idOf(i), source, i * this.bytes);
       return;
     }
-    while (this.n + count > this.ids.length) this.grow();
-    this.wordBytes.set(source.subarray(0, count * this.bytes), this.n * this.bytes);
+    if (this.n + count > this.capacity) this.grow(this.n + count);
+    this.bytesView().set(source.subarray(0, count * this.bytes), this.stride + this.n * this.stride);
     for (let i = 0; i < count; i++) {
       this.ids[this.n] = idOf(i);
       this.slotOf?.set(this.ids[this.n]!, this.n);
@@ -124,17 +206,18 @@ class Copy implements BitCopy {
 
   /** The padding bytes past `bytes` are never written: they stay 0. */
   private put(slot: number, source: Uint8Array, offset: number): void {
-    this.wordBytes.set(source.subarray(offset, offset + this.bytes), slot * this.wordsPer * 4);
+    this.bytesView().set(source.subarray(offset, offset + this.bytes), this.stride + slot * this.stride);
   }
 
-  private grow(): void {
-    const ids = new Float64Array(this.ids.length * 2);
+  private grow(atLeast: number): void {
+    let capacity = this.capacity;
+    while (capacity < atLeast) capacity *= 2;
+    const ids = new Float64Array(capacity);
     ids.set(this.ids);
-    const words = new Int32Array(ids.length * this.wordsPer);
-    words.set(this.words);
     this.ids = ids;
-    this.words = words;
-    this.wordBytes = new Uint8Array(words.buffer);
+    this.capacity = capacity;
+    // The vectors stay where they are; the distances move past the new capacity.
+    this.reserve();
   }
 
   refresh(ids: Iterable<number>): void {
@@ -160,35 +243,15 @@ class Copy implements BitCopy {
   }
 
   scan(queryBits: Uint8Array): (want: number) => Scored[] {
-    const q = new Int32Array(this.wordsPer);
-    new Uint8Array(q.buffer).set(queryBits.subarray(0, this.bytes));
-    const { ids, words, wordsPer, n } = this;
-    const distance = new Uint16Array(n);
+    const { ids, n, stride } = this;
+    this.bytesView().set(queryBits.subarray(0, this.bytes), 0);
+    const out = stride + this.capacity * stride;
+    this.hamming(0, stride, n, stride / 8, out);
+    const distance = new Uint16Array(this.memory.buffer, out, n).slice();
     const histogram = new Uint32Array(this.bytes * 8 + 1);
-    for (let s = 0, o = 0; s < n; s++, o += wordsPer) {
-      if (ids[s]! < 0) {
-        distance[s] = GONE;
-        continue;
-      }
-      // Popcount three words at a time (SWAR): after two halving steps each 4-bit field holds at most 4 per word,
-      // so three words sum to at most 12 and fit before the fields are added up. 3 to 5 ms at 100k vectors.
-      let d = 0;
-      for (let w = 0; w < wordsPer; w += 3) {
-        let a = words[o + w]! ^ q[w]!;
-        let b = words[o + w + 1]! ^ q[w + 1]!;
-        let c = words[o + w + 2]! ^ q[w + 2]!;
-        a = a - ((a >>> 1) & 0x55555555);
-        b = b - ((b >>> 1) & 0x55555555);
-        c = c - ((c >>> 1) & 0x55555555);
-        a = (a & 0x33333333) + ((a >>> 2) & 0x33333333);
-        b = (b & 0x33333333) + ((b >>> 2) & 0x33333333);
-        c = (c & 0x33333333) + ((c >>> 2) & 0x33333333);
-        let t = a + b + c;
-        t = (t & 0x0f0f0f0f) + ((t >>> 4) & 0x0f0f0f0f);
-        d += Math.imul(t, 0x01010101) >>> 24;
-      }
-      distance[s] = d;
-      histogram[d]!++;
+    for (let s = 0; s < n; s++) {
+      if (ids[s]! < 0) distance[s] = GONE;
+      else histogram[distance[s]!]!++;
     }
     const found = ids.slice(0, n);
     return (want) => {

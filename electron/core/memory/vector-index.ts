@@ -9,8 +9,8 @@
  * Search: below `exactBelow` vectors, sqlite-vec's exact float scan (a few ms there, and exact). From there on, a
  * hamming KNN over the bits picks candidates (quantized-search.ts), which are re-scored with the exact cosine of
  * their float vectors (one point lookup each) before the best k are returned. The hamming pass scans a copy of the
- * bits in memory (bit-copy.ts: one scan for every candidate count, where sqlite-vec reads the table again for each
- * distance band), and keeps to sqlite-vec's bands inside a transaction (which must see its own writes) and where
+ * bits in memory (bit-copy.ts: one WebAssembly scan for every candidate count, where sqlite-vec reads the table
+ * again for each distance band), and keeps to sqlite-vec's bands inside a transaction (which must see its own writes) and where
  * the copy cannot be read. The float scan reads 1.5 KB per vector and computes a 384-term cosine; the bit pass reads
  * 48 bytes and six popcounts.
  *
