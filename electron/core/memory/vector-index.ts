@@ -8,8 +8,11 @@
  *
  * Search: below `exactBelow` vectors, sqlite-vec's exact float scan (a few ms there, and exact). From there on, a
  * hamming KNN over the bits picks candidates (quantized-search.ts), which are re-scored with the exact cosine of
- * their float vectors (one point lookup each) before the best k are returned. The float scan reads 1.5 KB per vector
- * and computes a 384-term cosine; the bit pass reads 48 bytes and six popcounts.
+ * their float vectors (one point lookup each) before the best k are returned. The hamming pass scans a copy of the
+ * bits in memory (bit-copy.ts: one WebAssembly scan for every candidate count, where sqlite-vec reads the table
+ * again for each distance band), and keeps to sqlite-vec's bands inside a transaction (which must see its own writes) and where
+ * the copy cannot be read. The float scan reads 1.5 KB per vector and computes a 384-term cosine; the bit pass reads
+ * 48 bytes and six popcounts.
  *
  * Why a center: vectors of one embedding model share a large common component (unrelated texts are often 0.7-0.8
  * cosine-similar under e5), so the raw signs of many dimensions are the same for every vector and say nothing.
@@ -28,7 +31,8 @@
  */
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
-import { BandMemory, JUDGED, nearestByBands, needsMoreCandidates, planSearch } from './quantized-search';
+import { readBitCopy, type BitCopy } from './bit-copy';
+import { BandMemory, JUDGED, nearestByBands, needsMoreCandidates, planSearch, type Scored } from './quantized-search';
 
 export interface Neighbor {
   id: number;
@@ -82,6 +86,9 @@ export const CENTER_SETTLED = 16_000;
 /** The mean is taken over at most about this many vectors (evenly spread by id). */
 const CENTER_SAMPLE = 20_000;
 
+/** Ids written since the bit copy was read, re-read one by one (a point lookup each) up to this many; past it, the copy is read again. */
+const REFRESH_AT_MOST = 500;
+
 const FLOATS = 'memory_vectors';
 const BITS = 'memory_vector_bits';
 const CENTER = 'memory_vector_center';
@@ -97,6 +104,27 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
   let stmts: ReturnType<typeof prepare> | null = null;
   const s = () => (stmts ??= prepare(sqlite));
   let dims = readDimensions(sqlite);
+  // The bits in memory (bit-copy.ts), as of `version` (PRAGMA data_version) plus the ids written since (`written`,
+  // re-read before use). null: not read yet, or dropped; bits null: this storage cannot be copied (SQL path).
+  let copy: { bits: BitCopy | null; version: number } | null = null;
+  const written = new Set<number>();
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+
+  /** The copy of the committed bits, or null when there is none to use (inside a transaction: the SQL path sees its writes). */
+  function bitCopy(): BitCopy | null {
+    if (sqlite.inTransaction) return null;
+    const version = dataVersion.get() as number;
+    // Another connection committed, or this one wrote so much that reading the copy again is cheaper than refreshing.
+    if (copy && (copy.version !== version || written.size > REFRESH_AT_MOST)) copy = null;
+    if (!copy) {
+      written.clear();
+      copy = { bits: readBitCopy(sqlite, BITS, dims), version };
+    } else if (written.size > 0) {
+      copy.bits?.refresh(written);
+      written.clear();
+    }
+    return copy.bits;
+  }
 
   function count(): number {
     return (s().count.get() as { n: number }).n;
@@ -105,6 +133,7 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
   /** Sets the center, recreates the bits table and quantizes every stored vector around the new center. */
   function rebuildBits(centerVector: Float32Array, basis: number): void {
     stmts = null;
+    copy = null;
     bands.clear();
     sqlite.exec(`DROP TABLE IF EXISTS ${BITS}`);
     sqlite.exec(bitsDdl(dims));
@@ -140,11 +169,18 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
 
   function quantized(vector: Float32Array, k: number, plan: { first: number; limit: number }, judged: number): Neighbor[] {
     const { bits } = s().quantize.get(vector) as { bits: Buffer };
+    // In memory: one scan gives every distance. Else sqlite-vec, in distance bands (quantized-search.ts).
+    const scanned = bitCopy()?.scan(bits);
     const probe = (n: number, lo: number, hi: number) => s().band.all(bits, BigInt(n), lo, hi) as Array<{ id: number; distance: number }>;
-    const exactDistance = new Map<number, number>();
-    for (let want = plan.first; ; want = Math.min(plan.limit, want * 2)) {
+    const nearest = (want: number): Scored[] => {
+      if (scanned) return scanned(want);
       const { rows } = nearestByBands(probe, want, { start: bands.start(want) ?? Math.floor(dims / 4), maxDistance: dims, firstStep: Math.max(1, Math.round(dims / 48)) });
       if (rows.length >= want) bands.record(want, rows[want - 1]!.distance);
+      return rows;
+    };
+    const exactDistance = new Map<number, number>();
+    for (let want = plan.first; ; want = Math.min(plan.limit, want * 2)) {
+      const rows = nearest(want);
       // A longer list contains the shorter one (up to ties at its last distance): re-score only what is new.
       const fresh = rows.filter((r) => !exactDistance.has(r.id)).map((r) => r.id);
       for (const n of s().rescore.all(vector, JSON.stringify(fresh)) as Neighbor[]) exactDistance.set(n.id, n.distance);
@@ -163,6 +199,7 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
       dims = readDimensions(sqlite); // another connection (the CLI beside the app) may have rebuilt it
       if (dimensions === dims) return false;
       stmts = null;
+      copy = null;
       sqlite.exec(`DROP TABLE ${FLOATS}`);
       sqlite.exec(floatsDdl(dimensions));
       dims = dimensions;
@@ -172,6 +209,7 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
     upsert(id, vector) {
       if (vector.length !== dims) throw new Error(`vector has ${vector.length} dimensions, the index ${dims}`);
       const key = BigInt(id);
+      if (copy) written.add(id);
       // vec0 has no upsert (INSERT OR REPLACE still fails on its primary key).
       s().removeFloats.run(key);
       s().removeBits.run(key);
@@ -181,6 +219,7 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
     },
     remove(ids) {
       for (const id of ids) {
+        if (copy) written.add(id);
         s().removeFloats.run(BigInt(id));
         s().removeBits.run(BigInt(id));
       }
