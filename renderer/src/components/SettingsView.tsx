@@ -3,8 +3,7 @@
  * validated here first (same ranges as the contract, plus the context shares' total) so mistakes are explained
  * next to the field before anything is sent.
  */
-import { EpisodesSetting } from '../settings/EpisodesSetting';
-import { WorkingMemorySetting } from '../settings/WorkingMemorySetting';
+import { EpisodesSwitch, InstantSwitch } from '../settings/InstantSwitch';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { Settings } from '../../../shared/contract';
 import { copyText } from '../markdown/copy-text';
@@ -230,13 +229,13 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
         />
         <TextField {...field('embeddingModel')} label={t('settings.embeddingModel')} hint={t('settings.embeddingModelHint')} />
         <EmbeddingLine />
-        <WorkingMemorySetting />
-        <EpisodesSetting />
+        <InstantSwitch setting="workingMemoryEnabled" label="settings.workingMemory" hint="settings.workingMemoryHint" />
+        <EpisodesSwitch />
         <NumberField {...field('episodeQuietMinutes')} label={t('episodes.quietMinutes')} hint={t('settings.episodeQuietMinutesHint')} />
         <NumberField {...field('nearDuplicateSimilarity')} label={t('settings.nearDuplicate')} hint={t('settings.nearDuplicateHint')} />
         <NumberField {...field('activeMemoryCap')} label={t('settings.memoryCap')} hint={t('settings.memoryCapHint')} />
         <NumberField {...field('trashRetentionDays')} label={t('settings.trashDays')} hint={t('settings.trashDaysHint')} />
-        <ConsolidationSwitch />
+        <InstantSwitch setting="consolidationEnabled" label="settings.consolidationEnabled" hint="settings.consolidationEnabledHint" />
         <NumberField {...field('consolidationMaxPerRun')} label={t('settings.consolidationMaxPerRun')} hint={t('settings.consolidationMaxPerRunHint')} />
       </Section>
 
@@ -420,36 +419,6 @@ function NumberField(props: FieldProps & { path: NumberPath; marked?: string | u
         onChange={(e) => props.onChange(e.target.value)}
       />
     </FieldShell>
-  );
-}
-
-/** Summarising related memories on or off: saved at once, like the profile's switch (the form holds numbers and text). */
-function ConsolidationSwitch() {
-  const t = useT();
-  const id = useId();
-  const enabled = useSettingsStore((s) => s.settings?.consolidationEnabled ?? true);
-  const update = useSettingsStore((s) => s.update);
-  const [error, setError] = useState<string | null>(null);
-  const toggle = async (on: boolean) => {
-    setError(null);
-    const result = await update({ consolidationEnabled: on });
-    if (!result.ok) setError(result.error.message);
-  };
-  return (
-    <div className="field">
-      <label className="check">
-        <input type="checkbox" role="switch" checked={enabled} aria-describedby={`${id}-hint`} onChange={(e) => void toggle(e.target.checked)} />
-        <span>{t('settings.consolidationEnabled')}</span>
-      </label>
-      <p id={`${id}-hint`} className="muted small">
-        {t('settings.consolidationEnabledHint')}
-      </p>
-      {error && (
-        <p role="alert" className="error small">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
 

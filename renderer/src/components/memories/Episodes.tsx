@@ -16,7 +16,7 @@ import type { CoreFailure } from '../../error-text';
 import { CoreError } from '../CoreError';
 import { ConfirmDialog } from '../Dialog';
 import { PencilIcon, RestoreIcon, TrashIcon } from '../icons';
-import { EpisodesSetting } from '../../settings/EpisodesSetting';
+import { EpisodesSwitch } from '../../settings/InstantSwitch';
 import { fieldOf, validateDraft } from '../../settings/settings-form';
 
 /** The quiet time's range: the Settings form's (settings-form.ts), which follows the contract. */
@@ -55,7 +55,7 @@ export function Episodes() {
   return (
     <div className="about-you episodes">
       <div className="about-you-setting">
-        <EpisodesSetting />
+        <EpisodesSwitch />
         <label className="episodes-quiet small">
           <span>{t('episodes.quietMinutes')}</span>
           <input

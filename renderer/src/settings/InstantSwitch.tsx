@@ -1,0 +1,45 @@
+/**
+ * An on/off setting saved the moment it is flipped, not part of the Settings form's draft (working memory, episodes,
+ * summarising related memories): one component, so each is a switch with its hint and says a failure the same way.
+ */
+import { useId, useState } from 'react';
+import type { CoreFailure } from '../error-text';
+import type { MessageKey } from '../i18n';
+import { CoreError } from '../components/CoreError';
+import { useSettingsStore } from '../stores/settings.store';
+import { useT } from '../use-t';
+
+type SwitchSetting = 'workingMemoryEnabled' | 'episodesEnabled' | 'consolidationEnabled';
+
+export function InstantSwitch({ setting, label, hint, offNote }: { setting: SwitchSetting; label: MessageKey; hint: MessageKey; offNote?: MessageKey }) {
+  const t = useT();
+  const id = useId();
+  const enabled = useSettingsStore((s) => s.settings?.[setting] ?? true);
+  const update = useSettingsStore((s) => s.update);
+  const [error, setError] = useState<CoreFailure | null>(null);
+  const toggle = async (on: boolean) => {
+    setError(null);
+    const result = await update({ [setting]: on });
+    if (!result.ok) setError(result.error);
+  };
+  return (
+    <div className="field">
+      <label className="check">
+        <input type="checkbox" role="switch" checked={enabled} aria-describedby={`${id}-hint`} onChange={(e) => void toggle(e.target.checked)} />
+        <span>{t(label)}</span>
+      </label>
+      <p id={`${id}-hint`} className="muted small">
+        {t(hint)}
+      </p>
+      {!enabled && offNote && <p className="muted small">{t(offNote)}</p>}
+      {error && (
+        <p className="field-error" role="alert">
+          <CoreError error={error} />
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Both in Settings › Memory and at the top of the Episodes tab. */
+export const EpisodesSwitch = () => <InstantSwitch setting="episodesEnabled" label="episodes.enabled" hint="episodes.enabledHint" offNote="episodes.off" />;
