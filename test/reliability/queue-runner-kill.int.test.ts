@@ -137,12 +137,12 @@ describe('a CLI queue runner killed mid-job (kill -9)', () => {
     }
   }
 
-  function verify(dataDir: string): void {
+  function verify(dataDir: string, drainStartedAt: number): void {
     const db = new Database(path.join(dataDir, 'mnemo.db'));
     sqliteVec.load(db);
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const jobs = expectDueJobsDone(db);
+      const jobs = expectDueJobsDone(db, drainStartedAt);
       expect(jobs.find((j) => j.kind === 'extract')?.n).toBe(EXCHANGES);
       const contents = (db.prepare("SELECT content FROM memories WHERE status = 'active' ORDER BY content").all() as Array<{ content: string }>).map((r) => r.content);
       expect(contents).toEqual(Array.from({ length: EXCHANGES }, (_, i) => `Loves ${factWords(i)}`).sort());
@@ -183,10 +183,11 @@ describe('a CLI queue runner killed mid-job (kill -9)', () => {
         await core.dispose();
       }
 
+      const drainStartedAt = Date.now();
       const drain = startCli(['queue', 'run', '--until-idle', '--data-dir', dataDir], { OLLAMA_HOST: fake.url });
       const drained = await drain.exited;
       expect(drained.code, drained.stderr).toBe(0);
-      verify(dataDir);
+      verify(dataDir, drainStartedAt);
     });
   }
 });
