@@ -104,23 +104,6 @@ describe('attached files in the user message', () => {
     );
   }, 60_000);
 
-  it('a cut starting from its guess finds the same length as halving, whichever side of the guess it lies (property)', () => {
-    // Always cut, keeping something: the note's cost and a share of the text's own estimate, so that every step of
-    // the search, on either side of its guess, is exercised.
-    const long = fc
-      .array(fc.constantFrom('the', 'quick', ' ', '   ', '\n', '咖啡', '第三季度收入增长', '123', '...', 'é', 'Привет', '😀', '\t', 'garden planner '), { minLength: 60, maxLength: 600 })
-      .map((parts) => parts.join(''));
-    fc.assert(
-      // A dense end (one token a character) after a sparse beginning puts the guess above the answer, and the reverse below.
-      fc.property(long, fc.integer({ min: 0, max: 300 }), fc.boolean(), fc.double({ min: 0, max: 0.9, noNaN: true }), (mix, dense, denseFirst, share) => {
-        const text = denseFirst ? '咖啡'.repeat(dense) + mix : mix + '咖啡'.repeat(dense);
-        const maxTokens = estimateTokens(`\n${cutNote(text.length, text.length)}\n`) + Math.floor(estimateTokens(text) * share);
-        expect(cutKeepingEnds(text, maxTokens, estimateTokens)).toEqual(cutByHalving(text, maxTokens));
-      }),
-      { numRuns: 600 },
-    );
-  }, 60_000);
-
   it('a file at the size limit is cut reading no more of it than the room allows', () => {
     const text = new CountedString('Quarterly revenue grew in every region. 第三季度收入增长。\n'.repeat(10_000));
     const fitted = fitUserContent('q', [{ name: 'report.pdf', text: text.asString() }], 1000, estimateTokens);

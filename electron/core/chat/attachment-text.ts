@@ -6,7 +6,7 @@
  * middle, so neither the model nor the user mistakes a cut file for a whole one.
  */
 import type { MessageAttachment } from '../../../shared/contract';
-import { estimateTokens, fitsWithin, maxCharsWithin, prefixWithinTokens } from '../text/token-estimate';
+import { estimateTokens, fitsWithin, maxCharsWithin } from '../text/token-estimate';
 
 /** The note standing in the middle of a cut file; N of M characters were left out. */
 export function cutNote(cutChars: number, totalChars: number): string {
@@ -34,47 +34,17 @@ export function cutKeepingEnds(text: string, maxTokens: number, estimate: (t: st
     const tail = kept - head;
     return `${text.slice(0, head)}\n${cutNote(text.length - kept, text.length)}\n${tail > 0 ? text.slice(text.length - tail) : ''}`;
   };
-  // Search on the characters kept: the estimate grows with them (token-estimate.ts: runs never get cheaper), so the
-  // answer is the largest count that fits. A cut keeping more than maxCharsWithin characters is longer than that and
-  // cannot fit, so with Mnemo's estimator the search costs the budget, not the file (500,000 characters at most:
-  // ATTACHMENT_LIMITS). With it the search also starts from a guess, twice the longest beginning within half the
-  // room, which is a few tokens off for most texts, and gallops from there: about nine candidates counted instead of
-  // fifteen, each costing the room.
-  const fits = (kept: number) => fitsWithin(withKept(kept), maxTokens, estimate);
-  const ours = estimate === estimateTokens;
-  const last = ours ? Math.min(text.length - 1, maxCharsWithin(maxTokens)) : text.length - 1;
-  let { lo, hi } = ours ? bracket(fits, Math.min(last, 2 * prefixWithinTokens(text, Math.max(0, Math.floor((maxTokens - estimate(withKept(0))) / 2)))), last) : { lo: 0, hi: last };
+  // Binary search on the characters kept: the estimate grows with them (token-estimate.ts: runs never get cheaper).
+  // A cut keeping more than maxCharsWithin characters is longer than that and cannot fit, so with Mnemo's estimator
+  // the search costs the budget, not the file (500,000 characters at most: ATTACHMENT_LIMITS).
+  let lo = 0;
+  let hi = estimate === estimateTokens ? Math.min(text.length - 1, maxCharsWithin(maxTokens)) : text.length - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (fits(mid)) lo = mid;
+    if (fitsWithin(withKept(mid), maxTokens, estimate)) lo = mid;
     else hi = mid - 1;
   }
   return { text: withKept(lo), cut: true };
-}
-
-/** The first step of `bracket`: a guess a token off is a few characters off (token-estimate.ts, MAX_CHARS_PER_TOKEN). */
-const FIRST_STEP = 8;
-
-/**
- * For a predicate true up to some point of [0, last] and false after it: bounds lo <= hi around that point (the
- * largest true, or 0 when none is), found by steps doubling outwards from `start`.
- */
-function bracket(fits: (n: number) => boolean, start: number, last: number): { lo: number; hi: number } {
-  if (fits(start)) {
-    let lo = start;
-    for (let step = FIRST_STEP; ; step *= 2) {
-      if (lo + step > last) return { lo, hi: last };
-      if (!fits(lo + step)) return { lo, hi: lo + step - 1 };
-      lo += step;
-    }
-  }
-  let hi = start - 1;
-  for (let step = FIRST_STEP; ; step *= 2) {
-    const at = hi - step + 1;
-    if (at <= 0) return { lo: 0, hi: Math.max(0, hi) };
-    if (fits(at)) return { lo: at, hi };
-    hi = at - 1;
-  }
 }
 
 export interface FittedUserContent {

@@ -229,13 +229,13 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
         />
         <TextField {...field('embeddingModel')} label={t('settings.embeddingModel')} hint={t('settings.embeddingModelHint')} />
         <EmbeddingLine />
-        <InstantSwitch setting="workingMemoryEnabled" label="settings.workingMemory" hint="settings.workingMemoryHint" />
+        <InstantSwitch setting="workingMemoryEnabled" label={t('settings.workingMemory')} hint={t('settings.workingMemoryHint')} />
         <EpisodesSwitch />
         <NumberField {...field('episodeQuietMinutes')} label={t('episodes.quietMinutes')} hint={t('settings.episodeQuietMinutesHint')} />
         <NumberField {...field('nearDuplicateSimilarity')} label={t('settings.nearDuplicate')} hint={t('settings.nearDuplicateHint')} />
         <NumberField {...field('activeMemoryCap')} label={t('settings.memoryCap')} hint={t('settings.memoryCapHint')} />
         <NumberField {...field('trashRetentionDays')} label={t('settings.trashDays')} hint={t('settings.trashDaysHint')} />
-        <InstantSwitch setting="consolidationEnabled" label="settings.consolidationEnabled" hint="settings.consolidationEnabledHint" />
+        <InstantSwitch setting="consolidationEnabled" label={t('settings.consolidationEnabled')} hint={t('settings.consolidationEnabledHint')} />
         <NumberField {...field('consolidationMaxPerRun')} label={t('settings.consolidationMaxPerRun')} hint={t('settings.consolidationMaxPerRunHint')} />
       </Section>
 

@@ -4,15 +4,13 @@
  */
 import { useId, useState } from 'react';
 import type { CoreFailure } from '../error-text';
-import type { MessageKey } from '../i18n';
 import { CoreError } from '../components/CoreError';
 import { useSettingsStore } from '../stores/settings.store';
 import { useT } from '../use-t';
 
 type SwitchSetting = 'workingMemoryEnabled' | 'episodesEnabled' | 'consolidationEnabled';
 
-export function InstantSwitch({ setting, label, hint, offNote }: { setting: SwitchSetting; label: MessageKey; hint: MessageKey; offNote?: MessageKey }) {
-  const t = useT();
+export function InstantSwitch({ setting, label, hint, offNote }: { setting: SwitchSetting; label: string; hint: string; offNote?: string }) {
   const id = useId();
   const enabled = useSettingsStore((s) => s.settings?.[setting] ?? true);
   const update = useSettingsStore((s) => s.update);
@@ -26,12 +24,12 @@ export function InstantSwitch({ setting, label, hint, offNote }: { setting: Swit
     <div className="field">
       <label className="check">
         <input type="checkbox" role="switch" checked={enabled} aria-describedby={`${id}-hint`} onChange={(e) => void toggle(e.target.checked)} />
-        <span>{t(label)}</span>
+        <span>{label}</span>
       </label>
       <p id={`${id}-hint`} className="muted small">
-        {t(hint)}
+        {hint}
       </p>
-      {!enabled && offNote && <p className="muted small">{t(offNote)}</p>}
+      {!enabled && offNote && <p className="muted small">{offNote}</p>}
       {error && (
         <p className="field-error" role="alert">
           <CoreError error={error} />
@@ -42,4 +40,7 @@ export function InstantSwitch({ setting, label, hint, offNote }: { setting: Swit
 }
 
 /** Both in Settings › Memory and at the top of the Episodes tab. */
-export const EpisodesSwitch = () => <InstantSwitch setting="episodesEnabled" label="episodes.enabled" hint="episodes.enabledHint" offNote="episodes.off" />;
+export function EpisodesSwitch() {
+  const t = useT();
+  return <InstantSwitch setting="episodesEnabled" label={t('episodes.enabled')} hint={t('episodes.enabledHint')} offNote={t('episodes.off')} />;
+}
