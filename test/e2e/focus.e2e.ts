@@ -71,6 +71,8 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
 
   it('after a chat the panel shows the focus and tasks the background model noted; it opens from the keyboard', async () => {
     await chat.open(app.url);
+    // The shortcut works once the window is ready (its first screen is up), as in the other e2e files.
+    await expect.poll(() => chat.welcomeHeading.isVisible(), SLOW).toBe(true);
     await chat.shortcut('Control+n');
     await expect.poll(() => chat.threads.count(), SLOW).toBe(1);
     await chat.send('I am planning a trip to Lisbon in May; I need a hotel and flights.');
