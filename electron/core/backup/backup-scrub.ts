@@ -232,25 +232,34 @@ const EPISODE_KEYED: ReadonlyArray<readonly [table: string, column: string]> = [
   ['episode_versions', 'episode_id'],
 ];
 
-/** Deletes the episodes and everything that carries their text; returns how many episodes. */
-function deleteEpisodes(db: Sqlite, episodes: readonly PurgedEpisode[]): number {
-  if (episodes.length === 0) return 0;
+/**
+ * Deletes the rows (each by id and created_at, so an id reused since is left alone) and every row of `keyed` under
+ * their id; merges the search index so the words leave its pages (a contentless-delete DELETE leaves a tombstone).
+ * Returns how many rows. A backup from before `table` existed holds none.
+ */
+function deleteWithKeyed(db: Sqlite, table: string, keyed: ReadonlyArray<readonly [table: string, column: string]>, fts: string, rows: ReadonlyArray<{ id: number; createdAt: number }>): number {
+  if (rows.length === 0) return 0;
   const tables = new Set(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]);
-  if (!tables.has('episodes')) return 0;
-  const byEpisodeId = EPISODE_KEYED.filter(([table]) => tables.has(table)).map(([table, column]) => db.prepare(`DELETE FROM ${table} WHERE ${column} = ?`));
-  const deleteEpisode = db.prepare('DELETE FROM episodes WHERE id = ? AND created_at = ?');
+  if (!tables.has(table)) return 0;
+  const byId = keyed.filter(([t]) => tables.has(t)).map(([t, column]) => db.prepare(`DELETE FROM ${t} WHERE ${column} = ?`));
+  const deleteRow = db.prepare(`DELETE FROM ${table} WHERE id = ? AND created_at = ?`);
   return writeTransaction(db, () => {
     let removed = 0;
-    for (const e of episodes) {
-      if (deleteEpisode.run(e.id, e.createdAt).changes === 0) continue;
-      // The row's trigger already took its search entry; deleting again is a no-op, kept for a schema without it.
-      for (const statement of byEpisodeId) statement.run(BigInt(e.id));
+    for (const r of rows) {
+      if (deleteRow.run(r.id, r.createdAt).changes === 0) continue;
+      // vec0 and FTS5 take integer keys only as integers, never as a float-typed JS number. A row's trigger may have
+      // taken its search entry already; deleting again is a no-op, kept for a schema without it.
+      for (const statement of byId) statement.run(BigInt(r.id));
       removed++;
     }
-    // As for memories: a contentless-delete DELETE leaves a tombstone, the merge takes the words off the pages.
-    if (removed > 0 && tables.has('episodes_fts')) db.exec(`INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')`);
+    if (removed > 0 && tables.has(fts)) db.exec(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`);
     return removed;
   });
+}
+
+/** Deletes the episodes and everything that carries their text; returns how many episodes. */
+function deleteEpisodes(db: Sqlite, episodes: readonly PurgedEpisode[]): number {
+  return deleteWithKeyed(db, 'episodes', EPISODE_KEYED, 'episodes_fts', episodes);
 }
 
 /** Tables keyed by memory id, with the column: the search entries, vectors, versions, uses and exclusions. */
@@ -265,20 +274,7 @@ const MEMORY_KEYED: ReadonlyArray<readonly [table: string, column: string]> = [
 
 /** Deletes the memories and everything that carries their text or their vector; returns how many memories. */
 function deleteMemories(db: Sqlite, memories: readonly PurgedMemory[]): number {
-  const tables = new Set(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]);
-  const byMemoryId = MEMORY_KEYED.filter(([table]) => tables.has(table)).map(([table, column]) => db.prepare(`DELETE FROM ${table} WHERE ${column} = ?`));
-  const deleteMemory = db.prepare('DELETE FROM memories WHERE id = ? AND created_at = ?');
-  return writeTransaction(db, () => {
-    let removed = 0;
-    for (const m of memories) {
-      if (deleteMemory.run(m.id, m.createdAt).changes === 0) continue;
-      // vec0 and FTS5 take integer keys only as integers, never as a float-typed JS number.
-      for (const statement of byMemoryId) statement.run(BigInt(m.id));
-      removed++;
-    }
-    if (removed > 0 && tables.has('memories_fts')) db.exec(`INSERT INTO memories_fts (memories_fts) VALUES ('optimize')`);
-    return removed;
-  });
+  return deleteWithKeyed(db, 'memories', MEMORY_KEYED, 'memories_fts', memories);
 }
 
 /**
