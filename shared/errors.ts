@@ -33,6 +33,8 @@ export const ERROR_CODES = [
   'LLM_BAD_OUTPUT',
   'EMBEDDER_UNAVAILABLE',
   'ABORTED',
+  /** A background model request was stopped because the chat needs the model; its job goes back to the queue, attempt returned. */
+  'PREEMPTED',
   'SHUTTING_DOWN',
   'INTERNAL',
 ] as const;

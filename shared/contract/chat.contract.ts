@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp, operation } from './define';
+import { Empty, Id, Timestamp, operation } from './define';
 
 export const MessageStatus = z.enum(['complete', 'streaming', 'stopped', 'error', 'truncated']);
 
@@ -155,6 +155,11 @@ export const chatOperations = {
     /** model: for this answer only; the thread keeps its own. */
     z.object({ messageId: Id, model: ModelName.optional() }).strict(),
     z.object({ threadId: Id, userMessage: Message, assistantMessage: Message, memoriesUsed: z.array(MemoryUse) }),
+  ),
+  'chat.typing': operation(
+    'The user is typing a message: background model work holds off for a few seconds (and a running background request is stopped) so the model is free when it is sent.',
+    Empty,
+    z.object({}),
   ),
   'chat.stop': operation(
     "Stops the thread's streaming reply; what was streamed is kept, marked stopped.",

@@ -3,6 +3,36 @@ import { Empty, Id, Timestamp, operation } from './define';
 
 export const JobKind = z.enum(['extract', 'summarize', 'title', 'reembed', 'profile', 'consolidate', 'episode', 'focus']);
 
+/**
+ * Background model work and the one model it shares with the chat (electron/core/llm/model-lane.ts).
+ * `waitingFor`: why no background request may start now. 'chat': an answer is being written, or the user is typing;
+ * 'away': the schedule says "only when I am away" and the user was active lately; 'paused': the user paused learning;
+ * 'battery': the user asked to wait for mains power. Null: background work may use the model.
+ */
+export const LearningState = z.object({
+  waitingFor: z.enum(['chat', 'away', 'paused', 'battery']).nullable(),
+  /** Exchanges not yet learned from (queued or running extraction jobs). */
+  behind: z.number().int().nonnegative(),
+});
+
+/** What background model work cost, per purpose, since this process started (the model-lane gateway's count). */
+export const ModelUsage = z.object({
+  purposes: z.array(
+    z.object({
+      purpose: z.enum(['extract', 'focus', 'summary', 'title', 'episode', 'profile', 'consolidate']),
+      requests: z.number().int().nonnegative(),
+      promptTokens: z.number().int().nonnegative(),
+      outputTokens: z.number().int().nonnegative(),
+      /** Time the model spent on these requests, as the server reported it (else as measured). */
+      modelMs: z.number().nonnegative(),
+      /** Requests stopped because the chat needed the model; their jobs went back to the queue. */
+      preempted: z.number().int().nonnegative(),
+    }),
+  ),
+  /** The model server's measured speed (tokens per second), null until measured. */
+  speed: z.object({ promptPerSecond: z.number().positive(), outputPerSecond: z.number().positive() }).nullable(),
+});
+
 export const QueueState = z.object({
   /** Jobs due now or waiting for a retry; not those scheduled for later and not yet tried (a debounced profile rewrite, an episode waiting for quiet). */
   queued: z.number().int().nonnegative(),
@@ -18,6 +48,7 @@ export const QueueState = z.object({
    * attempt burned) until it is fixed. `since` when known: the moment a runner paused, here or in another process.
    */
   paused: z.object({ code: z.string(), message: z.string(), since: Timestamp.optional() }).nullable(),
+  learning: LearningState,
 });
 
 export const Job = z.object({
@@ -41,6 +72,7 @@ export const queueOperations = {
     z.object({ jobs: z.array(Job) }),
   ),
   'queue.retry': operation('Puts a dead or cancelled job back in the queue.', z.object({ jobId: Id }).strict(), Job),
+  'queue.usage': operation('What background model work cost per purpose since Mnemo started, and the model server\'s measured speed.', Empty, ModelUsage),
   'queue.cancel': operation('Cancels a queued or running job; a late result writes nothing.', z.object({ jobId: Id }).strict(), Job),
 };
 

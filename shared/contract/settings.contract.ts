@@ -59,6 +59,14 @@ export const Settings = z.object({
   /** Keep each thread's focus and tasks (working memory) up to date and in its prompt (electron/core/focus/). */
   workingMemoryEnabled: z.boolean().default(true),
   /**
+   * When background model work (learning, summaries, titles, episodes, the profile) may use the model
+   * (electron/core/llm/model-lane.ts): 'gaps' while the user is not chatting or typing (a chat always goes first),
+   * 'away' only after a few minutes without the user, 'paused' not at all until switched back.
+   */
+  learningSchedule: z.enum(['gaps', 'away', 'paused']).default('gaps'),
+  /** The desktop app only: background model work waits while the computer runs on battery. */
+  learningNeedsPower: z.boolean().default(false),
+  /**
    * How Mnemo should answer (tone, language, format), in every thread: part of the system text, before a thread's
    * own instructions, within the system share of the budget. Never learned from.
    */
