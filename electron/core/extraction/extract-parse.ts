@@ -184,6 +184,41 @@ function injectionIn(userText: string): () => Flagging {
  * LLM_BAD_OUTPUT only when the answer is unusable as a whole; see the file comment.
  */
 export function parseExtraction(raw: string, ctx: ParseContext): ExtractionResult {
+  const { accepted, dropped, truncated } = judgeAnswer(raw, ctx);
+  return { candidates: accepted.map((a) => a.candidate), dropped, truncated };
+}
+
+/**
+ * One answer about several exchanges of a thread (a batch, extract-prompt.ts): each fact belongs to the first
+ * exchange whose user words ground it, and is judged as that exchange's (its evidence, relative dates, secret echoes
+ * and review flags are read against that exchange's words); a fact no exchange grounds is dropped with the first
+ * exchange's reason, and a fact two items state is kept once.
+ */
+export function parseBatchExtraction(raw: string, contexts: ParseContext[]): { perExchange: Candidate[][]; dropped: DroppedItem[]; truncated: boolean } {
+  const judged = contexts.map((ctx) => judgeAnswer(raw, ctx));
+  const perExchange = contexts.map((): Candidate[] => []);
+  const placed = new Set<number>();
+  const contents = new Set<string>();
+  const dropped: DroppedItem[] = [];
+  judged.forEach((verdict, i) => {
+    for (const { index, candidate } of verdict.accepted) {
+      if (placed.has(index)) continue;
+      placed.add(index);
+      const key = normalizeForHash(candidate.content);
+      if (contents.has(key)) {
+        dropped.push({ index, reason: 'duplicate' });
+        continue;
+      }
+      contents.add(key);
+      perExchange[i]!.push(candidate);
+    }
+  });
+  dropped.push(...judged[0]!.dropped.filter((d) => !placed.has(d.index)));
+  return { perExchange, dropped: dropped.sort((a, b) => a.index - b.index), truncated: judged[0]!.truncated };
+}
+
+/** Every item of the answer judged against one exchange: the accepted ones with their place in the model's list. */
+function judgeAnswer(raw: string, ctx: ParseContext): { accepted: Array<{ index: number; candidate: Candidate }>; dropped: DroppedItem[]; truncated: boolean } {
   const maxItems = Math.max(0, Math.floor(ctx.maxItems ?? MAX_CANDIDATES));
   const found = locateMemoryList(raw);
   const { items } = found;
@@ -200,7 +235,7 @@ export function parseExtraction(raw: string, ctx: ParseContext): ExtractionResul
     userTextInjection: injectionIn(ctx.userText),
     userSecretEcho: secretEchoCheck(ctx.userText),
   };
-  const candidates: Candidate[] = [];
+  const accepted: Array<{ index: number; candidate: Candidate }> = [];
   const dropped: DroppedItem[] = [];
   const seen = new Set<string>();
   let complete = 0;
@@ -218,14 +253,14 @@ export function parseExtraction(raw: string, ctx: ParseContext): ExtractionResul
       return;
     }
     seen.add(key);
-    if (candidates.length >= maxItems) {
+    if (accepted.length >= maxItems) {
       dropped.push({ index, reason: 'beyond_max_items' });
       return;
     }
-    candidates.push(result);
+    accepted.push({ index, candidate: result });
   });
   for (let index = MAX_ITEMS_EXAMINED; index < items.length; index++) dropped.push({ index, reason: 'beyond_max_items' });
 
   if (items.length > 0 && complete === 0) throw badOutput('truncated');
-  return { candidates, dropped, truncated: found.truncated };
+  return { accepted, dropped, truncated: found.truncated };
 }

@@ -1,6 +1,8 @@
 /**
- * The extraction worker's job: one exchange in, at most a few memories out. A straight line:
- * load the exchange (content only, never thinking) -> skip trivial / incognito / memory off -> LLM with a JSON schema
+ * The extraction worker's job: one exchange in, at most a few memories out; or, when several exchanges of a thread
+ * wait together (the user chatted faster than the model learns), up to EXTRACTION_BATCH of them in one request, each
+ * fact committed as the exchange's whose words ground it. A straight line:
+ * load the exchanges (content only, never thinking) -> skip trivial / incognito / memory off -> LLM with a JSON schema
  * -> parse and validate (invalid items dropped with a reason; a wholly invalid answer is a retryable failure) ->
  * embed (outside any transaction) -> ONE commit: dedup (exact hash: touch; the same single-valued fact in other words
  * or a near duplicate: merge), supersede what it contradicts (the model's `replaces`, or another value of the same
@@ -25,8 +27,8 @@ import type { MemoryService } from '../memory/memory.service';
 import type { MemoryWrites, PreparedEmbedding } from '../memory/memory-writer';
 import type { Logger } from '../ports/logger.port';
 import { userTimeZone } from '../../../shared/time-zone';
-import { buildExtractionRequest } from './extract-prompt';
-import { parseExtraction, type Candidate } from './extract-parse';
+import { buildExtractionRequest, EXTRACTION_BATCH } from './extract-prompt';
+import { parseBatchExtraction, parseExtraction, type Candidate, type ExtractionResult } from './extract-parse';
 import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
 import { isTrivial } from '../text/small-talk';
 import { attachmentsOf } from '../chat/messages.repo';
@@ -81,47 +83,71 @@ export function createExtractionJob(deps: {
     };
   }
 
+  /** What the user's words of an exchange are: the typed text and the files they let Mnemo learn from. */
+  function learnable(exchange: Exchange | null, settings: Settings): exchange is Exchange {
+    if (!exchange || exchange.incognito || settings.memoryMode === 'off') return false;
+    // "Here are my notes" with a file to learn from is not small talk: the file is counted with the typed words.
+    return !isTrivial([exchange.user.content, ...exchange.user.files.map((f) => f.text.slice(0, 2_000))].join('\n'));
+  }
+
   return {
     kind: 'extract',
-    async run({ job, signal }) {
-      const exchange = loadExchange(Number(job.payload.userMessageId), Number(job.payload.assistantMessageId));
-      // Deleted meanwhile (the cascade also removes this job; the fence then discards whatever we return).
-      if (!exchange) return null;
+    // The exchanges of a thread that wait together are learned in one request (extract-prompt.ts, EXTRACTION_BATCH).
+    batch: EXTRACTION_BATCH,
+    async run({ batch, signal }) {
       const settings = deps.settings();
-      if (exchange.incognito || settings.memoryMode === 'off') return null;
-      // "Here are my notes" with a file to learn from is not small talk: the file is counted with the typed words.
-      if (isTrivial([exchange.user.content, ...exchange.user.files.map((f) => f.text.slice(0, 2_000))].join('\n'))) return null;
+      // An exchange deleted meanwhile (the cascade also removes its job; the fence then discards its part), incognito,
+      // small talk, or memory switched off: nothing to learn from it, and no model call for it.
+      const exchanges = batch
+        .map((job) => ({ jobId: job.id, exchange: loadExchange(Number(job.payload.userMessageId), Number(job.payload.assistantMessageId)) }))
+        .filter((x): x is { jobId: number; exchange: Exchange } => learnable(x.exchange, settings));
+      const [first, ...more] = exchanges.map((x) => x.exchange);
+      if (!first) return null;
 
       // What is already remembered on the subject, so the model can say a new fact replaces an old one.
       // A message is a sentence: any of its rare words may name the subject (a search-box AND of every word would
       // find nothing without semantic search).
-      const related = await memories.related(exchange.user.content.slice(0, 500), RELATED_MEMORIES);
+      const subject = exchanges.map((x) => x.exchange.user.content).join('\n').slice(0, 500 * exchanges.length);
+      const related = await memories.related(subject, RELATED_MEMORIES);
       const known = related.map((m) => ({ id: m.id, content: m.content }));
       // Dates the model is told and reads back ("today", "下周五") are the user's calendar days.
       const timeZone = userTimeZone(settings.timeZone);
       const request = buildExtractionRequest({
-        userText: exchange.user.content,
-        assistantText: exchange.assistant.content,
-        messageDate: exchange.user.createdAt,
+        userText: first.user.content,
+        assistantText: first.assistant.content,
+        messageDate: first.user.createdAt,
         timeZone,
         known,
         contextWindow: await deps.model.contextWindow(),
-        files: exchange.user.files,
+        files: first.user.files,
+        more: more.map((e) => ({ userText: e.user.content, assistantText: e.assistant.content, files: e.user.files })),
       });
       // A model that never closed <think> put the JSON inside it: the gateway hands that reasoning back behind a
       // <think> tag, and the parser takes the last list in it.
       const { text: answer } = await deps.model.ask({ purpose: 'extract', messages: request.messages, format: request.format, answerTokens: request.answerTokens, signal });
       // Throws LLM_BAD_OUTPUT (retryable) when nothing in the answer is usable; drops invalid items with a reason.
       // Evidence must come from the user's words as the model saw them: the typed text and the learned files as cut.
-      const parsed = parseExtraction(answer, { userText: request.userWords, messageDate: exchange.user.createdAt, timeZone, knownIds: new Set(known.map((k) => k.id)) });
-      const candidates = parsed.candidates;
-      const embeddings = candidates.length > 0 ? await memories.prepareEmbeddings(candidates.map((c) => c.content), signal) : null;
+      const knownIds = new Set(known.map((k) => k.id));
+      const contexts = exchanges.map((x, i) => ({ userText: request.exchangeWords[i]!, messageDate: x.exchange.user.createdAt, timeZone, knownIds }));
+      const parsed = contexts.length === 1 ? oneExchange(parseExtraction(answer, contexts[0]!)) : parseBatchExtraction(answer, contexts);
+      const all = parsed.perExchange.flat();
+      const vectors = all.length > 0 ? await memories.prepareEmbeddings(all.map((c) => c.content), signal) : null;
+      let offset = 0;
+      const embeddings = parsed.perExchange.map((candidates) => {
+        const part = vectors ? vectors.slice(offset, offset + candidates.length) : null;
+        offset += candidates.length;
+        return part;
+      });
 
-      return (tx) => {
-        const outcome = commitCandidates(exchange, candidates, embeddings, settings);
-        outcome.dropped += parsed.dropped.length;
-        if (parsed.dropped.length > 0) deps.logger.info('extractor dropped items', { job: job.id, reasons: parsed.dropped.map((d) => d.reason) });
-        tx.afterCommit(() => emitOutcome(exchange, outcome));
+      return (tx, held) => {
+        exchanges.forEach(({ jobId, exchange }, i) => {
+          // Its job was cancelled, or its exchange deleted, while the model worked: nothing of it is written.
+          if (!held.has(jobId)) return;
+          const outcome = commitCandidates(exchange, parsed.perExchange[i]!, embeddings[i]!, settings);
+          if (i === 0) outcome.dropped += parsed.dropped.length;
+          tx.afterCommit(() => emitOutcome(exchange, outcome));
+        });
+        if (parsed.dropped.length > 0) deps.logger.info('extractor dropped items', { jobs: exchanges.map((x) => x.jobId), reasons: parsed.dropped.map((d) => d.reason) });
       };
     },
   };
@@ -283,4 +309,9 @@ export function createExtractionJob(deps: {
       dropped: outcome.dropped,
     });
   }
+}
+
+/** A one-exchange answer in the shape of a batch's. */
+function oneExchange(result: ExtractionResult): { perExchange: Candidate[][]; dropped: ExtractionResult['dropped'] } {
+  return { perExchange: [result.candidates], dropped: result.dropped };
 }

@@ -18,6 +18,10 @@
  *   held by its owner's heartbeat; every claim (in every host, the CLI included) first takes back the running jobs
  *   whose owner is gone, and never one whose owner lives: the rule is lease-owner.ts's. A job taken back keeps its
  *   attempt (a crash may be the job's own doing) and goes first, since its run_after is old.
+ * - A kind may run in batches (handler.batch): the claim takes the due job and, with it, the other due jobs of its
+ *   kind and thread, oldest first, each with its own attempt and fencing token; one commit completes every job of the
+ *   batch still held, and a failure gives the others back with their attempts (the claimed job carries the failure).
+ *   Learning from three exchanges in one model request costs the instructions once instead of three times.
  * - Failures: OLLAMA_UNREACHABLE / LLM_UNREACHABLE / MODEL_NOT_FOUND / UNAUTHORIZED pause the whole queue (no attempt is burned) and a probe resumes it;
  *   other retryable errors back off exponentially with jitter; after maxAttempts the job is dead-lettered with its
  *   error code. Only codes and ids are logged, never the user's text.
@@ -62,6 +66,8 @@ export type RunningJob<K extends JobKind> = Omit<JobRow, 'kind' | 'payload'> & {
 
 export interface JobContext<K extends JobKind = JobKind> {
   job: RunningJob<K>;
+  /** The claimed job first, then the jobs of its kind and thread claimed with it (handler.batch; else just the job). */
+  batch: RunningJob<K>[];
   signal: AbortSignal;
 }
 
@@ -70,10 +76,15 @@ export interface JobContext<K extends JobKind = JobKind> {
  * `tx.afterCommit`: they leave once that transaction commits, and not at all if it rolls back or the result is
  * discarded (cancelled, re-claimed).
  */
-export type JobCommit = (tx: AfterCommit) => void;
+export type JobCommit = (tx: AfterCommit, held: ReadonlySet<number>) => void;
 
 interface HandlerOf<K extends JobKind> {
   kind: K;
+  /**
+   * At most this many jobs of this kind and thread run together (the commit gets the ids of those still held: a job
+   * cancelled or deleted meanwhile is not, and its part must not be written). Default 1.
+   */
+  batch?: number;
   /** The slow part, outside any transaction. Resolves to the write to apply atomically with "done" (or null). */
   run(ctx: JobContext<K>): Promise<JobCommit | null>;
   /**
@@ -160,10 +171,10 @@ export class JobQueue {
   private readonly random: () => number;
   private readonly owner = newLeaseOwner();
   private readonly ownerText = formatLeaseOwner(this.owner);
-  private running: { job: JobRow; controller: AbortController } | null = null;
+  private running: { job: JobRow; batch: JobRow[]; controller: AbortController } | null = null;
   private paused: QueueState['paused'] = null;
-  /** A job whose failure could not be written (see process); released when the queue resumes. */
-  private unreleased: JobRow | null = null;
+  /** Jobs whose failure could not be written (see process); released when the queue resumes. */
+  private unreleased: JobRow[] = [];
   private started = false;
   private stopping = false;
   private loop: Promise<void> | null = null;
@@ -461,15 +472,15 @@ export class JobQueue {
         await this.sleep(this.probeIntervalMs);
         if (this.stopping) break;
         if (RETRY_AFTER_PAUSE.has(this.paused.code) || (await this.probeOk())) {
-          if (this.unreleased && !this.release(this.unreleased)) continue;
-          this.unreleased = null;
+          if (!this.unreleased.every((job) => this.release(job))) continue;
+          this.unreleased = [];
           this.logger.info('queue resumed', { reason: this.paused?.code });
           this.paused = null;
           this.emitChange();
         }
         continue;
       }
-      let job: JobRow | null;
+      let job: JobRow[] | null;
       try {
         job = this.hasWork() ? this.claim() : null;
       } catch (e) {
@@ -521,53 +532,73 @@ export class JobQueue {
     return { code: row.code, message: row.message ?? `The last run stopped on ${row.code}.`, since: row.since };
   }
 
-  /** Takes the next due job. A pause recorded on it (see giveBack) ends here: a runner got past it, or records it again. */
-  private claim(): JobRow | null {
+  /**
+   * Takes the next due job, and with it the other due jobs of its kind and thread its handler may batch. A pause
+   * recorded on a job (see giveBack) ends here: a runner got past it, or records it again.
+   */
+  private claim(): JobRow[] | null {
     const now = this.clock.now();
     const pausing = [...PAUSING_CODES];
     const claimed = writeTransaction(this.sqlite, () => {
       this.reclaimAbandoned();
       const next = this.nextDue();
       if (!next) return null;
+      const more = Math.max(1, this.handlers.get(next.kind)?.batch ?? 1) - 1;
+      const companions =
+        more > 0 && next.thread_id !== null
+          ? (this.sqlite
+              .prepare(`SELECT id FROM jobs WHERE status = 'queued' AND run_after <= ? AND kind = ? AND thread_id = ? AND id != ? ORDER BY id LIMIT ?`)
+              .all(now, next.kind, next.thread_id, next.id, more) as Array<{ id: number }>)
+          : [];
       const held = `last_error_code IN (${pausing.map(() => '?').join(',')})`;
-      this.sqlite
-        .prepare(
-          `UPDATE jobs SET status = 'running', attempts = attempts + 1, fencing_token = fencing_token + 1,
-           lease_owner = ?, lease_expires_at = ?, updated_at = ?,
-           last_error_message = CASE WHEN ${held} THEN NULL ELSE last_error_message END, last_error_code = CASE WHEN ${held} THEN NULL ELSE last_error_code END
-           WHERE id = ?`,
-        )
-        .run(this.ownerText, now + this.leaseMs, now, ...pausing, ...pausing, next.id);
-      return this.sqlite.prepare('SELECT * FROM jobs WHERE id = ?').get(next.id) as RawJob;
+      const take = this.sqlite.prepare(
+        `UPDATE jobs SET status = 'running', attempts = attempts + 1, fencing_token = fencing_token + 1,
+         lease_owner = ?, lease_expires_at = ?, updated_at = ?,
+         last_error_message = CASE WHEN ${held} THEN NULL ELSE last_error_message END, last_error_code = CASE WHEN ${held} THEN NULL ELSE last_error_code END
+         WHERE id = ?`,
+      );
+      const read = this.sqlite.prepare('SELECT * FROM jobs WHERE id = ?');
+      return [next.id, ...companions.map((c) => c.id)].map((id) => {
+        take.run(this.ownerText, now + this.leaseMs, now, ...pausing, ...pausing, id);
+        return read.get(id) as RawJob;
+      });
     });
-    return claimed ? toJob(claimed) : null;
+    return claimed ? claimed.map(toJob) : null;
   }
 
-  private async process(job: JobRow): Promise<void> {
-    const handler = this.handlers.get(job.kind);
-    if (!handler) return;
+  private async process(claimed: JobRow[]): Promise<void> {
+    const [job] = claimed;
+    const handler = job ? this.handlers.get(job.kind) : undefined;
+    if (!job || !handler) return;
+    // A companion whose stored payload does not fit goes back, to fail on its own (runHandler says why).
+    const { batch, unfit } = checkedBatch(handler, claimed);
+    for (const other of unfit) this.giveBack(other, null);
     const controller = new AbortController();
-    this.running = { job, controller };
+    this.running = { job, batch, controller };
     this.emitChange();
-    const heartbeat = setInterval(() => this.renewLease(job), this.heartbeatMs());
+    const heartbeat = setInterval(() => batch.forEach((b) => this.renewLease(b)), this.heartbeatMs());
     try {
-      const commit = await runHandler(handler, job, controller.signal);
+      const commit = await runHandler(handler, job, batch, controller.signal);
       const applied = this.transaction(job, (tx) => {
-        if (!this.holdsLease(job)) return false;
-        commit?.(tx);
-        this.sqlite
-          .prepare(`UPDATE jobs SET status = 'done', finished_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, last_error_code = NULL, last_error_message = NULL WHERE id = ?`)
-          .run(this.clock.now(), this.clock.now(), job.id);
+        const held = batch.filter((b) => this.holdsLease(b));
+        if (!held.includes(job)) return false;
+        commit?.(tx, new Set(held.map((b) => b.id)));
+        const done = this.sqlite.prepare(
+          `UPDATE jobs SET status = 'done', finished_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, last_error_code = NULL, last_error_message = NULL WHERE id = ?`,
+        );
+        for (const b of held) done.run(this.clock.now(), this.clock.now(), b.id);
         return true;
       });
       if (!applied) this.logger.info('discarded the result of a job that was cancelled or re-claimed', { job: job.id, kind: job.kind });
     } catch (e) {
       try {
         this.fail(job, handler, toMnemoError(e, controller.signal));
+        // The batch failed as a whole; the claimed job carries the failure, the others go back with their attempts.
+        for (const other of batch.slice(1)) this.giveBack(other, null);
       } catch (writeError) {
-        // Not even the failure could be written (the disk filled up): pause, and give the job back on resume.
+        // Not even the failure could be written (the disk filled up): pause, and give the jobs back on resume.
         if (!this.pauseFor(writeError)) throw writeError;
-        this.unreleased = job;
+        this.unreleased = batch;
       }
     } finally {
       clearInterval(heartbeat);
@@ -740,11 +771,18 @@ function toJob(r: RawJob): JobRow {
   };
 }
 
+/** The claimed job and the companions whose payload fits their kind (a misfit runs alone later, and fails there). */
+function checkedBatch(handler: JobHandler, claimed: JobRow[]): { batch: JobRow[]; unfit: JobRow[] } {
+  const [job, ...others] = claimed;
+  const unfit = others.filter((other) => !readPayload(handler.kind, other.payload).ok);
+  return { batch: [job!, ...others.filter((other) => !unfit.includes(other))], unfit };
+}
+
 /**
  * Runs the handler on the job with its payload checked against its kind: a payload that does not fit (a row from
  * another version, or edited by hand) fails the job with INVALID_INPUT, which dead-letters it at once.
  */
-async function runHandler(handler: JobHandler, job: JobRow, signal: AbortSignal): Promise<JobCommit | null> {
+async function runHandler(handler: JobHandler, job: JobRow, batch: JobRow[], signal: AbortSignal): Promise<JobCommit | null> {
   const read = readPayload(handler.kind, job.payload);
   if (!read.ok) {
     throw new MnemoError(
@@ -752,9 +790,13 @@ async function runHandler(handler: JobHandler, job: JobRow, signal: AbortSignal)
       `Job ${job.id} (${job.kind}) cannot run: what it stored does not fit this version of Mnemo (${read.problem}). It was set aside; the other jobs go on.`,
     );
   }
-  // Each handler is typed by its own kind; the payload was just checked against that kind.
+  const running = (row: JobRow) => {
+    const payload = readPayload(handler.kind, row.payload);
+    return { ...row, kind: handler.kind, payload: payload.ok ? payload.payload : read.payload };
+  };
+  // Each handler is typed by its own kind; every payload was just checked against that kind.
   const run = handler.run as (ctx: JobContext) => Promise<JobCommit | null>;
-  return run.call(handler, { job: { ...job, kind: handler.kind, payload: read.payload }, signal });
+  return run.call(handler, { job: { ...job, kind: handler.kind, payload: read.payload }, batch: batch.map(running) as JobContext['batch'], signal });
 }
 
 function toMnemoError(e: unknown, signal: AbortSignal): MnemoError {

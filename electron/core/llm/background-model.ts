@@ -82,11 +82,22 @@ export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLan
   }
 
   /** What a request may take once the model started on it: its prompt and its whole output cap at the measured speed. */
-  function timeLimitMs(messages: ChatMessage[], answerTokens: number): number {
+  function timeLimitMs(promptTokens: number, answerTokens: number): number {
     const { promptPerSecond, outputPerSecond } = speed ?? ASSUMED_SPEED;
-    const promptTokens = messages.reduce((n, m) => n + estimateTokens(m.content), 0);
     const expected = (promptTokens / promptPerSecond + answerTokens / outputPerSecond) * 1000;
     return Math.round(expected * TIME_LIMIT_FACTOR + TIME_LIMIT_SLACK_MS);
+  }
+
+  /**
+   * How long the request should hold the model, for the lane's "does it fit in this pause": its prompt, and as much
+   * output as this purpose has written on average (a quarter of the cap before it has answered once). Unknown (no
+   * fitting) until the server's speed has been measured.
+   */
+  function expectedMs(purpose: BackgroundPurpose, promptTokens: number, answerTokens: number): number | undefined {
+    if (!speed) return undefined;
+    const entry = count(purpose);
+    const output = entry.requests > 0 ? Math.min(answerTokens, entry.outputTokens / entry.requests) : answerTokens / 4;
+    return (promptTokens / speed.promptPerSecond + output / speed.outputPerSecond) * 1000;
   }
 
   return {
@@ -94,10 +105,11 @@ export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLan
     async ask({ purpose, messages, format, answerTokens, temperature, signal }) {
       const settings = deps.settings();
       const entry = count(purpose);
+      const promptEstimate = messages.reduce((n, m) => n + estimateTokens(m.content), 0);
       try {
         const result = await deps.lane.runBackground(signal, async (laneSignal) => {
           const loadMs = settings.modelLoadTimeoutSeconds * 1000;
-          const limitMs = timeLimitMs(messages, answerTokens) + loadMs;
+          const limitMs = timeLimitMs(promptEstimate, answerTokens) + loadMs;
           const limit = new AbortController();
           const timer = setTimeout(() => limit.abort(), limitMs);
           const started = now();
@@ -127,9 +139,9 @@ export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLan
           } finally {
             clearTimeout(timer);
           }
-        });
+        }, expectedMs(purpose, promptEstimate, answerTokens));
         entry.requests++;
-        entry.promptTokens += result.promptTokens ?? messages.reduce((n, m) => n + estimateTokens(m.content), 0);
+        entry.promptTokens += result.promptTokens ?? promptEstimate;
         entry.outputTokens += result.completionTokens ?? estimateTokens(result.content + result.thinking);
         observe(result);
         // A model that never closed <think> put its answer inside it; the adapter then reports everything as thinking.

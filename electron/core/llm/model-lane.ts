@@ -10,6 +10,11 @@
  *   freed the model by the time the message is sent (a server stops a cancelled request at its next batch, up to
  *   512 prompt tokens: seconds on a CPU, so stopping only when the chat goes out would make the chat wait that long);
  * - after an answer, a short grace (a tool call's second request, a quick "thanks") before learning starts again.
+ * - in a pause between messages, a request starts only if it fits: the lane learns how long this user's pauses last
+ *   (from the end of an answer to the next keystroke or message) and a request the gateway expects to take longer than
+ *   what is left of a typical pause waits, unless the pause has already run longer than usual (the user is likely
+ *   away). On a slow machine learning then happens in the longer pauses, in batches, instead of being started and
+ *   stopped again at every message, each time wasting the model time it had used.
  * The user's schedule (settings.learningSchedule) can keep background work to times when they are away, or pause it;
  * the desktop app can also hold it while on battery (settings.learningNeedsPower, fed by Electron's powerMonitor).
  *
@@ -56,17 +61,27 @@ export interface ModelLane {
    * Waits until background work may use the model, then runs `request` with a signal that aborts when a chat needs
    * the model. Rejects with PREEMPTED when it was stopped for the chat, ABORTED when `signal` was.
    */
-  runBackground<T>(signal: AbortSignal, request: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  runBackground<T>(signal: AbortSignal, request: (signal: AbortSignal) => Promise<T>, expectedMs?: number): Promise<T>;
   /** Called when hold() may have changed (for the status bar). */
   onChange(listener: () => void): () => void;
   dispose(): void;
 }
 
-/** What the shared file says: until when a chat holds the model, and when the user was last active. */
+/**
+ * What the shared file says: until when a chat holds the model, when the user was last active, and the pause now
+ * under way (since when, and how long this user's pauses typically last; 0: not known).
+ */
 interface SharedSignal {
   holdUntil: number;
   activeAt: number;
+  pauseSince: number;
+  typicalPauseMs: number;
 }
+
+const NO_SIGNAL: SharedSignal = { holdUntil: 0, activeAt: 0, pauseSince: 0, typicalPauseMs: 0 };
+/** Pauses remembered (the typical one is their median), and how many are needed before a request must fit one. */
+const PAUSES_KEPT = 7;
+const PAUSES_NEEDED = 2;
 
 /** Held "for now" by a chat that is still running: renewed while it runs, so a killed app frees the lane soon. */
 const CHAT_HEARTBEAT_MS = 5_000;
@@ -88,20 +103,24 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
   let heartbeat: ReturnType<typeof setInterval> | null = null;
   let changeTimer: ReturnType<typeof setTimeout> | null = null;
   let lastHold: LaneHold | null = null;
+  /** The pause under way: from the end of the last answer until the user's next keystroke or message (0: none). */
+  let pauseSince = 0;
+  const pauses: number[] = [];
 
   function readShared(): SharedSignal {
-    if (!options.signalFile) return { holdUntil: 0, activeAt: 0 };
+    if (!options.signalFile) return NO_SIGNAL;
     try {
       const parsed = JSON.parse(fs.readFileSync(options.signalFile, 'utf8')) as Partial<SharedSignal>;
-      return { holdUntil: finite(parsed.holdUntil), activeAt: finite(parsed.activeAt) };
+      return { holdUntil: finite(parsed.holdUntil), activeAt: finite(parsed.activeAt), pauseSince: finite(parsed.pauseSince), typicalPauseMs: finite(parsed.typicalPauseMs) };
     } catch {
-      return { holdUntil: 0, activeAt: 0 }; // no file (nobody chatted yet), or caught mid-rename: nothing holds
+      return NO_SIGNAL; // no file (nobody chatted yet), or caught mid-rename: nothing holds
     }
   }
 
   function writeShared(): void {
     if (!options.signalFile) return;
-    const body = JSON.stringify({ holdUntil: chats > 0 ? Math.max(holdUntil, now() + CHAT_HOLD_MS) : holdUntil, activeAt });
+    const signal: SharedSignal = { holdUntil: chats > 0 ? Math.max(holdUntil, now() + CHAT_HOLD_MS) : holdUntil, activeAt, pauseSince, typicalPauseMs: typicalPause() };
+    const body = JSON.stringify(signal);
     const temp = `${options.signalFile}.${process.pid}.tmp`;
     try {
       fs.mkdirSync(path.dirname(options.signalFile), { recursive: true });
@@ -122,6 +141,35 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     if (chats > 0 || Math.max(holdUntil, shared.holdUntil) > t) return 'chat';
     if (settings.learningSchedule === 'away' && t - Math.max(activeAt, shared.activeAt) < awayAfterMs) return 'away';
     return null;
+  }
+
+  function typicalPause(): number {
+    if (pauses.length < PAUSES_NEEDED) return 0;
+    const sorted = [...pauses].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  }
+
+  /**
+   * Whether a request expected to take `expectedMs` fits in the pause under way: always when no pause is known (no
+   * chat yet, or too few pauses seen), and when the pause has outlasted the typical one (the user is likely away).
+   */
+  function fits(expectedMs: number | undefined): boolean {
+    if (expectedMs === undefined) return true;
+    const shared = readShared();
+    const local = pauseSince > 0 && pauses.length >= PAUSES_NEEDED;
+    const since = local ? pauseSince : shared.pauseSince;
+    const typical = local ? typicalPause() : shared.typicalPauseMs;
+    if (since === 0 || typical === 0) return true;
+    const elapsed = now() - since;
+    return elapsed >= typical || elapsed + expectedMs <= typical;
+  }
+
+  /** The user did something: the pause under way (if any) ends and is remembered. */
+  function endPause(): void {
+    if (pauseSince === 0) return;
+    pauses.push(now() - pauseSince);
+    if (pauses.length > PAUSES_KEPT) pauses.shift();
+    pauseSince = 0;
   }
 
   /** Tells listeners, now and once more when the current hold would lapse on its own. */
@@ -150,7 +198,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     holdUntil = Math.max(holdUntil, activeAt + holdFor);
   }
 
-  function waitUntilFree(signal: AbortSignal): Promise<void> {
+  function waitUntilFree(signal: AbortSignal, expectedMs: number | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | null = null;
       const finish = (error?: MnemoError) => {
@@ -163,7 +211,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
       const onAbort = () => finish(new MnemoError('ABORTED', 'The background request was cancelled while it waited for the model.'));
       const check = () => {
         if (signal.aborted) return onAbort();
-        if (hold() === null) return finish();
+        if (hold() === null && fits(expectedMs)) return finish();
         if (timer) clearTimeout(timer);
         timer = setTimeout(check, pollMs);
       };
@@ -177,6 +225,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     beginChat() {
       if (!chatFirst) return () => {};
       chats++;
+      endPause();
       activeAt = now();
       preemptRunning();
       if (!heartbeat) {
@@ -191,8 +240,9 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
         released = true;
         chats--;
         active(afterChatGraceMs);
-        if (chats === 0 && heartbeat) {
-          clearInterval(heartbeat);
+        if (chats === 0) {
+          pauseSince = now();
+          if (heartbeat) clearInterval(heartbeat);
           heartbeat = null;
         }
         writeShared();
@@ -201,6 +251,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     },
     typing() {
       if (!chatFirst) return;
+      endPause();
       active(typingGraceMs);
       preemptRunning();
       writeShared();
@@ -212,10 +263,10 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
       changed();
     },
     hold,
-    async runBackground(signal, request) {
+    async runBackground(signal, request, expectedMs) {
       if (!chatFirst) return request(signal);
       for (;;) {
-        await waitUntilFree(signal);
+        await waitUntilFree(signal, expectedMs);
         const controller = new AbortController();
         let stoppedFor: LaneHold | null = null;
         const stop = (reason: LaneHold) => {

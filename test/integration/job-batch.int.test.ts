@@ -1,0 +1,132 @@
+/**
+ * Batches in the durable queue (handler.batch): the due jobs of one kind and thread run together and one commit
+ * completes those still held; a failure is the claimed job's, and the others go back with their attempts; the lane's
+ * PREEMPTED gives every job of the batch back with its attempt.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MnemoError } from '../../shared/errors';
+import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
+import { JobQueue, type JobHandler } from '../../electron/core/jobs/job-queue';
+import { silentLogger } from '../../electron/core/ports/logger.port';
+import { useTempDirs } from '../support/temp-dir';
+
+const open: Array<{ db: OpenedDatabase; queue: JobQueue }> = [];
+afterEach(async () => {
+  for (const { db, queue } of open.splice(0)) {
+    await queue.stop();
+    db.close();
+  }
+});
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('job batches', () => {
+  const tempDir = useTempDirs();
+
+  function setup() {
+    const db = openDatabase(path.join(tempDir(), 'q.db'), { migrationsDir: sourceMigrationsDir() });
+    const queue = new JobQueue({ sqlite: db.sqlite, clock: { now: () => 1_000_000 }, logger: silentLogger, baseBackoffMs: 60_000, random: () => 0.5 });
+    open.push({ db, queue });
+    const thread = () => Number(db.sqlite.prepare("INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES ('t', 1, 1, 1)").run().lastInsertRowid);
+    const enqueue = (threadId: number, n: number) =>
+      queue.enqueue({ kind: 'extract', idempotencyKey: `x${threadId}-${n}`, threadId, payload: { userMessageId: n, assistantMessageId: n + 1 } });
+    const written = () => (db.sqlite.prepare("SELECT key FROM settings WHERE key LIKE 'job-%' ORDER BY key").all() as Array<{ key: string }>).map((r) => r.key);
+    return { db, queue, thread, enqueue, written };
+  }
+
+  it('runs the due jobs of one thread together, up to the batch size, and completes each with one commit', async () => {
+    const { db, queue, thread, enqueue, written } = setup();
+    const batches: number[][] = [];
+    const handler: JobHandler = {
+      kind: 'extract',
+      batch: 3,
+      run: async ({ job, batch }) => {
+        expect(batch[0]!.id).toBe(job.id);
+        batches.push(batch.map((b) => b.id));
+        return (_tx, held) => {
+          for (const id of held) db.sqlite.prepare("INSERT INTO settings (key, value, updated_at) VALUES (?, '1', 0)").run(`job-${id}`);
+        };
+      },
+    };
+    queue.register(handler);
+    const a = thread();
+    const b = thread();
+    const ids = [enqueue(a, 1), enqueue(a, 3), enqueue(b, 5), enqueue(a, 7), enqueue(a, 9)];
+    queue.start();
+    await queue.waitForIdle();
+    // Thread a's first three, then thread b's one, then thread a's last: never two threads in one batch.
+    expect(batches).toEqual([[ids[0], ids[1], ids[3]], [ids[2]], [ids[4]]]);
+    expect(written()).toHaveLength(5);
+    for (const id of ids) expect(queue.get(id)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('a job of the batch cancelled while it runs is not in the commit, and stays cancelled', async () => {
+    const { queue, thread, enqueue } = setup();
+    const started = deferred();
+    const go = deferred();
+    let held: number[] = [];
+    queue.register({
+      kind: 'extract',
+      batch: 3,
+      run: async () => {
+        started.resolve();
+        await go.promise;
+        return (_tx, h) => void (held = [...h]);
+      },
+    });
+    const t = thread();
+    const [first, second] = [enqueue(t, 1), enqueue(t, 3)];
+    queue.start();
+    await started.promise;
+    queue.cancel(second);
+    go.resolve();
+    await queue.waitForIdle();
+    expect(held).toEqual([first]);
+    expect(queue.get(first)!.status).toBe('done');
+    expect(queue.get(second)!.status).toBe('cancelled');
+  });
+
+  it('a failure is the claimed job\'s; the others go back with their attempts returned', async () => {
+    const { queue, thread, enqueue } = setup();
+    let runs = 0;
+    queue.register({
+      kind: 'extract',
+      batch: 3,
+      run: async () => {
+        runs++;
+        throw new MnemoError('LLM_BAD_OUTPUT', 'nothing usable');
+      },
+    });
+    const t = thread();
+    const [first, second, third] = [enqueue(t, 1), enqueue(t, 3), enqueue(t, 5)];
+    await queue.runUntilIdle();
+    // Each job carried the failure once, as the claimed job of a batch (first of [1,2,3], then of [2,3], then of
+    // [3]); going back as a companion cost none of them an attempt. Each now waits for its backoff.
+    expect(runs).toBe(3);
+    for (const id of [first, second, third]) expect(queue.get(id)).toMatchObject({ status: 'queued', attempts: 1, lastErrorCode: 'LLM_BAD_OUTPUT' });
+  });
+
+  it('PREEMPTED gives every job of the batch back with its attempt, and the batch runs again whole', async () => {
+    const { queue, thread, enqueue } = setup();
+    const batches: number[][] = [];
+    queue.register({
+      kind: 'extract',
+      batch: 3,
+      run: async ({ batch }) => {
+        batches.push(batch.map((b) => b.id));
+        if (batches.length === 1) throw new MnemoError('PREEMPTED', 'the chat needs the model');
+        return () => {};
+      },
+    });
+    const t = thread();
+    const ids = [enqueue(t, 1), enqueue(t, 3)];
+    await queue.runUntilIdle();
+    expect(batches).toEqual([ids, ids]);
+    for (const id of ids) expect(queue.get(id)).toMatchObject({ status: 'done', attempts: 1, lastErrorCode: null });
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * The model lane end to end, on real SQLite and the real Ollama adapter against the fake server: a chat stops a
+ * background request that is running, its job goes back to the queue with its attempt returned, and the learning it
+ * was doing lands once, neither lost nor doubled; a queue run in another process on the same data folder (a
+ * terminal's `queue run`) obeys the app's chat the same way, through the lane's shared file.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { unwrap, type Client } from '../../shared/client';
+import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
+import type { Core } from '../../electron/core/create-core';
+import type { FakeInferenceRequest, FakeReply } from '../fakes/fake-ollama';
+import { createChatHarness, type ChatHarness } from '../support/chat-harness';
+import { isExtractionBody } from '../support/request-kind';
+import { createTestCore } from '../support/test-core';
+import { useTempDirs } from '../support/temp-dir';
+import type { FakeOllama } from '../fakes/fake-ollama';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+const FACT = { content: 'Keeps bees on the roof', category: 'knowledge', importance: 0.9, confidence: 0.9, validity: 'permanent', evidence: 'I keep bees on the roof' };
+const answer = JSON.stringify({ memories: [FACT] });
+
+/**
+ * The background model answers extraction slowly the first time (a chunk every 150 ms: several seconds, ample time
+ * for a chat to arrive while it streams), quickly after that; chat answers are quick.
+ */
+function scriptModel(fake: FakeOllama, slowFirst = true): { extractionRequests: () => FakeInferenceRequest[] } {
+  const extractionRequests: FakeInferenceRequest[] = [];
+  fake.setDefaultReply((req): FakeReply => {
+    if (isExtractionBody(req.body)) {
+      extractionRequests.push(req);
+      if (slowFirst && extractionRequests.length === 1) return { chunks: answer.match(/.{1,4}/g)!, delayMsPerChunk: 150 };
+      return { content: answer };
+    }
+    if ((req.body as { format?: unknown }).format !== undefined) return { content: '{}' };
+    return { content: 'Noted, thank you.' };
+  });
+  return { extractionRequests: () => extractionRequests };
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function extractJobs(client: Client) {
+  return unwrap(await client.call('queue.list', { status: ['queued', 'running', 'done', 'dead'], limit: 50 })).jobs.filter((j) => j.kind === 'extract');
+}
+
+async function extractUsage(client: Client) {
+  return unwrap(await client.call('queue.usage', {})).purposes.find((p) => p.purpose === 'extract')!;
+}
+
+describe('one model, one lane', () => {
+  const tempDir = useTempDirs();
+
+  it('a chat stops a running extraction; its job goes back with its attempt and learns once after the chat', async () => {
+    const h: ChatHarness<FakeOllama> = await createChatHarness(tempDir());
+    closers.push(() => h.close());
+    unwrap(await h.client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
+    const model = scriptModel(h.fake);
+
+    const first = unwrap(await h.client.call('chat.send', { text: 'I keep bees on the roof of my building.' }));
+    await until(() => model.extractionRequests().length === 1, 'the first extraction request');
+    // The user sends the next message while extraction streams: the lane stops it before the chat goes out.
+    const status = unwrap(await h.client.call('queue.status', {}));
+    expect(status.learning.behind).toBe(1);
+    unwrap(await h.client.call('chat.send', { threadId: first.threadId, text: 'What should I plant for them?' }));
+    await h.core.queue.waitForIdle();
+
+    const memories = unwrap(await h.client.call('memory.list', {})).items;
+    expect(memories.map((m) => m.content)).toEqual(['Keeps bees on the roof']);
+    const usage = await extractUsage(h.client);
+    expect(usage.preempted).toBe(1);
+    const job = (await extractJobs(h.client)).find((j) => j.messageId === first.assistantMessage.id)!;
+    // Stopped once, run once: the stop did not use up an attempt.
+    expect(job).toMatchObject({ status: 'done', attempts: 1, lastErrorCode: null });
+  });
+
+  it('background work waits while the user types, and the status says why', async () => {
+    const h = await createChatHarness(tempDir(), { core: { startQueue: false } });
+    closers.push(() => h.close());
+    unwrap(await h.client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
+    const model = scriptModel(h.fake, false);
+    unwrap(await h.client.call('chat.send', { text: 'I keep bees on the roof of my building.' }));
+    unwrap(await h.client.call('chat.typing', {}));
+    expect(unwrap(await h.client.call('queue.status', {})).learning.waitingFor).toBe('chat');
+    h.core.queue.start();
+    // The typing grace holds it: nothing reaches the model yet, however long the queue has had.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(model.extractionRequests()).toHaveLength(0);
+    await h.core.queue.waitForIdle();
+    expect(model.extractionRequests()).toHaveLength(1);
+    expect(unwrap(await h.client.call('queue.status', {})).learning).toEqual({ waitingFor: null, behind: 0 });
+  });
+
+  it("a queue run in another process on the same data folder gives the model to the app's chat", async () => {
+    const dir = tempDir();
+    const app = await createChatHarness(dir, { core: { startQueue: false } });
+    closers.push(() => app.close());
+    unwrap(await app.client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
+    const model = scriptModel(app.fake);
+    const first = unwrap(await app.client.call('chat.send', { text: 'I keep bees on the roof of my building.' }));
+
+    // The terminal: another core on the same folder, whose queue is driven as `mnemo queue run` drives it.
+    const terminal: { core: Core; client: Client } = createTestCore(path.join(dir, 'data'), {
+      llm: (host) => createOllamaLlm({ host }),
+      env: { OLLAMA_HOST: app.fake.url },
+      startQueue: false,
+    });
+    closers.push(() => terminal.core.dispose());
+    const run = terminal.core.queue.runUntilIdle();
+    await until(() => model.extractionRequests().length === 1, "the terminal's extraction request");
+    unwrap(await app.client.call('chat.send', { threadId: first.threadId, text: 'What should I plant for them?' }));
+    await run;
+
+    expect((await extractUsage(terminal.client)).preempted).toBe(1);
+    const memories = unwrap(await app.client.call('memory.list', {})).items;
+    expect(memories.map((m) => m.content)).toEqual(['Keeps bees on the roof']);
+    const jobs = await extractJobs(app.client);
+    expect(jobs.find((j) => j.messageId === first.assistantMessage.id)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+});

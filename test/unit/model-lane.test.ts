@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import type { Settings } from '../../shared/contract';
+import { MnemoError } from '../../shared/errors';
+import { createModelLane, type ModelLaneOptions } from '../../electron/core/llm/model-lane';
+
+type Schedule = Pick<Settings, 'learningSchedule' | 'learningNeedsPower'>;
+
+/** A lane on a clock the test moves; it polls every 5 ms of real time, so a moved clock is seen at once. */
+function laneFor(overrides: Partial<ModelLaneOptions> = {}) {
+  let t = 1_000_000;
+  const schedule: Schedule = { learningSchedule: 'gaps', learningNeedsPower: false };
+  const lane = createModelLane({ settings: () => schedule, signalFile: null, now: () => t, pollMs: 5, typingGraceMs: 4_000, afterChatGraceMs: 1_500, awayAfterMs: 60_000, ...overrides });
+  return { lane, schedule, advance: (ms: number) => (t += ms) };
+}
+
+/** A background request that runs until its signal aborts (or `finish` is called). */
+function openRequest() {
+  let started = false;
+  let finish: (value: string) => void = () => {};
+  const request = (signal: AbortSignal) =>
+    new Promise<string>((resolve, reject) => {
+      started = true;
+      finish = resolve;
+      signal.addEventListener('abort', () => reject(new MnemoError('ABORTED', 'stopped')), { once: true });
+    });
+  return { request, started: () => started, finish: (v: string) => finish(v) };
+}
+
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+describe('model lane', () => {
+  it('runs a background request at once when nothing holds the model', async () => {
+    const { lane } = laneFor();
+    expect(lane.hold()).toBeNull();
+    await expect(lane.runBackground(new AbortController().signal, async () => 'done')).resolves.toBe('done');
+  });
+
+  it('stops a running background request when a chat begins: PREEMPTED, not ABORTED', async () => {
+    const { lane } = laneFor();
+    const r = openRequest();
+    const running = lane.runBackground(new AbortController().signal, r.request);
+    await tick();
+    expect(r.started()).toBe(true);
+    const release = lane.beginChat();
+    await expect(running).rejects.toMatchObject({ code: 'PREEMPTED', details: { reason: 'chat' } });
+    release();
+  });
+
+  it("the caller's own abort stays ABORTED", async () => {
+    const { lane } = laneFor();
+    const caller = new AbortController();
+    const r = openRequest();
+    const running = lane.runBackground(caller.signal, r.request);
+    await tick();
+    caller.abort();
+    await expect(running).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('holds background work during a chat and for the grace after it, then lets it run', async () => {
+    const { lane, advance } = laneFor();
+    const release = lane.beginChat();
+    expect(lane.hold()).toBe('chat');
+    let ran = false;
+    const waiting = lane.runBackground(new AbortController().signal, async () => {
+      ran = true;
+      return 'ok';
+    });
+    await tick(50);
+    expect(ran).toBe(false);
+    release();
+    await tick(50);
+    expect(lane.hold()).toBe('chat'); // the grace after the answer
+    expect(ran).toBe(false);
+    advance(1_501);
+    await expect(waiting).resolves.toBe('ok');
+    expect(lane.hold()).toBeNull();
+  });
+
+  it('holds while two chats run until both are released', async () => {
+    const { lane, advance } = laneFor();
+    const a = lane.beginChat();
+    const b = lane.beginChat();
+    a();
+    advance(10_000);
+    expect(lane.hold()).toBe('chat');
+    b();
+    advance(1_501);
+    expect(lane.hold()).toBeNull();
+  });
+
+  it('typing stops a running request and holds new ones for the typing grace', async () => {
+    const { lane, advance } = laneFor();
+    const r = openRequest();
+    const running = lane.runBackground(new AbortController().signal, r.request);
+    await tick();
+    lane.typing();
+    await expect(running).rejects.toMatchObject({ code: 'PREEMPTED' });
+    expect(lane.hold()).toBe('chat');
+    advance(3_999);
+    expect(lane.hold()).toBe('chat');
+    lane.typing(); // still typing: the grace starts again
+    advance(3_999);
+    expect(lane.hold()).toBe('chat');
+    advance(2);
+    expect(lane.hold()).toBeNull();
+  });
+
+  it('a request that finished before the chat keeps its answer', async () => {
+    const { lane } = laneFor();
+    const r = openRequest();
+    const running = lane.runBackground(new AbortController().signal, r.request);
+    await tick();
+    r.finish('answer');
+    await expect(running).resolves.toBe('answer');
+    lane.beginChat()();
+  });
+
+  it("'paused' holds everything until the schedule changes back", async () => {
+    const { lane, schedule } = laneFor();
+    schedule.learningSchedule = 'paused';
+    expect(lane.hold()).toBe('paused');
+    let ran = false;
+    const waiting = lane.runBackground(new AbortController().signal, async () => {
+      ran = true;
+    });
+    await tick(50);
+    expect(ran).toBe(false);
+    schedule.learningSchedule = 'gaps';
+    await waiting;
+    expect(ran).toBe(true);
+  });
+
+  it("'away' waits until the user has been away for a while", async () => {
+    const { lane, schedule, advance } = laneFor();
+    schedule.learningSchedule = 'away';
+    // Nobody was here since the start: away.
+    expect(lane.hold()).toBeNull();
+    lane.typing();
+    advance(5_000);
+    expect(lane.hold()).toBe('away');
+    advance(55_001);
+    expect(lane.hold()).toBeNull();
+  });
+
+  it('waits for mains power only when asked to', () => {
+    const { lane, schedule } = laneFor();
+    lane.setOnBattery(true);
+    expect(lane.hold()).toBeNull();
+    schedule.learningNeedsPower = true;
+    expect(lane.hold()).toBe('battery');
+    lane.setOnBattery(false);
+    expect(lane.hold()).toBeNull();
+  });
+
+  it('with chatFirst off (the old policy) nothing ever holds or stops background work', async () => {
+    const { lane } = laneFor({ chatFirst: false });
+    const r = openRequest();
+    const running = lane.runBackground(new AbortController().signal, r.request);
+    await tick();
+    lane.beginChat();
+    lane.typing();
+    expect(lane.hold()).toBeNull();
+    r.finish('kept');
+    await expect(running).resolves.toBe('kept');
+  });
+
+  it('tells listeners when the hold changes, including when a grace runs out on its own', async () => {
+    const { lane } = laneFor({ now: Date.now, afterChatGraceMs: 30 });
+    const seen: Array<string | null> = [];
+    lane.onChange(() => seen.push(lane.hold()));
+    lane.beginChat()();
+    await tick(120);
+    expect(seen).toEqual(['chat', null]);
+    lane.dispose();
+  });
+
+  it("a request that would not fit in this user's typical pause waits for a longer one", async () => {
+    const { lane, advance } = laneFor();
+    // Two exchanges whose pauses (answer to next keystroke) last 10 s.
+    for (let i = 0; i < 2; i++) {
+      lane.beginChat()();
+      advance(10_000);
+      lane.typing();
+      advance(4_001);
+    }
+    lane.beginChat()();
+    advance(1_501); // past the grace: nothing holds now
+    expect(lane.hold()).toBeNull();
+    let longRan = false;
+    const long = lane.runBackground(new AbortController().signal, async () => (longRan = true), 12_000);
+    // A short one fits in what is left of the pause and runs at once.
+    await expect(lane.runBackground(new AbortController().signal, async () => 'short', 3_000)).resolves.toBe('short');
+    await tick(50);
+    expect(longRan).toBe(false);
+    advance(8_500); // the pause now outlasts the typical one: the user is likely away
+    await long;
+    expect(longRan).toBe(true);
+  });
+
+  it('with no pause known yet, a request of any length may start', async () => {
+    const { lane } = laneFor();
+    await expect(lane.runBackground(new AbortController().signal, async () => 'ok', 600_000)).resolves.toBe('ok');
+  });
+});
