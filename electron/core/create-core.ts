@@ -196,6 +196,7 @@ export function createCore(options: CoreOptions): Core {
   const backgroundModel = createBackgroundModel({ llm, lane, settings: () => settings.get() });
   const queue = new JobQueue({
     learningHold: () => lane.hold(),
+    modelUnavailable: () => lane.waitsLong(),
     sqlite: db.sqlite,
     clock,
     logger,
@@ -210,7 +211,17 @@ export function createCore(options: CoreOptions): Core {
       return true;
     },
   });
-  lane.onChange(() => queue.notifyChange());
+  lane.onChange(() => {
+    queue.notifyChange();
+    queue.poke();
+  });
+  events.subscribe((m) => {
+    // A schedule switched back from paused: jobs that wait for the model may be claimed again now.
+    if (m.event === 'settings.changed' && m.payload.keys.some((k) => k === 'learningSchedule' || k === 'learningNeedsPower')) {
+      queue.notifyChange();
+      queue.poke();
+    }
+  });
   const timeline = createTimelineService({ sqlite: db.sqlite, clock });
   const retrieval = memoryRetrievalPort(memories, (threadId) => timeline.exclusions(threadId));
   const jobDeps = { sqlite: db.sqlite, clock, events, llm, settings: () => settings.get() };

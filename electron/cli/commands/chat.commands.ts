@@ -2,7 +2,7 @@
  * Chat, threads, models and the background queue from the terminal.
  * `chat` streams the reply to stdout and exits once the reply and its writes are done.
  */
-import type { Message, ModelsOverview, QueueState, Thread, ToolSearch } from '../../../shared/contract';
+import type { Message, ModelsOverview, OpOutput, QueueState, Thread, ToolSearch } from '../../../shared/contract';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
 import { Id } from '../../../shared/contract';
@@ -131,6 +131,7 @@ function formatQueue(s: z.output<typeof QueueState>): string {
     `running  ${s.running ? `#${s.running.id} (${s.running.kind})` : '-'}${elsewhere}`,
     `stalled  ${s.stalled}${s.stalled > 0 ? '  (left running by a runner that stopped; "queue run --until-idle" or the app runs it again)' : ''}`,
     `dead     ${s.dead}`,
+    `learning ${learningLine(s.learning)}`,
   ];
   if (!s.paused) return [...lines, 'paused   no'].join('\n');
   const since = s.paused.since === undefined ? '' : ` (since ${new Date(s.paused.since).toISOString().slice(0, 16).replace('T', ' ')} UTC)`;
@@ -139,6 +140,28 @@ function formatQueue(s: z.output<typeof QueueState>): string {
     `paused   yes${since}: ${s.paused.message}`,
     `         Waiting jobs are kept. Once that is fixed the app resumes by itself; from the terminal run "queue run --until-idle".`,
   ].join('\n');
+}
+
+/** Whether background model work may run now, and how far learning is behind (model-lane.ts). */
+function learningLine({ waitingFor, behind }: z.output<typeof QueueState>['learning']): string {
+  const why = {
+    chat: 'waits while you chat (the chat goes first)',
+    away: 'waits until you are away (Settings: only when I am away)',
+    paused: 'paused (Settings: When Mnemo learns); waiting jobs are kept',
+    battery: 'waits for mains power (Settings)',
+  } as const;
+  const state = waitingFor === null ? 'may run now' : why[waitingFor];
+  return behind > 0 ? `${state}; ${behind} exchange${behind === 1 ? '' : 's'} not learned yet` : state;
+}
+
+/** What background model work cost this session, per purpose, and the server's measured speed. */
+function formatUsage(u: OpOutput<'queue.usage'>): string {
+  const rows = u.purposes.filter((p) => p.requests + p.preempted > 0);
+  const speed = u.speed ? `model speed  ${u.speed.promptPerSecond.toFixed(0)} tokens/s reading, ${u.speed.outputPerSecond.toFixed(1)} tokens/s writing` : 'model speed  not measured yet';
+  if (rows.length === 0) return `no background model requests\n${speed}`;
+  const line = (p: (typeof rows)[number]) =>
+    `${p.purpose.padEnd(12)} ${String(p.requests).padStart(4)} requests  ${String(p.promptTokens).padStart(7)} prompt  ${String(p.outputTokens).padStart(6)} output tokens  ${(p.modelMs / 1000).toFixed(1).padStart(7)} s${p.preempted > 0 ? `  (${p.preempted} stopped for the chat)` : ''}`;
+  return [...rows.map(line), speed].join('\n');
 }
 
 /**
@@ -271,7 +294,8 @@ export const chatCommands: CliCommand[] = [
       if (ctx.flags['until-idle'] !== 'true') return { ok: false, error: { code: 'INVALID_INPUT', message: 'Use "queue run --until-idle" (the app runs the queue continuously).' } };
       const r = await runQueueUntilIdle(ctx);
       if (!r.ok) return r;
-      return { ok: true, value: r.value, text: formatQueue(r.value) };
+      const usage = await ctx.client.call('queue.usage', {});
+      return { ok: true, value: r.value, text: usage.ok ? `${formatQueue(r.value)}\n\nthis run:\n${formatUsage(usage.value)}` : formatQueue(r.value) };
     },
   },
   {

@@ -92,6 +92,7 @@ export function createExtractionJob(deps: {
 
   return {
     kind: 'extract',
+    usesModel: true,
     // The exchanges of a thread that wait together are learned in one request (extract-prompt.ts, EXTRACTION_BATCH).
     batch: EXTRACTION_BATCH,
     async run({ batch, signal }) {

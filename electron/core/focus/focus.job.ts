@@ -91,6 +91,7 @@ export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
   const newestReply = sqlite.prepare(`SELECT max(id) AS id FROM messages WHERE thread_id = ? AND role = 'assistant' AND status <> 'streaming'`);
   return {
     kind: 'focus',
+    usesModel: true,
     async run({ job, signal }) {
       const settings = deps.settings();
       const threadId = job.threadId;

@@ -81,6 +81,12 @@ export type JobCommit = (tx: AfterCommit, held: ReadonlySet<number>) => void;
 interface HandlerOf<K extends JobKind> {
   kind: K;
   /**
+   * The job asks the model (through the background-model gateway): while the model is unavailable for a while
+   * (options.modelUnavailable: learning paused, waiting for the user to be away or for mains power) it is not claimed,
+   * so jobs that do not need the model (re-embedding) still run.
+   */
+  usesModel?: boolean;
+  /**
    * At most this many jobs of this kind and thread run together (the commit gets the ids of those still held: a job
    * cancelled or deleted meanwhile is not, and its part must not be written). Default 1.
    */
@@ -132,6 +138,8 @@ export interface JobQueueOptions {
   onDead?: (job: JobRow, code: string) => void;
   /** Why background model work may not start now (the model lane, model-lane.ts); absent: nothing holds it. */
   learningHold?: () => QueueState['learning']['waitingFor'];
+  /** True while background model work may not start for a while (model-lane.ts waitsLong): usesModel jobs wait unclaimed. */
+  modelUnavailable?: () => boolean;
   /** Checks whether the LLM is back; resolves true when it is, rejects (or false) when not. */
   probe?: (signal?: AbortSignal) => Promise<boolean>;
   /**
@@ -394,8 +402,14 @@ export class JobQueue {
     return this.nextDue() === null;
   }
 
+  /** The kinds that may be claimed now: all, except those that need the model while it is unavailable for a while. */
+  private claimableKinds(): JobKind[] {
+    const held = this.options.modelUnavailable?.() ?? false;
+    return [...this.handlers.values()].filter((h) => !(held && h.usesModel)).map((h) => h.kind);
+  }
+
   private nextDue(): RawJob | null {
-    const kinds = [...this.handlers.keys()];
+    const kinds = this.claimableKinds();
     if (kinds.length === 0) return null;
     return (
       (this.sqlite
@@ -457,7 +471,7 @@ export class JobQueue {
   }
 
   private nextWakeAt(): number | null {
-    const kinds = [...this.handlers.keys()];
+    const kinds = this.claimableKinds();
     if (kinds.length === 0) return null;
     const row = this.sqlite
       .prepare(`SELECT min(run_after) AS at FROM jobs WHERE status = 'queued' AND kind IN (${kinds.map(() => '?').join(',')})`)

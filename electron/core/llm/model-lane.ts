@@ -57,9 +57,12 @@ export interface ModelLane {
   setOnBattery(onBattery: boolean): void;
   /** Why no background request may start now; null when one may. */
   hold(): LaneHold | null;
+  /** The hold is one of the long ones (paused, away, battery): not worth waiting for with a job claimed. */
+  waitsLong(): boolean;
   /**
    * Waits until background work may use the model, then runs `request` with a signal that aborts when a chat needs
-   * the model. Rejects with PREEMPTED when it was stopped for the chat, ABORTED when `signal` was.
+   * the model. Rejects with PREEMPTED when it was stopped for the chat or a long hold began (waiting or running), ABORTED
+   * when `signal` was.
    */
   runBackground<T>(signal: AbortSignal, request: (signal: AbortSignal) => Promise<T>, expectedMs?: number): Promise<T>;
   /** Called when hold() may have changed (for the status bar). */
@@ -211,7 +214,10 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
       const onAbort = () => finish(new MnemoError('ABORTED', 'The background request was cancelled while it waited for the model.'));
       const check = () => {
         if (signal.aborted) return onAbort();
-        if (hold() === null && fits(expectedMs)) return finish();
+        const reason = hold();
+        if (reason === null && fits(expectedMs)) return finish();
+        // Hours, perhaps: the job goes back to the queue, which leaves it unclaimed meanwhile (usesModel).
+        if (reason !== null && LONG_HOLDS.has(reason)) return finish(preempted(reason));
         if (timer) clearTimeout(timer);
         timer = setTimeout(check, pollMs);
       };
@@ -263,6 +269,10 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
       changed();
     },
     hold,
+    waitsLong() {
+      const reason = hold();
+      return reason !== null && LONG_HOLDS.has(reason);
+    },
     async runBackground(signal, request, expectedMs) {
       if (!chatFirst) return request(signal);
       for (;;) {
@@ -274,29 +284,23 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
           controller.abort();
         };
         running.add(stop);
-        // Another process's chat shows only in the shared file: look at it while the request runs.
-        const watch = options.signalFile
-          ? setInterval(() => {
-              const reason = hold();
-              if (reason !== null) stop(reason);
-            }, pollMs)
-          : null;
-        watch?.unref?.();
+        // Another process's chat shows only in the shared file, a schedule switched to paused only in the settings:
+        // look at them while the request runs.
+        const watch = setInterval(() => {
+          const reason = hold();
+          if (reason !== null) stop(reason);
+        }, pollMs);
+        watch.unref?.();
         try {
           // Checked again after the claim: a chat may have begun between the wait and here.
           if (hold() !== null) continue;
           return await request(AbortSignal.any([signal, controller.signal]));
         } catch (e) {
-          if (stoppedFor !== null && !signal.aborted) {
-            throw new MnemoError('PREEMPTED', 'The background request was stopped because the chat needs the model; it will run again when the chat is done.', {
-              details: { reason: stoppedFor },
-              cause: e,
-            });
-          }
+          if (stoppedFor !== null && !signal.aborted) throw preempted(stoppedFor, e);
           throw e;
         } finally {
           running.delete(stop);
-          if (watch) clearInterval(watch);
+          clearInterval(watch);
         }
       }
     },
@@ -312,6 +316,21 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
       listeners.clear();
     },
   };
+}
+
+/** Holds that last until the user changes something (a setting, the power cable, coming back), not seconds. */
+const LONG_HOLDS: ReadonlySet<LaneHold> = new Set(['paused', 'away', 'battery']);
+
+function preempted(reason: LaneHold, cause?: unknown): MnemoError {
+  const why =
+    reason === 'chat'
+      ? 'the chat needs the model; it will run again when the chat is done'
+      : reason === 'paused'
+        ? 'learning is paused; it will run when it is switched back on'
+        : reason === 'away'
+          ? 'learning runs only while you are away'
+          : 'learning waits for mains power';
+  return new MnemoError('PREEMPTED', `The background request was stopped because ${why}.`, { details: { reason }, ...(cause === undefined ? {} : { cause }) });
 }
 
 function finite(value: unknown): number {
