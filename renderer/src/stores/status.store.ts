@@ -149,6 +149,9 @@ export const useStatusStore = create<StatusState>((set, get) => {
           AUTO_SELECTED_NOTICE_MS,
         );
       });
+      // An exchange that ends enqueues its learning in the same transaction, but the queue announces only a job that
+      // starts or ends: with learning held, none does, and "N exchanges behind" would stay stale until then.
+      client.on('message.completed', () => void get().refreshQueue());
       client.on('settings.changed', ({ keys }) => {
         if (changesModels(keys)) void get().refreshModels();
         if (changesLearning(keys)) void get().refreshQueue();
