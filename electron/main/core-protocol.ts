@@ -8,6 +8,10 @@
  *   its process ends first; nothing is left pending;
  * - once stop() is called the client refuses new calls at once (the core's dispose refuses them again);
  * - what crosses is JSON-shaped, exactly what the web host's clients receive (no Dates, Maps or undefined holes).
+ *
+ * One message is the desktop host's alone and no operation: `power`, whether the computer runs on battery (Electron's
+ * powerMonitor, which only main has). The model lane holds background model work on battery when the user asked for it
+ * (settings.learningNeedsPower). Not an operation, so no page and no other host can claim the computer is on battery.
  */
 import type { EventMessage } from '../../shared/contract';
 import { MnemoError, type ErrorInfo, type Result } from '../../shared/errors';
@@ -32,7 +36,11 @@ export interface CoreStartOptions {
 // A Record over the type: the compiler makes it list every choice, so the vocabulary stays the core's.
 const DATABASE_MISSING_CHOICES: Record<WhenDatabaseMissing, true> = { refuse: true, 'restore-newest': true, 'start-empty': true };
 
-export type ToCore = { kind: 'start'; options: CoreStartOptions } | { kind: 'call'; id: number; name: string; input: unknown } | { kind: 'stop' };
+export type ToCore =
+  | { kind: 'start'; options: CoreStartOptions }
+  | { kind: 'call'; id: number; name: string; input: unknown }
+  | { kind: 'power'; onBattery: boolean }
+  | { kind: 'stop' };
 
 export type FromCore =
   | { kind: 'started'; paths: Paths }
@@ -71,6 +79,8 @@ export function parseToCore(x: unknown): ToCore | null {
     }
     case 'call':
       return isId(x.id) && typeof x.name === 'string' ? (x as ToCore) : null;
+    case 'power':
+      return typeof x.onBattery === 'boolean' ? { kind: 'power', onBattery: x.onBattery } : null;
     case 'stop':
       return { kind: 'stop' };
     default:
@@ -117,6 +127,8 @@ export interface WireLogger {
 export interface CoreClient extends CoreEndpoint {
   /** Resolves with the core's paths once its database is open; rejects with the core's MnemoError otherwise. */
   start(options: CoreStartOptions): Promise<Paths>;
+  /** Whether the computer runs on battery now; may be sent before start (the core applies the last one it got). */
+  setOnBattery(onBattery: boolean): void;
   /** Refuses new calls now, then resolves once the core has disposed (WAL checkpointed, db closed) or its process ended. */
   stop(): Promise<void>;
   /** The host reports the end of the core's process (UtilityProcess 'exit'). */
@@ -216,6 +228,9 @@ export function createCoreClient(endpoint: Endpoint, options: CoreClientOptions 
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
+    setOnBattery(onBattery) {
+      if (!ended && !stopRequested) send({ kind: 'power', onBattery });
+    },
     stop() {
       accepting = false;
       if (!stopRequested && !ended) {
@@ -252,8 +267,11 @@ export interface ServeOptions {
   logger?: WireLogger;
 }
 
-/** What the server needs of the core. */
-export type ServedCore = Pick<Core, 'paths' | 'call' | 'subscribe' | 'dispose'>;
+/**
+ * What the server needs of the core. `setOnBattery` is the model lane's (model-lane.ts): optional, so a core that does
+ * not take the power state yet is served all the same and the message is dropped.
+ */
+export type ServedCore = Pick<Core, 'paths' | 'call' | 'subscribe' | 'dispose'> & { setOnBattery?(onBattery: boolean): void };
 
 /**
  * Runs in the utility process: builds the core on `start`, answers calls, forwards events, disposes on `stop`. After a
@@ -264,6 +282,8 @@ export function serveCore(endpoint: Endpoint, makeCore: (options: CoreStartOptio
   let startError: ErrorInfo | null = null;
   let unsubscribe: (() => void) | null = null;
   let stopping = false;
+  /** The last power state main sent, kept for a core started after it (main sends it once, at launch). */
+  let onBattery: boolean | null = null;
   let markStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (markStopped = resolve));
   const post = (message: FromCore) => endpoint.post(message);
@@ -294,6 +314,7 @@ export function serveCore(endpoint: Endpoint, makeCore: (options: CoreStartOptio
           core = makeCore(message.options);
           startError = null;
           unsubscribe = core.subscribe((event) => post({ kind: 'event', message: jsonShaped(event) }));
+          if (onBattery !== null) core.setOnBattery?.(onBattery);
           post({ kind: 'started', paths: jsonShaped(core.paths) });
         } catch (e) {
           startError =
@@ -316,6 +337,10 @@ export function serveCore(endpoint: Endpoint, makeCore: (options: CoreStartOptio
         );
         return;
       }
+      case 'power':
+        onBattery = message.onBattery;
+        if (!stopping) core?.setOnBattery?.(onBattery);
+        return;
       case 'stop':
         void stop();
         return;

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, Menu, protocol, safeStorage, screen, session, shell, utilityProcess, type Session, type UtilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, Menu, powerMonitor, protocol, safeStorage, screen, session, shell, utilityProcess, type Session, type UtilityProcess } from 'electron';
 import { getLoadablePath } from 'sqlite-vec';
 import { isMnemoError } from '../../shared/errors';
 import { createStderrLogger } from '../core/ports/logger.port';
@@ -22,6 +22,7 @@ import { registerElectronIpc } from './ipc-adapter.electron';
 import { electronKeychain, secretSealingKey } from './secret-sealing-key';
 import { chosen, missingDatabaseQuestion } from './missing-database-dialog';
 import { createQuitController } from './quit-controller';
+import { watchPower } from './power-watch';
 import { guardWebContents, hardenSession } from './session-policy';
 import { captureWindowState, createWindowStateStore, WINDOW_STATE_FILE } from './window-state';
 import { APP_ORIGIN, APP_SCHEME, windowOptions } from './window-options';
@@ -97,6 +98,9 @@ async function start(): Promise<void> {
 
   core = forkCore();
   const client = core;
+  // Sent before start too: the core process keeps the last power state and gives it to the core once it is built.
+  const stopWatchingPower = watchPower(powerMonitor, (onBattery) => client.setOnBattery(onBattery));
+  app.once('will-quit', stopWatchingPower);
   const coreStarted = secretSealingKey(dataDir, electronKeychain(safeStorage))
     .catch((e: unknown) => {
       // Secrets then live in the plain 0600 file, as in the CLI: the app still starts.

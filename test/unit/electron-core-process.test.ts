@@ -204,6 +204,22 @@ describe('core process protocol', () => {
     await expect(start).rejects.toMatchObject({ code: 'INTERNAL' });
   });
 
+  it('the power state reaches the core, also when main sent it before the core was built; a core without the lane drops it', async () => {
+    const heard: boolean[] = [];
+    const { client } = wire(() => ({ ...fakeCore(), setOnBattery: (onBattery: boolean) => heard.push(onBattery) }));
+    client.setOnBattery(true);
+    await client.start(startOptions);
+    client.setOnBattery(false);
+    // A call after it answers after it: the port keeps the order.
+    await client.call('echo', 1);
+    expect(heard).toEqual([true, false]);
+
+    const plain = wire();
+    plain.client.setOnBattery(true);
+    await plain.client.start(startOptions);
+    expect(await plain.client.call('echo', 2)).toEqual({ ok: true, value: 2 });
+  });
+
   it('a dead port answers calls with an error instead of hanging', async () => {
     const client = createCoreClient({
       post: () => {
@@ -222,7 +238,8 @@ describe('protocol messages', () => {
     expect(parseToCore({ kind: 'start', options: { ...startOptions, secretSealingKey: 'a2V5' } })).not.toBeNull();
     expect(parseToCore({ kind: 'call', id: 1, name: 'x', input: null })).not.toBeNull();
     expect(parseToCore({ kind: 'stop', extra: 1 })).toEqual({ kind: 'stop' });
-    for (const bad of [null, 'stop', [], { kind: 'call', id: 0, name: 'x' }, { kind: 'call', id: 1.5, name: 'x' }, { kind: 'call', id: 1 }, { kind: 'start', options: { ...startOptions, logLevel: 'loud' } }, { kind: 'start', options: { ...startOptions, secretSealingKey: 42 } }, { kind: 'exec' }]) {
+    expect(parseToCore({ kind: 'power', onBattery: true, extra: 1 })).toEqual({ kind: 'power', onBattery: true });
+    for (const bad of [null, 'stop', [], { kind: 'call', id: 0, name: 'x' }, { kind: 'call', id: 1.5, name: 'x' }, { kind: 'call', id: 1 }, { kind: 'start', options: { ...startOptions, logLevel: 'loud' } }, { kind: 'start', options: { ...startOptions, secretSealingKey: 42 } }, { kind: 'power', onBattery: 'yes' }, { kind: 'power' }, { kind: 'exec' }]) {
       expect(parseToCore(bad), JSON.stringify(bad)).toBeNull();
     }
     expect(parseFromCore({ kind: 'result', id: 3, result: { ok: true } })).not.toBeNull();

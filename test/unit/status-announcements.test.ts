@@ -28,6 +28,13 @@ function said(states: StatusSource[], provider: 'ollama' | 'openai' = 'ollama', 
 }
 
 describe('status bar announcements', () => {
+  it('says once that learning waits for mains power when the computer goes on battery, never a chat\'s hold or a page that opens so', () => {
+    const waiting = (waitingFor: string | null): StatusSource => ({ ...running, queue: { paused: null, dead: 0, learning: { waitingFor } } });
+    expect(said([waiting(null), waiting('chat'), waiting(null), waiting('battery'), waiting('battery')])).toEqual(['On battery: learning waits for mains power.']);
+    expect(said([fresh, waiting('battery')])).toEqual([]);
+    expect(said([waiting('paused'), waiting('battery')], 'ollama', 'zh-CN')).toEqual(['正在使用电池：学习会等到接通电源后再继续。']);
+  });
+
   it('says nothing for queue ticks, download percents, imports or a page that just opened', () => {
     // Progress (queue counts, percents, import counts) is not among the facts: a download under way says nothing.
     const ticking: StatusSource = { ...running, pulls: { 'qwen3:4b': { done: false, error: null } }, embedding: { state: 'downloading' } };

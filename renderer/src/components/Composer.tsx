@@ -28,6 +28,7 @@ export function Composer({ threadId, blocked }: { threadId: number; blocked: boo
   const hintId = useId();
   const draft = useChatStore((s) => s.drafts[threadId] ?? '');
   const setDraft = useChatStore((s) => s.setDraft);
+  const typing = useChatStore((s) => s.typing);
   const send = useChatStore((s) => s.send);
   const stop = useChatStore((s) => s.stop);
   const chat = useChatStore((s) => s.threads[threadId] ?? emptyThreadChat);
@@ -168,7 +169,11 @@ export function Composer({ threadId, blocked }: { threadId: number; blocked: boo
           aria-label={t('composer.label')}
           aria-describedby={hintId}
           placeholder={blocked ? t('composer.blocked') : t('composer.placeholder')}
-          onChange={(e) => setDraft(threadId, e.target.value)}
+          onChange={(e) => {
+            setDraft(threadId, e.target.value);
+            // Tells the core a message is coming, so background model work makes way (fire and forget).
+            typing(e.target.value);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();

@@ -4,6 +4,7 @@
  * next to the field before anything is sent.
  */
 import { EpisodesSwitch, InstantSwitch } from '../settings/InstantSwitch';
+import { LearningSection } from '../settings/LearningSection';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { Settings } from '../../../shared/contract';
 import { copyText } from '../markdown/copy-text';
@@ -238,6 +239,8 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
         <InstantSwitch setting="consolidationEnabled" label={t('settings.consolidationEnabled')} hint={t('settings.consolidationEnabledHint')} />
         <NumberField {...field('consolidationMaxPerRun')} label={t('settings.consolidationMaxPerRun')} hint={t('settings.consolidationMaxPerRunHint')} />
       </Section>
+
+      <LearningSection />
 
       <Section title={t('settings.time')}>
         <TimeZoneField {...field('timeZone')} label={t('settings.timeZone')} />

@@ -4,12 +4,15 @@
  * hearing is said once, in a separate polite one (status-announcements.ts).
  */
 import { useEffect, useState } from 'react';
-import { useLanguage, useT, type Translate } from '../use-t';
+import { useLanguage, useT } from '../use-t';
 import { formatNumber } from '../format';
 import { modelServerLine } from '../status/model-server-line';
 import { statusAnnouncements, statusFacts, type Announcement } from '../status/status-announcements';
 import { useSettingsStore } from '../stores/settings.store';
 import { useStatusStore, type Progress, type QueueState } from '../stores/status.store';
+import { useAppStore } from '../stores/app.store';
+import { queueLine, shownHold } from '../status/queue-line';
+import { openLearningSettings } from '../settings/LearningSection';
 
 export function StatusBar() {
   const t = useT();
@@ -47,7 +50,7 @@ export function StatusBar() {
       )}
       {reindex && <CountProgress textKey="status.reindexing" progress={reindex} />}
       {importing && <CountProgress textKey="status.importing" progress={importing} />}
-      {queue && <span className="status-item" title={queue.paused?.message ?? ''}>{queueText(queue, t)}</span>}
+      {queue && <QueueItem queue={queue} />}
       {embedding && (
         <span className="status-item" title={embedding.message ?? embedding.modelId ?? ''}>
           {embedding.state === 'ready'
@@ -117,11 +120,23 @@ function MiniProgress({ percent }: { percent: number }) {
   );
 }
 
-function queueText(queue: QueueState, t: Translate): string {
-  if (queue.paused) return t('status.queuePaused', { count: queue.queued });
-  const parts: string[] = [];
-  if (queue.running) parts.push(t(`status.job.${queue.running.kind}`));
-  if (queue.queued > 0) parts.push(t('status.queued', { count: queue.queued }));
-  if (queue.dead > 0) parts.push(t('status.dead', { count: queue.dead }));
-  return parts.length === 0 ? t('status.queueIdle') : `${t('status.queue')}: ${parts.join(' · ')}`;
+/**
+ * Background work, or why it waits. Paused by the user's own schedule, the line offers the way back: the Settings
+ * choice it came from (the bar is not a live region, so the button is found by Tab like any other).
+ */
+function QueueItem({ queue }: { queue: QueueState }) {
+  const t = useT();
+  const setView = useAppStore((s) => s.setView);
+  const { head, parts } = queueLine(queue);
+  const text = parts.map((p) => t(p.key, p.params)).join(' · ');
+  return (
+    <span className="status-item" title={queue.paused?.message ?? ''}>
+      {head ? `${t(head.key)}: ${text}` : text}
+      {!queue.paused && shownHold(queue) === 'paused' && (
+        <button type="button" className="ghost small status-action" title={t('status.learning.changeHint')} aria-label={`${t('status.learning.change')}: ${t('status.learning.changeHint')}`} onClick={() => openLearningSettings(setView)}>
+          {t('status.learning.change')}
+        </button>
+      )}
+    </span>
+  );
 }

@@ -1,6 +1,6 @@
 /**
  * An on/off setting saved the moment it is flipped, not part of the Settings form's draft (working memory, episodes,
- * summarising related memories): one component, so each is a switch with its hint and says a failure the same way.
+ * summarising related memories, waiting for mains power): one component, so each is a switch with its hint and says a failure the same way.
  */
 import { useId, useState } from 'react';
 import type { CoreFailure } from '../error-text';
@@ -8,11 +8,13 @@ import { CoreError } from '../components/CoreError';
 import { useSettingsStore } from '../stores/settings.store';
 import { useT } from '../use-t';
 
-type SwitchSetting = 'workingMemoryEnabled' | 'episodesEnabled' | 'consolidationEnabled';
+type SwitchSetting = 'workingMemoryEnabled' | 'episodesEnabled' | 'consolidationEnabled' | 'learningNeedsPower';
+/** Each switch's default (the contract's), shown until the settings are loaded. */
+const DEFAULTS: Record<SwitchSetting, boolean> = { workingMemoryEnabled: true, episodesEnabled: true, consolidationEnabled: true, learningNeedsPower: false };
 
 export function InstantSwitch({ setting, label, hint, offNote }: { setting: SwitchSetting; label: string; hint: string; offNote?: string }) {
   const id = useId();
-  const enabled = useSettingsStore((s) => s.settings?.[setting] ?? true);
+  const enabled = useSettingsStore((s) => s.settings?.[setting] ?? DEFAULTS[setting]);
   const update = useSettingsStore((s) => s.update);
   const [error, setError] = useState<CoreFailure | null>(null);
   const toggle = async (on: boolean) => {

@@ -2,7 +2,9 @@
  * What the status bar says aloud. The bar itself is not a live region: it changes with every queue tick and download
  * percent, and a screen reader would read each of them. Only a change a user may have to act on is announced, once,
  * when it happens: the connection to Mnemo back (its loss is said by the banner, ErrorBanner.tsx), the model server lost or back, a model download finished or
- * failed, the embedding model's download finished or failed, learning paused or resumed, a background job failed.
+ * failed, the embedding model's download finished or failed, learning paused or resumed, learning held because the
+ * computer went on battery (the user's own "Wait for mains power"; a chat's hold, which comes and goes with every
+ * message, and the user's own schedule, which they just chose, are shown only), a background job failed.
  *
  * States seen for the first time (a page that just opened, a server found unreachable at the first check) are not
  * announced: they are shown, and a screen that needs them (the welcome, the model setup) says them itself.
@@ -29,6 +31,8 @@ export interface StatusFacts {
   queuePaused: string | null;
   /** Background jobs that failed for good; null until the queue is known. */
   deadJobs: number | null;
+  /** Learning waits for mains power (QueueState.learning.waitingFor 'battery'); null until the queue is known. */
+  learningOnBattery: boolean | null;
 }
 
 export interface Announcement {
@@ -67,6 +71,7 @@ export function statusAnnouncements(before: StatusFacts, after: StatusFacts): { 
   }
   if (before.queuePaused !== null && after.queuePaused === null) out.push({ key: 'status.announce.learningResumed' });
   if (before.deadJobs !== null && after.deadJobs !== null && after.deadJobs > before.deadJobs) out.push({ key: 'status.announce.jobFailed' });
+  if (before.learningOnBattery === false && after.learningOnBattery === true) out.push({ key: 'status.announce.learningOnBattery' });
   const stillDownloading = before.embedding === 'downloading' && after.embedding === 'loading';
   return { items: out, seen: stillDownloading ? { ...after, embedding: 'downloading' } : after };
 }
@@ -79,7 +84,7 @@ export interface StatusSource {
   embedding: { state: NonNullable<StatusFacts['embedding']> } | null;
   embeddingDownloadFailure: string | null;
   pulls: Record<string, { done: boolean; error: unknown }>;
-  queue: { paused: { message: string } | null; dead: number } | null;
+  queue: { paused: { message: string } | null; dead: number; learning?: { waitingFor: string | null } } | null;
 }
 
 /** The facts of the status store; `provider` (settings.llmProvider) names the server until models.list has answered. */
@@ -94,5 +99,6 @@ export function statusFacts(s: StatusSource, provider: ServerApi): StatusFacts {
     pulls: Object.fromEntries(Object.entries(s.pulls).map(([name, p]) => [name, { done: p.done, failed: p.error != null }])),
     queuePaused: s.queue?.paused ? s.queue.paused.message : null,
     deadJobs: s.queue ? s.queue.dead : null,
+    learningOnBattery: s.queue ? s.queue.learning?.waitingFor === 'battery' : null,
   };
 }

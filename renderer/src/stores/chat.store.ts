@@ -11,6 +11,7 @@ import type { Client } from '../../../shared/client';
 import type { ErrorInfo, Result } from '../../../shared/errors';
 import { useAppStore } from './app.store';
 import { applyDelta, branchFrom, mergeOlder, retryableReply, upsertMessage, type MemoryUse } from './chat-merge';
+import { createTypingHint } from './typing-hint';
 import { useStatusStore } from './status.store';
 
 export interface ThreadChat {
@@ -76,6 +77,8 @@ interface ChatState {
   loadOlder(threadId: number): Promise<void>;
   reloadLoaded(): Promise<void>;
   setDraft(threadId: number, text: string): void;
+  /** The user typed `draft` in the composer: a hint to the core, at most once a second (typing-hint.ts). Never fails. */
+  typing(draft: string): void;
   /** attachments: files already read as text (renderer/src/attachments/read-attachment.ts). Resolves true when the message was stored. */
   send(threadId: number, text: string, attachments?: MessageAttachment[]): Promise<boolean>;
   retry(threadId: number): Promise<void>;
@@ -252,6 +255,9 @@ export const useChatStore = create<ChatState>((set, get) => {
     },
 
     setDraft: (threadId, text) => set((s) => ({ drafts: { ...s.drafts, [threadId]: text } })),
+
+    // Only a hint: a refusal or a lost connection changes nothing for the user, so its answer is not looked at.
+    typing: createTypingHint(() => void get().client?.call('chat.typing', {}).catch(() => {})),
 
     async send(threadId, text, attachments = []) {
       const client = get().client;

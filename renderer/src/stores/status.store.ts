@@ -10,6 +10,7 @@ import { useAppStore } from './app.store';
 
 export type ModelsOverview = OpOutput<'models.list'>;
 export type QueueState = OpOutput<'queue.status'>;
+export type ModelUsage = OpOutput<'queue.usage'>;
 export type PullState = Omit<EventPayload<'model.pullProgressed'>, 'name'>;
 export interface Progress {
   done: number;
@@ -29,6 +30,16 @@ const MODEL_KEYS = new Set(['llmProvider', 'ollamaHost', 'openaiBaseUrl', 'opena
 export function changesModels(keys: readonly string[]): boolean {
   return keys.some((k) => MODEL_KEYS.has(k));
 }
+/** Settings that change why learning waits (QueueState.learning.waitingFor). */
+const LEARNING_KEYS = new Set(['learningSchedule', 'learningNeedsPower']);
+
+/**
+ * The core's model lane tells of a hold that changes with a chat or the battery (queue.changed), but reads the
+ * schedule only when asked: after the user switches it, the queue's state is asked again so the bar follows at once.
+ */
+export function changesLearning(keys: readonly string[]): boolean {
+  return keys.some((k) => LEARNING_KEYS.has(k));
+}
 /** Long enough to read a sentence and reach its button; the welcome line and the status bar keep naming the model. */
 const AUTO_SELECTED_NOTICE_MS = 10_000;
 
@@ -42,6 +53,8 @@ interface StatusState {
   checkingModels: boolean;
   pulls: Record<string, PullState>;
   queue: QueueState | null;
+  /** What background model work cost since the core started (queue.usage), as last asked; null until asked. */
+  usage: ModelUsage | null;
   embedding: EmbeddingStatus | null;
   embeddingDownload: EmbeddingDownloadProgress | null;
   /**
@@ -57,6 +70,8 @@ interface StatusState {
   setConnected(connected: boolean): void;
   refreshModels(): Promise<void>;
   refreshAll(): Promise<void>;
+  refreshQueue(): Promise<void>;
+  refreshUsage(): Promise<void>;
   pull(name: string): Promise<void>;
   /** Stops a pull; its last event (status "cancelled", no error) brings the Download button back. */
   cancelPull(name: string): Promise<void>;
@@ -80,6 +95,7 @@ export const useStatusStore = create<StatusState>((set, get) => {
     checkingModels: false,
     pulls: {},
     queue: null,
+    usage: null,
     embedding: null,
     embeddingDownload: null,
     embeddingDownloadFailure: null,
@@ -133,8 +149,12 @@ export const useStatusStore = create<StatusState>((set, get) => {
           AUTO_SELECTED_NOTICE_MS,
         );
       });
+      // An exchange that ends enqueues its learning in the same transaction, but the queue announces only a job that
+      // starts or ends: with learning held, none does, and "N exchanges behind" would stay stale until then.
+      client.on('message.completed', () => void get().refreshQueue());
       client.on('settings.changed', ({ keys }) => {
         if (changesModels(keys)) void get().refreshModels();
+        if (changesLearning(keys)) void get().refreshQueue();
       });
       void get().refreshAll();
     },
@@ -157,6 +177,20 @@ export const useStatusStore = create<StatusState>((set, get) => {
       void client.call('embedding.status', {}).then((r) => {
         if (r.ok) set({ embedding: r.value });
       });
+    },
+
+    async refreshQueue() {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('queue.status', {});
+      if (result.ok) set({ queue: result.value });
+    },
+
+    async refreshUsage() {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('queue.usage', {});
+      if (result.ok) set({ usage: result.value });
     },
 
     async refreshModels() {

@@ -44,6 +44,11 @@ export class SettingsPage {
     return this.page.getByRole('checkbox', { name: `Send my conversations and memories to ${address}` });
   }
 
+  /** Settings › When Mnemo learns: one of its three schedules, by the name it starts with. */
+  learningSchedule(name: 'While I chat' | 'Only when I’m away' | 'Paused'): Locator {
+    return this.page.getByRole('group', { name: 'Background model work' }).getByRole('radio', { name: new RegExp(`^${name}`) });
+  }
+
   field(label: string): Locator {
     return this.page.getByLabel(label, { exact: true });
   }
