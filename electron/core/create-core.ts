@@ -118,6 +118,8 @@ export interface Core {
   subscribe(listener: (message: EventMessage) => void): () => void;
   /** The background queue, for hosts that drive it (CLI `queue run`) and for tests (`waitForIdle`). */
   readonly queue: JobQueue;
+  /** The desktop host's power monitor: background model work may wait for mains power (settings.learningNeedsPower). */
+  setOnBattery(onBattery: boolean): void;
   /** Runs the daily tasks that are due now, as the long-running hosts' periodic check does; resolves with their names. */
   runDailyTasks(): Promise<string[]>;
   dispose(): Promise<void>;
@@ -371,6 +373,7 @@ export function createCore(options: CoreOptions): Core {
         ? Promise.resolve({ ok: false, error: { code: 'SHUTTING_DOWN', message: 'Mnemo is shutting down; the request was not run.' } })
         : dispatcher.call(name, input),
     subscribe: (listener) => events.subscribe(listener),
+    setOnBattery: (onBattery) => lane.setOnBattery(onBattery),
     queue,
     runDailyTasks: () => daily.runDue(),
     async dispose() {

@@ -80,9 +80,10 @@ describe('a CLI queue runner killed mid-job (kill -9)', () => {
       // Working memory's update answers at once: the slow, killable job is extraction's.
       if (isFocusBody(req.body)) return { content: '{"focus": "", "tasks": []}' };
       if (isExtractionBody(req.body)) {
-        const m = /Exchange (\d+): I really love ([a-z]+ [a-z]+ [a-z]+)/.exec(last);
-        if (!m) return { content: '{"memories": []}' };
-        const json = JSON.stringify({ memories: [{ content: `Loves ${m[2]}`, category: 'preference', importance: 0.6, confidence: 0.9, validity: 'permanent', evidence: `I really love ${m[2]}` }] });
+        // One request may carry several waiting exchanges of the thread (a batch): a fact for each.
+        const loves = [...last.matchAll(/Exchange (\d+): I really love ([a-z]+ [a-z]+ [a-z]+)/g)].map((m) => m[2]!);
+        if (loves.length === 0) return { content: '{"memories": []}' };
+        const json = JSON.stringify({ memories: loves.map((l) => ({ content: `Loves ${l}`, category: 'preference', importance: 0.6, confidence: 0.9, validity: 'permanent', evidence: `I really love ${l}` })) });
         const size = Math.ceil(json.length / CHUNKS);
         return { chunks: Array.from({ length: CHUNKS }, (_, i) => json.slice(i * size, (i + 1) * size)), delayMsPerChunk: CHUNK_DELAY_MS };
       }
@@ -160,25 +161,33 @@ describe('a CLI queue runner killed mid-job (kill -9)', () => {
       fs.cpSync(template, dataDir, { recursive: true });
       const random = seededRandom(s * 7919);
       const kills = s % 3 === 0 ? 2 : 1;
+      let stalled = 0;
       for (let k = 0; k < kills; k++) {
-        const pid = await killMidJob(dataDir, 1 + Math.floor(random() * 2), Math.floor(random() * KILL_WINDOW_MS));
-        // The kill landed inside a job: exactly that job is left running, under the dead runner's lease.
+        // The four exchanges are learned in two requests (a batch of three, then one); after a kill, what is left may
+        // need only one, so a second kill comes at the next run's first request.
+        const nth = k === 0 ? 1 + Math.floor(random() * 2) : 1;
+        const pid = await killMidJob(dataDir, nth, Math.floor(random() * KILL_WINDOW_MS));
+        // The kill landed inside a job: exactly that job (or that batch of the thread's exchanges) is left running, under
+        // the dead runner's lease.
         const running = runningJobs(dataDir);
-        expect(running).toHaveLength(1);
-        expect(running[0]!.kind).toBe('extract');
-        expect(parseLeaseOwner(running[0]!.lease_owner)?.pid).toBe(pid);
+        expect(running.length).toBeGreaterThanOrEqual(1);
+        for (const job of running) {
+          expect(job.kind).toBe('extract');
+          expect(parseLeaseOwner(job.lease_owner)?.pid).toBe(pid);
+        }
+        stalled = running.length;
       }
 
       if (s === 1) {
         // What the user sees in a terminal (a CLI start costs seconds, so once): the stuck job, and what happens to it.
         const status = await startCli(['queue', 'status', '--data-dir', dataDir], { OLLAMA_HOST: fake.url }).exited;
         expect(status.code, status.stderr).toBe(0);
-        expect(status.stdout).toMatch(/stalled\s+1\s+\(left running by a runner that stopped; "queue run --until-idle" or the app runs it again\)/);
+        expect(status.stdout).toMatch(new RegExp(`stalled\\s+${stalled}\\s+\\(left running by a runner that stopped; "queue run --until-idle" or the app runs it again\\)`));
       }
       // The same question through the contract, in this process: a host that never ran the queue sees the stalled job.
       const { core, client } = createTestCore(dataDir, { llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url }, startQueue: false });
       try {
-        expect(unwrap(await client.call('queue.status', {}))).toMatchObject({ running: null, runningElsewhere: 0, stalled: 1, paused: null });
+        expect(unwrap(await client.call('queue.status', {}))).toMatchObject({ running: null, runningElsewhere: 0, stalled, paused: null });
       } finally {
         await core.dispose();
       }

@@ -225,7 +225,15 @@ export class JobQueue {
         now,
       );
     const row = this.sqlite.prepare('SELECT id FROM jobs WHERE idempotency_key = ?').get(input.idempotencyKey) as { id: number };
-    queueMicrotask(() => this.poke());
+    // After the caller's transaction (enqueue runs inside it): the new job shows in "queued" and "behind" at once.
+    queueMicrotask(() => {
+      this.poke();
+      try {
+        this.emitChange();
+      } catch {
+        // The database closed in between (the host is shutting down): nobody is left to tell.
+      }
+    });
     return row.id;
   }
 
