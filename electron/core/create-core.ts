@@ -20,6 +20,8 @@ import { JobQueue } from './jobs/job-queue';
 import { createTimelineService } from './timeline/timeline.service';
 import { createTimelineWriter } from './timeline/timeline-writer';
 import { createLlmProvider } from './llm/llm-provider';
+import { createBackgroundModel } from './llm/background-model';
+import { createModelLane } from './llm/model-lane';
 import { createModelsService } from './models/models.service';
 import { createTokenCalibrator } from './text/token-estimate';
 import type { Embedder } from './embedding/embedder.port';
@@ -90,6 +92,8 @@ export interface CoreOptions {
   /** Where the local embedding model runs: a worker thread (default), or the thread that answers calls (the
    * benchmarks' "before"). */
   embeddingThread?: LocalEmbeddingThread;
+  /** False: background model work never waits for the chat (the model-lane benchmark's "before"). Default true. */
+  chatFirst?: boolean;
   /** Start the background queue (default true). The CLI's `queue run` and some tests drive it themselves. */
   startQueue?: boolean;
   /** Environment for OLLAMA_HOST and friends (default process.env). */
@@ -187,7 +191,11 @@ export function createCore(options: CoreOptions): Core {
     backups: backupScrubber,
   });
   const timelineEvents = createTimelineWriter({ sqlite: db.sqlite, clock });
+  const lane = createModelLane({ settings: () => settings.get(), signalFile: paths.laneFile, ...(options.chatFirst === false ? { chatFirst: false } : {}) });
+  disposers.push(() => lane.dispose());
+  const backgroundModel = createBackgroundModel({ llm, lane, settings: () => settings.get() });
   const queue = new JobQueue({
+    learningHold: () => lane.hold(),
     sqlite: db.sqlite,
     clock,
     logger,
@@ -202,6 +210,7 @@ export function createCore(options: CoreOptions): Core {
       return true;
     },
   });
+  lane.onChange(() => queue.notifyChange());
   const timeline = createTimelineService({ sqlite: db.sqlite, clock });
   const retrieval = memoryRetrievalPort(memories, (threadId) => timeline.exclusions(threadId));
   const jobDeps = { sqlite: db.sqlite, clock, events, llm, settings: () => settings.get() };
@@ -232,7 +241,7 @@ export function createCore(options: CoreOptions): Core {
   });
   const focusStore = createFocusStore(db.sqlite);
   const focus = createFocusService({ sqlite: db.sqlite, store: focusStore, queue, clock, events, settings: () => settings.get(), assertThread: (id) => void threads.get(id) });
-  queue.register(createFocusJob({ ...jobDeps, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
+  queue.register(createFocusJob({ ...jobDeps, model: backgroundModel, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     sqlite: db.sqlite,
@@ -251,8 +260,9 @@ export function createCore(options: CoreOptions): Core {
     profile: () => profile.forPrompt(),
     memoryToolSources: () => memoryToolSources,
     workingMemory: focus,
+    lane,
   });
-  queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, llm, settings: () => settings.get(), memories }));
+  queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, model: backgroundModel, settings: () => settings.get(), memories }));
   queue.register(createReembedJob({ memories, events }));
   const memoryCap = createMemoryCap({ sqlite: db.sqlite, settings: () => settings.get() });
   queue.register(createConsolidateJob({ ...jobDeps, logger, memories, cap: memoryCap }));
@@ -319,7 +329,7 @@ export function createCore(options: CoreOptions): Core {
     ...settingsHandlers(settings, createApiKey({ secrets, events })),
     ...embeddingHandlers(embedding),
     ...modelsHandlers(models),
-    ...queueHandlers(queue),
+    ...queueHandlers(queue, backgroundModel),
     ...threadHandlers({
       threads,
       messages,
@@ -331,7 +341,7 @@ export function createCore(options: CoreOptions): Core {
       exporter: threadExporter,
       importer: threadImporter,
     }),
-    ...chatHandlers({ chat, messages, promptContexts }),
+    ...chatHandlers({ chat, messages, promptContexts, lane }),
     ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
     ...memoryHandlers({ memories, timeline, exporter, importer, maintenance, unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }) }),
     ...profileHandlers(profile),

@@ -33,6 +33,8 @@ export const ModelUsage = z.object({
   speed: z.object({ promptPerSecond: z.number().positive(), outputPerSecond: z.number().positive() }).nullable(),
 });
 
+export type ModelUsage = z.output<typeof ModelUsage>;
+
 export const QueueState = z.object({
   /** Jobs due now or waiting for a retry; not those scheduled for later and not yet tried (a debounced profile rewrite, an episode waiting for quiet). */
   queued: z.number().int().nonnegative(),

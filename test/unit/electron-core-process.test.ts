@@ -8,7 +8,7 @@ import { createCoreClient, parseFromCore, parseToCore, serveCore, type CoreStart
 // The main-process client and the utility-process server, joined by a real Node MessageChannel (structured clone,
 // asynchronous delivery, like Electron's parentPort), around a fake core.
 
-const paths: Paths = { dataDir: '/data', dbFile: '/data/mnemo.db', backupsDir: '/data/backups', modelsDir: '/data/models', logsDir: '/data/logs', migrationsDir: '/app/drizzle' };
+const paths: Paths = { dataDir: '/data', dbFile: '/data/mnemo.db', backupsDir: '/data/backups', modelsDir: '/data/models', logsDir: '/data/logs', laneFile: '/data/model-lane.json', migrationsDir: '/app/drizzle' };
 const startOptions: CoreStartOptions = { dataDir: '/data', version: '1.2.3', paths: { migrationsDir: '/app/drizzle' }, logLevel: 'warn' };
 
 function fakeCore() {

@@ -5,19 +5,24 @@ import type { Sqlite } from '../db/open-database';
 import type { HandlersFor } from '../rpc/dispatcher';
 import type { ThreadService } from '../threads/thread.service';
 import { MnemoError } from '../../../shared/errors';
+import type { ModelLane } from '../llm/model-lane';
 import type { ChatService } from './chat.service';
 import type { MessagesRepo } from './messages.repo';
 import type { PromptContextRepo } from './prompt-context.repo';
 import { createMessageBranches, summaryAsShown } from './message-branches';
 import { loadSummary, updateSummaryByUser } from './summary.job';
 
-export function chatHandlers(deps: { chat: ChatService; messages: MessagesRepo; promptContexts: PromptContextRepo }): HandlersFor<'chat'> {
+export function chatHandlers(deps: { chat: ChatService; messages: MessagesRepo; promptContexts: PromptContextRepo; lane: Pick<ModelLane, 'typing'> }): HandlersFor<'chat'> {
   const { chat, messages, promptContexts } = deps;
   return {
     'chat.send': (input) => chat.send(input),
     'chat.retry': (input) => chat.retry(input),
     'chat.edit': (input) => chat.edit(input),
     'chat.regenerate': (input) => chat.regenerate(input),
+    'chat.typing': () => {
+      deps.lane.typing();
+      return {};
+    },
     'chat.stop': ({ threadId }) => ({ stopped: chat.stop(threadId) }),
     'chat.context': ({ messageId }) => {
       if (!messages.get(messageId)) throw new MnemoError('NOT_FOUND', `Message ${messageId} does not exist (its thread may have been deleted).`);

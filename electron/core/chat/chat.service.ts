@@ -30,6 +30,7 @@ import type { EventBus } from '../event-bus';
 import type { JobQueue } from '../jobs/job-queue';
 import type { ModelRequests } from '../llm/llm-provider';
 import type { ChatResult } from '../llm/llm.port';
+import type { ModelLane } from '../llm/model-lane';
 import type { FocusState } from '../focus/focus-rules';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
@@ -69,6 +70,8 @@ export interface ChatServiceDeps {
   memoryToolSources: () => MemoryToolSources;
   /** The thread's working memory (focus/focus.service.ts): in the prompt, and its update queued after each exchange. */
   workingMemory: { forPrompt(threadId: number): FocusState | null; afterExchange(threadId: number): void };
+  /** The one model's lane (llm/model-lane.ts): an answer holds it, so background work stops and waits. */
+  lane: Pick<ModelLane, 'beginChat'>;
 }
 
 export interface SendResult {
@@ -181,9 +184,13 @@ export function createChatService(deps: ChatServiceDeps) {
     if (active.has(threadId)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish.');
     const controller = new AbortController();
     active.set(threadId, controller);
+    // From the start, not only around the model request: retrieval and prompt assembly are when a running background
+    // request should already be stopping, so the model is free by the time the prompt goes out.
+    const release = deps.lane.beginChat();
     try {
       return await run(controller);
     } finally {
+      release();
       active.delete(threadId);
     }
   }

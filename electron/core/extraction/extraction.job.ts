@@ -18,7 +18,7 @@ import type { Memory, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import type { JobHandler } from '../jobs/job-queue';
-import type { ModelRequests } from '../llm/llm-provider';
+import type { BackgroundModel } from '../llm/background-model';
 import { contentHash } from '../memory/content-hash';
 import { mergedWording } from '../memory/learned-wording';
 import type { MemoryService } from '../memory/memory.service';
@@ -56,7 +56,7 @@ export function createExtractionJob(deps: {
   sqlite: Sqlite;
   events: EventBus;
   logger: Logger;
-  llm: ModelRequests;
+  model: BackgroundModel;
   settings: () => Settings;
   /** Writes go through the memory writer's narrow interface (memory-writer.ts); lookups and vectors through the service. */
   memories: MemoryWrites & Pick<MemoryService, 'related' | 'prepareEmbeddings' | 'findByHash' | 'getMemory' | 'withAnyWord' | 'nearest'>;
@@ -99,30 +99,19 @@ export function createExtractionJob(deps: {
       const known = related.map((m) => ({ id: m.id, content: m.content }));
       // Dates the model is told and reads back ("today", "下周五") are the user's calendar days.
       const timeZone = userTimeZone(settings.timeZone);
-      const model = settings.backgroundModel;
       const request = buildExtractionRequest({
         userText: exchange.user.content,
         assistantText: exchange.assistant.content,
         messageDate: exchange.user.createdAt,
         timeZone,
         known,
-        contextWindow: await deps.llm.contextWindow(model),
+        contextWindow: await deps.model.contextWindow(),
         files: exchange.user.files,
       });
-      const result = await deps.llm.chat({
-        model,
-        messages: request.messages,
-        format: request.format,
-        options: { temperature: 0, num_predict: request.answerTokens },
-        // Reasoning would come before the JSON and cost a small model most of its time; answering directly is enough.
-        reasoning: 'off',
-        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
-        signal,
-      });
+      // A model that never closed <think> put the JSON inside it: the gateway hands that reasoning back behind a
+      // <think> tag, and the parser takes the last list in it.
+      const { text: answer } = await deps.model.ask({ purpose: 'extract', messages: request.messages, format: request.format, answerTokens: request.answerTokens, signal });
       // Throws LLM_BAD_OUTPUT (retryable) when nothing in the answer is usable; drops invalid items with a reason.
-      // Small models sometimes never close <think> and put the JSON inside it; the adapter then reports everything as
-      // thinking. Only in that case is the model's own reasoning handed to the parser, which takes the last list in it.
-      const answer = result.content.trim() === '' && result.thinking.trim() !== '' ? `<think>${result.thinking}` : result.content;
       // Evidence must come from the user's words as the model saw them: the typed text and the learned files as cut.
       const parsed = parseExtraction(answer, { userText: request.userWords, messageDate: exchange.user.createdAt, timeZone, knownIds: new Set(known.map((k) => k.id)) });
       const candidates = parsed.candidates;

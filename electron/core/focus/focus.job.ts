@@ -14,9 +14,10 @@ import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import { detectSecret, secretEchoCheck } from '../extraction/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
-import type { ModelRequests } from '../llm/llm-provider';
+import type { BackgroundModel } from '../llm/background-model';
 import type { Clock } from '../ports/clock.port';
 import { isTrivial } from '../text/small-talk';
+import { fenced } from '../text/data-fence';
 import { estimateTokens } from '../text/token-estimate';
 import { applyModelUpdate, liveState, MAX_FOCUS_CHARS, MAX_TASK_CHARS, type FocusState } from './focus-rules';
 import { parseFocusUpdate } from './focus-parse';
@@ -61,7 +62,6 @@ export function focusPrompt(input: { state: FocusState; messages: FocusMessage[]
   const { state } = input;
   const tasks = state.tasks.map((t) => `- id ${t.id}: (${t.state}, ${t.importance}) ${t.text}`);
   const transcript = input.messages.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content}`).join('\n\n');
-  const fence = '`'.repeat(Math.max(3, ...[...transcript.matchAll(/`+/g)].map((r) => r[0].length + 1)));
   return [
     "You keep the working memory of one conversation for a personal assistant: what the user is working on right now (the focus) and the user's active tasks.",
     'Read the latest messages below and reply with JSON only, in this shape:',
@@ -75,14 +75,14 @@ export function focusPrompt(input: { state: FocusState; messages: FocusMessage[]
     `Current focus: ${state.focus || '(none)'}`,
     `Known tasks:\n${tasks.length ? tasks.join('\n') : '(none)'}`,
     '',
-    `Latest messages:\n${fence}text\n${transcript}\n${fence}`,
+    `Latest messages:\n${fenced(transcript)}`,
   ].join('\n');
 }
 
 type FocusEnqueue = (input: { kind: 'focus'; idempotencyKey: string; threadId: number; payload: { afterMessageId: number } }) => number;
 
 /** enqueue: the queue's (a plain INSERT, so the follow-up commits with this job's write). */
-export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; llm: ModelRequests; settings: () => Settings; store: FocusStore; enqueue: FocusEnqueue }): JobHandler {
+export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: FocusStore; enqueue: FocusEnqueue }): JobHandler {
   const { sqlite, clock, events, store } = deps;
   const unread = sqlite.prepare(
     `SELECT id, role, content FROM messages WHERE thread_id = ? AND id > ? AND role IN ('user','assistant')
@@ -113,23 +113,18 @@ export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
         };
       }
 
-      const model = settings.backgroundModel;
       const frame = estimateTokens(focusPrompt({ state, messages: [] }));
-      const room = Math.floor(((await deps.llm.contextWindow(model)) - FOCUS_ANSWER_TOKENS - MESSAGE_OVERHEAD_TOKENS - frame) * MESSAGES_SHARE);
+      const room = Math.floor(((await deps.model.contextWindow()) - FOCUS_ANSWER_TOKENS - MESSAGE_OVERHEAD_TOKENS - frame) * MESSAGES_SHARE);
       const each = Math.max(32, Math.floor(room / messages.length));
       const fitted = messages.map((m) => ({ ...m, content: fitToTokensKeepingEnds(m.content, each, estimateTokens) }));
-      const result = await deps.llm.chat({
-        model,
+      const { text } = await deps.model.ask({
+        purpose: 'focus',
         messages: [{ role: 'user', content: focusPrompt({ state, messages: fitted }) }],
         format: FOCUS_ANSWER_SCHEMA,
-        options: { temperature: 0, num_predict: FOCUS_ANSWER_TOKENS },
-        reasoning: 'off',
-        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
+        answerTokens: FOCUS_ANSWER_TOKENS,
         signal,
       });
-      // As for extraction: a model that never closed <think> put its answer inside it.
-      const answer = result.content.trim() === '' && result.thinking.trim() !== '' ? `<think>${result.thinking}` : result.content;
-      const update = parseFocusUpdate(answer);
+      const update = parseFocusUpdate(text);
       // A secret never enters the working memory: one that looks like one, or repeats one the user wrote.
       const echoes = secretEchoCheck(messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n'));
       const isSecret = (text: string) => detectSecret(text) !== null || echoes(text) !== null;

@@ -96,6 +96,7 @@ export interface QueueState {
   stalled: number;
   dead: number;
   paused: { code: ErrorCode; message: string; since?: number } | null;
+  learning: { waitingFor: 'chat' | 'away' | 'paused' | 'battery' | null; behind: number };
 }
 
 export type EnqueueInput = {
@@ -118,6 +119,8 @@ export interface JobQueueOptions {
   onChange?: (state: QueueState) => void;
   /** Called when a job is dead-lettered. */
   onDead?: (job: JobRow, code: string) => void;
+  /** Why background model work may not start now (the model lane, model-lane.ts); absent: nothing holds it. */
+  learningHold?: () => QueueState['learning']['waitingFor'];
   /** Checks whether the LLM is back; resolves true when it is, rejects (or false) when not. */
   probe?: (signal?: AbortSignal) => Promise<boolean>;
   /**
@@ -262,6 +265,11 @@ export class JobQueue {
     this.flushIdleWaiters();
   }
 
+  /** Tells listeners the state changed for a reason outside the queue (the model lane's hold). */
+  notifyChange(): void {
+    this.emitChange();
+  }
+
   /** Wakes the worker (new job, clock moved, probe wanted). */
   poke(): void {
     if (this.timer) {
@@ -281,9 +289,10 @@ export class JobQueue {
     const counts = this.sqlite
       .prepare(
         `SELECT (SELECT count(*) FROM jobs WHERE status = 'queued' AND (run_after <= ? OR attempts > 0)) AS queued,
-           (SELECT count(*) FROM jobs WHERE status = 'dead') AS dead`,
+           (SELECT count(*) FROM jobs WHERE status = 'dead') AS dead,
+           (SELECT count(*) FROM jobs WHERE status IN ('queued', 'running') AND kind = 'extract') AS behind`,
       )
-      .get(now) as { queued: number | null; dead: number | null };
+      .get(now) as { queued: number | null; dead: number | null; behind: number | null };
     const holders = this.runningLeases().map((lease) => this.holderOf(lease, now));
     return {
       queued: counts.queued ?? 0,
@@ -292,6 +301,7 @@ export class JobQueue {
       stalled: holders.filter((h) => h === 'gone').length,
       dead: counts.dead ?? 0,
       paused: this.paused,
+      learning: { waitingFor: this.options.learningHold?.() ?? null, behind: counts.behind ?? 0 },
     };
   }
 
@@ -610,6 +620,12 @@ export class JobQueue {
     if (error.code === 'ABORTED' && this.stopping) {
       // Shutting down: release the lease and give the attempt back; the job runs again at next start.
       this.giveBack(job, null);
+      return;
+    }
+    if (error.code === 'PREEMPTED') {
+      // The chat needed the model (model-lane.ts): not the job's failure. It runs again, first, once the lane is free.
+      this.giveBack(job, null);
+      this.logger.info('job gave the model to the chat', { job: job.id, kind: job.kind });
       return;
     }
     if (PAUSING_CODES.has(error.code)) {

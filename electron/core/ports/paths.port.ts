@@ -15,6 +15,8 @@ export interface Paths {
   /** Log files of the hosts that keep their terminal for people (web). */
   logsDir: string;
   migrationsDir: string;
+  /** Where the chatting process tells others on this data folder that the chat needs the model (llm/model-lane.ts). */
+  laneFile: string;
   vecExtensionPath?: string;
 }
 
@@ -25,6 +27,7 @@ export function derivePaths(dataDir: string, overrides: Partial<Paths> = {}, env
     dbFile: path.join(dir, 'mnemo.db'),
     backupsDir: path.join(dir, 'backups'),
     logsDir: path.join(dir, 'logs'),
+    laneFile: path.join(dir, 'model-lane.json'),
     modelsDir: env.MNEMO_MODELS_DIR ? path.resolve(env.MNEMO_MODELS_DIR) : path.join(dir, 'models'),
     migrationsDir: sourceMigrationsDir(),
     ...overrides,

@@ -1,0 +1,268 @@
+/**
+ * The one model's lane: the chat goes first, background model work fits in the gaps.
+ *
+ * A local model server answers one request at a time (Ollama with one slot, llama-server, LM Studio), and on a laptop
+ * a background request of 700 prompt tokens holds it for 10-30 s. So a chat request must never find one running:
+ * - while a chat answer is asked for or streamed (beginChat .. release), no background request starts, and one that
+ *   runs when a chat begins is stopped at once (its job goes back to the queue with its attempt returned: PREEMPTED);
+ * - while the user types (`typing`, sent by the composer at most every second or so) the same holds, for a short
+ *   grace after the last keystroke: typing is the sign that a chat request is coming, and a request stopped then has
+ *   freed the model by the time the message is sent (a server stops a cancelled request at its next batch, up to
+ *   512 prompt tokens: seconds on a CPU, so stopping only when the chat goes out would make the chat wait that long);
+ * - after an answer, a short grace (a tool call's second request, a quick "thanks") before learning starts again.
+ * The user's schedule (settings.learningSchedule) can keep background work to times when they are away, or pause it;
+ * the desktop app can also hold it while on battery (settings.learningNeedsPower, fed by Electron's powerMonitor).
+ *
+ * Several processes may share a data folder (the app and `mnemo queue run` in a terminal). The chatting process
+ * writes when it is busy into a small file in the data folder (`signalFile`); every process's lane reads it before a
+ * background request starts and every `pollMs` while one runs, so a terminal's queue obeys the app's chat too.
+ * Times in the file are wall-clock milliseconds (Date.now), like the grace windows: they are scheduling, not domain
+ * time, so they do not follow a test's fake clock.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Settings } from '../../../shared/contract';
+import { MnemoError } from '../../../shared/errors';
+
+export type LaneHold = 'chat' | 'away' | 'paused' | 'battery';
+
+export interface ModelLaneOptions {
+  settings: () => Pick<Settings, 'learningSchedule' | 'learningNeedsPower'>;
+  /** The file processes on one data folder share; null: this process only. */
+  signalFile: string | null;
+  /** False: background work never waits for the chat (the benchmark's "before", today's policy). Default true. */
+  chatFirst?: boolean;
+  now?: () => number;
+  /** How long typing holds background work after the last keystroke. */
+  typingGraceMs?: number;
+  /** How long after an answer background work waits. */
+  afterChatGraceMs?: number;
+  /** For the 'away' schedule: how long without the user counts as away. */
+  awayAfterMs?: number;
+  /** How often a waiting or running background request looks at the shared file. */
+  pollMs?: number;
+}
+
+export interface ModelLane {
+  /** A chat request is about to go out: running background requests stop now, none starts until the release. */
+  beginChat(): () => void;
+  /** The user is typing a message. */
+  typing(): void;
+  /** From the desktop host's power monitor. */
+  setOnBattery(onBattery: boolean): void;
+  /** Why no background request may start now; null when one may. */
+  hold(): LaneHold | null;
+  /**
+   * Waits until background work may use the model, then runs `request` with a signal that aborts when a chat needs
+   * the model. Rejects with PREEMPTED when it was stopped for the chat, ABORTED when `signal` was.
+   */
+  runBackground<T>(signal: AbortSignal, request: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** Called when hold() may have changed (for the status bar). */
+  onChange(listener: () => void): () => void;
+  dispose(): void;
+}
+
+/** What the shared file says: until when a chat holds the model, and when the user was last active. */
+interface SharedSignal {
+  holdUntil: number;
+  activeAt: number;
+}
+
+/** Held "for now" by a chat that is still running: renewed while it runs, so a killed app frees the lane soon. */
+const CHAT_HEARTBEAT_MS = 5_000;
+const CHAT_HOLD_MS = 3 * CHAT_HEARTBEAT_MS;
+
+export function createModelLane(options: ModelLaneOptions): ModelLane {
+  const now = options.now ?? Date.now;
+  const chatFirst = options.chatFirst ?? true;
+  const typingGraceMs = options.typingGraceMs ?? 4_000;
+  const afterChatGraceMs = options.afterChatGraceMs ?? 1_500;
+  const awayAfterMs = options.awayAfterMs ?? 5 * 60_000;
+  const pollMs = options.pollMs ?? 250;
+  const listeners = new Set<() => void>();
+  const running = new Set<(reason: LaneHold) => void>();
+  let chats = 0;
+  let holdUntil = 0;
+  let activeAt = 0;
+  let onBattery = false;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let changeTimer: ReturnType<typeof setTimeout> | null = null;
+  let lastHold: LaneHold | null = null;
+
+  function readShared(): SharedSignal {
+    if (!options.signalFile) return { holdUntil: 0, activeAt: 0 };
+    try {
+      const parsed = JSON.parse(fs.readFileSync(options.signalFile, 'utf8')) as Partial<SharedSignal>;
+      return { holdUntil: finite(parsed.holdUntil), activeAt: finite(parsed.activeAt) };
+    } catch {
+      return { holdUntil: 0, activeAt: 0 }; // no file (nobody chatted yet), or caught mid-rename: nothing holds
+    }
+  }
+
+  function writeShared(): void {
+    if (!options.signalFile) return;
+    const body = JSON.stringify({ holdUntil: chats > 0 ? Math.max(holdUntil, now() + CHAT_HOLD_MS) : holdUntil, activeAt });
+    const temp = `${options.signalFile}.${process.pid}.tmp`;
+    try {
+      fs.mkdirSync(path.dirname(options.signalFile), { recursive: true });
+      fs.writeFileSync(temp, body);
+      fs.renameSync(temp, options.signalFile);
+    } catch {
+      // A read-only or full disk: other processes then only miss this hint; this process's own lane still holds.
+    }
+  }
+
+  function hold(): LaneHold | null {
+    if (!chatFirst) return null;
+    const settings = options.settings();
+    if (settings.learningSchedule === 'paused') return 'paused';
+    if (settings.learningNeedsPower && onBattery) return 'battery';
+    const t = now();
+    const shared = readShared();
+    if (chats > 0 || Math.max(holdUntil, shared.holdUntil) > t) return 'chat';
+    if (settings.learningSchedule === 'away' && t - Math.max(activeAt, shared.activeAt) < awayAfterMs) return 'away';
+    return null;
+  }
+
+  /** Tells listeners, now and once more when the current hold would lapse on its own. */
+  function changed(): void {
+    const current = hold();
+    if (current !== lastHold) {
+      lastHold = current;
+      for (const listener of listeners) listener();
+    }
+    if (changeTimer) clearTimeout(changeTimer);
+    changeTimer = null;
+    const t = now();
+    const lapse = current === 'chat' && chats === 0 ? holdUntil - t : current === 'away' ? activeAt + awayAfterMs - t : null;
+    if (lapse !== null && lapse > 0) {
+      changeTimer = setTimeout(changed, lapse + 10);
+      changeTimer.unref?.();
+    }
+  }
+
+  function preemptRunning(): void {
+    for (const stop of running) stop('chat');
+  }
+
+  function active(holdFor: number): void {
+    activeAt = now();
+    holdUntil = Math.max(holdUntil, activeAt + holdFor);
+  }
+
+  function waitUntilFree(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      const finish = (error?: MnemoError) => {
+        if (timer) clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        listeners.delete(check);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onAbort = () => finish(new MnemoError('ABORTED', 'The background request was cancelled while it waited for the model.'));
+      const check = () => {
+        if (signal.aborted) return onAbort();
+        if (hold() === null) return finish();
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(check, pollMs);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      listeners.add(check);
+      check();
+    });
+  }
+
+  return {
+    beginChat() {
+      if (!chatFirst) return () => {};
+      chats++;
+      activeAt = now();
+      preemptRunning();
+      if (!heartbeat) {
+        heartbeat = setInterval(writeShared, CHAT_HEARTBEAT_MS);
+        heartbeat.unref?.();
+      }
+      writeShared();
+      changed();
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        chats--;
+        active(afterChatGraceMs);
+        if (chats === 0 && heartbeat) {
+          clearInterval(heartbeat);
+          heartbeat = null;
+        }
+        writeShared();
+        changed();
+      };
+    },
+    typing() {
+      if (!chatFirst) return;
+      active(typingGraceMs);
+      preemptRunning();
+      writeShared();
+      changed();
+    },
+    setOnBattery(value) {
+      onBattery = value;
+      if (hold() === 'battery') preemptRunning();
+      changed();
+    },
+    hold,
+    async runBackground(signal, request) {
+      if (!chatFirst) return request(signal);
+      for (;;) {
+        await waitUntilFree(signal);
+        const controller = new AbortController();
+        let stoppedFor: LaneHold | null = null;
+        const stop = (reason: LaneHold) => {
+          stoppedFor = reason;
+          controller.abort();
+        };
+        running.add(stop);
+        // Another process's chat shows only in the shared file: look at it while the request runs.
+        const watch = options.signalFile
+          ? setInterval(() => {
+              const reason = hold();
+              if (reason !== null) stop(reason);
+            }, pollMs)
+          : null;
+        watch?.unref?.();
+        try {
+          // Checked again after the claim: a chat may have begun between the wait and here.
+          if (hold() !== null) continue;
+          return await request(AbortSignal.any([signal, controller.signal]));
+        } catch (e) {
+          if (stoppedFor !== null && !signal.aborted) {
+            throw new MnemoError('PREEMPTED', 'The background request was stopped because the chat needs the model; it will run again when the chat is done.', {
+              details: { reason: stoppedFor },
+              cause: e,
+            });
+          }
+          throw e;
+        } finally {
+          running.delete(stop);
+          if (watch) clearInterval(watch);
+        }
+      }
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    dispose() {
+      if (heartbeat) clearInterval(heartbeat);
+      if (changeTimer) clearTimeout(changeTimer);
+      heartbeat = null;
+      changeTimer = null;
+      listeners.clear();
+    },
+  };
+}
+
+function finite(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
