@@ -197,8 +197,10 @@ function report(laptop: Laptop, runs: Record<Policy, SessionRun>, timeScale: num
     const run = runs[policy];
     const chats = run.slotLog.filter((r) => requestPurpose(r.body) === 'chat');
     const background = run.slotLog.filter((r) => requestPurpose(r.body) !== 'chat');
-    const heldByBackground = (chat: SlotRecord) =>
-      background.some((b) => b.startedAt !== null && b.startedAt <= chat.arrivedAt && (b.endedAt ?? Infinity) > chat.arrivedAt);
+    /** The background request that held the model when `chat` arrived, if any. */
+    const holderOf = (chat: SlotRecord) =>
+      background.find((b) => b.startedAt !== null && b.startedAt <= chat.arrivedAt && (b.endedAt ?? Infinity) > chat.arrivedAt);
+    const holders = chats.map(holderOf).filter((b) => b !== undefined);
     const waits = summarize(chats.map((c) => seconds((c.startedAt ?? c.arrivedAt) - c.arrivedAt)));
     const maxWait = Math.max(0, ...chats.map((c) => seconds((c.startedAt ?? c.arrivedAt) - c.arrivedAt)));
     const answers = summarize(run.answerSeconds);
@@ -207,7 +209,7 @@ function report(laptop: Laptop, runs: Record<Policy, SessionRun>, timeScale: num
     const stopped = background.filter((r) => r.cancelled);
     rows.push({
       policy: policy === 'before' ? 'before: background whenever queued' : 'after: chat first',
-      'chats waited': `${chats.filter(heldByBackground).length}/${chats.length}`,
+      'chats waited': `${holders.length}/${chats.length}`,
       'wait p50 s': waits.p50.toFixed(1),
       'wait p95 s': waits.p95.toFixed(1),
       'wait max s': maxWait.toFixed(1),
@@ -218,6 +220,10 @@ function report(laptop: Laptop, runs: Record<Policy, SessionRun>, timeScale: num
       'bg stopped': `${stopped.filter((r) => r.startedAt !== null).length} (+${stopped.filter((r) => r.startedAt === null).length} waiting)`,
       'drain s': run.drainSeconds.toFixed(0),
     });
+    if (holders.length > 0) {
+      // A stopped request still holds the model until its batch or token is done: that is the wait "after" leaves.
+      notes.push(`${policy}, chats waited behind: ${holders.map((b) => `${requestPurpose(b.body)}${b.cancelled ? ' (stopped, ending at its next batch or token)' : ''}`).join(', ')}`);
+    }
     const purposes = [...new Set(background.map((r) => requestPurpose(r.body)))];
     notes.push(
       `${policy}, background model s/exchange by purpose: ${purposes

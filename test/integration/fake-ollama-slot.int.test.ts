@@ -73,6 +73,19 @@ function aborted(answer: Promise<Answer>): Promise<void> {
   );
 }
 
+/**
+ * Sends a second request and, once it waits behind the running `first`, makes `first`'s client go away; resolves with
+ * both records when both are over.
+ */
+async function leaveWithOneWaiting(f: FakeOllama, first: Promise<Answer>, stop: AbortController): Promise<[SlotRecord, SlotRecord]> {
+  const next = chat(f.url, 'my turn');
+  await until(() => f.slotLog.length === 2);
+  stop.abort();
+  await aborted(first);
+  await next;
+  return f.slotLog as [SlotRecord, SlotRecord];
+}
+
 describe('fake Ollama, one-slot mode', () => {
   it('serves two concurrent requests one after the other, counting model tokens and model time', async () => {
     const f = await start();
@@ -121,13 +134,7 @@ describe('fake Ollama, one-slot mode', () => {
     let lines = 0;
     const long = chat(f.url, 'tell me everything', { signal: stop.signal, onLine: () => void lines++ });
     await until(() => lines >= 3);
-    const next = chat(f.url, 'my turn');
-    await until(() => f.slotLog.length === 2);
-    stop.abort();
-    await aborted(long);
-    await next;
-
-    const [cut, second] = f.slotLog as [SlotRecord, SlotRecord];
+    const [cut, second] = await leaveWithOneWaiting(f, long, stop);
     expect(cut.cancelled).toBe(true);
     expect(cut.doneReason).toBeNull();
     expect(cut.outputTokens).toBeLessThan(total);
@@ -146,13 +153,7 @@ describe('fake Ollama, one-slot mode', () => {
     const stop = new AbortController();
     const long = chat(f.url, prompt, { signal: stop.signal });
     await until(() => (f.slotLog[0]?.promptTokensRead ?? 0) >= 3 * batchTokens);
-    const next = chat(f.url, 'my turn');
-    await until(() => f.slotLog.length === 2);
-    stop.abort();
-    await aborted(long);
-    await next;
-
-    const [cut, second] = f.slotLog as [SlotRecord, SlotRecord];
+    const [cut, second] = await leaveWithOneWaiting(f, long, stop);
     expect(cut).toMatchObject({ cancelled: true, outputTokens: 0 });
     expect(cut.promptTokensRead % batchTokens).toBe(0);
     expect(cut.promptTokensRead).toBeLessThan(cut.promptTokens);
