@@ -8,6 +8,7 @@ import { cliStartupBench } from './suites/cli-startup.bench';
 import { eventLoopBench } from './suites/event-loop.bench';
 import { extractionQualityRealBench } from './suites/extraction-quality-real.bench';
 import { importBench } from './suites/import.bench';
+import { modelLaneBench } from './suites/model-lane.bench';
 import { promptBench } from './suites/prompt.bench';
 import { queueBench } from './suites/queue.bench';
 import { responsivenessBench } from './suites/responsiveness.bench';
@@ -30,6 +31,7 @@ const suites: Record<string, () => Promise<SuiteResult | SuiteResult[]>> = {
   ui: () => uiBench(quick ? 10_000 : 100_000, 1_000, quick ? 5 : 15),
   responsiveness: () => responsivenessBench(quick ? 500 : 3_000),
   'cli-startup': () => cliStartupBench(10_000, quick ? 5 : 20),
+  'model-lane': () => modelLaneBench(quick ? { threads: 2, timeScale: 40 } : { threads: 4, timeScale: 20 }),
 };
 
 console.log(`# Mnemo benchmarks\n\nmachine: ${machine()}${quick ? '\nmode: --quick (smaller sizes)' : ''}`);

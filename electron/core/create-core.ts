@@ -21,7 +21,7 @@ import { createTimelineService } from './timeline/timeline.service';
 import { createTimelineWriter } from './timeline/timeline-writer';
 import { createLlmProvider } from './llm/llm-provider';
 import { createBackgroundModel } from './llm/background-model';
-import { createModelLane } from './llm/model-lane';
+import { createModelLane, type ModelLaneOptions } from './llm/model-lane';
 import { createModelsService } from './models/models.service';
 import { createTokenCalibrator } from './text/token-estimate';
 import type { Embedder } from './embedding/embedder.port';
@@ -94,6 +94,8 @@ export interface CoreOptions {
   embeddingThread?: LocalEmbeddingThread;
   /** False: background model work never waits for the chat (the model-lane benchmark's "before"). Default true. */
   chatFirst?: boolean;
+  /** The lane's grace windows and polling (default LANE_TIMING): the model-lane benchmark, which runs time faster, scales them with it. */
+  laneTiming?: Partial<Pick<ModelLaneOptions, 'typingGraceMs' | 'afterChatGraceMs' | 'awayAfterMs' | 'pollMs'>>;
   /** Start the background queue (default true). The CLI's `queue run` and some tests drive it themselves. */
   startQueue?: boolean;
   /** Environment for OLLAMA_HOST and friends (default process.env). */
@@ -193,7 +195,7 @@ export function createCore(options: CoreOptions): Core {
     backups: backupScrubber,
   });
   const timelineEvents = createTimelineWriter({ sqlite: db.sqlite, clock });
-  const lane = createModelLane({ settings: () => settings.get(), signalFile: paths.laneFile, ...(options.chatFirst === false ? { chatFirst: false } : {}) });
+  const lane = createModelLane({ settings: () => settings.get(), signalFile: paths.laneFile, ...(options.chatFirst === false ? { chatFirst: false } : {}), ...options.laneTiming });
   disposers.push(() => lane.dispose());
   const backgroundModel = createBackgroundModel({ llm, lane, settings: () => settings.get() });
   const queue = new JobQueue({

@@ -34,8 +34,10 @@ import {
   type FakeServerControls,
   type ReplySource,
 } from './fake-server-kit';
+import { createModelSlot, tokenPieces, type ModelSlot, type ModelSlotOptions, type SlotRecord } from './fake-model-slot';
 
 export type { FakeRequestRecord } from './fake-server-kit';
+export type { ModelSlotOptions, SlotRecord } from './fake-model-slot';
 
 export interface FakeModel {
   /** Full name with tag, e.g. "llama3.2:latest". A name without a tag gets ":latest", as in Ollama. */
@@ -117,6 +119,15 @@ export interface FakeOllamaOptions {
   embed?: (text: string, dim: number) => number[];
   /** Reported by /api/version. Before 0.6.4, /api/show has no `capabilities` field, as in Ollama. */
   version?: string;
+  /**
+   * A laptop's one model slot (fake-model-slot.ts): chat/generate requests are served one at a time, first come first
+   * served, and take model time for their tokens; the reply streams token by token (the model's tokens, not words),
+   * options.num_predict cuts it with done_reason "length", and the last line's durations are the measured model time
+   * in the modelled machine's nanoseconds (wall time x timeScale; total_duration includes the wait, as Ollama's does).
+   * A scripted reply's promptTokens, evalTokens and delayMsPerChunk are then ignored: the slot counts and paces.
+   * Without it, replies are instant and requests run side by side.
+   */
+  slot?: ModelSlotOptions;
 }
 
 /** stop() also unloads the models, as an Ollama that goes away does. */
@@ -124,6 +135,8 @@ export interface FakeOllama extends FakeServerControls<FakeInferenceRequest, Fak
   readonly port: number;
   /** Every time a chat/generate request made the fake load a model or reload it with another num_ctx (live array). */
   readonly loads: FakeLoad[];
+  /** With `slot`: every chat/generate request as the slot served it, in arrival order (live array); else empty. */
+  readonly slotLog: SlotRecord[];
   setModels(models: FakeModel[]): void;
 }
 
@@ -136,6 +149,8 @@ const DEFAULT_MODELS: FakeModel[] = [
   { name: 'nomic-embed-text:latest', family: 'nomic-bert', parameterSize: '137M', capabilities: ['embedding'] },
 ];
 const MS = 1_000_000;
+/** Chat-template tokens around each message (Llama 3: <|start_header_id|>role<|end_header_id|> ... <|eot_id|>). */
+const TEMPLATE_TOKENS_PER_MESSAGE = 4;
 
 export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<FakeOllama> {
   let models = (options.models ?? DEFAULT_MODELS).map(normalizeModel);
@@ -149,6 +164,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   const log = createRequestLog();
   const replies = createReplyScript<FakeInferenceRequest, FakeReply>(echoReply);
   const fault = createFaultSlot<FakeFault>(INFERENCE_PATHS);
+  const slot = options.slot ? createModelSlot(options.slot) : null;
 
   const findModel = (name: unknown) =>
     typeof name === 'string' ? models.find((m) => m.name === withTag(name)) : undefined;
@@ -203,7 +219,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
         install();
         return sendJson(res, 200, { status: 'success' });
       }
-      if (await streamLines(res, pullLines(name), { fault: currentFault, delayMsPerLine: 0 })) install();
+      if (await streamLines(res, pullLines(name), { fault: currentFault, pace: () => true })) install();
       return;
     }
     if (route === 'POST /api/chat' || route === 'POST /api/generate') {
@@ -219,7 +235,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       const request = toInferenceRequest(path as FakeInferenceRequest['path'], body);
       const reply = replies.next(request);
       const loadNs = schedule(model, body.options);
-      return sendInference(res, request, thinks && body.think === false ? { ...reply, thinking: '' } : reply, currentFault, loadNs);
+      return sendInference(res, request, thinks && body.think === false ? { ...reply, thinking: '' } : reply, currentFault, loadNs, slot);
     }
     res.writeHead(404, { 'Content-Type': 'text/plain' });
     res.end('404 page not found');
@@ -244,6 +260,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     ...controlsOf(server, log, replies, fault),
     port: server.port,
     loads,
+    slotLog: slot?.log ?? [],
     setModels: (next) => {
       models = next.map(normalizeModel);
     },
@@ -275,11 +292,24 @@ async function sendInference(
   reply: FakeReply,
   fault: FakeFault | null,
   loadNs: number,
+  slot: ModelSlot | null,
 ): Promise<void> {
   const isChat = request.path === '/api/chat';
-  const thinkingChunks = wordChunks(reply.thinking ?? '');
-  let contentChunks = reply.chunks ?? wordChunks(reply.content ?? '');
+  // In the one-slot mode the model writes one token at a time, so the reply goes out in the model's tokens.
+  const text = reply.chunks?.join('') ?? reply.content ?? '';
+  let thinkingChunks = slot ? tokenPieces(reply.thinking ?? '') : wordChunks(reply.thinking ?? '');
+  let contentChunks = slot ? tokenPieces(text) : (reply.chunks ?? wordChunks(text));
+  let toolCalls = reply.toolCalls ?? [];
   let doneReason = reply.doneReason ?? 'stop';
+  const numPredict = slot ? outputCap(request.body) : null;
+  if (numPredict !== null && thinkingChunks.length + contentChunks.length > numPredict) {
+    // Thinking is output too; the cut falls wherever the count runs out, and tool calls the model never finished
+    // writing are lost (Ollama parses them out of the written text).
+    thinkingChunks = thinkingChunks.slice(0, numPredict);
+    contentChunks = contentChunks.slice(0, numPredict - thinkingChunks.length);
+    toolCalls = [];
+    doneReason = 'length';
+  }
   if (fault?.kind === 'length-cut') {
     contentChunks = contentChunks.slice(0, fault.afterChunks ?? Math.ceil(contentChunks.length / 2));
     doneReason = 'length';
@@ -290,56 +320,92 @@ async function sendInference(
       ? { model: request.model, created_at: created(), message: { role: 'assistant', content, ...(thinking ? { thinking } : {}) }, done: false }
       : { model: request.model, created_at: created(), response: content, ...(thinking ? { thinking } : {}), done: false };
   const pieces: object[] = [...thinkingChunks.map((t) => piece('', t)), ...contentChunks.map((c) => piece(c, ''))];
-  if (isChat && reply.toolCalls?.length) {
+  /** Output tokens each line costs the model (one-slot mode): one a piece, a tool call line what its JSON spells. */
+  const costs = pieces.map(() => 1);
+  if (isChat && toolCalls.length) {
     pieces.push({
       model: request.model,
       created_at: created(),
-      message: { role: 'assistant', content: '', tool_calls: reply.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) },
+      message: { role: 'assistant', content: '', tool_calls: toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments } })) },
       done: false,
     });
+    costs.push(tokenPieces(JSON.stringify(toolCalls)).length);
   }
-  const evalCount = reply.evalTokens ?? pieces.length;
-  const stats = {
-    done: true,
-    done_reason: doneReason,
-    total_duration: (250 + evalCount * 20) * MS,
-    load_duration: loadNs,
-    prompt_eval_count: reply.promptTokens ?? request.messages.reduce((n, m) => n + countWords(m.content), 0),
-    prompt_eval_duration: 30 * MS,
-    eval_count: evalCount,
-    eval_duration: evalCount * 20 * MS,
-  };
-  const last = isChat
-    ? { model: request.model, created_at: created(), message: { role: 'assistant', content: '' }, ...stats }
-    : { model: request.model, created_at: created(), response: '', ...stats };
 
-  if (request.body.stream === false) {
-    // Ollama's non-streaming path collects the whole reply first, so faults show up as a failed request.
-    if (fault?.kind === 'slow-first-token' && !(await pause(res, fault.delayMs))) return;
-    if (fault?.kind === 'drop-connection') return void res.destroy();
-    if (fault?.kind === 'error-mid-stream') return sendJson(res, 500, { error: fault.message ?? 'an error was encountered while running the model' });
-    if (fault?.kind === 'malformed-line') {
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
-      return void res.end('{"model":');
+  const turn = slot ? await slot.enter(res, { path: request.path, body: request.body, promptTokens: promptTokensOf(request) }) : null;
+  if (slot && !turn) return;
+  // The last line is built when it goes out: in the one-slot mode its durations are the model time measured so far.
+  const last = () => {
+    const evalCount = turn ? turn.record.outputTokens : (reply.evalTokens ?? pieces.length);
+    const ns = turn?.durationsNs();
+    const stats = {
+      done: true,
+      done_reason: doneReason,
+      total_duration: ns ? ns.total + loadNs : (250 + evalCount * 20) * MS,
+      load_duration: loadNs,
+      prompt_eval_count: turn ? turn.record.promptTokens : (reply.promptTokens ?? request.messages.reduce((n, m) => n + countWords(m.content), 0)),
+      prompt_eval_duration: ns ? ns.promptEval : 30 * MS,
+      eval_count: evalCount,
+      eval_duration: ns ? ns.eval : evalCount * 20 * MS,
+    };
+    return isChat
+      ? { model: request.model, created_at: created(), message: { role: 'assistant', content: '' }, ...stats }
+      : { model: request.model, created_at: created(), response: '', ...stats };
+  };
+
+  try {
+    if (turn && !(await turn.readPrompt())) return;
+    if (request.body.stream === false) {
+      // Ollama's non-streaming path collects the whole reply first, so faults show up as a failed request.
+      if (fault?.kind === 'slow-first-token' && !(await pause(res, fault.delayMs))) return;
+      if (fault?.kind === 'drop-connection') return void res.destroy();
+      if (fault?.kind === 'error-mid-stream') return sendJson(res, 500, { error: fault.message ?? 'an error was encountered while running the model' });
+      if (fault?.kind === 'malformed-line') {
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+        return void res.end('{"model":');
+      }
+      if (turn && !(await turn.write(costs.reduce((a, b) => a + b, 0)))) return;
+      const content = contentChunks.join('');
+      const thinking = thinkingChunks.join('');
+      const whole = last();
+      sendJson(res, 200, isChat
+        ? { ...whole, message: { role: 'assistant', content, ...(thinking ? { thinking } : {}) } }
+        : { ...whole, response: content, ...(thinking ? { thinking } : {}) });
+      return turn?.end(doneReason);
     }
-    const content = contentChunks.join('');
-    const thinking = reply.thinking ?? '';
-    const whole = isChat
-      ? { ...last, message: { role: 'assistant', content, ...(thinking ? { thinking } : {}) } }
-      : { ...last, response: content, ...(thinking ? { thinking } : {}) };
-    return sendJson(res, 200, whole);
+    const delayMs = reply.delayMsPerChunk ?? 0;
+    const pace = turn ? (i: number) => turn.write(costs[i] ?? 0) : (i: number) => i === 0 || delayMs <= 0 || pause(res, delayMs);
+    if (await streamLines(res, [...pieces, last], { fault, pace })) turn?.end(doneReason);
+  } finally {
+    // A reply that did not complete (its client went away, a fault broke it) gives the slot back as cancelled.
+    turn?.end();
   }
-  await streamLines(res, [...pieces, last], { fault, delayMsPerLine: reply.delayMsPerChunk ?? 0 });
+}
+
+/** options.num_predict, the most output tokens the request allows; null when unlimited (absent, or -1 / -2 as in Ollama). */
+function outputCap(body: Record<string, unknown>): number | null {
+  const asked = (body.options as { num_predict?: unknown } | undefined)?.num_predict;
+  return typeof asked === 'number' && asked >= 0 ? asked : null;
 }
 
 /**
- * Writes NDJSON lines, applying a streaming fault; stops quietly when the client goes away.
- * Resolves true when every line went out.
+ * The prompt the model reads, in its tokens: every message with its chat-template markers (about 4 tokens:
+ * role header and end-of-turn), and the tool definitions, which the template writes into the prompt.
+ */
+function promptTokensOf(request: FakeInferenceRequest): number {
+  const tools = Array.isArray(request.body.tools) && request.body.tools.length > 0 ? tokenPieces(JSON.stringify(request.body.tools)).length : 0;
+  return request.messages.reduce((n, m) => n + tokenPieces(m.content).length + TEMPLATE_TOKENS_PER_MESSAGE, tools);
+}
+
+/**
+ * Writes NDJSON lines, applying a streaming fault; stops quietly when the client goes away. `pace` runs before each
+ * line (a delay, or the model writing it) and answers false when the client went away meanwhile; a line given as a
+ * function is built only when it goes out. Resolves true when every line went out.
  */
 async function streamLines(
   res: ServerResponse,
-  lines: object[],
-  { fault, delayMsPerLine }: { fault: FakeFault | null; delayMsPerLine: number },
+  lines: Array<object | (() => object)>,
+  { fault, pace }: { fault: FakeFault | null; pace: (line: number) => boolean | Promise<boolean> },
 ): Promise<boolean> {
   // Like Ollama (gin's c.Stream), headers go out with the first line, so a slow first token also delays them.
   res.statusCode = 200;
@@ -363,9 +429,9 @@ async function streamLines(
         return false;
       }
     }
-    if (i > 0 && delayMsPerLine > 0 && !(await pause(res, delayMsPerLine))) return false;
+    if (!(await pace(i))) return false;
     if (res.destroyed) return false;
-    res.write(`${JSON.stringify(line)}\n`);
+    res.write(`${JSON.stringify(typeof line === 'function' ? line() : line)}\n`);
   }
   res.end();
   return true;

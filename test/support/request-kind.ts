@@ -18,3 +18,25 @@ export function isFocusBody(body: unknown): boolean {
   const properties = formatProperties(body);
   return properties?.focus !== undefined && properties.tasks !== undefined;
 }
+
+/** What a request to the model was for: the user's chat, or one of the background jobs (queue.usage's purposes). */
+export type RequestPurpose = 'chat' | 'extract' | 'focus' | 'summary' | 'title' | 'episode' | 'profile' | 'consolidate';
+
+/** How each background prompt without an answer schema of its own opens (title.job, summary.job, episode-prompt, profile.job, consolidation-summary). */
+const PROMPT_OPENINGS: ReadonlyArray<readonly [string, RequestPurpose]> = [
+  ['Write a short title', 'title'],
+  ['You maintain a running summary', 'summary'],
+  ['You write an episode', 'episode'],
+  ['You keep a short profile', 'profile'],
+  ['You keep notes about the user', 'consolidate'],
+];
+
+export function requestPurpose(body: unknown): RequestPurpose {
+  if (isExtractionBody(body)) return 'extract';
+  if (isFocusBody(body)) return 'focus';
+  const messages = (body as { messages?: Array<{ role?: string; content?: unknown }> } | undefined)?.messages ?? [];
+  // Background prompts are the first user message; a chat's first message is its system text.
+  const first = messages.find((m) => m.role === 'user');
+  const text = typeof first?.content === 'string' ? first.content : '';
+  return PROMPT_OPENINGS.find(([opening]) => text.startsWith(opening))?.[1] ?? 'chat';
+}

@@ -85,6 +85,8 @@ const NO_SIGNAL: SharedSignal = { holdUntil: 0, activeAt: 0, pauseSince: 0, typi
 /** Pauses remembered (the typical one is their median), and how many are needed before a request must fit one. */
 const PAUSES_KEPT = 7;
 const PAUSES_NEEDED = 2;
+/** The lane's timing by default, wall-clock ms (a benchmark that runs time faster than real scales these with it). */
+export const LANE_TIMING = { typingGraceMs: 4_000, afterChatGraceMs: 1_500, awayAfterMs: 5 * 60_000, pollMs: 250 } as const;
 
 /** Held "for now" by a chat that is still running: renewed while it runs, so a killed app frees the lane soon. */
 const CHAT_HEARTBEAT_MS = 5_000;
@@ -93,10 +95,10 @@ const CHAT_HOLD_MS = 3 * CHAT_HEARTBEAT_MS;
 export function createModelLane(options: ModelLaneOptions): ModelLane {
   const now = options.now ?? Date.now;
   const chatFirst = options.chatFirst ?? true;
-  const typingGraceMs = options.typingGraceMs ?? 4_000;
-  const afterChatGraceMs = options.afterChatGraceMs ?? 1_500;
-  const awayAfterMs = options.awayAfterMs ?? 5 * 60_000;
-  const pollMs = options.pollMs ?? 250;
+  const typingGraceMs = options.typingGraceMs ?? LANE_TIMING.typingGraceMs;
+  const afterChatGraceMs = options.afterChatGraceMs ?? LANE_TIMING.afterChatGraceMs;
+  const awayAfterMs = options.awayAfterMs ?? LANE_TIMING.awayAfterMs;
+  const pollMs = options.pollMs ?? LANE_TIMING.pollMs;
   const listeners = new Set<() => void>();
   const running = new Set<(reason: LaneHold) => void>();
   let chats = 0;
