@@ -236,8 +236,8 @@ function report(laptop: Laptop, runs: Record<Policy, SessionRun>, timeScale: num
     if (run.usage) {
       const used = run.usage.purposes.filter((p) => p.requests > 0 || p.preempted > 0);
       notes.push(
-        `${policy}, queue.usage: ${used.map((p) => `${p.purpose} ${p.requests} req, ${p.promptTokens}+${p.outputTokens} tok, ${(p.modelMs / 1000).toFixed(0)} s, ${p.preempted} preempted`).join('; ')}` +
-          (run.usage.speed ? `; measured speed ${run.usage.speed.promptPerSecond.toFixed(0)}/${run.usage.speed.outputPerSecond.toFixed(0)} tok/s` : ''),
+        `${policy}, queue.usage: ${used.map((p) => `${p.purpose} ${p.requests} req, ${p.promptTokens}+${p.outputTokens} tok, ${((p.modelMs * timeScale) / 1000).toFixed(0)} s, ${p.preempted} preempted`).join('; ')}` +
+          (run.usage.speed ? `; measured speed ${(run.usage.speed.promptPerSecond / timeScale).toFixed(0)}/${(run.usage.speed.outputPerSecond / timeScale).toFixed(1)} tok/s` : ''),
       );
     }
   }

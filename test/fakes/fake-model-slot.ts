@@ -153,7 +153,9 @@ export function createModelSlot(options: ModelSlotOptions): ModelSlot {
       if (gone) end();
       return !gone;
     };
-    const toNs = (ms: number) => Math.round(ms * timeScale * 1_000_000);
+    // Durations as this process lived them (wall clock), like every other time the core sees here: a core that
+    // measures the server's speed from them then plans in the same clock as its own timers.
+    const toNs = (ms: number) => Math.round(ms * 1_000_000);
 
     return {
       record,

@@ -123,7 +123,7 @@ export interface FakeOllamaOptions {
    * A laptop's one model slot (fake-model-slot.ts): chat/generate requests are served one at a time, first come first
    * served, and take model time for their tokens; the reply streams token by token (the model's tokens, not words),
    * options.num_predict cuts it with done_reason "length", and the last line's durations are the measured model time
-   * in the modelled machine's nanoseconds (wall time x timeScale; total_duration includes the wait, as Ollama's does).
+   * in wall-clock nanoseconds, as this process lived them (total_duration includes the wait, as Ollama's does).
    * A scripted reply's promptTokens, evalTokens and delayMsPerChunk are then ignored: the slot counts and paces.
    * Without it, replies are instant and requests run side by side.
    */

@@ -229,6 +229,7 @@ function combine(results: readonly ChatResult[], content: string, thinking: stri
     completionTokens: sum((r) => r.completionTokens),
     totalDurationMs: sum((r) => r.totalDurationMs),
     loadDurationMs: first.loadDurationMs,
+    promptEvalDurationMs: sum((r) => r.promptEvalDurationMs),
     evalDurationMs: sum((r) => r.evalDurationMs),
   };
 }

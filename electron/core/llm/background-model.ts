@@ -68,9 +68,8 @@ export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLan
   }
 
   function observe(result: ChatResult): void {
-    const { promptTokens, completionTokens, totalDurationMs, loadDurationMs, evalDurationMs } = result;
-    if (promptTokens === null || completionTokens === null || totalDurationMs === null || evalDurationMs === null) return;
-    const promptMs = totalDurationMs - (loadDurationMs ?? 0) - evalDurationMs;
+    const { promptTokens, completionTokens, promptEvalDurationMs: promptMs, evalDurationMs } = result;
+    if (promptTokens === null || completionTokens === null || promptMs === null || evalDurationMs === null) return;
     if (promptMs <= 0 || evalDurationMs <= 0 || promptTokens < 16 || completionTokens < 4) return;
     const measured = { promptPerSecond: (promptTokens * 1000) / promptMs, outputPerSecond: (completionTokens * 1000) / evalDurationMs };
     speed = speed
@@ -124,7 +123,8 @@ export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLan
               firstChunkTimeoutMs: loadMs,
               signal: AbortSignal.any([laneSignal, limit.signal]),
             });
-            entry.modelMs += answer.totalDurationMs ?? now() - started;
+            // The model's own time when the server says it (its total also counts the wait for a free slot).
+            entry.modelMs += answer.promptEvalDurationMs !== null && answer.evalDurationMs !== null ? (answer.loadDurationMs ?? 0) + answer.promptEvalDurationMs + answer.evalDurationMs : now() - started;
             return answer;
           } catch (e) {
             entry.modelMs += now() - started;

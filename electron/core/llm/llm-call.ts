@@ -164,6 +164,7 @@ export function abortedResult(model: string, reply: ReplyCollector): ChatResult 
     completionTokens: null,
     totalDurationMs: null,
     loadDurationMs: null,
+    promptEvalDurationMs: null,
     evalDurationMs: null,
   };
 }

@@ -59,6 +59,8 @@ export interface ChatResult {
   completionTokens: number | null;
   totalDurationMs: number | null;
   loadDurationMs: number | null;
+  /** Time spent reading the prompt (Ollama's prompt_eval_duration, llama-server's timings.prompt_ms); null when not said. */
+  promptEvalDurationMs: number | null;
   evalDurationMs: number | null;
   /** Tools the model asked to run instead of (or before) answering; absent or empty: none. */
   toolCalls?: ToolCall[];

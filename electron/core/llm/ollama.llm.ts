@@ -250,6 +250,7 @@ function result(model: string, reply: ReplyCollector, last: ChatResponse | undef
     completionTokens: numberOrNull(last?.eval_count),
     totalDurationMs: nsToMs(last?.total_duration),
     loadDurationMs: nsToMs(last?.load_duration),
+    promptEvalDurationMs: nsToMs(last?.prompt_eval_duration),
     evalDurationMs: nsToMs(last?.eval_duration),
   };
 }

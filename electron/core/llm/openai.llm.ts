@@ -311,6 +311,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmPort {
         // llama-server reports its timings; other servers none (the chat service then shows no speed).
         totalDurationMs: end.timings ? (numberOrNull(end.timings.prompt_ms) ?? 0) + (numberOrNull(end.timings.predicted_ms) ?? 0) : null,
         loadDurationMs: null,
+        promptEvalDurationMs: numberOrNull(end.timings?.prompt_ms),
         evalDurationMs: numberOrNull(end.timings?.predicted_ms),
         ...(end.toolCalls.length > 0 ? { toolCalls: end.toolCalls.filter((c) => c.name !== '') } : {}),
       } satisfies ChatResult;
