@@ -125,12 +125,13 @@ export function summaryPrompt(previous: string | null, transcript: string): stri
  */
 export function summaryWithoutSecrets(summary: string, holdsSecret: (text: string) => boolean): string {
   const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
-  const lines = summary.split('\n').map((line) => {
-    if (!holdsSecret(line)) return line;
+  const lines = summary.split('\n').flatMap((line) => {
+    if (!holdsSecret(line)) return [line];
     const kept = [...sentences.segment(line)].map((s) => s.segment).filter((s) => !holdsSecret(s)).join('').trimEnd();
-    return holdsSecret(kept) ? '' : kept;
+    // A line left empty, or still holding the secret, goes (with no blank line in its place).
+    return kept.trim() === '' || holdsSecret(kept) ? [] : [kept];
   });
-  const text = lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const text = lines.join('\n').trim();
   // A secret spread over lines (a key on the line after its label) leaves no line holding it: the whole text is
   // checked last, and a summary that still holds one is not kept at all.
   return holdsSecret(text) ? '' : text;
