@@ -128,7 +128,7 @@ describe('thread summaries', () => {
 
     const summary = unwrap(await client.call('summary.get', { threadId: t.id }))!;
     expect(summary).toMatchObject({ content: 'The user is wiring the billing client.\n- Open: retry policy for timeouts.', coveredCount: 4, pendingCount: 0 });
-    const prompt = fake.requests.map((r) => (r.body as { messages?: Array<{ content: string }> }).messages?.at(-1)?.content ?? '').find(isSummaryRequest)!;
+    const prompt = fake.requests.filter((r) => r.path === '/api/chat').map((r) => (r.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content).find(isSummaryRequest)!;
     // The next request carries the stored summary: the key is in no prompt built after it.
     unwrap(await client.call('chat.send', { threadId: t.id, text: 'and for connection errors?' }));
     const lastChat = (fake.requests.filter((r) => r.path === '/api/chat').at(-1)!.body as { messages: Array<{ content: string }> }).messages;
