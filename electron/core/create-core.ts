@@ -228,7 +228,8 @@ export function createCore(options: CoreOptions): Core {
   });
   const timeline = createTimelineService({ sqlite: db.sqlite, clock });
   const retrieval = memoryRetrievalPort(memories, (threadId) => timeline.exclusions(threadId));
-  const jobDeps = { sqlite: db.sqlite, clock, events, llm, settings: () => settings.get() };
+  // Every job that asks the model asks through the background-model gateway (llm/background-model.ts), never llm.
+  const jobDeps = { sqlite: db.sqlite, clock, events, model: backgroundModel, settings: () => settings.get() };
   queue.register(createSummaryJob(jobDeps));
   queue.register(
     createTitleJob({
@@ -256,7 +257,7 @@ export function createCore(options: CoreOptions): Core {
   });
   const focusStore = createFocusStore(db.sqlite);
   const focus = createFocusService({ sqlite: db.sqlite, store: focusStore, queue, clock, events, settings: () => settings.get(), assertThread: (id) => void threads.get(id) });
-  queue.register(createFocusJob({ ...jobDeps, model: backgroundModel, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
+  queue.register(createFocusJob({ ...jobDeps, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     sqlite: db.sqlite,
@@ -277,7 +278,7 @@ export function createCore(options: CoreOptions): Core {
     workingMemory: focus,
     lane,
   });
-  queue.register(createExtractionJob({ sqlite: db.sqlite, events, logger, model: backgroundModel, settings: () => settings.get(), memories }));
+  queue.register(createExtractionJob({ ...jobDeps, logger, memories }));
   queue.register(createReembedJob({ memories, events }));
   const memoryCap = createMemoryCap({ sqlite: db.sqlite, settings: () => settings.get() });
   queue.register(createConsolidateJob({ ...jobDeps, logger, memories, cap: memoryCap }));

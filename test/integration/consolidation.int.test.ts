@@ -15,6 +15,7 @@ import type { Core } from '../../electron/core/create-core';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { createTestClock, openMemoryHarness, type TestClock } from '../support/memory-harness';
+import { usageFor } from '../support/model-usage';
 import { useTempDirs } from '../support/temp-dir';
 import { createTestCore } from '../support/test-core';
 
@@ -96,6 +97,7 @@ describe('consolidation', () => {
     await core.queue.runUntilIdle();
     expect(requests()).toHaveLength(1);
     for (const content of RUNNING) expect(requests()[0]).toContain(`- ${content}`);
+    expect((await usageFor(client, 'consolidate')).requests).toBe(1); // through the background-model gateway
 
     const [made] = events(dir, 'consolidated');
     expect(made!.data).toMatchObject({ from: ids, summarised: 4, origin: 'maintenance', status: 'active' });

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createChatHarness } from '../support/chat-harness';
+import { usageFor } from '../support/model-usage';
 import { useTempDirs } from '../support/temp-dir';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
@@ -88,6 +89,9 @@ describe('episodes', () => {
     const events = unwrap(await client.call('timeline.list', { kinds: ['episode_written'] })).events;
     expect(events).toHaveLength(3);
     expect(JSON.stringify(events)).not.toContain('Lisbon');
+    // Every episode request went through the background-model gateway: it counted each of them.
+    expect((await usageFor(client, 'episode')).requests).toBe(episodeRequests().length);
+    expect(episodeRequests().length).toBeGreaterThanOrEqual(3);
   });
 
   it('tells the conversation as shown: a question edited away, its answer and a summary of that version are not in the prompt', async () => {

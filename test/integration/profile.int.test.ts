@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { PROFILE_DEBOUNCE_MS } from '../../electron/core/profile/profile.service';
 import { createChatHarness } from '../support/chat-harness';
+import { usageFor } from '../support/model-usage';
 import { useTempDirs } from '../support/temp-dir';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
@@ -63,6 +64,8 @@ describe('the profile', () => {
     expect(profileRequests()).toHaveLength(2);
     expect(profileRequests()[1]).toContain('Write the profile in Simplified Chinese');
     expect(profileRequests()[1]).toContain('喜欢绿茶');
+    // Both went through the background-model gateway: it counted each of them.
+    expect((await usageFor(client, 'profile')).requests).toBe(2);
   });
 
   it('a memory change schedules one rewrite at the end of a five-minute window, not one per memory', async () => {
@@ -96,7 +99,8 @@ describe('the profile', () => {
     await core.queue.waitForIdle();
     const request = profileRequests().at(-1)!;
     expect(request).toContain('The user edited the current profile themselves');
-    expect(request).toContain('Current profile:\n## Name\n- Ana (call me Annie)');
+    // The profile the user wrote is data to the model, in the fence like the notes.
+    expect(request).toContain('Current profile:\n```text\n## Name\n- Ana (call me Annie)');
     expect(unwrap(await client.call('profile.get', {}))).toMatchObject({ editedByUser: true, refreshedAt: expect.any(Number) });
   });
 

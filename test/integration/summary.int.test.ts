@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
 import { createChatHarness } from '../support/chat-harness';
+import { usageFor } from '../support/model-usage';
 import { useTempDirs } from '../support/temp-dir';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
@@ -105,6 +106,41 @@ describe('thread summaries', () => {
     expect(unwrap(await client.call('summary.get', { threadId: t.id }))).toMatchObject({ content: 'Better summary.', pendingCount: 0, coveredCount: 2 });
     const summaryPrompt = (fake.requests.filter((r) => r.path === '/api/chat').at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content;
     expect(summaryPrompt).toContain('Edited by me.');
+  });
+
+  it('a summary that repeats a secret the user pasted is stored without it; the rest is kept, and every request went through the gateway', async () => {
+    const h = await createChatHarness(tempDir());
+    harnesses.push(h);
+    const { core, client, fake } = h;
+    unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 4, minNewTokens: 100_000 } } }));
+    const KEY = 'sk-proj-4fG7hJ2kL9mN3pQ8rS6tV1wX';
+    fake.setDefaultReply((req) => {
+      const last = req.messages.at(-1)!.content;
+      // The model repeats the key and the password (the latter without a keyword: only the user's message shows it is one).
+      if (isSummaryRequest(last)) return { content: `The user is wiring the billing client. Their API key is ${KEY}.\n- Router: uses hunter2x at home.\n- Open: retry policy for timeouts.` };
+      if (last.startsWith('Write a short title')) return { content: 'Billing client' };
+      return { content: 'Understood.' };
+    });
+    const t = unwrap(await client.call('thread.create', {}));
+    unwrap(await client.call('chat.send', { threadId: t.id, text: `Here is my key ${KEY}, wire the billing client with it` }));
+    unwrap(await client.call('chat.send', { threadId: t.id, text: 'my router password is hunter2x; what retry policy for timeouts?' }));
+    await core.queue.waitForIdle();
+
+    const summary = unwrap(await client.call('summary.get', { threadId: t.id }))!;
+    expect(summary).toMatchObject({ content: 'The user is wiring the billing client.\n- Open: retry policy for timeouts.', coveredCount: 4, pendingCount: 0 });
+    const prompt = fake.requests.filter((r) => r.path === '/api/chat').map((r) => (r.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content).find(isSummaryRequest)!;
+    // The next request carries the stored summary: the key is in no prompt built after it.
+    unwrap(await client.call('chat.send', { threadId: t.id, text: 'and for connection errors?' }));
+    const lastChat = (fake.requests.filter((r) => r.path === '/api/chat').at(-1)!.body as { messages: Array<{ content: string }> }).messages;
+    expect(JSON.stringify(lastChat)).toContain('retry policy for timeouts');
+    expect(JSON.stringify(lastChat)).not.toContain('hunter2x at home');
+    expect(prompt).toContain(KEY); // the model read it (inside the fence); it did not keep it
+
+    await core.queue.waitForIdle();
+    const sent = fake.requests.filter((r) => r.path === '/api/chat').map((r) => (r.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content);
+    expect((await usageFor(client, 'summary')).requests).toBe(sent.filter(isSummaryRequest).length);
+    expect((await usageFor(client, 'title')).requests).toBe(sent.filter((c) => c.startsWith('Write a short title')).length);
+    expect((await usageFor(client, 'title')).requests).toBe(1);
   });
 
   it('an automatic title that quotes a secret from the exchange is not written: the thread stays untitled', async () => {

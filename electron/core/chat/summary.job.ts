@@ -17,9 +17,12 @@ import type { Settings, ThreadSummary } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
+import { modelTextSecretCheck } from '../extraction/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
-import type { ModelRequests } from '../llm/llm-provider';
+import type { BackgroundModel } from '../llm/background-model';
+import { splitThink } from '../llm/think-splitter';
 import type { Clock } from '../ports/clock.port';
+import { DATA_NOT_INSTRUCTIONS, fenced } from '../text/data-fence';
 import { estimateTokens } from '../text/token-estimate';
 import { createTimelineWriter } from '../timeline/timeline-writer';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
@@ -95,16 +98,43 @@ export function updateSummaryByUser(sqlite: Sqlite, clock: Clock, threadId: numb
   return loadSummary(sqlite, threadId)!;
 }
 
+/** The previous summary (the model's or the user's words) and the new messages are data, each in its fence. */
 export function summaryPrompt(previous: string | null, transcript: string): string {
   return [
     'You maintain a running summary of a conversation between a user and an assistant.',
     'Update the summary with the new messages. Keep facts, decisions, open questions, names and numbers; drop small talk.',
     'Write in the language the conversation uses. At most 250 words. Reply with the summary text only.',
+    DATA_NOT_INSTRUCTIONS,
     '',
-    previous ? `Current summary:\n${previous}` : 'There is no summary yet.',
+    previous ? `Current summary:\n${fenced(previous)}` : 'There is no summary yet.',
     '',
-    `New messages:\n${transcript}`,
+    `New messages:\n${fenced(transcript)}`,
   ].join('\n');
+}
+
+/**
+ * The model's summary without what holds a secret (`holdsSecret`: secret-detector.ts, and echoes of the secrets in
+ * the user's messages it read); '' when nothing is left. A summary is sent with every later prompt of the thread,
+ * shown in its panel, exported and kept in backups, so a password the user pasted must not live on in it.
+ *
+ * Redacted, not refused: a refused summary keeps the old one and leaves the messages unsummarised, so the next job
+ * reads the same secret, the model likely repeats it, and the summary never moves on while the unsummarised tail in
+ * every prompt grows. Dropping the sentence that holds the secret keeps the rest (facts, decisions, open questions).
+ * Sentences come from Intl.Segmenter (Chinese included), within each line so a list keeps its shape; a secret the
+ * sentence split cut in two is caught by the check of each remaining line, which is then dropped whole.
+ */
+export function summaryWithoutSecrets(summary: string, holdsSecret: (text: string) => boolean): string {
+  const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+  const lines = summary.split('\n').flatMap((line) => {
+    if (!holdsSecret(line)) return [line];
+    const kept = [...sentences.segment(line)].map((s) => s.segment).filter((s) => !holdsSecret(s)).join('').trimEnd();
+    // A line left empty, or still holding the secret, goes (with no blank line in its place).
+    return kept.trim() === '' || holdsSecret(kept) ? [] : [kept];
+  });
+  const text = lines.join('\n').trim();
+  // A secret spread over lines (a key on the line after its label) leaves no line holding it: the whole text is
+  // checked last, and a summary that still holds one is not kept at all.
+  return holdsSecret(text) ? '' : text;
 }
 
 /** "At most 250 words" is about 350 tokens in English and 500 in Chinese. */
@@ -149,7 +179,7 @@ export function transcriptWithin(rows: TranscriptRow[], budgetTokens: number): {
   return { taken, text: lines.join('\n\n') };
 }
 
-export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; llm: ModelRequests; settings: () => Settings }): JobHandler {
+export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel }): JobHandler {
   const { sqlite, clock, events } = deps;
   const timeline = createTimelineWriter({ sqlite, clock });
   const branches = createMessageBranches(sqlite);
@@ -172,24 +202,24 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       }
       all.reverse();
       if (all.length === 0) return null;
-      const settings = deps.settings();
-      const model = settings.backgroundModel;
       // The window less the answer and the instructions; a previous summary (one the user wrote may be long) takes at
       // most half of it, the new messages the rest.
-      const room = (await deps.llm.contextWindow(model)) - SUMMARY_MAX_TOKENS - estimateTokens(summaryPrompt(null, '')) - MESSAGE_OVERHEAD_TOKENS;
+      const room = (await deps.model.contextWindow()) - SUMMARY_MAX_TOKENS - estimateTokens(summaryPrompt(null, '')) - MESSAGE_OVERHEAD_TOKENS;
       const previousText = previous?.content ? fitToTokens(previous.content, Math.floor(room / 2), estimateTokens) : null;
       const budget = Math.max(MIN_TRANSCRIPT_TOKENS, Math.floor((room - estimateTokens(previousText ?? '')) * TRANSCRIPT_SHARE));
       const { taken: rows, text: transcript } = transcriptWithin(all, budget);
-      const result = await deps.llm.chat({
-        model,
+      const answer = await deps.model.ask({
+        purpose: 'summary',
         messages: [{ role: 'user', content: summaryPrompt(previousText, transcript) }],
+        answerTokens: SUMMARY_MAX_TOKENS,
+        temperature: 0.2,
         signal,
-        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
-        options: { temperature: 0.2, num_predict: SUMMARY_MAX_TOKENS },
-        reasoning: 'off',
       });
-      const text = result.content.trim();
-      if (!text) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty summary.');
+      // Reasoning is not a summary: an answer left inside an unclosed <think> is no answer (the think rule).
+      const written = splitThink(answer.text).content.trim();
+      if (!written) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty summary.');
+      const text = summaryWithoutSecrets(written, modelTextSecretCheck(rows.filter((r) => r.role === 'user').map((r) => r.content).join('\n')));
+      if (!text) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model’s summary held nothing but secrets; it was not kept.');
       const first = previous?.fromMessageId ?? rows[0]!.id;
       const last = rows[rows.length - 1]!.id;
       return (tx) => {

@@ -5,15 +5,14 @@
  * TITLE_MAX_TOKENS (a model that rambles or starts to reason is stopped there). The stored title is cleaned and cut to
  * TITLE_MAX_COLUMNS at a word boundary (in Chinese, between words or characters), never inside a character.
  */
-import type { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
-import { detectSecret, secretEchoCheck } from '../extraction/secret-detector';
+import { modelTextSecretCheck } from '../extraction/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
-import type { ModelRequests } from '../llm/llm-provider';
+import type { BackgroundModel } from '../llm/background-model';
 import { splitThink } from '../llm/think-splitter';
 import type { Clock } from '../ports/clock.port';
+import { DATA_NOT_INSTRUCTIONS, fenced } from '../text/data-fence';
 import { estimateTokens } from '../text/token-estimate';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
 
@@ -24,6 +23,11 @@ export const TITLE_MAX_COLUMNS = 60;
 /** Each message of the exchange is cut to at most this many characters before the token budget applies. */
 const EXCHANGE_CHARS = 2000;
 const INSTRUCTION = 'Write a short title (at most 6 words) for this conversation, in the language the user wrote in. Reply with the title only.';
+
+/** The exchange ("User: ...", "Assistant: ...", each already cut) is data, in the fence. */
+export function titlePrompt(exchange: string): string {
+  return `${INSTRUCTION}\n${DATA_NOT_INSTRUCTIONS}\n\n${fenced(exchange)}`;
+}
 
 /**
  * A model's title as one clean line: no reasoning (the think rule, think-splitter.ts), quotes, "Title:" or trailing
@@ -89,7 +93,7 @@ function isWide(c: number): boolean {
   );
 }
 
-export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; llm: ModelRequests; settings: () => Settings; onTitled: (threadId: number) => void }): JobHandler {
+export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; model: BackgroundModel; onTitled: (threadId: number) => void }): JobHandler {
   const { sqlite, clock } = deps;
   return {
     kind: 'title',
@@ -98,30 +102,27 @@ export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
       const ids = [Number(job.payload.userMessageId), Number(job.payload.assistantMessageId)];
       const rows = sqlite.prepare(`SELECT role, content FROM messages WHERE id IN (?, ?) ORDER BY id`).all(...ids) as Array<{ role: string; content: string }>;
       if (rows.length === 0) return null;
-      const settings = deps.settings();
-      const model = settings.backgroundModel;
       // Both messages share what the window leaves after the instruction and the title itself.
-      const room = (await deps.llm.contextWindow(model)) - TITLE_MAX_TOKENS - estimateTokens(INSTRUCTION) - MESSAGE_OVERHEAD_TOKENS;
+      const room = (await deps.model.contextWindow()) - TITLE_MAX_TOKENS - estimateTokens(titlePrompt('')) - MESSAGE_OVERHEAD_TOKENS;
       const perMessage = Math.max(0, Math.floor(room / rows.length) - MESSAGE_OVERHEAD_TOKENS);
       const exchange = rows
         .map((r) => `${r.role === 'user' ? 'User' : 'Assistant'}: ${fitToTokens(r.content.slice(0, EXCHANGE_CHARS), perMessage, estimateTokens)}`)
         .join('\n\n');
-      const result = await deps.llm.chat({
-        model,
-        messages: [{ role: 'user', content: `${INSTRUCTION}\n\n${exchange}` }],
+      const { text } = await deps.model.ask({
+        purpose: 'title',
+        messages: [{ role: 'user', content: titlePrompt(exchange) }],
+        answerTokens: TITLE_MAX_TOKENS,
+        temperature: 0.2,
         signal,
-        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
-        options: { temperature: 0.2, num_predict: TITLE_MAX_TOKENS },
-        reasoning: 'off',
       });
-      const line = titleLine(result.content);
+      const line = titleLine(text);
       const title = cutToColumns(line, TITLE_MAX_COLUMNS);
       if (!title) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty title.');
       // A title is shown in the thread list, exported with every memory's provenance and kept in backups: one that
       // quotes a secret from the exchange ("Router password hunter2") is not written; the thread stays untitled.
       // Checked before the cut as well, which could leave half a secret the detectors no longer recognise.
-      const echoes = secretEchoCheck(rows.find((r) => r.role === 'user')?.content ?? '');
-      if ([line, title].some((t) => detectSecret(t) || echoes(t))) return null;
+      const holdsSecret = modelTextSecretCheck(rows.find((r) => r.role === 'user')?.content ?? '');
+      if ([line, title].some(holdsSecret)) return null;
       const threadId = job.threadId;
       return (tx) => {
         // A title the user chose is never overwritten.

@@ -21,9 +21,10 @@ import { createMessageBranches, summaryForPath } from '../chat/message-branches'
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import { detectLanguage, otherLanguageReason } from '../extraction/message-language';
-import { detectSecret, secretEchoCheck } from '../extraction/secret-detector';
+import { modelTextSecretCheck } from '../extraction/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
-import type { ModelRequests } from '../llm/llm-provider';
+import type { BackgroundModel } from '../llm/background-model';
+import type { ChatMessage } from '../llm/llm.port';
 import type { Clock } from '../ports/clock.port';
 import { estimateTokens } from '../text/token-estimate';
 import { createTimelineWriter } from '../timeline/timeline-writer';
@@ -51,7 +52,7 @@ export function createEpisodeJob(deps: {
   sqlite: Sqlite;
   clock: Clock;
   events: EventBus;
-  llm: ModelRequests;
+  model: BackgroundModel;
   settings: () => Settings;
   store: EpisodeStore;
   /** Schedules the thread's episode again (after this job's commit): it was not quiet, or went on while the model wrote. */
@@ -94,10 +95,9 @@ export function createEpisodeJob(deps: {
       if (!userText.trim()) return null;
 
       const language = detectLanguage(userText);
-      const model = settings.backgroundModel;
       const timeZone = userTimeZone(settings.timeZone);
       const frame = { previous: null, summary: null, editedByUser: false, language, from: dateTime(first.createdAt, timeZone), to: dateTime(last.createdAt, timeZone) };
-      const room = (await deps.llm.contextWindow(model)) - EPISODE_MAX_TOKENS - MESSAGE_OVERHEAD_TOKENS - estimateTokens(episodePrompt({ ...frame, transcript: '' }));
+      const room = (await deps.model.contextWindow()) - EPISODE_MAX_TOKENS - MESSAGE_OVERHEAD_TOKENS - estimateTokens(episodePrompt({ ...frame, transcript: '' }));
       const previous = existing ? fitToTokens(episodeText(existing), Math.floor(room / 4), estimateTokens) : null;
       let budget = Math.max(MIN_TRANSCRIPT_TOKENS, Math.floor((room - estimateTokens(previous ?? '')) * TRANSCRIPT_SHARE));
       let transcript = stretchTranscript(rows, budget);
@@ -111,29 +111,20 @@ export function createEpisodeJob(deps: {
         transcript = stretchTranscript(rows, budget);
       }
       const prompt = episodePrompt({ ...frame, previous, summary, editedByUser: existing?.editedByUser ?? false, transcript: transcript.text });
-      const echoes = secretEchoCheck(userText);
-      const holdsSecret = (line: string) => detectSecret(line) !== null || echoes(line) !== null;
+      const holdsSecret = modelTextSecretCheck(userText);
 
-      const ask = (messages: Array<{ role: 'user' | 'assistant'; content: string }>) =>
-        deps.llm.chat({
-          model,
-          messages,
-          signal,
-          firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
-          options: { temperature: 0.2, num_predict: EPISODE_MAX_TOKENS },
-          reasoning: 'off',
-        });
+      const ask = async (messages: ChatMessage[]) => (await deps.model.ask({ purpose: 'episode', messages, answerTokens: EPISODE_MAX_TOKENS, temperature: 0.2, signal })).text;
       const answer = await ask([{ role: 'user', content: prompt }]);
-      let written = cleanEpisode(answer.content, holdsSecret);
+      let written = cleanEpisode(answer, holdsSecret);
       if (written && otherLanguageReason(episodeText(written), language)) {
         // Small models drift into English; one reminder, then the job fails (and retries later) rather than keep an
         // episode that searches in the user's language never find.
         const again = await ask([
           { role: 'user', content: prompt },
-          { role: 'assistant', content: answer.content },
+          { role: 'assistant', content: answer },
           { role: 'user', content: language === 'zh' ? '请用简体中文重写这个记录（标题也用中文）。只回复记录本身。' : 'Rewrite it in the language the user wrote in. Reply with the episode only.' },
         ]);
-        written = cleanEpisode(again.content, holdsSecret);
+        written = cleanEpisode(again, holdsSecret);
         if (written && otherLanguageReason(episodeText(written), language)) {
           throw new MnemoError('LLM_BAD_OUTPUT', 'The background model wrote the episode in another language than the conversation’s.');
         }

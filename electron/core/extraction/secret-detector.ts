@@ -535,3 +535,13 @@ export function secretEchoCheck(source: string): (text: string) => SecretMatch |
     return hit ? { kind: hit.kind } : null;
   };
 }
+
+/**
+ * The one guard for text a background model wrote from the user's messages (a title, a summary, an episode line, a
+ * working-memory item): true when it looks like a secret, or repeats one found in `userText` (the user's own
+ * messages the model read) without the keyword that made it one there.
+ */
+export function modelTextSecretCheck(userText: string): (text: string) => boolean {
+  const echoes = secretEchoCheck(userText);
+  return (text) => detectSecret(text) !== null || echoes(text) !== null;
+}

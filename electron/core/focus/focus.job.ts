@@ -12,7 +12,7 @@ import type { Settings } from '../../../shared/contract';
 import { fitToTokensKeepingEnds, MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
-import { detectSecret, secretEchoCheck } from '../extraction/secret-detector';
+import { modelTextSecretCheck } from '../extraction/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import type { Clock } from '../ports/clock.port';
@@ -127,8 +127,7 @@ export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
       });
       const update = parseFocusUpdate(text);
       // A secret never enters the working memory: one that looks like one, or repeats one the user wrote.
-      const echoes = secretEchoCheck(messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n'));
-      const isSecret = (text: string) => detectSecret(text) !== null || echoes(text) !== null;
+      const isSecret = modelTextSecretCheck(messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n'));
 
       return (tx) => {
         const now = clock.now();

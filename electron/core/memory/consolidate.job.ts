@@ -22,7 +22,7 @@ import { MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import type { JobHandler } from '../jobs/job-queue';
-import type { ModelRequests } from '../llm/llm-provider';
+import type { BackgroundModel } from '../llm/background-model';
 import type { Logger } from '../ports/logger.port';
 import { estimateTokens } from '../text/token-estimate';
 import { cleanSummary, consolidationPrompt, summaryGrounding, SUMMARY_MAX_TOKENS } from './consolidation-summary';
@@ -33,7 +33,7 @@ export interface ConsolidateJobDeps {
   sqlite: Sqlite;
   events: EventBus;
   logger: Logger;
-  llm: ModelRequests;
+  model: BackgroundModel;
   settings: () => Settings;
   memories: Pick<MemoryService, 'getMemory' | 'createMemory' | 'updateMemory' | 'prepareEmbeddings'>;
   cap: MemoryCap;
@@ -64,22 +64,14 @@ export function createConsolidateJob(deps: ConsolidateJobDeps): JobHandler {
         logger.info('consolidation skipped: the cluster changed since maintenance found it', { job: job.id });
         return null;
       }
-      const model = settings.backgroundModel;
       const prompt = consolidationPrompt(originals);
-      const room = (await deps.llm.contextWindow(model)) - SUMMARY_MAX_TOKENS - MESSAGE_OVERHEAD_TOKENS;
+      const room = (await deps.model.contextWindow()) - SUMMARY_MAX_TOKENS - MESSAGE_OVERHEAD_TOKENS;
       if (estimateTokens(prompt) > room) {
         logger.info('consolidation skipped: the cluster does not fit the background model’s window', { job: job.id, room });
         return null;
       }
-      const result = await deps.llm.chat({
-        model,
-        messages: [{ role: 'user', content: prompt }],
-        signal,
-        firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
-        options: { temperature: 0, num_predict: SUMMARY_MAX_TOKENS },
-        reasoning: 'off',
-      });
-      const summary = cleanSummary(result.content);
+      const { text } = await deps.model.ask({ purpose: 'consolidate', messages: [{ role: 'user', content: prompt }], answerTokens: SUMMARY_MAX_TOKENS, signal });
+      const summary = cleanSummary(text);
       const problem = summaryGrounding(
         summary,
         originals.map((m) => m.content),

@@ -3,8 +3,8 @@
  * memory, and the check that it says what the originals said, no more and no less.
  *
  * Reading the answer: small models wrap it in a fence or quotes, put a preamble before it ("Here is the summary:",
- * "以下是合并后的记忆："), or a list marker; those are dropped and the rest is one line. Thinking is gone already
- * (llm-call.ts splits it off with think-splitter.ts).
+ * "以下是合并后的记忆："), or a list marker; those are dropped and the rest is one line. Reasoning goes by the think
+ * rule (think-splitter.ts): an answer left inside an unclosed `<think>` is none.
  *
  * Grounding (summaryGrounding), the extraction's term rule (candidate-grounding.ts) applied both ways:
  * - nothing new: every term of the summary is in the originals (word forms, CJK bigrams and framing words as for a
@@ -15,6 +15,8 @@
  */
 import { countTerms, contentGrounding, indexUserWords } from '../extraction/candidate-grounding';
 import { secretRefusal } from '../extraction/secret-detector';
+import { splitThink } from '../llm/think-splitter';
+import { DATA_NOT_INSTRUCTIONS, fenced } from '../text/data-fence';
 
 /** A summary longer than this is not one memory any more. */
 export const SUMMARY_MAX_CHARS = 600;
@@ -26,15 +28,17 @@ export interface SummarySource {
   content: string;
 }
 
+/** The notes (memories) are data, in the fence, one a line. */
 export function consolidationPrompt(sources: readonly SummarySource[]): string {
   return [
     'You keep notes about the user for their personal assistant. The notes below are about one subject.',
     'Combine them into ONE note that keeps every fact of every note: every name, number, place, time and detail.',
     'Use the words of the notes; add nothing they do not say, no opinion, no explanation.',
     'Write it in the language the notes are written in. Reply with the note only, on one line.',
+    DATA_NOT_INSTRUCTIONS,
     '',
     'Notes:',
-    ...sources.map((s) => `- ${s.content.replace(/\s+/g, ' ').trim()}`),
+    fenced(sources.map((s) => `- ${s.content.replace(/\s+/g, ' ').trim()}`).join('\n')),
   ].join('\n');
 }
 
@@ -43,7 +47,7 @@ const PREAMBLE = /^(?:(?:here(?:'s| is)|sure|ok(?:ay)?|certainly)\b[^\n]*|(?:com
 
 /** The model's answer as one memory's text ('' when nothing is left). */
 export function cleanSummary(answer: string): string {
-  let text = answer.trim();
+  let text = splitThink(answer).content.trim();
   // A fence anywhere holds the note ("Here is the note:\n```\n...\n```\nHope this helps").
   const fenced = /```[\w-]*[ \t]*\n?([\s\S]*?)\n?```/u.exec(text);
   if (fenced) text = fenced[1]!.trim();
