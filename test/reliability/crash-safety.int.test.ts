@@ -67,10 +67,11 @@ describe('extraction queue crash safety (kill -9)', () => {
     fake.setDefaultReply((req) => {
       const last = req.messages.at(-1)!.content;
       if (req.body.format !== undefined) {
-        const m = /Exchange (\d+): I really love ([a-z]+ [a-z]+ [a-z]+)/.exec(last);
-        if (!m) return { content: '{"memories": []}' };
+        // One request may carry several waiting exchanges of the thread (a batch): a fact for each.
+        const loves = [...last.matchAll(/Exchange (\d+): I really love ([a-z]+ [a-z]+ [a-z]+)/g)].map((m) => m[2]!);
+        if (loves.length === 0) return { content: '{"memories": []}' };
         // A few chunks with pauses: kills often land while the reply is still streaming.
-        const json = JSON.stringify({ memories: [{ content: `Loves ${m[2]}`, category: 'preference', importance: 0.6, confidence: 0.9, validity: 'permanent', evidence: `I really love ${m[2]}` }] });
+        const json = JSON.stringify({ memories: loves.map((l) => ({ content: `Loves ${l}`, category: 'preference', importance: 0.6, confidence: 0.9, validity: 'permanent', evidence: `I really love ${l}` })) });
         return { chunks: [json.slice(0, 40), json.slice(40, 90), json.slice(90)], delayMsPerChunk: 2 };
       }
       if (last.startsWith('Write a short title')) return { content: 'Loves' };

@@ -185,6 +185,7 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
   const branches = createMessageBranches(sqlite);
   return {
     kind: 'summarize',
+    usesModel: true,
     async run({ job, signal }) {
       const threadId = job.threadId;
       if (threadId === null) return null;

@@ -97,6 +97,7 @@ export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; model: Back
   const { sqlite, clock } = deps;
   return {
     kind: 'title',
+    usesModel: true,
     async run({ job, signal }) {
       if (job.threadId === null) return null;
       const ids = [Number(job.payload.userMessageId), Number(job.payload.assistantMessageId)];

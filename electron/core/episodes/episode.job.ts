@@ -71,6 +71,7 @@ export function createEpisodeJob(deps: {
 
   return {
     kind: 'episode',
+    usesModel: true,
     async run({ job, signal }) {
       const threadId = job.threadId;
       if (threadId === null) return null;

@@ -56,6 +56,7 @@ export function createConsolidateJob(deps: ConsolidateJobDeps): JobHandler {
 
   return {
     kind: 'consolidate',
+    usesModel: true,
     async run({ job, signal }) {
       const settings = deps.settings();
       if (!settings.consolidationEnabled) return null;

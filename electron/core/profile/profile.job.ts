@@ -75,6 +75,7 @@ export function createProfileJob(deps: { sqlite: Sqlite; clock: Clock; events: E
   );
   return {
     kind: 'profile',
+    usesModel: true,
     async run({ job, signal }) {
       const settings = deps.settings();
       if (!settings.profileEnabled && job.payload.reason !== 'user') return null;
