@@ -201,6 +201,7 @@ export function createCore(options: CoreOptions): Core {
   const queue = new JobQueue({
     learningHold: () => lane.hold(),
     modelUnavailable: () => lane.waitsLong(),
+    stretchLeftMs: () => lane.stretchLeftMs(),
     sqlite: db.sqlite,
     clock,
     logger,

@@ -28,9 +28,9 @@ function deferred() {
 describe('job batches', () => {
   const tempDir = useTempDirs();
 
-  function setup() {
+  function setup(stretchLeftMs?: () => number) {
     const db = openDatabase(path.join(tempDir(), 'q.db'), { migrationsDir: sourceMigrationsDir() });
-    const queue = new JobQueue({ sqlite: db.sqlite, clock: { now: () => 1_000_000 }, logger: silentLogger, baseBackoffMs: 60_000, random: () => 0.5 });
+    const queue = new JobQueue({ sqlite: db.sqlite, clock: { now: () => 1_000_000 }, logger: silentLogger, baseBackoffMs: 60_000, random: () => 0.5, ...(stretchLeftMs ? { stretchLeftMs } : {}) });
     open.push({ db, queue });
     const thread = () => Number(db.sqlite.prepare("INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES ('t', 1, 1, 1)").run().lastInsertRowid);
     const enqueue = (threadId: number, n: number) =>
@@ -128,5 +128,36 @@ describe('job batches', () => {
     await queue.runUntilIdle();
     expect(batches).toEqual([ids, ids]);
     for (const id of ids) expect(queue.get(id)).toMatchObject({ status: 'done', attempts: 1, lastErrorCode: null });
+  });
+
+  it('mid-conversation a patient kind waits until a batch of its thread waits; when the stretch ends, it runs what waits', async () => {
+    let stretch = 60_000;
+    const { queue, thread, enqueue } = setup(() => stretch);
+    const batches: number[][] = [];
+    queue.register({ kind: 'extract', batch: 3, patience: 3, run: async ({ batch }) => (batches.push(batch.map((b) => b.id)), () => {}) });
+    queue.register({ kind: 'reembed', run: async () => () => {} });
+    const a = thread();
+    const b = thread();
+    const first = enqueue(a, 1);
+    const other = enqueue(b, 2);
+    const second = enqueue(a, 3);
+    const reembed = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'r' });
+    queue.start();
+    // An impatient kind runs; the waiting exchanges are work still to do, so the queue is not idle.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(queue.get(reembed)!.status).toBe('done');
+    expect(batches).toEqual([]);
+    let idle = false;
+    void queue.waitForIdle().then(() => (idle = true));
+    // A third exchange of thread a: a batch's worth waits, and it runs as one batch.
+    const third = enqueue(a, 5);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(batches).toEqual([[first, second, third]]);
+    expect(idle).toBe(false);
+    // The user is away now: thread b's lone exchange runs too.
+    stretch = 0;
+    queue.poke();
+    await queue.waitForIdle();
+    expect(batches).toEqual([[first, second, third], [other]]);
   });
 });

@@ -115,18 +115,21 @@ describe('model lane', () => {
     lane.beginChat()();
   });
 
-  it("'paused' holds everything until the schedule changes back", async () => {
+  it("'paused' gives a waiting or running request back at once (the queue keeps the job), until switched back", async () => {
     const { lane, schedule } = laneFor();
+    const r = openRequest();
+    const running = lane.runBackground(new AbortController().signal, r.request);
+    await tick();
     schedule.learningSchedule = 'paused';
+    await expect(running).rejects.toMatchObject({ code: 'PREEMPTED', details: { reason: 'paused' } });
     expect(lane.hold()).toBe('paused');
+    expect(lane.waitsLong()).toBe(true);
     let ran = false;
-    const waiting = lane.runBackground(new AbortController().signal, async () => {
-      ran = true;
-    });
-    await tick(50);
+    await expect(lane.runBackground(new AbortController().signal, async () => (ran = true))).rejects.toMatchObject({ code: 'PREEMPTED' });
     expect(ran).toBe(false);
     schedule.learningSchedule = 'gaps';
-    await waiting;
+    expect(lane.waitsLong()).toBe(false);
+    await lane.runBackground(new AbortController().signal, async () => (ran = true));
     expect(ran).toBe(true);
   });
 
@@ -192,7 +195,12 @@ describe('model lane', () => {
     await expect(lane.runBackground(new AbortController().signal, async () => 'short', 3_000)).resolves.toBe('short');
     await tick(50);
     expect(longRan).toBe(false);
-    advance(8_500); // the pause now outlasts the typical one: the user is likely away
+    advance(8_500); // the pause now outlasts the typical one, but only half of all pauses do: still waiting
+    await tick(50);
+    expect(longRan).toBe(false);
+    expect(lane.stretchLeftMs()).toBe(2 * 10_000 - (1_501 + 8_500));
+    advance(10_000); // twice the typical pause: the user is likely away
+    expect(lane.stretchLeftMs()).toBe(0);
     await long;
     expect(longRan).toBe(true);
   });

@@ -93,8 +93,10 @@ export function createExtractionJob(deps: {
   return {
     kind: 'extract',
     usesModel: true,
-    // The exchanges of a thread that wait together are learned in one request (extract-prompt.ts, EXTRACTION_BATCH).
+    // The exchanges of a thread that wait together are learned in one request (extract-prompt.ts, EXTRACTION_BATCH);
+    // while the user is mid-conversation, learning waits until a batch's worth waits (or the user pauses for long).
     batch: EXTRACTION_BATCH,
+    patience: EXTRACTION_BATCH,
     async run({ batch, signal }) {
       const settings = deps.settings();
       // An exchange deleted meanwhile (the cascade also removes its job; the fence then discards its part), incognito,

@@ -87,6 +87,12 @@ interface HandlerOf<K extends JobKind> {
    */
   usesModel?: boolean;
   /**
+   * While the user is mid-conversation (options.stretchLeftMs() > 0), a job of this kind waits until this many of its
+   * thread wait, so they run as one batch; once the user pauses for longer than usual it runs whatever waits. Default
+   * 1 (never waits).
+   */
+  patience?: number;
+  /**
    * At most this many jobs of this kind and thread run together (the commit gets the ids of those still held: a job
    * cancelled or deleted meanwhile is not, and its part must not be written). Default 1.
    */
@@ -140,6 +146,8 @@ export interface JobQueueOptions {
   learningHold?: () => QueueState['learning']['waitingFor'];
   /** True while background model work may not start for a while (model-lane.ts waitsLong): usesModel jobs wait unclaimed. */
   modelUnavailable?: () => boolean;
+  /** How long the user's conversation may still go on before they are likely away (model-lane.ts); 0: not in one. */
+  stretchLeftMs?: () => number;
   /** Checks whether the LLM is back; resolves true when it is, rejects (or false) when not. */
   probe?: (signal?: AbortSignal) => Promise<boolean>;
   /**
@@ -407,7 +415,42 @@ export class JobQueue {
   private isIdle(): boolean {
     if (this.running) return false;
     if (this.paused || this.stopping || !this.started) return true;
-    return this.nextDue() === null;
+    // A job waiting for its thread's stretch (handler.patience) is work still to do, due when the stretch ends.
+    return this.nextDue() === null && this.stretchWait() === null;
+  }
+
+  /** The patient kinds and their thresholds, while the user is mid-conversation; null otherwise. */
+  private patientNow(): Map<JobKind, number> | null {
+    if ((this.options.stretchLeftMs?.() ?? 0) <= 0) return null;
+    const patient = new Map<JobKind, number>();
+    for (const h of this.handlers.values()) if ((h.patience ?? 1) > 1) patient.set(h.kind, h.patience!);
+    return patient.size > 0 ? patient : null;
+  }
+
+  /**
+   * The SQL that keeps a patient job (handler.patience) unclaimed while fewer than its threshold of its kind and thread
+   * wait, with its parameters; '' while nobody is mid-conversation.
+   */
+  private patienceFilter(now: number): { sql: string; params: unknown[] } {
+    const patient = this.patientNow();
+    if (!patient) return { sql: '', params: [] };
+    const kinds = [...patient.keys()];
+    const threshold = `CASE j.kind ${kinds.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+    return {
+      sql: ` AND (j.kind NOT IN (${kinds.map(() => '?').join(',')}) OR (SELECT count(*) FROM jobs k WHERE k.status = 'queued' AND k.run_after <= ? AND k.kind = j.kind AND k.thread_id IS j.thread_id) >= ${threshold})`,
+      params: [...kinds, now, ...kinds.flatMap((k) => [k, patient.get(k)!])],
+    };
+  }
+
+  /** When a due job held back by its kind's patience may run (the stretch's end); null when none is held back. */
+  private stretchWait(): number | null {
+    const patient = this.patientNow();
+    if (!patient) return null;
+    const now = this.clock.now();
+    const kinds = [...patient.keys()].filter((k) => this.claimableKinds().includes(k));
+    if (kinds.length === 0) return null;
+    const held = this.sqlite.prepare(`SELECT 1 FROM jobs WHERE status = 'queued' AND run_after <= ? AND kind IN (${kinds.map(() => '?').join(',')}) LIMIT 1`).get(now, ...kinds);
+    return held ? now + (this.options.stretchLeftMs?.() ?? 0) : null;
   }
 
   /** The kinds that may be claimed now: all, except those that need the model while it is unavailable for a while. */
@@ -419,10 +462,12 @@ export class JobQueue {
   private nextDue(): RawJob | null {
     const kinds = this.claimableKinds();
     if (kinds.length === 0) return null;
+    const now = this.clock.now();
+    const patience = this.patienceFilter(now);
     return (
       (this.sqlite
-        .prepare(`SELECT * FROM jobs WHERE status = 'queued' AND run_after <= ? AND kind IN (${kinds.map(() => '?').join(',')}) ORDER BY run_after, id LIMIT 1`)
-        .get(this.clock.now(), ...kinds) as RawJob | undefined) ?? null
+        .prepare(`SELECT * FROM jobs j WHERE j.status = 'queued' AND j.run_after <= ? AND j.kind IN (${kinds.map(() => '?').join(',')})${patience.sql} ORDER BY j.run_after, j.id LIMIT 1`)
+        .get(now, ...kinds, ...patience.params) as RawJob | undefined) ?? null
     );
   }
 
@@ -478,13 +523,17 @@ export class JobQueue {
     return Math.max(1_000, Math.floor(this.leaseMs / 6));
   }
 
+  /** The next time a job becomes claimable: the soonest not yet due, or the end of a stretch that holds due ones back. */
   private nextWakeAt(): number | null {
     const kinds = this.claimableKinds();
     if (kinds.length === 0) return null;
+    const now = this.clock.now();
     const row = this.sqlite
-      .prepare(`SELECT min(run_after) AS at FROM jobs WHERE status = 'queued' AND kind IN (${kinds.map(() => '?').join(',')})`)
-      .get(...kinds) as { at: number | null };
-    return row.at;
+      .prepare(`SELECT min(run_after) AS at FROM jobs WHERE status = 'queued' AND run_after > ? AND kind IN (${kinds.map(() => '?').join(',')})`)
+      .get(now, ...kinds) as { at: number | null };
+    const stretch = this.stretchWait();
+    if (row.at === null) return stretch;
+    return stretch === null ? row.at : Math.min(row.at, stretch);
   }
 
   private async runLoop(): Promise<void> {

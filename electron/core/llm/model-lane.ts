@@ -60,6 +60,12 @@ export interface ModelLane {
   /** The hold is one of the long ones (paused, away, battery): not worth waiting for with a job claimed. */
   waitsLong(): boolean;
   /**
+   * How long the user's conversation may still go on (ms): until their pause has lasted AWAY_FACTOR times their
+   * typical one. 0 when no conversation is under way or no pause is known yet. Patient work (learning) waits for a
+   * stretch of exchanges meanwhile (job-queue.ts handler.patience).
+   */
+  stretchLeftMs(): number;
+  /**
    * Waits until background work may use the model, then runs `request` with a signal that aborts when a chat needs
    * the model. Rejects with PREEMPTED when it was stopped for the chat or a long hold began (waiting or running), ABORTED
    * when `signal` was.
@@ -85,6 +91,11 @@ const NO_SIGNAL: SharedSignal = { holdUntil: 0, activeAt: 0, pauseSince: 0, typi
 /** Pauses remembered (the typical one is their median), and how many are needed before a request must fit one. */
 const PAUSES_KEPT = 7;
 const PAUSES_NEEDED = 2;
+/**
+ * A pause this many times the typical one means the user is likely away. Half of all pauses outlast the typical one
+ * (it is their median), so starting long work at 1x would have it stopped by the next keystroke half of the time.
+ */
+const AWAY_FACTOR = 2;
 /** The lane's timing by default, wall-clock ms (a benchmark that runs time faster than real scales these with it). */
 export const LANE_TIMING = { typingGraceMs: 4_000, afterChatGraceMs: 1_500, awayAfterMs: 5 * 60_000, pollMs: 250 } as const;
 
@@ -160,13 +171,28 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
    */
   function fits(expectedMs: number | undefined): boolean {
     if (expectedMs === undefined) return true;
-    const shared = readShared();
-    const local = pauseSince > 0 && pauses.length >= PAUSES_NEEDED;
+    const pause = pauseUnderWay();
+    if (!pause) return true;
+    const elapsed = now() - pause.since;
+    return elapsed >= AWAY_FACTOR * pause.typical || elapsed + expectedMs <= pause.typical;
+  }
+
+  /** The pause under way and this user's typical pause, here or in the process that chats; null when either is unknown. */
+  function pauseUnderWay(): { since: number; typical: number } | null {
+    const local = pauses.length >= PAUSES_NEEDED;
+    const shared = local ? NO_SIGNAL : readShared();
     const since = local ? pauseSince : shared.pauseSince;
     const typical = local ? typicalPause() : shared.typicalPauseMs;
-    if (since === 0 || typical === 0) return true;
-    const elapsed = now() - since;
-    return elapsed >= typical || elapsed + expectedMs <= typical;
+    return since === 0 || typical === 0 ? null : { since, typical };
+  }
+
+  function stretchLeftMs(): number {
+    if (!chatFirst) return 0;
+    const local = pauses.length >= PAUSES_NEEDED;
+    // Mid-exchange (an answer being written, the user typing): the conversation goes on at least a typical pause.
+    if (local && (chats > 0 || holdUntil > now())) return AWAY_FACTOR * typicalPause();
+    const pause = pauseUnderWay();
+    return pause ? Math.max(0, pause.since + AWAY_FACTOR * pause.typical - now()) : 0;
   }
 
   /** The user did something: the pause under way (if any) ends and is remembered. */
@@ -271,6 +297,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
       changed();
     },
     hold,
+    stretchLeftMs,
     waitsLong() {
       const reason = hold();
       return reason !== null && LONG_HOLDS.has(reason);
