@@ -13,7 +13,7 @@ import { fitToTokensKeepingEnds, MESSAGE_OVERHEAD_TOKENS } from '../chat/context
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import { modelTextSecretCheck } from '../extraction/secret-detector';
-import type { JobHandler } from '../jobs/job-queue';
+import { UNTIL_STRETCH_ENDS, type JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import type { Clock } from '../ports/clock.port';
 import { isTrivial } from '../text/small-talk';
@@ -92,6 +92,9 @@ export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
   return {
     kind: 'focus',
     usesModel: true,
+    // One job per thread reads every exchange since the last update: mid-conversation it waits for the user's pause
+    // (the prompt carries the latest messages word for word meanwhile), and one request then covers the stretch.
+    patience: UNTIL_STRETCH_ENDS,
     async run({ job, signal }) {
       const settings = deps.settings();
       const threadId = job.threadId;

@@ -43,6 +43,8 @@ import { formatLeaseOwner, judgeLease, newLeaseOwner, type LeaseHolder } from '.
 
 export type { JobKind, JobPayload } from './job-payloads';
 export type JobStatus = 'queued' | 'running' | 'done' | 'dead' | 'cancelled';
+/** handler.patience of a kind that waits for the end of the user's stretch of exchanges, however many wait. */
+export const UNTIL_STRETCH_ENDS = Number.MAX_SAFE_INTEGER;
 
 /** A job as stored. Its payload is whatever the row holds (undefined: not JSON), checked when the job runs. */
 export interface JobRow {
@@ -89,7 +91,8 @@ interface HandlerOf<K extends JobKind> {
   /**
    * While the user is mid-conversation (options.stretchLeftMs() > 0), a job of this kind waits until this many of its
    * thread wait, so they run as one batch; once the user pauses for longer than usual it runs whatever waits. Default
-   * 1 (never waits).
+   * 1 (never waits); UNTIL_STRETCH_ENDS: always waits for the pause (a kind whose one job per thread gathers every
+   * exchange since the last run).
    */
   patience?: number;
   /**
@@ -192,6 +195,8 @@ export class JobQueue {
   /** Jobs whose failure could not be written (see process); released when the queue resumes. */
   private unreleased: JobRow[] = [];
   private started = false;
+  /** runUntilIdle is at work: jobs run whatever their patience. */
+  private draining = false;
   private stopping = false;
   private loop: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -283,11 +288,17 @@ export class JobQueue {
    */
   async runUntilIdle(): Promise<void> {
     if (this.started) return this.waitForIdle();
-    for (;;) {
-      if (this.paused || this.stopping) return;
-      const job = this.claim();
-      if (!job) return;
-      await this.process(job);
+    // Asked to run what waits now: patience (waiting for a stretch of exchanges) is the running app's economy, not this.
+    this.draining = true;
+    try {
+      for (;;) {
+        if (this.paused || this.stopping) return;
+        const job = this.claim();
+        if (!job) return;
+        await this.process(job);
+      }
+    } finally {
+      this.draining = false;
     }
   }
 
@@ -421,7 +432,7 @@ export class JobQueue {
 
   /** The patient kinds and their thresholds, while the user is mid-conversation; null otherwise. */
   private patientNow(): Map<JobKind, number> | null {
-    if ((this.options.stretchLeftMs?.() ?? 0) <= 0) return null;
+    if (this.draining || (this.options.stretchLeftMs?.() ?? 0) <= 0) return null;
     const patient = new Map<JobKind, number>();
     for (const h of this.handlers.values()) if ((h.patience ?? 1) > 1) patient.set(h.kind, h.patience!);
     return patient.size > 0 ? patient : null;
