@@ -85,6 +85,10 @@ interface SessionRun {
   drainSeconds: number;
   usage: ModelUsage | null;
   dead: number;
+  /** What the session left in memory (active memories' contents, sorted): both policies must learn the same. */
+  learned: string[];
+  /** The facts the session's user states (what a perfect run learns). */
+  facts: number;
 }
 
 async function playSession(threads: ScriptedThread[], laptop: Laptop, policy: Policy, timeScale: number): Promise<SessionRun> {
@@ -132,7 +136,10 @@ async function playSession(threads: ScriptedThread[], laptop: Laptop, policy: Po
     const idleAt = await Promise.race([drained, stuck]);
     if (idleAt === null) throw new Error(`model-lane bench: the queue did not drain in ${DRAIN_LIMIT_MS / 1000} s (${JSON.stringify(core.queue.state())})`);
     const usage = await client.call('queue.usage', {});
+    const learned = unwrap(await client.call('memory.list', { limit: 500 })).items.map((m) => m.content).sort();
     return {
+      learned,
+      facts: new Set(threads.flatMap((t) => t.exchanges.flatMap((e) => e.learn.map((f) => f.content)))).size,
       exchanges: exchanges.length,
       slotLog: [...fake.slotLog],
       answerSeconds,
@@ -167,9 +174,10 @@ function laptopModel(threads: ScriptedThread[]): (request: FakeInferenceRequest)
       return { content: exchanges.find((e) => last.includes(e.text))?.reply ?? 'Sure, happy to help with that.' };
     }
     if (purpose === 'extract') {
-      // The exchange is a JSON object in the prompt: the user's words appear as a JSON string.
-      const exchange = exchanges.find((e) => prompt.includes(JSON.stringify(e.text)));
-      return pretty({ memories: (exchange?.learn ?? []).map((f) => ({ ...f, importance: 0.7, confidence: 0.9, validity: 'permanent' })) });
+      // The exchanges are JSON in the prompt (one, or a stretch of them): the user's words appear as JSON strings, and
+      // the model picks out the facts of every exchange it was shown.
+      const shown = exchanges.filter((e) => prompt.includes(JSON.stringify(e.text)));
+      return pretty({ memories: shown.flatMap((e) => e.learn).map((f) => ({ ...f, importance: 0.7, confidence: 0.9, validity: 'permanent' })) });
     }
     const thread = threadOf(prompt);
     if (purpose === 'focus') return pretty({ focus: thread.focus, tasks: thread.tasks });
@@ -193,6 +201,8 @@ function report(laptop: Laptop, runs: Record<Policy, SessionRun>, timeScale: num
   const seconds = (ms: number) => (ms * timeScale) / 1000;
   const rows: SuiteResult['rows'] = [];
   const notes: string[] = [];
+  const missing = runs.before.learned.filter((m) => !runs.after.learned.includes(m));
+  notes.push(missing.length === 0 ? 'learned: everything the old policy learned, the new one learned too' : `learned by the old policy only: ${missing.join('; ')}`);
   for (const policy of ['before', 'after'] as const) {
     const run = runs[policy];
     const chats = run.slotLog.filter((r) => requestPurpose(r.body) === 'chat');
@@ -219,6 +229,7 @@ function report(laptop: Laptop, runs: Record<Policy, SessionRun>, timeScale: num
       'bg model s/exch': (modelSeconds(background) / run.exchanges).toFixed(1),
       'bg stopped': `${stopped.filter((r) => r.startedAt !== null).length} (+${stopped.filter((r) => r.startedAt === null).length} waiting)`,
       'drain s': run.drainSeconds.toFixed(0),
+      learned: `${run.learned.length}/${run.facts}`,
     });
     if (holders.length > 0) {
       // A stopped request still holds the model until its batch or token is done: that is the wait "after" leaves.
