@@ -101,8 +101,9 @@ describe('fake Ollama, one-slot mode', () => {
       // "first question" is 4 tokens of the fake's tokenizer, plus the template's 4 around the message.
       expect(record.promptTokens).toBe(8);
       expect(answer.last).toMatchObject({ done: true, done_reason: 'stop', prompt_eval_count: 8, eval_count: 30 });
-      // Durations are the modelled laptop's: 30 tokens at 10/s is at least 3 s (a slow machine only adds to it).
-      expect(answer.last.eval_duration as number).toBeGreaterThanOrEqual(2.9e9);
+      // Durations are wall-clock, as this process lived them: 30 tokens at 10/s is at least 3 s of the laptop's time,
+      // i.e. 3 s / timeScale here (a slow machine only adds to it).
+      expect(answer.last.eval_duration as number).toBeGreaterThanOrEqual((2.9e9 / SPEED.timeScale) | 0);
     }
     // The second one's total_duration includes its wait, as Ollama's does.
     expect(b.last.total_duration as number).toBeGreaterThan((a.last.eval_duration as number) + (b.last.eval_duration as number));

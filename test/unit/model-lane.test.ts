@@ -209,4 +209,15 @@ describe('model lane', () => {
     const { lane } = laneFor();
     await expect(lane.runBackground(new AbortController().signal, async () => 'ok', 600_000)).resolves.toBe('ok');
   });
+
+  it('learns pauses from typing only: messages with no keystroke before them (CLI, scripts) teach it nothing', () => {
+    const { lane, advance } = laneFor();
+    for (let i = 0; i < 4; i++) {
+      lane.beginChat()();
+      advance(60_000);
+    }
+    expect(lane.stretchLeftMs()).toBe(0);
+    lane.beginChat()();
+    expect(lane.stretchLeftMs()).toBe(0);
+  });
 });

@@ -11,7 +11,7 @@
  *   512 prompt tokens: seconds on a CPU, so stopping only when the chat goes out would make the chat wait that long);
  * - after an answer, a short grace (a tool call's second request, a quick "thanks") before learning starts again.
  * - in a pause between messages, a request starts only if it fits: the lane learns how long this user's pauses last
- *   (from the end of an answer to the next keystroke or message) and a request the gateway expects to take longer than
+ *   (from the end of an answer to their next keystroke in the composer) and a request the gateway expects to take longer than
  *   what is left of a typical pause waits, unless the pause has already run longer than usual (the user is likely
  *   away). On a slow machine learning then happens in the longer pauses, in batches, instead of being started and
  *   stopped again at every message, each time wasting the model time it had used.
@@ -195,11 +195,18 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     return pause ? Math.max(0, pause.since + AWAY_FACTOR * pause.typical - now()) : 0;
   }
 
-  /** The user did something: the pause under way (if any) ends and is remembered. */
-  function endPause(): void {
+  /**
+   * The pause under way (if any) ends; remembered only when the user's first keystroke ended it. A message that
+   * arrives with no typing before it (the CLI, a script on the web API, a test) says nothing about how long a person
+   * pauses, and a caller that waits for the queue before its next message would otherwise teach the lane pauses as
+   * long as its own patience, which then grows with them.
+   */
+  function endPause(byTyping: boolean): void {
     if (pauseSince === 0) return;
-    pauses.push(now() - pauseSince);
-    if (pauses.length > PAUSES_KEPT) pauses.shift();
+    if (byTyping) {
+      pauses.push(now() - pauseSince);
+      if (pauses.length > PAUSES_KEPT) pauses.shift();
+    }
     pauseSince = 0;
   }
 
@@ -259,7 +266,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     beginChat() {
       if (!chatFirst) return () => {};
       chats++;
-      endPause();
+      endPause(false);
       activeAt = now();
       preemptRunning();
       if (!heartbeat) {
@@ -285,7 +292,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     },
     typing() {
       if (!chatFirst) return;
-      endPause();
+      endPause(true);
       active(typingGraceMs);
       preemptRunning();
       writeShared();
