@@ -201,7 +201,7 @@ export function createCore(options: CoreOptions): Core {
   const queue = new JobQueue({
     learningHold: () => lane.hold(),
     modelUnavailable: () => lane.waitsLong(),
-    stretchLeftMs: () => lane.stretchLeftMs(),
+    stretchLeftMs: () => lane.stretchLeftMs(backgroundModel.learningCostMs()),
     sqlite: db.sqlite,
     clock,
     logger,

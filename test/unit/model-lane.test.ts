@@ -198,9 +198,9 @@ describe('model lane', () => {
     advance(8_500); // the pause now outlasts the typical one, but only half of all pauses do: still waiting
     await tick(50);
     expect(longRan).toBe(false);
-    expect(lane.stretchLeftMs()).toBe(2 * 10_000 - (1_501 + 8_500));
+    expect(lane.stretchLeftMs(60_000)).toBe(2 * 10_000 - (1_501 + 8_500));
     advance(10_000); // twice the typical pause: the user is likely away
-    expect(lane.stretchLeftMs()).toBe(0);
+    expect(lane.stretchLeftMs(60_000)).toBe(0);
     await long;
     expect(longRan).toBe(true);
   });
@@ -216,8 +216,23 @@ describe('model lane', () => {
       lane.beginChat()();
       advance(60_000);
     }
-    expect(lane.stretchLeftMs()).toBe(0);
+    expect(lane.stretchLeftMs(60_000)).toBe(0);
     lane.beginChat()();
-    expect(lane.stretchLeftMs()).toBe(0);
+    expect(lane.stretchLeftMs(60_000)).toBe(0);
+  });
+
+  it('no stretch while learning keeps up: one exchange learned in at most half a typical pause is learned at once', () => {
+    const { lane, advance } = laneFor();
+    for (let i = 0; i < 2; i++) {
+      lane.beginChat()();
+      advance(10_000);
+      lane.typing();
+      advance(4_001);
+    }
+    lane.beginChat()();
+    advance(2_000); // past the grace after the answer
+    expect(lane.stretchLeftMs(null)).toBe(0); // not measured yet: learn at once
+    expect(lane.stretchLeftMs(5_000)).toBe(0); // keeps up in a 10 s pause
+    expect(lane.stretchLeftMs(5_001)).toBe(18_000); // does not: wait for a stretch, up to twice the typical pause
   });
 });

@@ -43,6 +43,12 @@ export interface BackgroundModel {
   contextWindow(): Promise<number>;
   ask(question: BackgroundQuestion): Promise<BackgroundAnswer>;
   usage(): ModelUsage;
+  /**
+   * The model time one exchange's learning takes, as measured: an extraction request plus a working-memory update, on
+   * average (a batch counts as one request, so batching makes it look dearer, never cheaper). Null until an extraction
+   * has been measured.
+   */
+  learningCostMs(): number | null;
 }
 
 /** Before the first measurement: half a CPU laptop's speed, so the first limits are generous. */
@@ -153,5 +159,13 @@ export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLan
       }
     },
     usage: () => ({ purposes: BACKGROUND_PURPOSES.map((p) => ({ ...count(p) })), speed }),
+    learningCostMs() {
+      const average = (purpose: BackgroundPurpose) => {
+        const entry = count(purpose);
+        return entry.requests > 0 ? entry.modelMs / entry.requests : null;
+      };
+      const extract = average('extract');
+      return extract === null ? null : extract + (average('focus') ?? 0);
+    },
   };
 }

@@ -61,10 +61,12 @@ export interface ModelLane {
   waitsLong(): boolean;
   /**
    * How long the user's conversation may still go on (ms): until their pause has lasted AWAY_FACTOR times their
-   * typical one. 0 when no conversation is under way or no pause is known yet. Patient work (learning) waits for a
-   * stretch of exchanges meanwhile (job-queue.ts handler.patience).
+   * typical one. Patient work (learning) waits for a stretch of exchanges meanwhile (job-queue.ts handler.patience).
+   * 0 when no conversation is under way, no pause is known yet, or learning keeps up: `learningCostMs` (the model time
+   * one exchange's learning takes, background-model.ts) fits in KEEP_UP_SHARE of the typical pause, so each exchange is
+   * learned at once (the "Learned:" line comes right away) at no cost to the chat.
    */
-  stretchLeftMs(): number;
+  stretchLeftMs(learningCostMs: number | null): number;
   /**
    * Waits until background work may use the model, then runs `request` with a signal that aborts when a chat needs
    * the model. Rejects with PREEMPTED when it was stopped for the chat or a long hold began (waiting or running), ABORTED
@@ -96,6 +98,8 @@ const PAUSES_NEEDED = 2;
  * (it is their median), so starting long work at 1x would have it stopped by the next keystroke half of the time.
  */
 const AWAY_FACTOR = 2;
+/** Learning keeps up when one exchange's learning takes at most this share of the user's typical pause. */
+const KEEP_UP_SHARE = 0.5;
 /** The lane's timing by default, wall-clock ms (a benchmark that runs time faster than real scales these with it). */
 export const LANE_TIMING = { typingGraceMs: 4_000, afterChatGraceMs: 1_500, awayAfterMs: 5 * 60_000, pollMs: 250 } as const;
 
@@ -186,9 +190,11 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     return since === 0 || typical === 0 ? null : { since, typical };
   }
 
-  function stretchLeftMs(): number {
-    if (!chatFirst) return 0;
+  function stretchLeftMs(learningCostMs: number | null): number {
+    if (!chatFirst || learningCostMs === null) return 0;
     const local = pauses.length >= PAUSES_NEEDED;
+    const typical = local ? typicalPause() : readShared().typicalPauseMs;
+    if (typical === 0 || learningCostMs <= KEEP_UP_SHARE * typical) return 0;
     // Mid-exchange (an answer being written, the user typing): the conversation goes on at least a typical pause.
     if (local && (chats > 0 || holdUntil > now())) return AWAY_FACTOR * typicalPause();
     const pause = pauseUnderWay();
