@@ -38,14 +38,18 @@ describe('when Mnemo learns: the status bar, typing and a streaming reply hold b
   let page: Page;
   let chat: ChatPage;
   let settings: SettingsPage;
-  /** When each learning request reached the fake model server (ms since the epoch). */
+  /**
+   * When each exchange's learning reached the fake model server (ms since the epoch): a request learning a stretch of
+   * the thread's exchanges at once counts once for each of them.
+   */
   const learningAt: number[] = [];
   /** When the slow story's request arrived: it streams for about STORY_CHUNKS × STORY_CHUNK_MS from then. */
   let storyAt = 0;
 
   function reply(request: FakeInferenceRequest): FakeReply {
     if (isLearning(request)) {
-      learningAt.push(Date.now());
+      const exchanges = (request.messages.at(-1)?.content.match(/"user": /g) ?? []).length;
+      for (let i = 0; i < Math.max(1, exchanges); i++) learningAt.push(Date.now());
       return { content: '{"memories": []}' };
     }
     if (isTitle(request)) return { content: 'Family in Porto' };
