@@ -27,7 +27,16 @@ export function App({ connection }: { connection: Connection }) {
     document.title = t('app.name');
   }, [language, t]);
   useEffect(() => {
-    document.documentElement.dataset.theme = theme;
+    // A theme applies at once. Otherwise a button's background transition fades from the old theme's colour while its
+    // text already has the new one's: for a moment a hovered button in the dark theme is light text on light grey.
+    const root = document.documentElement;
+    root.classList.add('theme-switching');
+    root.dataset.theme = theme;
+    let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => root.classList.remove('theme-switching'))));
+    return () => {
+      cancelAnimationFrame(frame);
+      root.classList.remove('theme-switching');
+    };
   }, [theme]);
 
   if (connection.kind === 'missing-token') {
