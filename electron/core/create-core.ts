@@ -147,7 +147,7 @@ export function createCore(options: CoreOptions): Core {
 
   const events = createEventBus(logger);
   const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger });
-  const threads = createThreadService({ sqlite: db.sqlite, clock, events });
+  const threads = createThreadService({ sqlite: db.sqlite, clock, events, logger });
   const messages = createMessagesRepo(db.sqlite);
   const promptContexts = createPromptContextRepo(db.sqlite, logger);
   const interrupted = messages.recoverInterrupted(clock.now());

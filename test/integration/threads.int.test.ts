@@ -78,6 +78,13 @@ describe('threads and settings through the core', () => {
     }
     db.close();
     unwrap(await client.call('thread.delete', { threadId: t.id }));
+    // While Mnemo still runs (the WAL is only folded in by a checkpoint), then after it closed.
+    const walNow = `${c.paths.dbFile}-wal`;
+    if (fs.existsSync(walNow)) {
+      const bytes = fs.readFileSync(walNow);
+      expect(bytes.includes(Buffer.from(canary)), 'WAL while running').toBe(false);
+      expect(bytes.includes(Buffer.from('金丝')), 'WAL while running').toBe(false);
+    }
     await c.dispose();
     cores.splice(cores.indexOf(c), 1);
     for (const file of [c.paths.dbFile, `${c.paths.dbFile}-wal`]) {

@@ -1,7 +1,8 @@
 /**
  * After a "delete forever" commits, the WAL (a file in the data folder) may still hold pages written before the delete,
  * with the deleted text. A TRUNCATE checkpoint folds the WAL into the database (where secure_delete zeroes freed
- * bytes) and empties it. One rule for memories (memory-bulk.ts) and episodes (episode.service.ts).
+ * bytes) and empties it. One rule for memories (memory-bulk.ts), episodes (episode.service.ts) and threads
+ * (thread.service.ts).
  */
 import type { Logger } from '../ports/logger.port';
 import type { Sqlite } from './open-database';

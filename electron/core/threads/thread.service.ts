@@ -2,6 +2,8 @@
  * Threads: create, list by last activity, rename, delete. Deleting takes the messages, the summary and the pending
  * jobs with it in one transaction (foreign keys cascade), and removes the messages' full-text entries.
  */
+import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
+import { silentLogger, type Logger } from '../ports/logger.port';
 import type { Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { ACTIVE_PATH_LENGTH_SQL } from '../chat/message-branches';
@@ -50,7 +52,7 @@ function toThread(r: Row): Thread {
 const SELECT_THREAD = `SELECT t.id, t.title, t.incognito, t.model, t.instructions, t.created_at, t.last_activity_at,
   ${ACTIVE_PATH_LENGTH_SQL} AS message_count FROM threads AS t`;
 
-export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events: EventBus }): ThreadService {
+export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; logger?: Logger }): ThreadService {
   const { sqlite, clock, events } = deps;
   const q = {
     byId: sqlite.prepare(`${SELECT_THREAD} WHERE t.id = ?`),
@@ -115,6 +117,8 @@ export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events
         return changes;
       });
       if (removed === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
+      // The conversation's words also sit in the WAL until a checkpoint: fold it in now, as "delete forever" does.
+      checkpointAfterPurge(sqlite, deps.logger ?? silentLogger);
       events.emit('thread.deleted', { threadId });
     },
   };
