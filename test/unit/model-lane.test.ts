@@ -28,6 +28,17 @@ function openRequest() {
 
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
+/** Two exchanges whose pauses (answer to the next keystroke) last 10 s each, then a third answer: a pause begins. */
+function answerAfterTwoPauses(lane: ReturnType<typeof createModelLane>, advance: (ms: number) => number): void {
+  for (let i = 0; i < 2; i++) {
+    lane.beginChat()();
+    advance(10_000);
+    lane.typing();
+    advance(4_001);
+  }
+  lane.beginChat()();
+}
+
 describe('model lane', () => {
   it('runs a background request at once when nothing holds the model', async () => {
     const { lane } = laneFor();
@@ -179,14 +190,7 @@ describe('model lane', () => {
 
   it("a request that would not fit in this user's typical pause waits for a longer one", async () => {
     const { lane, advance } = laneFor();
-    // Two exchanges whose pauses (answer to next keystroke) last 10 s.
-    for (let i = 0; i < 2; i++) {
-      lane.beginChat()();
-      advance(10_000);
-      lane.typing();
-      advance(4_001);
-    }
-    lane.beginChat()();
+    answerAfterTwoPauses(lane, advance);
     advance(1_501); // past the grace: nothing holds now
     expect(lane.hold()).toBeNull();
     let longRan = false;
@@ -223,13 +227,7 @@ describe('model lane', () => {
 
   it('no stretch while learning keeps up: one exchange learned in at most half a typical pause is learned at once', () => {
     const { lane, advance } = laneFor();
-    for (let i = 0; i < 2; i++) {
-      lane.beginChat()();
-      advance(10_000);
-      lane.typing();
-      advance(4_001);
-    }
-    lane.beginChat()();
+    answerAfterTwoPauses(lane, advance);
     advance(2_000); // past the grace after the answer
     expect(lane.stretchLeftMs(null)).toBe(0); // not measured yet: learn at once
     expect(lane.stretchLeftMs(5_000)).toBe(0); // keeps up in a 10 s pause
