@@ -216,15 +216,11 @@ export function createCore(options: CoreOptions): Core {
       return true;
     },
   });
-  lane.onChange(() => {
-    queue.notifyChange();
-    queue.poke();
-  });
+  lane.onChange(() => queue.notifyChange());
   events.subscribe((m) => {
     // A schedule switched back from paused: jobs that wait for the model may be claimed again now.
     if (m.event === 'settings.changed' && m.payload.keys.some((k) => k === 'learningSchedule' || k === 'learningNeedsPower')) {
       queue.notifyChange();
-      queue.poke();
     }
   });
   const timeline = createTimelineService({ sqlite: db.sqlite, clock });

@@ -190,7 +190,7 @@ export class JobQueue {
   private readonly random: () => number;
   private readonly owner = newLeaseOwner();
   private readonly ownerText = formatLeaseOwner(this.owner);
-  private running: { job: JobRow; batch: JobRow[]; controller: AbortController } | null = null;
+  private running: { job: JobRow; controller: AbortController } | null = null;
   private paused: QueueState['paused'] = null;
   /** Jobs whose failure could not be written (see process); released when the queue resumes. */
   private unreleased: JobRow[] = [];
@@ -311,9 +311,13 @@ export class JobQueue {
     this.flushIdleWaiters();
   }
 
-  /** Tells listeners the state changed for a reason outside the queue (the model lane's hold). */
+  /**
+   * The state changed for a reason outside the queue (the model lane's hold, the learning schedule): listeners are told,
+   * and the worker looks again for work (what may be claimed may have changed).
+   */
   notifyChange(): void {
     this.emitChange();
+    this.poke();
   }
 
   /** Wakes the worker (new job, clock moved, probe wanted). */
@@ -458,7 +462,8 @@ export class JobQueue {
     const patient = this.patientNow();
     if (!patient) return null;
     const now = this.clock.now();
-    const kinds = [...patient.keys()].filter((k) => this.claimableKinds().includes(k));
+    const claimable = this.claimableKinds();
+    const kinds = [...patient.keys()].filter((k) => claimable.includes(k));
     if (kinds.length === 0) return null;
     const held = this.sqlite.prepare(`SELECT 1 FROM jobs WHERE status = 'queued' AND run_after <= ? AND kind IN (${kinds.map(() => '?').join(',')}) LIMIT 1`).get(now, ...kinds);
     return held ? now + (this.options.stretchLeftMs?.() ?? 0) : null;
@@ -656,7 +661,7 @@ export class JobQueue {
     const { batch, unfit } = checkedBatch(handler, claimed);
     for (const other of unfit) this.giveBack(other, null);
     const controller = new AbortController();
-    this.running = { job, batch, controller };
+    this.running = { job, controller };
     this.emitChange();
     const heartbeat = setInterval(() => batch.forEach((b) => this.renewLease(b)), this.heartbeatMs());
     try {

@@ -181,24 +181,29 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     return elapsed >= AWAY_FACTOR * pause.typical || elapsed + expectedMs <= pause.typical;
   }
 
-  /** The pause under way and this user's typical pause, here or in the process that chats; null when either is unknown. */
+  /**
+   * What is known of this user's pauses: the one under way (since 0: none) and the typical one (0: not known), from
+   * this process when it has seen enough of them, else from the process that chats (the shared file).
+   */
+  function pauseKnown(): { local: boolean; since: number; typical: number } {
+    if (pauses.length >= PAUSES_NEEDED) return { local: true, since: pauseSince, typical: typicalPause() };
+    const shared = readShared();
+    return { local: false, since: shared.pauseSince, typical: shared.typicalPauseMs };
+  }
+
+  /** The pause under way and this user's typical pause; null when either is unknown. */
   function pauseUnderWay(): { since: number; typical: number } | null {
-    const local = pauses.length >= PAUSES_NEEDED;
-    const shared = local ? NO_SIGNAL : readShared();
-    const since = local ? pauseSince : shared.pauseSince;
-    const typical = local ? typicalPause() : shared.typicalPauseMs;
+    const { since, typical } = pauseKnown();
     return since === 0 || typical === 0 ? null : { since, typical };
   }
 
   function stretchLeftMs(learningCostMs: number | null): number {
     if (!chatFirst || learningCostMs === null) return 0;
-    const local = pauses.length >= PAUSES_NEEDED;
-    const typical = local ? typicalPause() : readShared().typicalPauseMs;
+    const { local, since, typical } = pauseKnown();
     if (typical === 0 || learningCostMs <= KEEP_UP_SHARE * typical) return 0;
     // Mid-exchange (an answer being written, the user typing): the conversation goes on at least a typical pause.
-    if (local && (chats > 0 || holdUntil > now())) return AWAY_FACTOR * typicalPause();
-    const pause = pauseUnderWay();
-    return pause ? Math.max(0, pause.since + AWAY_FACTOR * pause.typical - now()) : 0;
+    if (local && (chats > 0 || holdUntil > now())) return AWAY_FACTOR * typical;
+    return since === 0 ? 0 : Math.max(0, since + AWAY_FACTOR * typical - now());
   }
 
   /**
@@ -233,8 +238,8 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     }
   }
 
-  function preemptRunning(): void {
-    for (const stop of running) stop('chat');
+  function preemptRunning(reason: LaneHold): void {
+    for (const stop of running) stop(reason);
   }
 
   function active(holdFor: number): void {
@@ -274,7 +279,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
       chats++;
       endPause(false);
       activeAt = now();
-      preemptRunning();
+      preemptRunning('chat');
       if (!heartbeat) {
         heartbeat = setInterval(writeShared, CHAT_HEARTBEAT_MS);
         heartbeat.unref?.();
@@ -300,13 +305,13 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
       if (!chatFirst) return;
       endPause(true);
       active(typingGraceMs);
-      preemptRunning();
+      preemptRunning('chat');
       writeShared();
       changed();
     },
     setOnBattery(value) {
       onBattery = value;
-      if (hold() === 'battery') preemptRunning();
+      if (hold() === 'battery') preemptRunning('battery');
       changed();
     },
     hold,
