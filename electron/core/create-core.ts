@@ -62,6 +62,7 @@ import { createThreadExporter } from './threads/thread-export';
 import { createThreadImporter } from './threads/thread-import';
 import { threadHandlers } from './threads/thread.handlers';
 import { profileHandlers } from './profile/profile.handlers';
+import { profileForgetsPurged } from './profile/profile-forget';
 import { createProfileJob } from './profile/profile.job';
 import { createProfileService } from './profile/profile.service';
 import { createProfileStore } from './profile/profile.store';
@@ -185,6 +186,7 @@ export function createCore(options: CoreOptions): Core {
   disposers.push(() => embedding.dispose());
   // One scrubber for memories and episodes: one scrub at a time over the backups' scratch files.
   const backupScrubber = createBackupScrubber({ paths, logger });
+  const profileStore = createProfileStore(db.sqlite);
   const memories = createMemoryService({
     sqlite: db.sqlite,
     clock,
@@ -193,6 +195,7 @@ export function createCore(options: CoreOptions): Core {
     embedding,
     settings: () => settings.get(),
     backups: backupScrubber,
+    writtenFromMemories: profileForgetsPurged({ store: profileStore, events, clock }),
   });
   const timelineEvents = createTimelineWriter({ sqlite: db.sqlite, clock });
   const lane = createModelLane({ settings: () => settings.get(), signalFile: paths.laneFile, ...(options.chatFirst === false ? { chatFirst: false } : {}), ...options.laneTiming });
@@ -238,10 +241,9 @@ export function createCore(options: CoreOptions): Core {
       },
     }),
   );
-  const profileStore = createProfileStore(db.sqlite);
   const profile = createProfileService({ store: profileStore, queue, clock, events, settings: () => settings.get() });
   disposers.push(() => profile.dispose());
-  queue.register(createProfileJob({ ...jobDeps, store: profileStore }));
+  queue.register(createProfileJob({ ...jobDeps, store: profileStore, logger }));
   const episodeStore = createEpisodeStore(db.sqlite);
   const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get(), backups: backupScrubber, logger });
   disposers.push(() => episodes.dispose());

@@ -73,6 +73,8 @@ export const ToolSearch = z.object({
   /** Episodes search_memory returned (what earlier conversations were about); absent in rows written before episodes. */
   episodes: z.array(z.object({ episodeId: Id, threadId: Id, threadTitle: z.string(), title: z.string(), startedAt: Timestamp })).default([]),
   messages: z.array(z.object({ messageId: Id, threadId: Id, threadTitle: z.string(), createdAt: Timestamp })),
+  /** Results left out since: their episode was deleted forever or their thread deleted (their titles are not kept). */
+  forgotten: z.number().int().nonnegative().default(0),
   /** What was wrong with the call (bad arguments, unknown tool, a repeated search), as the model was told; null: it ran. */
   problem: z.string().nullable(),
   /** The tool message's tokens, and whether results were left out to fit. */

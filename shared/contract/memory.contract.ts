@@ -138,7 +138,14 @@ export const BackupErasure = z.object({
 });
 export type BackupErasure = z.output<typeof BackupErasure>;
 
-const PurgeResult = z.object({ purged: z.number().int().nonnegative(), backups: BackupErasure });
+/**
+ * What a purge took with it, written from the purged memories: consolidation summaries (their other originals came
+ * back) and lines of the profile (About you).
+ */
+export const PurgedDerived = z.object({ summaries: z.number().int().nonnegative(), profileLines: z.number().int().nonnegative() });
+export type PurgedDerived = z.output<typeof PurgedDerived>;
+
+const PurgeResult = z.object({ purged: z.number().int().nonnegative(), backups: BackupErasure, derived: PurgedDerived });
 
 const BulkIds = z.array(Id).min(1).max(10_000);
 
@@ -355,6 +362,8 @@ export const memoryOperations = {
       skipped: z.number().int().nonnegative(),
       /** purge only: what it did in the backups. */
       backups: BackupErasure.optional(),
+      /** purge only: what it took with it. */
+      derived: PurgedDerived.optional(),
     }),
   ),
   'memory.stats': operation(

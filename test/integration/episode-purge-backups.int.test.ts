@@ -111,6 +111,24 @@ describe('deleting an episode forever erases it from the backups too', () => {
     }
   });
 
+  it("another answer's record of what the model saw loses the episode's title, in the database and the backups", async () => {
+    const { client, fake, dir, secret, close } = await start();
+    unwrap(await client.call('settings.update', { patch: { memoryMode: 'auto', memoryAccess: 'tools' } }));
+    // The model searches its memory in a third conversation and finds the episode: the record names it, with its title.
+    fake.script({ toolCalls: [{ name: 'search_memory', arguments: { query: 'spare key' } }] }, { content: 'You hid it.' });
+    const answer = unwrap(await client.call('chat.send', { text: 'Where did I hide that key again?' }));
+    const before = unwrap(await client.call('chat.context', { messageId: answer.assistantMessage.id }))!;
+    expect(before.tools.searches[0]!.episodes).toEqual([expect.objectContaining({ episodeId: secret.id, title: secret.title })]);
+    unwrap(await client.call('db.backup', {}));
+
+    unwrap(await client.call('episode.delete', { id: secret.id, forever: true }));
+    const after = unwrap(await client.call('chat.context', { messageId: answer.assistantMessage.id }))!;
+    expect(after.tools.searches[0]).toMatchObject({ query: 'spare key', episodes: [], forgotten: 1 });
+    harnesses.splice(harnesses.length - 1, 1);
+    await close();
+    expect(traces(dir)).toEqual([]);
+  });
+
   it('names a backup it cannot change instead of skipping it', async () => {
     const { client, dir, secret } = await start();
     const good = unwrap(await client.call('db.backup', {})).path;

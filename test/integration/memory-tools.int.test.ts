@@ -104,6 +104,12 @@ describe('memory tools in chat', () => {
     // A receipt even without memories: the search is what the answer used.
     const page = unwrap(await client.call('thread.messages', { threadId: r.threadId }));
     expect(page.receipts).toEqual([{ messageId: r.assistantMessage.id, memories: [], searches: context.tools.searches }]);
+
+    // The trip's thread deleted: this answer's record keeps that something was found, not the deleted thread's title.
+    unwrap(await client.call('thread.delete', { threadId: trip.threadId }));
+    const after = unwrap(await client.call('chat.context', { messageId: r.assistantMessage.id }))!;
+    expect(after.tools.searches).toEqual([expect.objectContaining({ tool: 'search_conversations', query: '京都', messages: [], forgotten: 1 })]);
+    expect(JSON.stringify(after)).not.toContain('秋天的旅行');
   });
 
   it('a model whose /api/show lacks "tools" gets no tools and the memories injected', async () => {

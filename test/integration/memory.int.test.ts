@@ -155,8 +155,8 @@ describe('long-term memory store', () => {
 
       // No backups yet: the purge says so (purge-backups.int.test.ts follows it into the backups).
       const noBackups = { clean: 0, erased: 0, remaining: [] };
-      expect(unwrap(await client.call('memory.purge', { memoryId: m.id }))).toEqual({ purged: 1, backups: noBackups });
-      expect(unwrap(await client.call('memory.emptyTrash', {}))).toEqual({ purged: 1, backups: noBackups });
+      expect(unwrap(await client.call('memory.purge', { memoryId: m.id }))).toEqual({ purged: 1, backups: noBackups, derived: { summaries: 0, profileLines: 0 } });
+      expect(unwrap(await client.call('memory.emptyTrash', {}))).toEqual({ purged: 1, backups: noBackups, derived: { summaries: 0, profileLines: 0 } });
       expect(traces()).toEqual([]);
       expect(seen.filter((e) => e.event === 'memory.purged').map((e) => e.payload)).toEqual([{ memoryIds: [m.id] }, { memoryIds: [trash.id] }]);
       expect(await client.call('memory.get', { memoryId: m.id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });

@@ -127,9 +127,9 @@ describe('purging a memory erases it from the backups too', () => {
     for (const memoryId of [first!.id, third.id]) unwrap(await client.call('memory.delete', { memoryId }));
     const everyCopy = (erased: number): BackupErasure => ({ clean: copies.length, erased, remaining: [] });
     // The second canary is in every copy but the pre-migration one; the third likewise; the first in all five.
-    expect(unwrap(await client.call('memory.purge', { memoryId: second.id }))).toEqual({ purged: 1, backups: everyCopy(4) });
+    expect(unwrap(await client.call('memory.purge', { memoryId: second.id }))).toEqual({ purged: 1, backups: everyCopy(4), derived: { summaries: 0, profileLines: 0 } });
     expect(unwrap(await client.call('memory.bulk', { action: 'purge', memoryIds: [third.id] }))).toEqual({ changed: 1, skipped: 0, backups: everyCopy(4) });
-    expect(unwrap(await client.call('memory.emptyTrash', {}))).toEqual({ purged: 1, backups: everyCopy(5) });
+    expect(unwrap(await client.call('memory.emptyTrash', {}))).toEqual({ purged: 1, backups: everyCopy(5), derived: { summaries: 0, profileLines: 0 } });
     await stop(core);
 
     expect(traces(dir)).toEqual([]);
@@ -181,7 +181,7 @@ describe('purging a memory erases it from the backups too', () => {
     fs.copyFileSync(good, `${good}.scrub-copy`);
 
     const result = unwrap(await client.call('memory.purge', { memoryId: memory.id }));
-    expect(result).toEqual({ purged: 1, backups: { clean: 2, erased: 1, remaining: [{ path: damaged, reason: 'it is damaged and cannot be read' }] } });
+    expect(result).toEqual({ purged: 1, backups: { clean: 2, erased: 1, remaining: [{ path: damaged, reason: 'it is damaged and cannot be read' }] }, derived: { summaries: 0, profileLines: 0 } });
     expect(fs.readFileSync(damaged).equals(bytes)).toBe(true);
     expect(fs.readFileSync(otherLine).equals(otherLineBytes)).toBe(true);
     expect(contentsOf(otherLine)).toEqual(['A different memory that got the same id', 'Keeps the red kayak in the garage']);

@@ -2,7 +2,7 @@
  * Long-term memory from the terminal: add, list, search, show, edit, delete, restore, purge, revert, stats.
  * Every command is one contract operation; with --json it prints the operation's value.
  */
-import type { BackupErasure, Memory, MemoryCategory, MemoryHit, MemoryStatus, OpOutput, RemainingCopy } from '../../../shared/contract';
+import type { BackupErasure, Memory, MemoryCategory, MemoryHit, MemoryStatus, OpOutput, PurgedDerived, RemainingCopy } from '../../../shared/contract';
 import { MemoryCategory as CategorySchema, MemoryStatus as StatusSchema, operations } from '../../../shared/contract';
 import { daysInMonth, endOfDay } from '../../../shared/calendar-day';
 import { userTimeZone } from '../../../shared/time-zone';
@@ -207,15 +207,26 @@ export function remainingCopiesText(remaining: readonly RemainingCopy[]): string
   ].join('\n');
 }
 
+/** What went with a purge because it was written from what was purged ('' when nothing). */
+export function derivedText(derived: PurgedDerived | undefined): string {
+  if (!derived) return '';
+  const parts = [
+    ...(derived.summaries > 0 ? [`${derived.summaries} ${derived.summaries === 1 ? 'summary' : 'summaries'} written from it (the other memories it summarised are active again)`] : []),
+    ...(derived.profileLines > 0 ? [`${derived.profileLines} ${derived.profileLines === 1 ? 'line' : 'lines'} of your profile`] : []),
+  ];
+  return parts.length === 0 ? '' : ` With it went ${parts.join(' and ')}.`;
+}
+
 /** A purge's answer: erased from the database, and from which backups; the files that still hold copies, if any. */
-export function purgeText(what: string, backups: BackupErasure): string {
+export function purgeText(what: string, backups: BackupErasure, derived?: PurgedDerived): string {
   const files = `${backups.clean} ${backups.clean === 1 ? 'backup' : 'backups'}`;
+  const also = derivedText(derived);
   if (backups.remaining.length === 0) {
     return backups.clean === 0
-      ? `Purged ${what}: erased from the database (there are no backups); nothing of it is left.`
-      : `Purged ${what}: erased from the database and from every backup (${files}); nothing of it is left.`;
+      ? `Purged ${what}: erased from the database (there are no backups); nothing of it is left.${also}`
+      : `Purged ${what}: erased from the database and from every backup (${files}); nothing of it is left.${also}`;
   }
-  return `Purged ${what}: erased from the database${backups.clean > 0 ? ` and from ${files}` : ''}, but not from every backup.\n${remainingCopiesText(backups.remaining)}`;
+  return `Purged ${what}: erased from the database${backups.clean > 0 ? ` and from ${files}` : ''}, but not from every backup.${also}\n${remainingCopiesText(backups.remaining)}`;
 }
 
 async function purge(ctx: CliContext): Promise<CliOutput> {
@@ -223,7 +234,7 @@ async function purge(ctx: CliContext): Promise<CliOutput> {
   if (isFailure(memoryId)) return memoryId;
   const r = await ctx.client.call('memory.purge', { memoryId });
   if (!r.ok) return r;
-  return { ok: true, value: r.value, text: purgeText(`memory #${memoryId}`, r.value.backups) };
+  return { ok: true, value: r.value, text: purgeText(`memory #${memoryId}`, r.value.backups, r.value.derived) };
 }
 
 async function revert(ctx: CliContext): Promise<CliOutput> {

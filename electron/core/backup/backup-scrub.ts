@@ -34,6 +34,7 @@ import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
 import { workerEntry } from '../worker-entry';
 import { OFF_THREAD_FROM_BYTES, runWorkerTask } from '../worker-task';
+import { forgetEpisodesInBackupRecords, forgetMemoriesInProfile, returnOriginals } from './backup-derived';
 import { syncDirectory, syncFile } from './file-sync';
 import { inspectDatabaseFile } from './inspect-database-file';
 
@@ -54,7 +55,7 @@ export interface BackupScrubber {
    * Erases these memories from every backup; never rejects (see the header). One scrub at a time; backups holding
    * 2 MB or more in all are rewritten in a worker thread (backup-scrub.worker.ts).
    */
-  eraseMemories(memories: readonly PurgedMemory[]): Promise<BackupErasure>;
+  eraseMemories(memories: readonly PurgedMemory[], returned?: readonly PurgedMemory[]): Promise<BackupErasure>;
   /** Erases these episodes (rows, versions, search entries) from every backup, as eraseMemories does memories. */
   eraseEpisodes(episodes: readonly PurgedEpisode[]): Promise<BackupErasure>;
 }
@@ -75,13 +76,15 @@ export interface ScrubRequest {
   paths: Pick<Paths, 'dbFile' | 'backupsDir' | 'migrationsDir' | 'vecExtensionPath'>;
   memories: readonly PurgedMemory[];
   episodes?: readonly PurgedEpisode[];
+  /** Originals that came back active when their summary was purged with its source (backup-derived.ts). */
+  returned?: readonly PurgedMemory[];
 }
 
 export function createBackupScrubber(deps: { paths: Paths; logger: Logger; offThreadFromBytes?: number }): BackupScrubber {
   const { paths, logger } = deps;
   let previous: Promise<unknown> = Promise.resolve();
 
-  async function scrub(purged: Pick<ScrubRequest, 'memories' | 'episodes'>): Promise<BackupErasure> {
+  async function scrub(purged: Pick<ScrubRequest, 'memories' | 'episodes' | 'returned'>): Promise<BackupErasure> {
     const request: ScrubRequest = { paths: { dbFile: paths.dbFile, backupsDir: paths.backupsDir, migrationsDir: paths.migrationsDir, ...(paths.vecExtensionPath ? { vecExtensionPath: paths.vecExtensionPath } : {}) }, ...purged };
     const entry = backupBytes(paths) >= (deps.offThreadFromBytes ?? OFF_THREAD_FROM_BYTES) ? workerEntry(import.meta.url, 'backup-scrub.worker') : null;
     if (!entry) return eraseFromBackups(request);
@@ -94,7 +97,7 @@ export function createBackupScrubber(deps: { paths: Paths; logger: Logger; offTh
     }
   }
 
-  function erase(purged: Pick<ScrubRequest, 'memories' | 'episodes'>, what: string): Promise<BackupErasure> {
+  function erase(purged: Pick<ScrubRequest, 'memories' | 'episodes' | 'returned'>, what: string): Promise<BackupErasure> {
     if (purged.memories.length === 0 && (purged.episodes ?? []).length === 0) return Promise.resolve(NOTHING_ERASED);
     // One at a time: two scrubs would share the scratch files beside a backup.
     const run = previous.then(() => scrub(purged));
@@ -107,13 +110,13 @@ export function createBackupScrubber(deps: { paths: Paths; logger: Logger; offTh
   }
 
   return {
-    eraseMemories: (memories) => erase({ memories }, 'memories'),
+    eraseMemories: (memories, returned = []) => erase({ memories, returned }, 'memories'),
     eraseEpisodes: (episodes) => erase({ memories: [], episodes }, 'episodes'),
   };
 }
 
 /** Erases the memories from every copy of the database in the data folder (see the header); never throws. */
-export function eraseFromBackups({ paths, memories, episodes = [] }: ScrubRequest): BackupErasure {
+export function eraseFromBackups({ paths, memories, episodes = [], returned = [] }: ScrubRequest): BackupErasure {
   const found = findBackupFiles(paths);
   for (const leftover of found.scratch) removeQuietly(leftover);
   let clean = 0;
@@ -121,7 +124,7 @@ export function eraseFromBackups({ paths, memories, episodes = [] }: ScrubReques
   const remaining: RemainingCopy[] = [...found.unreadable];
   for (const file of found.files) {
     try {
-      if (eraseFrom(file, { memories, episodes }, paths)) erased++;
+      if (eraseFrom(file, { memories, episodes, returned }, paths)) erased++;
       clean++;
     } catch (e) {
       // Gone meanwhile (rotation in another Mnemo process): nothing of it is left to hold a copy.
@@ -134,10 +137,11 @@ export function eraseFromBackups({ paths, memories, episodes = [] }: ScrubReques
   return { clean, erased, remaining };
 }
 
-/** What one scrub erases: memories, episodes, or both. */
+/** What one scrub erases: memories, episodes, or both (and the originals to bring back). */
 interface Purged {
   memories: readonly PurgedMemory[];
   episodes: readonly PurgedEpisode[];
+  returned: readonly PurgedMemory[];
 }
 
 /** True when the file held some of the purged rows and was rewritten without them; false when it held none. */
@@ -161,6 +165,12 @@ function eraseFrom(file: string, purged: Purged, paths: ScrubRequest['paths']): 
       db.pragma('foreign_keys = ON');
       loadVec(db, paths.vecExtensionPath);
       const before = db.prepare('SELECT count(*) FROM memories').pluck().get() as number;
+      // What was written from the purged rows goes with them, by the live database's rules (backup-derived.ts).
+      writeTransaction(db, () => {
+        forgetMemoriesInProfile(db, purged.memories);
+        returnOriginals(db, purged.returned);
+        forgetEpisodesInBackupRecords(db, episodesHeldInDb(db, purged.episodes));
+      });
       expected = before - deleteMemories(db, purged.memories);
       expectedEpisodes = countEpisodes(db) - deleteEpisodes(db, purged.episodes);
       // Reading every page of the copy, VACUUM INTO also fails on a damaged one: such a backup is reported.
@@ -214,11 +224,14 @@ function holdsAny(file: string, purged: Purged): boolean {
 /** The purged episodes this database file holds; none in a backup from before episodes existed. */
 function episodesHeldIn(file: string, episodes: readonly PurgedEpisode[]): number[] {
   if (episodes.length === 0) return [];
-  return withDatabase(file, { readonly: true }, (db) => {
-    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'episodes'`).get()) return [];
-    const find = db.prepare('SELECT id FROM episodes WHERE id = ? AND created_at = ?').pluck();
-    return episodes.filter((e) => find.get(e.id, e.createdAt) !== undefined).map((e) => e.id);
-  });
+  return withDatabase(file, { readonly: true }, (db) => episodesHeldInDb(db, episodes));
+}
+
+function episodesHeldInDb(db: Sqlite, episodes: readonly PurgedEpisode[]): number[] {
+  if (episodes.length === 0) return [];
+  if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'episodes'`).get()) return [];
+  const find = db.prepare('SELECT id FROM episodes WHERE id = ? AND created_at = ?').pluck();
+  return episodes.filter((e) => find.get(e.id, e.createdAt) !== undefined).map((e) => e.id);
 }
 
 function countEpisodes(db: Sqlite): number {

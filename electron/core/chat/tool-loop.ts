@@ -162,8 +162,8 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
     }
 
     async function runCall(call: ToolCall, index: number): Promise<string> {
-      const record = (search: Omit<ToolSearch, 'tokens'>, text: string): string => {
-        input.trace.searches.push({ ...search, tokens: estimateTokens(text) });
+      const record = (search: Omit<ToolSearch, 'tokens' | 'forgotten'>, text: string): string => {
+        input.trace.searches.push({ ...search, forgotten: 0, tokens: estimateTokens(text) });
         return text;
       };
       const parsed = parseToolCall(call.name, call.arguments);

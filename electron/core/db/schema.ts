@@ -123,6 +123,12 @@ export const userProfile = sqliteTable(
     content: text('content').notNull(),
     editedByUser: integer('edited_by_user', { mode: 'boolean' }).notNull().default(false),
     sourceHash: text('source_hash'),
+    /**
+     * What each line was written from (profile/profile-lines.ts ProfileSources, JSON): the memories the rewrite read,
+     * and per line the memories it draws on. A purge removes the lines of a purged memory with it. Null: a profile
+     * written before sources were kept (a purge then goes by the words lines share with the purged memory).
+     */
+    sources: text('sources'),
     memoryCount: integer('memory_count').notNull().default(0),
     updatedAt: integer('updated_at').notNull(),
     refreshedAt: integer('refreshed_at'),

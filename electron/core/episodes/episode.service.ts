@@ -12,6 +12,7 @@
 import type { BackupErasure, Episode, EpisodeVersion, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { BackupScrubber } from '../backup/backup-scrub';
+import { forgetEpisodesInRecords } from '../chat/prompt-record-scrub';
 import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
@@ -160,8 +161,10 @@ export function createEpisodeService(deps: {
     async delete(id: number, forever: boolean): Promise<{ id: number; forever: boolean; backups?: BackupErasure }> {
       const episode = existing(id);
       writeTransaction(sqlite, () => {
-        if (forever) store.purge(id);
-        else store.setStatus(id, 'trashed', clock.now());
+        if (forever) {
+          store.purge(id);
+          forgetEpisodesInRecords(sqlite, [id]); // other answers' records of what the model saw named it
+        } else store.setStatus(id, 'trashed', clock.now());
         timeline.record('episode_deleted', { threadId: episode.threadId }, { episodeId: id, forever });
       });
       events.emit('episode.deleted', { id, threadId: episode.threadId, forever });

@@ -9,6 +9,9 @@
  * - Restore brings a memory back to the status it had before the trash (active, archived, in review...), and out of
  *   the archive to active.
  * - A bulk purge only reaches memories already in the trash.
+ * - A purge takes what was written from the purged memories with it, in its transaction (derived-memories.ts): the
+ *   consolidation summaries written from them (their other originals come back active) and, through
+ *   `writtenFromMemories`, the profile's lines that draw on them. The answer counts both.
  * - After a purge commits, the WAL is checkpointed (TRUNCATE) so the text is not left in it, then the same memories
  *   are erased from every backup (backup-scrub.ts); the answer says what happened there, the files that could not be
  *   changed included.
@@ -22,6 +25,7 @@ import type { EventBus } from '../event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { toMemory, type MemoryLookup, type MemoryRow } from './memory.repo';
+import { createDerivedMemories } from './derived-memories';
 import type { MemoryPatch, MemoryWriter } from './memory-writer';
 
 export interface MemoryBulk {
@@ -41,7 +45,18 @@ export interface MemoryBulkDeps {
   writer: MemoryWriter;
   /** Erases purged memories from the backups, after the purge has committed here. */
   backups: BackupScrubber;
+  writtenFromMemories?: WrittenFromMemories | undefined;
 }
+
+/**
+ * Text written from memories outside the memories table (the profile): told of a purge inside its transaction, with
+ * every wording each purged memory had; says how many lines it removed and what to announce after the commit.
+ */
+export interface WrittenFromMemories {
+  forget(purged: ReadonlyArray<{ id: number; content: string }>): { lines: number; afterCommit?: (() => void) | undefined };
+}
+
+type PurgeOutput = OpOutput<'memory.purge'>;
 
 const PURGE_CHUNK = 500;
 
@@ -79,6 +94,7 @@ function bulkPatch(r: MemoryRow, input: OpParsedInput<'memory.bulk'>): MemoryPat
 
 export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
   const { sqlite, clock, events, logger, lookup, writer } = deps;
+  const derived = createDerivedMemories(sqlite);
   const q = {
     statusBeforeTrash: sqlite.prepare(
       `SELECT status FROM memory_versions WHERE memory_id = ? AND status != 'trashed' ORDER BY version DESC LIMIT 1`,
@@ -95,12 +111,42 @@ export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
     return { status: previous ?? 'active' };
   }
 
-  async function purgeIds(ids: readonly number[]): Promise<OpOutput<'memory.purge'>> {
+  /** One chunk: the memories, the summaries written from them, their remaining originals back, the profile's lines. */
+  function purgeChunk(ids: readonly number[]) {
+    return writer.transaction(() => {
+      const given = new Set(ids.filter((id) => lookup.row(id) !== undefined));
+      const all = derived.closure([...given]);
+      const summaries = all.filter((id) => !given.has(id));
+      const restored = derived.remainingOriginals(summaries, new Set(all)).map((id) =>
+        toMemory(
+          writer.applyPatch(lookup.mustRow(id), { status: 'active', supersededBy: null }, { origin: 'user', reason: 'unconsolidated', eventKind: 'restored', eventData: { sourcePurged: true } })!,
+          now(),
+        ),
+      );
+      const wordings = all.map((id) => ({ id, content: derived.allWording(id) })).filter((w) => w.content !== '');
+      const gone = writer.purge(all);
+      const written = deps.writtenFromMemories?.forget(wordings) ?? { lines: 0 };
+      return { gone, summaries: gone.filter((m) => !given.has(m.id)).length, restored, written };
+    });
+  }
+
+  async function purgeIds(ids: readonly number[]): Promise<PurgeOutput & { ids: number[] }> {
     const purged: PurgedMemory[] = [];
-    for (let i = 0; i < ids.length; i += PURGE_CHUNK) purged.push(...writer.purge(ids.slice(i, i + PURGE_CHUNK)));
-    if (purged.length === 0) return { purged: 0, backups: NOTHING_ERASED };
+    const returned: PurgedMemory[] = [];
+    const result = { summaries: 0, profileLines: 0 };
+    for (let i = 0; i < ids.length; i += PURGE_CHUNK) {
+      const chunk = purgeChunk(ids.slice(i, i + PURGE_CHUNK));
+      purged.push(...chunk.gone);
+      result.summaries += chunk.summaries;
+      result.profileLines += chunk.written.lines;
+      returned.push(...chunk.restored.map((m) => ({ id: m.id, createdAt: m.createdAt })));
+      emitAll('memory.restored', chunk.restored);
+      chunk.written.afterCommit?.();
+    }
+    if (purged.length === 0) return { purged: 0, backups: NOTHING_ERASED, derived: result, ids: [] };
     checkpoint();
-    return { purged: purged.length, backups: await deps.backups.eraseMemories(purged) };
+    const backups = await deps.backups.eraseMemories(purged, returned);
+    return { purged: purged.length - result.summaries, backups, derived: result, ids: purged.map((m) => m.id) };
   }
 
   const checkpoint = () => checkpointAfterPurge(sqlite, logger);
@@ -134,15 +180,15 @@ export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
 
     async purge(memoryIds) {
       for (const id of memoryIds) lookup.mustRow(id);
-      const result = await purgeIds(memoryIds);
-      if (result.purged > 0) events.emit('memory.purged', { memoryIds: [...memoryIds] });
+      const { ids, ...result } = await purgeIds(memoryIds);
+      if (ids.length > 0) events.emit('memory.purged', { memoryIds: ids });
       return result;
     },
 
     async emptyTrash(trashedBefore) {
-      const ids = (q.trashedIds.all(trashedBefore ?? null, trashedBefore ?? null) as Array<{ id: number }>).map((r) => r.id);
-      const result = await purgeIds(ids);
-      if (result.purged > 0) events.emit('memory.purged', { memoryIds: ids });
+      const trashed = (q.trashedIds.all(trashedBefore ?? null, trashedBefore ?? null) as Array<{ id: number }>).map((r) => r.id);
+      const { ids, ...result } = await purgeIds(trashed);
+      if (ids.length > 0) events.emit('memory.purged', { memoryIds: ids });
       return result;
     },
 
@@ -152,9 +198,9 @@ export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
       if (action === 'purge') {
         // Only from the trash: a bulk purge must never reach a memory the user did not delete first.
         const trashed = unique.filter((id) => lookup.row(id)?.status === 'trashed');
-        const { purged, backups } = await purgeIds(trashed);
-        if (purged > 0) events.emit('memory.purged', { memoryIds: trashed });
-        return { changed: purged, skipped: unique.length - purged, backups };
+        const { purged, backups, derived: written, ids } = await purgeIds(trashed);
+        if (ids.length > 0) events.emit('memory.purged', { memoryIds: ids });
+        return { changed: purged, skipped: unique.length - purged, backups, derived: written };
       }
       const changed: Memory[] = [];
       let skipped = 0;

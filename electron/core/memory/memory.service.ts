@@ -30,7 +30,7 @@ import type { Logger } from '../ports/logger.port';
 import { createTimelineWriter } from '../timeline/timeline-writer';
 import { contentHash } from './content-hash';
 import { createKeywordIndex } from './keyword-index';
-import { createMemoryBulk, type MemoryBulk } from './memory-bulk';
+import { createMemoryBulk, type MemoryBulk, type WrittenFromMemories } from './memory-bulk';
 import { createMemorySearch, type MemorySearch, type PromptMemoryItem, type RetrieveInput } from './memory-search';
 import { createMemoryVectors, readyModelOf, type MemoryVectors } from './memory-vectors';
 import { createMemoryWriter, patched, type MemoryPatch, type MemoryWrites, type PreparedEmbedding } from './memory-writer';
@@ -83,6 +83,8 @@ export interface MemoryServiceDeps {
   settings: () => Settings;
   /** Erases purged memories from the backups, after the purge has committed here. */
   backups: BackupScrubber;
+  /** Text written from memories elsewhere (the profile), which a purge reaches too (memory-bulk.ts). */
+  writtenFromMemories?: WrittenFromMemories;
   /** Vector search tuning (benchmarks compare the quantized and exact paths); the defaults are the product's. */
   vectorSearch?: VectorIndexOptions;
 }
@@ -118,7 +120,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   });
   const vectors = createMemoryVectors({ sqlite, embedding, logger, index, writer });
   const search = createMemorySearch({ sqlite, clock, settings: deps.settings, keywords, index, vectors });
-  const bulk = createMemoryBulk({ sqlite, clock, events, logger, lookup, writer, backups: deps.backups });
+  const bulk = createMemoryBulk({ sqlite, clock, events, logger, lookup, writer, backups: deps.backups, writtenFromMemories: deps.writtenFromMemories });
   const branches = createMessageBranches(sqlite);
 
   const q = {

@@ -3,6 +3,12 @@
  * (pinned, then importance) while they fit the background model's window; when they are the same memories, with the
  * same text, as at the last rewrite, nothing is asked of the model (a daily refresh of an unchanged set is free),
  * unless the user asked for it. A profile the user edited is given to the model as the base to keep.
+ *
+ * The answer is checked line by line against the memories it was written from (profile-lines.ts): a line no memory
+ * says is dropped, a secret or an instruction no memory says refuses the rewrite, and so does an answer most of whose
+ * lines are unfounded; a refused rewrite keeps the previous profile. The profile is stored with what each line was
+ * written from, so a purge can take a memory's lines out at once. A memory purged while the model wrote makes the
+ * answer void (it may hold that memory's words); the purge itself schedules the next rewrite.
  */
 import { createHash } from 'node:crypto';
 import type { Settings } from '../../../shared/contract';
@@ -14,8 +20,10 @@ import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import { splitThink } from '../llm/think-splitter';
 import type { Clock } from '../ports/clock.port';
+import type { Logger } from '../ports/logger.port';
 import { DATA_NOT_INSTRUCTIONS, fenced } from '../text/data-fence';
 import { estimateTokens } from '../text/token-estimate';
+import { checkProfile } from './profile-lines';
 import { toProfile, type ProfileStore } from './profile.store';
 
 /** "At most 150 words" is about 200 tokens in English and 300 in Chinese; room for a model that runs over. */
@@ -67,8 +75,17 @@ export function notesHash(notes: ProfileNote[]): string {
   return hash.digest('hex');
 }
 
-export function createProfileJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: ProfileStore }): JobHandler {
+/** Why a rewrite was refused, for the log (no user text). */
+const PROBLEM_TEXT = {
+  empty: 'it held no line about the user',
+  secret: 'a line held what looks like a secret',
+  instruction: 'a line gave the assistant an instruction no memory holds',
+  ungrounded: 'most of its lines said things no memory says',
+} as const;
+
+export function createProfileJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: ProfileStore; logger: Logger }): JobHandler {
   const { sqlite, clock, events, store } = deps;
+  const exists = sqlite.prepare('SELECT 1 FROM memories WHERE id = ?').pluck();
   const activeNotes = sqlite.prepare(
     `SELECT id, category, content FROM memories WHERE status = 'active' AND (expires_at IS NULL OR expires_at > ?)
      ORDER BY pinned DESC, importance DESC, id DESC LIMIT ?`,
@@ -102,8 +119,23 @@ export function createProfileJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       });
       const content = cleanProfile(text);
       if (!content) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty profile.');
+      const checked = checkProfile(content, notes, previous);
+      if (!checked.ok) {
+        // Asking again would ask the same model about the same memories: the job ends, the profile stays (as a refused
+        // consolidation does); the next change to the memories brings the next rewrite.
+        deps.logger.info(`profile rewrite refused: ${PROBLEM_TEXT[checked.problem]}; the previous profile stays`, { job: job.id });
+        return null;
+      }
       return (tx) => {
-        const written = store.setByRefresh({ content, sourceHash, memoryCount: notes.length, readAt: previous?.updatedAt ?? null, now: clock.now() });
+        if (notes.some((n) => exists.get(n.id) === undefined)) return; // purged while the model wrote: see the header
+        const written = store.setByRefresh({
+          content: checked.content,
+          sourceHash,
+          sources: checked.sources,
+          memoryCount: notes.length,
+          readAt: previous?.updatedAt ?? null,
+          now: clock.now(),
+        });
         if (written) tx.afterCommit(() => events.emit('profile.updated', { profile: toProfile(written) }));
       };
     },

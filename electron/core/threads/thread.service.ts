@@ -2,6 +2,7 @@
  * Threads: create, list by last activity, rename, delete. Deleting takes the messages, the summary and the pending
  * jobs with it in one transaction (foreign keys cascade), and removes the messages' full-text entries.
  */
+import { forgetThreadInRecords } from '../chat/prompt-record-scrub';
 import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import { silentLogger, type Logger } from '../ports/logger.port';
 import type { Thread } from '../../../shared/contract';
@@ -114,6 +115,8 @@ export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events
         // words from the file (the user deleted this conversation: its words, its episodes' too, must not stay on disk).
         if (changes > 0) q.optimizeMessageFts.run();
         if (hadEpisodes) q.optimizeEpisodeFts.run();
+        // Other answers' records of what the model saw named its episodes and its title: those names go too.
+        if (changes > 0) forgetThreadInRecords(sqlite, threadId);
         return changes;
       });
       if (removed === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);

@@ -1,7 +1,7 @@
 /**
  * The searches the model ran with the memory tools for one answer (ToolSearch): which tool, the words it searched for,
  * and what came back (the memories by their text, episodes by their headline and day with a link to their thread, past
- * messages by their thread's title and day). A call the model got wrong (bad arguments, an unknown tool, a repeated
+ * messages by their thread's title and day; results deleted since, counted without their titles). A call the model got wrong (bad arguments, an unknown tool, a repeated
  * search) is shown as not run, the reason on hover. Used by the receipt under an answer and by the "What the model
  * saw" dialog.
  */
@@ -26,7 +26,7 @@ export function ToolSearchList({ searches }: { searches: ToolSearch[] }) {
     <ul className="tool-searches">
       {searches.map((s, i) => {
         const conversations = s.tool === 'search_conversations';
-        const found = conversations ? s.messages.length : s.memoryIds.length + s.episodes.length;
+        const found = (conversations ? s.messages.length : s.memoryIds.length + s.episodes.length) + s.forgotten;
         return (
           <li key={i} className="tool-search" title={s.problem ?? undefined}>
             <span className="tool-search-line">
@@ -35,7 +35,7 @@ export function ToolSearchList({ searches }: { searches: ToolSearch[] }) {
                 : t(conversations ? 'receipt.search.conversations' : 'receipt.search.memories', { query: s.query ?? '', count: found })}
               {s.cut && <span className="badge">{t('receipt.search.cut')}</span>}
             </span>
-            {s.memoryIds.length + s.episodes.length + s.messages.length > 0 && (
+            {s.memoryIds.length + s.episodes.length + s.messages.length + s.forgotten > 0 && (
               <ul className="tool-search-results">
                 {s.memoryIds.map((id) => {
                   const memory = byId[id];
@@ -52,6 +52,7 @@ export function ToolSearchList({ searches }: { searches: ToolSearch[] }) {
                 {s.messages.map((m) => (
                   <li key={`c${m.messageId}`}>{t('receipt.search.message', { title: m.threadTitle || t('receipt.search.untitled'), when: formatRelativeTime(m.createdAt, Date.now(), language) })}</li>
                 ))}
+                {s.forgotten > 0 && <li className="tool-search-forgotten">{t('receipt.search.forgotten', { count: s.forgotten })}</li>}
               </ul>
             )}
           </li>

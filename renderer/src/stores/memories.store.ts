@@ -5,7 +5,7 @@
  * reorder rows re-reads the pages on screen.
  */
 import { create } from 'zustand';
-import type { Memory, MemoryCategory, MemoryReason, MemoryStatus, OpOutput, RemainingCopy } from '../../../shared/contract';
+import type { Memory, MemoryCategory, MemoryReason, MemoryStatus, OpOutput, PurgedDerived, RemainingCopy } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo } from '../../../shared/errors';
 import { MAX_BULK, PAGE_SIZE, pagesFor, pagesToEvict, rowAt } from '../memory/memory-pages';
@@ -189,11 +189,12 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
 
   /** restore or purge many, one memory.bulk transaction per MAX_BULK ids; how many changed (and, for a purge, the
    * backups that could not be changed). */
-  async function bulkAll(action: 'restore' | 'purge', ids: number[]): Promise<{ changed: number; remaining: RemainingCopy[] }> {
+  async function bulkAll(action: 'restore' | 'purge', ids: number[]): Promise<{ changed: number; remaining: RemainingCopy[]; derived: PurgedDerived }> {
     const client = get().client;
     let changed = 0;
     const remaining: RemainingCopy[] = [];
-    if (!client) return { changed, remaining };
+    const derived = { summaries: 0, profileLines: 0 };
+    if (!client) return { changed, remaining, derived };
     for (let i = 0; i < ids.length; i += MAX_BULK) {
       const result = await client.call('memory.bulk', { action, memoryIds: ids.slice(i, i + MAX_BULK) });
       if (!result.ok) {
@@ -202,8 +203,10 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       }
       changed += result.value.changed;
       remaining.push(...(result.value.backups?.remaining ?? []));
+      derived.summaries += result.value.derived?.summaries ?? 0;
+      derived.profileLines += result.value.derived?.profileLines ?? 0;
     }
-    return { changed, remaining };
+    return { changed, remaining, derived };
   }
 
   return {
@@ -421,8 +424,8 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       const ids = [...get().selected];
       if (ids.length === 0) return;
       set({ selected: new Set(), anchor: null });
-      const { changed, remaining } = await bulkAll('purge', ids);
-      announcePurge(changed, remaining);
+      const { changed, remaining, derived } = await bulkAll('purge', ids);
+      announcePurge(changed, remaining, 'memories', derived);
     },
 
     async emptyTrash() {
@@ -431,7 +434,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       const result = await client.call('memory.emptyTrash', {});
       if (!result.ok) return useAppStore.getState().showError(result.error);
       set({ selected: new Set(), anchor: null });
-      announcePurge(result.value.purged, result.value.backups.remaining);
+      announcePurge(result.value.purged, result.value.backups.remaining, 'memories', result.value.derived);
     },
   };
 });

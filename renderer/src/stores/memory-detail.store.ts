@@ -117,7 +117,7 @@ export const useMemoryDetailStore = create<DetailState>((set, get) => {
         return false;
       }
       set({ memoryId: null, detail: null, gone: false });
-      announcePurge(result.value.purged, result.value.backups.remaining);
+      announcePurge(result.value.purged, result.value.backups.remaining, 'memories', result.value.derived);
       return true;
     },
   };
