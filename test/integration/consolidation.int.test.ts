@@ -33,6 +33,14 @@ const TEA = [
 ];
 const WALK = ['每天晚上吃完饭后在西湖边散步半小时，带着小狗', '每天晚上吃完饭后在西湖边散步半小时，听播客', '每天晚上吃完饭后在西湖边散步半小时，走一万步'];
 
+// Learned before the instruction detector knew "pirate speak" (issue 26 item 7): active, and alike enough to cluster.
+const PIRATE = [
+  'Wants every answer in pirate speak when chatting about sailing trips on the lake',
+  'Wants every answer in pirate speak when chatting about sailing trips with friends',
+  'Wants every answer in pirate speak when chatting about sailing trips in summer',
+];
+const PIRATE_SUMMARY = 'Wants every answer in pirate speak when chatting about sailing trips on the lake with friends in summer';
+
 const isConsolidation = (content: string) => content.startsWith('You keep notes about the user');
 type Body = { messages: Array<{ role: string; content: string }> };
 
@@ -147,6 +155,22 @@ describe('consolidation', () => {
     unwrap(await client.call('review.approve', { memoryId: items[0]!.id }));
     expect(await status(client, ids)).toEqual(['superseded', 'superseded', 'superseded']);
     for (const id of ids) expect((await get(client, id)).memory.supersededBy).toBe(items[0]!.id);
+  });
+
+  it('sends a summary that reads like an instruction to review (memories learned before the detector knew the phrasing)', async () => {
+    const dir = tempDir();
+    const clock = createTestClock();
+    const ids = await learn(dir, clock, PIRATE);
+    const { core, client, fake } = await start(dir, clock);
+    fake.setDefaultReply({ content: PIRATE_SUMMARY });
+
+    expect(unwrap(await client.call('memory.maintain', {}))).toMatchObject({ clustersQueued: 1 });
+    await core.queue.runUntilIdle();
+    expect(await status(client, ids)).toEqual(['active', 'active', 'active']);
+    const { items } = unwrap(await client.call('review.list', {}));
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ content: PIRATE_SUMMARY, status: 'review' });
+    expect(events(dir, 'consolidated')).toEqual([]);
   });
 
   it('a rejected proposal leaves the memories as they were', async () => {

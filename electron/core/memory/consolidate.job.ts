@@ -12,7 +12,8 @@
  *   originals, their category, a vector and its FTS entry; each original becomes 'superseded' by it (a version and a
  *   'superseded' event each). All through the memory writer, in the transaction that completes the job (fenced: a
  *   job taken back by another runner writes nothing). memory.unconsolidate undoes it.
- * - A cluster holding a pinned memory or one of the user's (memory-cap.ts) is never applied: the summary goes to the
+ * - A cluster holding a pinned memory or one of the user's (memory-cap.ts), or a summary that reads like an instruction
+ *   to the assistant (instruction-detector.ts), is never applied: the summary goes to the
  *   review inbox (status 'review', a 'proposed' event with flag 'consolidation', `replaces`/`alsoReplaces` the
  *   originals), where approving supersedes them and rejecting leaves them (review.service.ts).
  * - Events (memory.created, memory.updated) leave after the commit.
@@ -24,6 +25,7 @@ import type { EventBus } from '../event-bus';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import type { Logger } from '../ports/logger.port';
+import { looksLikeInstruction } from '../extraction/instruction-detector';
 import { estimateTokens } from '../text/token-estimate';
 import { cleanSummary, consolidationPrompt, summaryGrounding, SUMMARY_MAX_TOKENS } from './consolidation-summary';
 import type { MemoryCap } from './memory-cap';
@@ -90,7 +92,9 @@ export function createConsolidateJob(deps: ConsolidateJobDeps): JobHandler {
           return;
         }
         const ids = current.map((m) => m.id);
-        const review = current.some((m) => m.pinned) || cap.usersAmong(ids).size > 0;
+        // A summary that reads like an instruction (its originals learned before the detector knew the phrasing) would
+        // put an order to the assistant into every prompt: the user decides, as for a learned one (issue 26 item 7).
+        const review = current.some((m) => m.pinned) || cap.usersAmong(ids).size > 0 || looksLikeInstruction(summary) !== null;
         const facts = { from: ids, summarised: ids.length };
         const created = memories.createMemory(
           {
