@@ -56,10 +56,10 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
       merged[key] = isPlainObject(before) && isPlainObject(value) ? { ...before, ...value } : value;
     }
     const parsed = StorableSettings.safeParse(merged);
-    // A patch is refused for what it makes wrong, not for a stored value a newer rule refuses (an address stored
-    // before its confirmation was asked for): that one stays refused where it is used, and a theme can still change.
+    // A patch is refused for what it makes wrong or writes, not for a stored value a newer rule refuses (an address
+    // stored before its confirmation was asked for): that one stays refused where it is used, and a theme can still change.
     const before = parsed.success ? [] : refusals(current);
-    const issue = parsed.success ? undefined : parsed.error.issues.find((i) => !before.includes(refusalKey(i)));
+    const issue = parsed.success ? undefined : parsed.error.issues.find((i) => !before.includes(refusalKey(i)) || String(i.path[0]) in patch);
     if (issue) {
       const path = ['patch', ...issue.path.map(String)].join('.');
       throw new MnemoError('INVALID_INPUT', `Invalid setting at "${path}": ${issue.message}.`, { path });
