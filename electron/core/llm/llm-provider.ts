@@ -111,7 +111,7 @@ export function createLlmProvider(deps: {
   const details = new Map<string, Promise<ModelDetails>>();
 
   /** The server settings choose, with what the offline rule needs to judge it; `url` is null when it is no address. */
-  function choice(settings: Settings): { api: ModelServerApi; written: string; url: string | null; source: OllamaHostSource; invalid?: MnemoError } {
+  function chosenServer(settings: Settings): { api: ModelServerApi; written: string; url: string | null; source: OllamaHostSource; invalid?: MnemoError } {
     if (settings.llmProvider === 'openai') {
       const url = normalizeBaseUrl(settings.openaiBaseUrl);
       return { api: 'openai', written: settings.openaiBaseUrl, url, source: settings.openaiBaseUrl === Settings.parse({}).openaiBaseUrl ? 'default' : 'settings' };
@@ -127,7 +127,7 @@ export function createLlmProvider(deps: {
 
   function get(): LlmPort {
     const settings = deps.settings();
-    const chosen = choice(settings);
+    const chosen = chosenServer(settings);
     const confirmed = settings[REMOTE_CONFIRMATION_SETTING[chosen.api]];
     // An OLLAMA_HOST that is no address: every call says so (models.list shows it), rather than each caller throwing.
     if (chosen.url === null) return use(`ollama\n${chosen.written}`, () => refusingPort('ollama', chosen.written, chosen.invalid!));
@@ -153,7 +153,7 @@ export function createLlmProvider(deps: {
   /** Where requests go (models.list shows it; the status bar names a server on another machine). */
   function inUse(): ServerInUse {
     const settings = deps.settings();
-    const chosen = choice(settings);
+    const chosen = chosenServer(settings);
     const url = chosen.url ?? chosen.written;
     const address = chosen.url === null ? null : remoteAddressOf(chosen.url);
     const confirmed = settings[REMOTE_CONFIRMATION_SETTING[chosen.api]];
