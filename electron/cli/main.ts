@@ -103,11 +103,23 @@ function report(out: CliOutput, json: boolean): number {
   if (!out.ok) {
     if (json) process.stdout.write(JSON.stringify({ ok: false, error: out.error }) + '\n');
     fail(out.error.message);
+    const confirm = confirmationHint(out.error.details);
+    if (confirm) process.stderr.write(`${confirm}\n`);
     return 1;
   }
   const text = json ? JSON.stringify(out.value, null, 2) : out.text;
   if (text) process.stdout.write(text + '\n');
   return 0;
+}
+
+/**
+ * A model server on another machine that Mnemo refused (FORBIDDEN, details.confirm: OLLAMA_HOST pointing elsewhere,
+ * or an address stored without its confirmation): the command that confirms it, for the terminal.
+ */
+function confirmationHint(details: Record<string, unknown> | undefined): string | null {
+  const confirm = details?.confirm as { setting?: unknown; address?: unknown } | undefined;
+  if (typeof confirm?.setting !== 'string' || typeof confirm.address !== 'string') return null;
+  return `To send to it: mnemo settings set ${confirm.setting} ${confirm.address}`;
 }
 
 main(process.argv.slice(2)).then(

@@ -26,6 +26,12 @@ export const ModelsOverview = z.object({
   host: z.string(),
   /** Where the host comes from: the ollamaHost setting, the OLLAMA_HOST environment variable, or the default. */
   hostSource: z.enum(['settings', 'environment', 'default']),
+  /**
+   * The server is on another machine: its address ("scheme://host:port") and whether the user confirmed it. Unconfirmed,
+   * Mnemo sends it nothing (error FORBIDDEN) until the address is confirmed (shared/model-server-address.ts). Null:
+   * on this computer.
+   */
+  remote: z.object({ address: z.string(), confirmed: z.boolean() }).nullable(),
   reachable: z.boolean(),
   version: z.string().nullable(),
   /** When unreachable: what happened and how to fix it (start Ollama, check OLLAMA_HOST). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canonicalTimeZone } from '../time-zone';
 import { CONTEXT_WINDOW_TOKENS } from '../context-window';
-import { unconfirmedRemoteAddress } from '../model-server-address';
+import { settingsAddressProblems } from '../model-server-address';
 import { Empty, operation } from './define';
 import { Instructions } from './thread.contract';
 
@@ -15,8 +15,13 @@ export const Settings = z.object({
    * provider all go to it.
    */
   llmProvider: z.enum(['ollama', 'openai']).default('ollama'),
-  /** Empty: use the OLLAMA_HOST environment variable, else http://127.0.0.1:11434. */
+  /**
+   * Empty: use the OLLAMA_HOST environment variable, else http://127.0.0.1:11434. One on another machine (from here or
+   * from OLLAMA_HOST) needs ollamaRemoteConfirmed (shared/model-server-address.ts).
+   */
   ollamaHost: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
+  /** The address (scheme, host, port) of an Ollama on another machine the user agreed to send requests to; empty: none. */
+  ollamaRemoteConfirmed: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
   /**
    * The OpenAI-compatible server's base URL, the part before /chat/completions (LM Studio's default below;
    * llama-server: http://127.0.0.1:8080/v1). One on another machine needs openaiRemoteConfirmed
@@ -132,8 +137,7 @@ export type Settings = z.output<typeof Settings>;
  * value that a newer rule refuses never stops the app from starting; the request-time checks apply the same rules.
  */
 export const StorableSettings = Settings.superRefine((settings, ctx) => {
-  const problem = unconfirmedRemoteAddress(settings.openaiBaseUrl, settings.openaiRemoteConfirmed);
-  if (problem !== null) ctx.addIssue({ code: 'custom', path: ['openaiBaseUrl'], message: problem });
+  for (const { setting, message } of settingsAddressProblems(settings)) ctx.addIssue({ code: 'custom', path: [setting], message });
 });
 
 /** The settings as hosts show them: the stored ones, and whether an API key is kept (never the key itself). */

@@ -8,7 +8,7 @@ const model = (name: string, chat = true) => ({
 });
 /** The server has qwen3:4b and an embedding model; the chat model in Settings (llama3.2) is not installed. */
 const overview: Overview = {
-  api: 'ollama', host: 'http://127.0.0.1:11434', hostSource: 'default', reachable: true, version: '0.12.0', error: null,
+  api: 'ollama', host: 'http://127.0.0.1:11434', hostSource: 'default', remote: null, reachable: true, version: '0.12.0', error: null,
   models: [model('qwen3:4b'), model('nomic-embed-text', false)],
   chatModel: { name: 'llama3.2', installed: false },
   backgroundModel: { name: 'llama3.2', installed: false },
@@ -36,5 +36,12 @@ describe('what stands between the user and a reply', () => {
     expect(modelProblem(down, 'qwen3:4b')).toEqual({ kind: 'unreachable', host: overview.host, message: 'Ollama is not running.' });
     expect(modelProblem({ ...overview, models: [model('nomic-embed-text', false)] }, 'qwen3:4b')?.kind).toBe('no-models');
     expect(modelProblem(null, 'qwen3:4b')).toBeNull();
+  });
+
+  it('a server on another machine not confirmed comes before anything else: Mnemo sent it nothing and asks first', () => {
+    const remote = { ...overview, host: 'http://192.168.1.20:11434', hostSource: 'environment' as const, remote: { address: 'http://192.168.1.20:11434', confirmed: false }, reachable: false };
+    expect(modelProblem(remote)).toEqual({ kind: 'unconfirmed', api: 'ollama', address: 'http://192.168.1.20:11434', fromEnvironment: true });
+    expect(modelProblem({ ...remote, hostSource: 'settings' })).toMatchObject({ kind: 'unconfirmed', fromEnvironment: false });
+    expect(modelProblem({ ...remote, remote: { address: 'http://192.168.1.20:11434', confirmed: true }, reachable: true })?.kind).toBe('model-missing');
   });
 });

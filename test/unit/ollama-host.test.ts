@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MnemoError } from '../../shared/errors';
 import { ollamaHostInUse } from '../../electron/core/llm/llm-provider';
-import { normalizeHost } from '../../electron/core/llm/ollama-host';
+import { normalizeHost } from '../../shared/ollama-host';
 
 describe('Ollama address in use', () => {
   it('names the source that won, with the address as Mnemo uses it', () => {

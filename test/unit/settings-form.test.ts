@@ -135,6 +135,27 @@ describe('settings form', () => {
       expect(validateDraft(openai, { ...confirmed, openaiRemoteConfirmed: '' }).valid).toBe(false);
     });
 
+    it('asks the same for an Ollama host on another machine (0.0.0.0 is this computer, as Ollama reads it)', () => {
+      for (const host of ['', 'http://127.0.0.1:11434', 'http://0.0.0.0:11434', 'http://[::1]:11434']) {
+        expect(remoteServer(defaults, { ollamaHost: host }), host).toBeNull();
+        expect(validateDraft(defaults, { ollamaHost: host }).valid, host).toBe(true);
+      }
+      const draft = { ollamaHost: 'http://192.168.1.20:11434' };
+      expect(validateDraft(defaults, draft).errors).toEqual({ ollamaHost: { key: 'settings.error.remoteUnconfirmed', params: { address: 'http://192.168.1.20:11434' } } });
+      expect(StorableSettings.safeParse({ ...defaults, ...buildPatch(defaults, draft) }).success).toBe(false);
+      const confirmed = { ...draft, ollamaRemoteConfirmed: confirmationValue(defaults, draft, true) };
+      expect(buildPatch(defaults, confirmed)).toEqual({ ollamaHost: 'http://192.168.1.20:11434', ollamaRemoteConfirmed: 'http://192.168.1.20:11434' });
+      expect(StorableSettings.safeParse({ ...defaults, ...buildPatch(defaults, confirmed) }).success).toBe(true);
+      // The other server's confirmation is never sent with it.
+      expect(buildPatch(defaults, { ...confirmed, openaiRemoteConfirmed: 'http://192.168.1.20:11434' })).not.toHaveProperty('openaiRemoteConfirmed');
+    });
+
+    it('refuses credentials, a query or a fragment in either address, pointing to the API key field', () => {
+      expect(validateDraft(defaults, { ollamaHost: 'http://me:pw@127.0.0.1:11434' }).errors).toEqual({ ollamaHost: { key: 'settings.error.credentials' } });
+      expect(validateDraft(openai, { openaiBaseUrl: 'http://127.0.0.1:1234/v1?key=1' }).errors).toEqual({ openaiBaseUrl: { key: 'settings.error.credentials' } });
+      expect(validateDraft(openai, { openaiBaseUrl: 'http://127.0.0.1:1234/v1#k' }).valid).toBe(false);
+    });
+
     it('neither checks nor sends the fields of the provider not chosen, and keeps them in the draft', () => {
       const draft = { llmProvider: 'openai', openaiBaseUrl: 'http://10.0.0.9:1234/v1', ollamaHost: 'not a url' };
       // Set to OpenAI-compatible: the Ollama host is left out; the remote base URL needs its confirmation.

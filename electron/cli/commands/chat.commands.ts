@@ -2,6 +2,7 @@
  * Chat, threads, models and the background queue from the terminal.
  * `chat` streams the reply to stdout and exits once the reply and its writes are done.
  */
+import { REMOTE_CONFIRMATION_SETTING } from '../../../shared/model-server-address';
 import type { Message, ModelsOverview, OpOutput, QueueState, Thread, ToolSearch } from '../../../shared/contract';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
@@ -272,7 +273,9 @@ export const chatCommands: CliCommand[] = [
       if (!r.ok) return r;
       if (!r.value.reachable) {
         const code = (r.value.error?.code ?? (r.value.api === 'ollama' ? 'OLLAMA_UNREACHABLE' : 'LLM_UNREACHABLE')) as ErrorCode;
-        return { ok: false, error: { code, message: r.value.error?.message ?? `Cannot reach the model server at ${r.value.host}.` } };
+        // A server on another machine not confirmed: the details the terminal turns into the command that confirms it.
+        const remote = r.value.remote && !r.value.remote.confirmed ? { details: { confirm: { setting: REMOTE_CONFIRMATION_SETTING[r.value.api], address: r.value.remote.address } } } : {};
+        return { ok: false, error: { code, message: r.value.error?.message ?? `Cannot reach the model server at ${r.value.host}.`, ...remote } };
       }
       return { ok: true, value: r.value, text: formatModels(r.value) };
     },

@@ -5,10 +5,15 @@
  * Keys are the contract's own (shared/contract/settings.contract.ts), groups joined by dots (`retrieval.limit`):
  * the list is derived from the Settings schema, so a setting added there is reachable here without a change. The
  * value is read as the schema's type (a number, true/false, or text) and then validated by `settings.update`, the
- * same rule as in the app; an unknown key is refused with the nearest known one.
+ * same rule as in the app; an unknown key is refused with the nearest known one. A model server address on another
+ * machine needs its confirmation (shared/model-server-address.ts): `--confirm-remote` stores the address's confirmation
+ * with it, in the same update, as the Settings checkbox does; `settings set ollamaRemoteConfirmed ADDRESS` confirms an
+ * OLLAMA_HOST from the environment.
  */
 import { z } from 'zod';
 import { Settings } from '../../../shared/contract';
+import { ADDRESS_SETTING, remoteAddressOf, REMOTE_CONFIRMATION_SETTING, urlOf, type ModelServerApi } from '../../../shared/model-server-address';
+import { flag } from '../options';
 import type { CliCommand } from '../commands';
 import { nearest } from '../nearest';
 import { UsageError } from '../parse';
@@ -117,13 +122,21 @@ export const settingsCommands: CliCommand[] = [
   {
     words: ['settings', 'set'],
     synopsis: 'settings set KEY VALUE    change one setting (validated as in the app), e.g. contextWindowTokens 16384',
-    async run({ client, args }) {
+    options: { 'confirm-remote': flag('with ollamaHost or openaiBaseUrl: agree to send conversations and memories to that address on another machine') },
+    async run({ client, args, flags }) {
       if (args.length !== 2) usageError('Give a setting and its value, e.g. "settings set retrieval.limit 8". Quote a value with spaces.');
       const setting = findKey(args[0]);
-      const r = await client.call('settings.update', { patch: patchFor(setting.key, parseValue(setting, args[1]!)) });
-      if (!r.ok) return r;
-      const value = valueAt(r.value, setting.key);
-      return { ok: true, value: r.value, text: `${setting.key} = ${show(value)}` };
+      const given = parseValue(setting, args[1]!);
+      const confirmation = isAddressSetting(setting.key) ? confirmationFor(setting.key, String(given)) : {};
+      if (flags['confirm-remote'] && !isAddressSetting(setting.key)) usageError(`--confirm-remote goes with ${Object.values(ADDRESS_SETTING).join(' or ')}, not ${setting.key}.`);
+      const r = await client.call('settings.update', { patch: { ...patchFor(setting.key, given), ...(flags['confirm-remote'] ? confirmation : {}) } });
+      if (!r.ok) {
+        // Refused for want of a confirmation: the flag that gives it, in the terminal's words.
+        const unconfirmed = !flags['confirm-remote'] && Object.keys(confirmation).length > 0 && r.error.path === `patch.${setting.key}`;
+        return unconfirmed ? { ok: false, error: { ...r.error, message: `${r.error.message} To agree, run it again with --confirm-remote.` } } : r;
+      }
+      const confirmed = flags['confirm-remote'] ? Object.keys(confirmation).map((key) => `\n${key} = ${show(valueAt(r.value, key))}`).join('') : '';
+      return { ok: true, value: r.value, text: `${setting.key} = ${show(valueAt(r.value, setting.key))}${confirmed}` };
     },
   },
   {
@@ -158,6 +171,17 @@ export const settingsCommands: CliCommand[] = [
     },
   },
 ];
+
+function isAddressSetting(key: string): boolean {
+  return (Object.values(ADDRESS_SETTING) as string[]).includes(key);
+}
+
+/** The confirmation `--confirm-remote` adds for a model server address: its "scheme://host:port", or none on this computer. */
+function confirmationFor(key: string, value: string): Record<string, string> {
+  const api = (Object.keys(ADDRESS_SETTING) as ModelServerApi[]).find((a) => ADDRESS_SETTING[a] === key)!;
+  const address = value.trim() === '' ? null : remoteAddressOf(urlOf(api, value.trim()));
+  return address === null ? {} : { [REMOTE_CONFIRMATION_SETTING[api]]: address };
+}
 
 /** The first line of a stream (all of it when it has no line break): what a pasted or piped key is. */
 async function firstLine(stream: NodeJS.ReadableStream): Promise<string> {

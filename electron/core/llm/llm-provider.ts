@@ -3,9 +3,11 @@
  *
  * The server: settings.llmProvider. Ollama at the host in settings, else OLLAMA_HOST, else the default; or an
  * OpenAI-compatible server at settings.openaiBaseUrl, with the API key from the secret store (read per request). The
- * port is rebuilt when the choice changes. An OpenAI-compatible base URL on another machine gets no request unless
- * the user confirmed its address (shared/model-server-address.ts): settings refuse to store one, and should one be
- * stored anyway (an older database, a hand edit), the port built for it refuses every call with FORBIDDEN.
+ * port is rebuilt when the choice changes. A server on another machine gets no request unless the user confirmed its
+ * address, and no address may hold credentials, a query or a fragment (shared/model-server-address.ts): settings
+ * refuse to store such an address, and should one be in use anyway (OLLAMA_HOST, which settings never see; an address
+ * stored by an older version; a hand edit), the port built for it refuses every call with FORBIDDEN, before anything is
+ * sent, and the refusal is logged once per address. The embedder asks through the same port, so it is refused too.
  *
  * The requests: every chat request to model M, whoever sends it (chat, extraction, summary, title), carries the same
  * num_ctx, contextWindow(M) = the context-window setting capped at M's maximum from /api/show. Ollama reloads a
@@ -20,14 +22,14 @@
  * setting capped at the context the server reports for M (if it reports one), which only sizes the prompt; and it has
  * no switch for reasoning, whose `<think>` blocks the adapter keeps out of the answer.
  */
-import type { Settings } from '../../../shared/contract';
+import { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import { unconfirmedRemoteAddress } from '../../../shared/model-server-address';
+import { ADDRESS_SETTING, addressRefusal, remoteAddressOf, REMOTE_CONFIRMATION_SETTING, type ModelServerApi } from '../../../shared/model-server-address';
 import { toolSupportOf, type ToolSupport } from '../../../shared/memory-access';
 import type { Logger } from '../ports/logger.port';
 import type { SecretStore } from '../ports/secret-store.port';
 import type { ChatRequest, ChatResult, LlmPort, ModelDetails } from './llm.port';
-import { DEFAULT_OLLAMA_HOST, normalizeHost } from './ollama-host';
+import { DEFAULT_OLLAMA_HOST, normalizeHost } from '../../../shared/ollama-host';
 import { createOllamaLlm } from './ollama.llm';
 import { createOpenAiLlm, normalizeBaseUrl } from './openai.llm';
 
@@ -49,6 +51,17 @@ export function ollamaHostSource(settingsHost: string, env: NodeJS.ProcessEnv = 
   const fromEnv = /[^\s"']/.test(env.OLLAMA_HOST ?? '') ? env.OLLAMA_HOST! : '';
   if (settingsHost) return { value: settingsHost, source: 'settings' };
   return fromEnv ? { value: fromEnv, source: 'environment' } : { value: DEFAULT_OLLAMA_HOST, source: 'default' };
+}
+
+/**
+ * The server requests go to, for the user to see: its API and address, where the address came from, and whether it is
+ * on another machine (null: this computer) and if so whether the user confirmed it.
+ */
+export interface ServerInUse {
+  api: ModelServerApi;
+  url: string;
+  source: OllamaHostSource;
+  remote: { address: string; confirmed: boolean } | null;
 }
 
 /** A chat request as services write it: num_ctx and think are the provider's to set. */
@@ -76,6 +89,7 @@ export interface ModelRequests {
 export interface LlmProvider extends ModelRequests {
   /** The raw port, for what is not a chat request: version, models, pull, embeddings. */
   get(): LlmPort;
+  inUse(): ServerInUse;
 }
 
 /** The one rule: the setting, never above the model's maximum (when the server reports one). */
@@ -96,23 +110,54 @@ export function createLlmProvider(deps: {
   // Per server and model: the details are asked once per process (a failed lookup is asked again next time).
   const details = new Map<string, Promise<ModelDetails>>();
 
+  /** The server settings choose, with what the offline rule needs to judge it; `url` is null when it is no address. */
+  function chosenServer(settings: Settings): { api: ModelServerApi; written: string; url: string | null; source: OllamaHostSource; invalid?: MnemoError } {
+    if (settings.llmProvider === 'openai') {
+      const url = normalizeBaseUrl(settings.openaiBaseUrl);
+      return { api: 'openai', written: settings.openaiBaseUrl, url, source: settings.openaiBaseUrl === Settings.parse({}).openaiBaseUrl ? 'default' : 'settings' };
+    }
+    const { value, source } = ollamaHostSource(settings.ollamaHost, deps.env);
+    try {
+      return { api: 'ollama', written: value, url: normalizeHost(value), source };
+    } catch (e) {
+      if (!(e instanceof MnemoError)) throw e;
+      return { api: 'ollama', written: value, url: null, source, invalid: e };
+    }
+  }
+
   function get(): LlmPort {
     const settings = deps.settings();
-    const openai = settings.llmProvider === 'openai';
-    if (openai) {
-      const address = normalizeBaseUrl(settings.openaiBaseUrl);
-      return use(`openai\n${address}\n${settings.openaiRemoteConfirmed}`, () => openAiPort(address, settings.openaiRemoteConfirmed));
-    }
-    const { value } = ollamaHostSource(settings.ollamaHost, deps.env);
-    let address: string;
-    try {
-      address = normalizeHost(value);
-    } catch (e) {
-      // An OLLAMA_HOST that is no address: every call says so (models.list shows it), rather than each caller throwing.
-      if (!(e instanceof MnemoError)) throw e;
-      return use(`ollama\n${value}`, () => refusingPort('ollama', value, e));
-    }
-    return use(`ollama\n${address}`, () => ollamaPort(address));
+    const chosen = chosenServer(settings);
+    const confirmed = settings[REMOTE_CONFIRMATION_SETTING[chosen.api]];
+    // An OLLAMA_HOST that is no address: every call says so (models.list shows it), rather than each caller throwing.
+    if (chosen.url === null) return use(`ollama\n${chosen.written}`, () => refusingPort('ollama', chosen.written, chosen.invalid!));
+    const url = chosen.url;
+    return use(`${chosen.api}\n${chosen.written}\n${url}\n${confirmed}`, () => {
+      const refusal = addressRefusal({
+        api: chosen.api,
+        written: chosen.written,
+        url,
+        confirmed,
+        setting: chosen.source === 'environment' ? 'OLLAMA_HOST' : ADDRESS_SETTING[chosen.api],
+        ...(chosen.source === 'environment' ? { from: 'OLLAMA_HOST in the environment' } : {}),
+      });
+      if (refusal === null) return chosen.api === 'ollama' ? ollamaPort(url) : openAiPort(url);
+      // Said once per address (the port is built once per choice); every call then carries the same words.
+      deps.logger.warn('refused to send to a model server', { api: chosen.api, address: remoteAddressOf(url) ?? url, source: chosen.source });
+      const remote = remoteAddressOf(url);
+      const details = { host: url, ...(remote !== null ? { confirm: { setting: REMOTE_CONFIRMATION_SETTING[chosen.api], address: remote } } : {}) };
+      return refusingPort(chosen.api, url, new MnemoError('FORBIDDEN', `Mnemo sent nothing. ${refusal}`, { details }));
+    });
+  }
+
+  /** Where requests go (models.list shows it; the status bar names a server on another machine). */
+  function inUse(): ServerInUse {
+    const settings = deps.settings();
+    const chosen = chosenServer(settings);
+    const url = chosen.url ?? chosen.written;
+    const address = chosen.url === null ? null : remoteAddressOf(chosen.url);
+    const confirmed = settings[REMOTE_CONFIRMATION_SETTING[chosen.api]];
+    return { api: chosen.api, url, source: chosen.source, remote: address === null ? null : { address, confirmed: confirmed !== '' && remoteAddressOf(confirmed) === address } };
   }
 
   /** The port for `choice`, built again only when the choice changed. */
@@ -125,9 +170,7 @@ export function createLlmProvider(deps: {
     return deps.override ? deps.override(host) : createOllamaLlm({ host, logger: deps.logger });
   }
 
-  function openAiPort(baseUrl: string, confirmed: string): LlmPort {
-    const refusal = unconfirmedRemoteAddress(baseUrl, confirmed);
-    if (refusal !== null) return refusingPort('openai', baseUrl, new MnemoError('FORBIDDEN', `Mnemo sent nothing. ${refusal}`, { details: { host: baseUrl } }));
+  function openAiPort(baseUrl: string): LlmPort {
     return createOpenAiLlm({ baseUrl, apiKey: () => deps.secrets.get('openaiApiKey'), logger: deps.logger });
   }
 
@@ -155,6 +198,7 @@ export function createLlmProvider(deps: {
 
   return {
     get,
+    inUse,
     contextWindow,
     toolSupport,
     async chat({ reasoning, options, ...request }) {

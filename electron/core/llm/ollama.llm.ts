@@ -27,7 +27,7 @@ import {
   type ServerLabel,
 } from './llm-call';
 import type { ChatMessage, ChatResult, LlmPort, ModelDetails, ModelInfo, PullProgress, ToolCall, ToolDefinition } from './llm.port';
-import { normalizeHost } from './ollama-host';
+import { normalizeHost } from '../../../shared/ollama-host';
 
 export interface OllamaLlmLogger {
   warn(message: string, fields?: Record<string, unknown>): void;

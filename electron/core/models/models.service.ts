@@ -101,6 +101,7 @@ export function createModelsService(deps: { llm: LlmProvider; settings: Settings
       api: port.api,
       host: port.host,
       hostSource: ollamaHostSource(settings.ollamaHost, deps.env).source,
+      remote: deps.llm.inUse().remote,
       reachable: error === null,
       version,
       error,

@@ -56,12 +56,15 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
       merged[key] = isPlainObject(before) && isPlainObject(value) ? { ...before, ...value } : value;
     }
     const parsed = StorableSettings.safeParse(merged);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const path = ['patch', ...(issue?.path ?? []).map(String)].join('.');
-      throw new MnemoError('INVALID_INPUT', `Invalid setting at "${path}": ${issue?.message ?? 'invalid value'}.`, { path });
+    // A patch is refused for what it makes wrong or writes, not for a stored value a newer rule refuses (an address
+    // stored before its confirmation was asked for): that one stays refused where it is used, and a theme can still change.
+    const before = parsed.success ? [] : refusals(current);
+    const issue = parsed.success ? undefined : parsed.error.issues.find((i) => !before.includes(refusalKey(i)) || String(i.path[0]) in patch);
+    if (issue) {
+      const path = ['patch', ...issue.path.map(String)].join('.');
+      throw new MnemoError('INVALID_INPUT', `Invalid setting at "${path}": ${issue.message}.`, { path });
     }
-    const next = parsed.data;
+    const next = parsed.success ? parsed.data : Settings.parse(merged);
     const keys = Object.keys(patch) as Array<keyof Settings>;
     const now = clock.now();
     writeTransaction(sqlite, () => {
@@ -83,6 +86,16 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
   }
 
   return { get, update, isStored };
+}
+
+/** The cross-field rules the stored settings fail already, each as path and message. */
+function refusals(settings: Settings): string[] {
+  const checked = StorableSettings.safeParse(settings);
+  return checked.success ? [] : checked.error.issues.map(refusalKey);
+}
+
+function refusalKey(issue: { path: PropertyKey[]; message: string }): string {
+  return `${issue.path.map(String).join('.')}\n${issue.message}`;
 }
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends Record<string, unknown> ? Partial<T[K]> : T[K] };

@@ -1,5 +1,5 @@
 /**
- * What stands between the user and a reply, and the way out: start Ollama (or change its host), pick an installed
+ * What stands between the user and a reply, and the way out: confirm a server on another machine, start Ollama (or change its host), pick an installed
  * model, or download the configured one with a progress bar. Shown full-size on first start and as a banner in a thread.
  * Downloading is Ollama's alone: with an OpenAI-compatible server the way out is to start it, or to load the model in
  * it, in the server's own words (the core's message names the address and how to start it).
@@ -14,6 +14,7 @@ import { useLanguage, useT } from '../use-t';
 import { pullStepKey } from '../pull-status';
 import { CoreError } from './CoreError';
 import { DownloadIcon, WarningIcon } from './icons';
+import { RemoteServerConsent } from './RemoteServerConsent';
 
 export function ModelSetup({ problem, compact = false }: { problem: ModelProblem; compact?: boolean }) {
   const t = useT();
@@ -22,13 +23,29 @@ export function ModelSetup({ problem, compact = false }: { problem: ModelProblem
   const checking = useStatusStore((s) => s.checkingModels);
   const setView = useAppStore((s) => s.setView);
   const server = useStatusStore((s) => s.models?.api === 'openai');
-  const className = `setup-card ${compact ? 'compact' : ''} ${problem.kind === 'unreachable' ? 'warn' : ''}`;
+  const className = `setup-card ${compact ? 'compact' : ''} ${problem.kind === 'unreachable' || problem.kind === 'unconfirmed' ? 'warn' : ''}`;
 
   const checkAgain = (
     <button type="button" className="primary" onClick={() => void refreshModels()} disabled={checking}>
       {checking ? t('setup.checking') : t('setup.checkAgain')}
     </button>
   );
+
+  if (problem.kind === 'unconfirmed') {
+    return (
+      <section className={className} aria-labelledby={headingId}>
+        <h2 id={headingId}>
+          <WarningIcon /> {t('consent.title')}
+        </h2>
+        <RemoteServerConsent api={problem.api} address={problem.address} fromEnvironment={problem.fromEnvironment} />
+        <div className="button-row">
+          <button type="button" onClick={() => setView('settings')}>
+            {t('setup.openSettings')}
+          </button>
+        </div>
+      </section>
+    );
+  }
 
   if (problem.kind === 'unreachable') {
     return (

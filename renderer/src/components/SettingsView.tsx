@@ -12,6 +12,7 @@ import {
   BUDGET_PATHS,
   buildPatch,
   changesServer,
+  confirmationPath,
   confirmationValue,
   currentValue,
   fieldOf,
@@ -36,6 +37,7 @@ import { BackIcon, CopyIcon } from './icons';
 import { sameModel } from '../../../shared/model-name';
 import { CoreError } from './CoreError';
 import { ApiKeyField } from './ApiKeyField';
+import { RemoteServerConsent } from './RemoteServerConsent';
 import { BackupsSection } from './BackupsSection';
 import { ConfirmDialog } from './Dialog';
 import { TransferPanel } from './memories/TransferPanel';
@@ -196,12 +198,10 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
         {providerOf(settings, draft) === 'ollama' ? (
           <OllamaHostField {...field('ollamaHost')} label={t('settings.ollamaHost')} />
         ) : (
-          <>
-            <TextField {...field('openaiBaseUrl')} label={t('settings.baseUrl')} hint={t('settings.baseUrlHint')} placeholder={DEFAULT_BASE_URL} />
-            <RemoteConfirmation settings={settings} draft={draft} onChange={(confirm) => field('openaiRemoteConfirmed').onChange(confirmationValue(settings, draft, confirm))} />
-            <ApiKeyField isSet={settings.openaiApiKeySet} onTyped={setKeyTyped} />
-          </>
+          <TextField {...field('openaiBaseUrl')} label={t('settings.baseUrl')} hint={t('settings.baseUrlHint')} placeholder={DEFAULT_BASE_URL} />
         )}
+        <RemoteConfirmation settings={settings} draft={draft} onChange={(confirm) => field(confirmationPath(settings, draft)).onChange(confirmationValue(settings, draft, confirm))} />
+        {providerOf(settings, draft) === 'openai' && <ApiKeyField isSet={settings.openaiApiKeySet} onTyped={setKeyTyped} />}
         <ServerLine pending={changesServer(settings, draft)} />
         <ModelField {...field('chatModel')} label={t('settings.chatModel')} hint={t('settings.chatModelHint')} />
         <ModelField {...field('backgroundModel')} label={t('settings.backgroundModel')} hint={t('settings.backgroundModelHint')} />
@@ -515,6 +515,10 @@ function ServerLine({ pending }: { pending: boolean }) {
           </span>
         )}
         {pending && <span className="block small">{t('settings.serverPending')}</span>}
+        {/* OLLAMA_HOST is no field of this form: Mnemo asks here, as on the first screen, before sending it anything. */}
+        {!pending && models.remote && !models.remote.confirmed && models.api === 'ollama' && models.hostSource === 'environment' && (
+          <RemoteServerConsent api="ollama" address={models.remote.address} fromEnvironment />
+        )}
       </span>
       <button type="button" className="small" onClick={() => void refresh()} disabled={checking}>
         {checking ? t('setup.checking') : t('setup.checkAgain')}

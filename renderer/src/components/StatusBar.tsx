@@ -1,12 +1,12 @@
 /**
- * One line at the bottom: connection, the model server and the chat model, background work, semantic search, version
+ * One line at the bottom: connection, the model server and the chat model (and its machine when that is another one), background work, semantic search, version
  * (schema on hover). It is not a live region (it changes with every queue tick and download percent): what is worth
  * hearing is said once, in a separate polite one (status-announcements.ts).
  */
 import { useEffect, useState } from 'react';
 import { useLanguage, useT } from '../use-t';
 import { formatNumber } from '../format';
-import { modelServerLine } from '../status/model-server-line';
+import { modelServerLine, remoteServerLine } from '../status/model-server-line';
 import { statusAnnouncements, statusFacts, type Announcement } from '../status/status-announcements';
 import { useSettingsStore } from '../stores/settings.store';
 import { useStatusStore, type Progress, type QueueState } from '../stores/status.store';
@@ -30,6 +30,7 @@ export function StatusBar() {
   const provider = useSettingsStore((s) => s.settings?.llmProvider ?? 'ollama');
   const activePull = Object.entries(pulls).find(([, p]) => !p.done);
   const server = modelServerLine(models, provider, chatModel);
+  const remote = remoteServerLine(models?.remote);
 
   return (
     <footer className="status-bar" aria-label={t('status.label')}>
@@ -42,6 +43,12 @@ export function StatusBar() {
         <span className={!models ? 'dot' : models.reachable ? (models.chatModel.installed ? 'dot ok' : 'dot warn') : 'dot bad'} aria-hidden="true" />
         {t(server.key, server.params)}
       </span>
+      {remote && models?.remote && (
+        <span className="status-item remote-server" title={models.remote.address}>
+          <span className={models.remote.confirmed ? 'dot warn' : 'dot bad'} aria-hidden="true" />
+          {t(remote.key, remote.params)}
+        </span>
+      )}
       {activePull && (
         <span className="status-item">
           {t('status.pulling', { model: activePull[0], percent: activePull[1].percent === null ? '…' : `${Math.floor(activePull[1].percent)}%` })}

@@ -4,15 +4,17 @@
  * Nested groups (retrieval, summary, budget) are sent whole: the contract fills a missing member with its default,
  * so a partial group would silently reset the others.
  *
- * The model server: the fields of the provider not chosen (the Ollama host, or the OpenAI-compatible base URL and its
- * confirmation) stay in the draft, so switching back and forth loses nothing typed, but are neither checked nor sent.
- * A base URL on another machine needs its address confirmed, by the same rule the core applies
- * (shared/model-server-address.ts), so the form explains it at the field instead of sending a patch bound to fail.
+ * The model server: the fields of the provider not chosen (the Ollama host, or the OpenAI-compatible base URL, each
+ * with its confirmation) stay in the draft, so switching back and forth loses nothing typed, but are neither checked
+ * nor sent. An address on another machine needs its address confirmed, and no address may hold credentials, a query
+ * or a fragment, by the same rule the core applies (shared/model-server-address.ts), so the form explains it at the
+ * field instead of sending a patch bound to fail. An Ollama address from OLLAMA_HOST (the field left empty) is not
+ * the form's: the core judges it, and it is confirmed at once (RemoteServerConsent.tsx).
  */
 import type { Settings } from '../../../shared/contract';
 import { canonicalTimeZone } from '../../../shared/time-zone';
 import { CONTEXT_WINDOW_TOKENS } from '../../../shared/context-window';
-import { addressOf, isLoopbackUrl, unconfirmedRemoteAddress } from '../../../shared/model-server-address';
+import { ADDRESS_SETTING, credentialsInAddress, remoteAddressOf, REMOTE_CONFIRMATION_SETTING, unconfirmedRemoteAddress, urlOf } from '../../../shared/model-server-address';
 import type { MessageKey } from '../i18n';
 
 export const NUMBER_FIELDS = {
@@ -48,7 +50,7 @@ interface NumberField {
 }
 
 export type NumberPath = keyof typeof NUMBER_FIELDS;
-export type TextPath = 'llmProvider' | 'ollamaHost' | 'openaiBaseUrl' | 'openaiRemoteConfirmed' | 'chatModel' | 'backgroundModel' | 'embeddingProvider' | 'embeddingModel' | 'memoryMode' | 'memoryAccess' | 'timeZone';
+export type TextPath = 'llmProvider' | 'ollamaHost' | 'ollamaRemoteConfirmed' | 'openaiBaseUrl' | 'openaiRemoteConfirmed' | 'chatModel' | 'backgroundModel' | 'embeddingProvider' | 'embeddingModel' | 'memoryMode' | 'memoryAccess' | 'timeZone';
 export type FieldPath = NumberPath | TextPath;
 export type Draft = Partial<Record<FieldPath, string>>;
 export interface FieldError {
@@ -61,9 +63,9 @@ type Group = 'retrieval' | 'summary' | 'budget';
 
 type Provider = Settings['llmProvider'];
 /** The fields that belong to one model server only. */
-const SERVER_FIELDS: Record<Provider, readonly FieldPath[]> = { ollama: ['ollamaHost'], openai: ['openaiBaseUrl', 'openaiRemoteConfirmed'] };
+const SERVER_FIELDS: Record<Provider, readonly FieldPath[]> = { ollama: ['ollamaHost', 'ollamaRemoteConfirmed'], openai: ['openaiBaseUrl', 'openaiRemoteConfirmed'] };
 /** What decides which server answers, and so which models the model fields can list. */
-const SERVER_CHOICE: readonly FieldPath[] = ['llmProvider', 'ollamaHost', 'openaiBaseUrl', 'openaiRemoteConfirmed'];
+const SERVER_CHOICE: readonly FieldPath[] = ['llmProvider', 'ollamaHost', 'ollamaRemoteConfirmed', 'openaiBaseUrl', 'openaiRemoteConfirmed'];
 
 export function fieldOf(path: NumberPath): NumberField {
   return NUMBER_FIELDS[path];
@@ -107,7 +109,17 @@ function isHttpUrl(text: string): boolean {
 
 function checkHost(raw: string): FieldError | null {
   const text = raw.trim();
-  return text === '' || isHttpUrl(text) ? null : { key: 'settings.error.host' };
+  if (text === '') return null;
+  return isHttpUrl(text) ? checkCredentials(text) : { key: 'settings.error.host' };
+}
+
+function checkBaseUrl(raw: string): FieldError | null {
+  return isHttpUrl(raw.trim()) ? checkCredentials(raw.trim()) : { key: 'settings.error.baseUrl' };
+}
+
+/** The contract's rule: no user name, password, query or fragment in an address (a key has its own field). */
+function checkCredentials(url: string): FieldError | null {
+  return credentialsInAddress(url, '') === null ? null : { key: 'settings.error.credentials' };
 }
 
 const REQUIRED: readonly FieldPath[] = ['chatModel', 'backgroundModel', 'embeddingModel'];
@@ -115,7 +127,7 @@ const REQUIRED: readonly FieldPath[] = ['chatModel', 'backgroundModel', 'embeddi
 function checkField(path: FieldPath, raw: string): FieldError | null {
   if (isNumberPath(path)) return checkNumber(path, raw);
   if (path === 'ollamaHost') return checkHost(raw);
-  if (path === 'openaiBaseUrl') return isHttpUrl(raw.trim()) ? null : { key: 'settings.error.baseUrl' };
+  if (path === 'openaiBaseUrl') return checkBaseUrl(raw);
   // The contract's rule (an IANA name the platform knows, or empty for the system's zone), checked before sending.
   if (path === 'timeZone') return raw.trim() === '' || canonicalTimeZone(raw.trim()) !== null ? null : { key: 'settings.error.timeZone' };
   if (REQUIRED.includes(path) && raw.trim() === '') return { key: 'settings.error.required' };
@@ -139,28 +151,38 @@ export function providerOf(settings: Settings, draft: Draft): Provider {
 }
 
 /**
- * The draft without the fields of the provider not chosen (see the header), nor a confirmation while the base URL is
+ * The draft without the fields of the provider not chosen (see the header), nor a confirmation while the address is
  * on this computer: a confirmation goes only with the machine it confirms, so ticking it for an address typed and then
  * replaced by a local one stores nothing.
  */
 function activeDraft(settings: Settings, draft: Draft): Array<[FieldPath, string]> {
-  const left = [...SERVER_FIELDS[providerOf(settings, draft) === 'openai' ? 'ollama' : 'openai']];
-  if (remoteServer(settings, draft) === null) left.push('openaiRemoteConfirmed');
+  const provider = providerOf(settings, draft);
+  const left = [...SERVER_FIELDS[provider === 'openai' ? 'ollama' : 'openai']];
+  if (remoteServer(settings, draft) === null) left.push(REMOTE_CONFIRMATION_SETTING[provider]);
   return (Object.entries(draft) as Array<[FieldPath, string]>).filter(([path]) => !left.includes(path));
 }
 
-/**
- * The OpenAI-compatible server as the form stands: its address ("scheme://host:port") when it is on another machine
- * (null on this computer, or while the URL does not parse), and whether that address is confirmed.
- */
-export function remoteServer(settings: Settings, draft: Draft): { address: string; confirmed: boolean } | null {
-  const baseUrl = currentValue(settings, draft, 'openaiBaseUrl').trim();
-  const address = isHttpUrl(baseUrl) && !isLoopbackUrl(baseUrl) ? addressOf(baseUrl) : null;
-  if (address === null) return null;
-  return { address, confirmed: unconfirmedRemoteAddress(baseUrl, currentValue(settings, draft, 'openaiRemoteConfirmed').trim()) === null };
+/** The confirmation setting of the server the form is set to: what its checkbox writes. */
+export function confirmationPath(settings: Settings, draft: Draft): TextPath {
+  return REMOTE_CONFIRMATION_SETTING[providerOf(settings, draft)];
 }
 
-/** The draft value of openaiRemoteConfirmed for the confirmation's checkbox: the server's address, or none. */
+/**
+ * The chosen server's address field as the form stands: its address ("scheme://host:port") when it is on another
+ * machine (null on this computer, while the URL does not parse, or with the Ollama host left to OLLAMA_HOST), and
+ * whether that address is confirmed.
+ */
+export function remoteServer(settings: Settings, draft: Draft): { address: string; confirmed: boolean } | null {
+  const provider = providerOf(settings, draft);
+  const written = currentValue(settings, draft, ADDRESS_SETTING[provider]).trim();
+  if (!isHttpUrl(written)) return null;
+  const url = urlOf(provider, written);
+  const address = remoteAddressOf(url);
+  if (address === null) return null;
+  return { address, confirmed: unconfirmedRemoteAddress(url, currentValue(settings, draft, confirmationPath(settings, draft)).trim(), provider) === null };
+}
+
+/** The draft value of the confirmation setting for the confirmation's checkbox: the server's address, or none. */
 export function confirmationValue(settings: Settings, draft: Draft, confirm: boolean): string {
   return confirm ? (remoteServer(settings, draft)?.address ?? '') : '';
 }
@@ -177,8 +199,9 @@ export function validateDraft(settings: Settings, draft: Draft): Validation {
     const error = checkField(path, raw);
     if (error) errors[path] = error;
   }
-  const remote = providerOf(settings, draft) === 'openai' ? remoteServer(settings, draft) : null;
-  if (remote && !remote.confirmed && !errors.openaiBaseUrl) errors.openaiBaseUrl = { key: 'settings.error.remoteUnconfirmed', params: { address: remote.address } };
+  const remote = remoteServer(settings, draft);
+  const addressField = ADDRESS_SETTING[providerOf(settings, draft)];
+  if (remote && !remote.confirmed && !errors[addressField]) errors[addressField] = { key: 'settings.error.remoteUnconfirmed', params: { address: remote.address } };
   const sharesValid = BUDGET_PATHS.every((path) => errors[path] === undefined);
   const budgetTotal = sharesValid ? BUDGET_PATHS.reduce((sum, path) => sum + Number(currentValue(settings, draft, path)), 0) : null;
   // The same tolerance as the contract's refinement: 0.15 + 0.15 + 0.5 + 0.2 is 1.0000000000000002 in floating point.

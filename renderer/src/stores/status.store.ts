@@ -25,7 +25,7 @@ export function activeProgress(p: Progress): Progress | null {
 /** While Ollama is unreachable, how often to look again (it may be started at any moment). */
 const UNREACHABLE_RECHECK_MS = 5000;
 /** Settings whose change changes models.list's answer: which server, where, with which key, and the chosen models. */
-const MODEL_KEYS = new Set(['llmProvider', 'ollamaHost', 'openaiBaseUrl', 'openaiRemoteConfirmed', 'openaiApiKeySet', 'chatModel', 'backgroundModel']);
+const MODEL_KEYS = new Set(['llmProvider', 'ollamaHost', 'ollamaRemoteConfirmed', 'openaiBaseUrl', 'openaiRemoteConfirmed', 'openaiApiKeySet', 'chatModel', 'backgroundModel']);
 
 export function changesModels(keys: readonly string[]): boolean {
   return keys.some((k) => MODEL_KEYS.has(k));

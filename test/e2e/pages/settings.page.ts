@@ -15,6 +15,7 @@ export class SettingsPage {
   readonly ollamaServer: Locator;
   readonly openAiServer: Locator;
   readonly baseUrl: Locator;
+  readonly ollamaHost: Locator;
   readonly apiKey: Locator;
   readonly saveApiKey: Locator;
   readonly forgetApiKey: Locator;
@@ -33,6 +34,7 @@ export class SettingsPage {
     this.ollamaServer = servers.getByRole('radio', { name: /^Ollama/ });
     this.openAiServer = servers.getByRole('radio', { name: /^OpenAI-compatible/ });
     this.baseUrl = page.getByRole('textbox', { name: 'Server address (base URL)' });
+    this.ollamaHost = page.getByRole('textbox', { name: 'Ollama host' });
     this.apiKey = page.getByLabel('API key (optional)', { exact: true });
     this.saveApiKey = page.getByRole('button', { name: /^(Save|Replace) key$/ });
     this.forgetApiKey = page.getByRole('button', { name: 'Forget key' });
@@ -42,6 +44,11 @@ export class SettingsPage {
   /** The checkbox that lets requests go to a model server at `address` ("scheme://host:port") on another machine. */
   remoteConfirmation(address: string): Locator {
     return this.page.getByRole('checkbox', { name: `Send my conversations and memories to ${address}` });
+  }
+
+  /** The button that confirms a model server on another machine found in use (OLLAMA_HOST), here or on the first screen. */
+  sendTo(address: string): Locator {
+    return this.page.getByRole('button', { name: `Send to ${address}` });
   }
 
   /** Settings › When Mnemo learns: one of its three schedules, by the name it starts with. */

@@ -11,7 +11,7 @@
  * people set OLLAMA_HOST=0.0.0.0 for `ollama serve` and the client inherits it. Connecting to it works on some systems
  * only (not on Windows), so Mnemo connects to the loopback address of the same family instead.
  */
-import { MnemoError } from '../../../shared/errors';
+import { MnemoError } from './errors';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 const OLLAMA_PORT = '11434';
