@@ -151,8 +151,6 @@ export function createCore(options: CoreOptions): Core {
   const threads = createThreadService({ sqlite: db.sqlite, clock, events, logger });
   const messages = createMessagesRepo(db.sqlite);
   const promptContexts = createPromptContextRepo(db.sqlite, logger);
-  const interrupted = messages.recoverInterrupted(clock.now());
-  if (interrupted > 0) logger.info('marked replies interrupted by a previous exit as stopped', { count: interrupted });
 
   const secrets = options.secrets ?? createFileSecretStore({ dataDir: paths.dataDir });
   const llm = createLlmProvider({
@@ -277,6 +275,7 @@ export function createCore(options: CoreOptions): Core {
     workingMemory: focus,
     lane,
   });
+  chat.recoverInterrupted();
   queue.register(createExtractionJob({ ...jobDeps, logger, memories }));
   queue.register(createReembedJob({ memories, events }));
   const memoryCap = createMemoryCap({ sqlite: db.sqlite, settings: () => settings.get() });

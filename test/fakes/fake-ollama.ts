@@ -26,6 +26,7 @@ import {
   createRequestLog,
   echoText,
   embedText,
+  holdUntil,
   pause,
   readJsonRequest,
   sendJson,
@@ -70,6 +71,8 @@ export interface FakeReply {
   delayMsPerChunk?: number;
   /** Tool calls the model asks for (chat only), after any content; `arguments` go on the wire as given (an object in Ollama). */
   toolCalls?: Array<{ name: string; arguments: unknown }>;
+  /** The reply waits for this before its first line (a model still reading a long prompt), or until its client goes away. */
+  hold?: Promise<unknown>;
 }
 
 export interface FakeInferenceRequest {
@@ -355,6 +358,7 @@ async function sendInference(
 
   try {
     if (turn && !(await turn.readPrompt())) return;
+    if (reply.hold && !(await holdUntil(res, reply.hold))) return;
     if (request.body.stream === false) {
       // Ollama's non-streaming path collects the whole reply first, so faults show up as a failed request.
       if (fault?.kind === 'slow-first-token' && !(await pause(res, fault.delayMs))) return;

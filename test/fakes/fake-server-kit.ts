@@ -112,6 +112,21 @@ export async function pause(res: ServerResponse, ms: number): Promise<boolean> {
   }
 }
 
+/** Waits until `released` settles, unless the client disconnects first (then returns false so the writer stops). */
+export async function holdUntil(res: ServerResponse, released: Promise<unknown>): Promise<boolean> {
+  if (res.destroyed) return false;
+  let onClose = () => {};
+  const gone = new Promise<boolean>((resolve) => {
+    onClose = () => resolve(false);
+    res.once('close', onClose);
+  });
+  try {
+    return await Promise.race([released.then(() => true, () => true), gone]);
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
 /** Deterministic unit vector from a hash of the text: equal texts embed equally, different texts almost never do. */
 export function embedText(text: string, dim: number): number[] {
   const values: number[] = [];

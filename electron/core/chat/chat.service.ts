@@ -10,12 +10,15 @@
  *
  * Invariants: a reply stopped by the user or cut by an error keeps what was streamed, marked as such; incognito
  * threads never read from or write to long-term memory; thinking is stored apart and never fed back to the model.
- * One stream per thread (chat.send / chat.retry / chat.stop), each with its own AbortController; the reply row is
- * inserted as `streaming` and its partial text saved every ~750 ms. A process that dies mid-reply leaves `streaming`
- * rows, which the next start marks `stopped` with INTERRUPTED (messages.repo.ts). Inline `<think>` is split by
- * llm/think-splitter.ts (in llm-call.ts); when a reply's first tag is `</think>`, what streamed before it was
- * reasoning: the final result holds it as thinking, the reply is stored from that result, and the renderer takes the
- * stored message on message.completed.
+ * One reply per thread, each with its own AbortController (chat.stop): within this process by `active`, across the
+ * processes on the data folder by the reply's row (reply-writer.ts): inserted as `streaming` with its writer, in the
+ * transaction that checked no other writer is alive, its partial text saved every ~750 ms. A process that dies
+ * mid-reply leaves `streaming` rows, which the next start, or the next reply in that thread, marks `stopped` with
+ * INTERRUPTED once its writer is judged gone.
+ *
+ * Inline `<think>` is split by llm/think-splitter.ts (in llm-call.ts); when a reply's first tag is `</think>`, what
+ * streamed before it was reasoning: the final result holds it as thinking, the reply is stored from that result, and
+ * the renderer takes the stored message on message.completed.
  *
  * Branches (message-branches.ts): chat.edit sends a new version of an earlier question beside the old one,
  * chat.regenerate a new version of an answer beside the old one; both stream like chat.send and keep the old
@@ -39,6 +42,7 @@ import type { ThreadService } from '../threads/thread.service';
 import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.port';
 import type { MessagesRepo } from './messages.repo';
 import type { PromptContextRepo } from './prompt-context.repo';
+import { createReplyWriters } from './reply-writer';
 import { composeUserContent } from './attachment-text';
 import { assemblePrompt } from './prompt-assembly';
 import { summaryIsDue } from './summary.job';
@@ -86,6 +90,7 @@ const PARTIAL_SAVE_INTERVAL_MS = 750;
 export function createChatService(deps: ChatServiceDeps) {
   const { sqlite, clock, events, logger, messages, threads, queue, calibrator } = deps;
   const active = new Map<number, AbortController>();
+  const writers = createReplyWriters({ sqlite, clock, logger, messages });
   const answerer = createToolAnswerer({ llm: deps.llm, logger, sources: deps.memoryToolSources });
 
   async function send(input: {
@@ -95,16 +100,13 @@ export function createChatService(deps: ChatServiceDeps) {
     incognito?: boolean | undefined;
     attachments?: readonly MessageAttachment[] | undefined;
   }): Promise<SendResult> {
-    let thread = input.threadId ? threads.get(input.threadId) : threads.create({ incognito: input.incognito ?? false });
-    if (active.has(thread.id)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish.');
-    if (input.model !== undefined && input.model !== thread.model) thread = threads.setModel(thread.id, input.model);
-    return withStream(thread.id, (controller) => {
+    const thread = input.threadId ? threads.get(input.threadId) : threads.create({ incognito: input.incognito ?? false });
+    return reply(thread, { again: 'send again', threadModel: input.model }, () => {
       const attachments = input.attachments ?? [];
       // The stored estimate is the message as a later prompt sends it again: typed text and whole files.
       const estimatedTokens = estimateTokens(composeUserContent(input.text, attachments));
       const userMessage = messages.insert({ threadId: thread.id, role: 'user', content: input.text, status: 'complete', model: null, estimatedTokens, attachments, now: clock.now() });
-      events.emit('message.created', { message: userMessage });
-      return exchange(thread, userMessage, undefined, controller);
+      return { question: userMessage, asked: true };
     });
   }
 
@@ -114,7 +116,7 @@ export function createChatService(deps: ChatServiceDeps) {
    */
   async function retry(input: { threadId: number; model?: string | undefined }): Promise<SendResult> {
     const thread = threads.get(input.threadId);
-    return withStream(thread.id, (controller) => {
+    return reply(thread, { again: 'try again', answerModel: input.model }, () => {
       const last = messages.last(thread.id);
       let userMessage = last;
       if (last?.role === 'assistant') {
@@ -123,7 +125,7 @@ export function createChatService(deps: ChatServiceDeps) {
         userMessage = last.parentId ? messages.get(last.parentId) : null;
       }
       if (!userMessage || userMessage.role !== 'user') throw new MnemoError('NOT_FOUND', 'There is no question in this thread to answer again.');
-      return exchange(thread, userMessage, input.model, controller);
+      return { question: userMessage, asked: false };
     });
   }
 
@@ -132,15 +134,12 @@ export function createChatService(deps: ChatServiceDeps) {
     const original = messages.get(input.messageId);
     if (!original) throw new MnemoError('NOT_FOUND', `Message ${input.messageId} does not exist (its thread may have been deleted).`);
     if (original.role !== 'user') throw new MnemoError('INVALID_INPUT', 'Only your own messages can be edited. To get another answer, regenerate it.');
-    let thread = threads.get(original.threadId);
-    if (active.has(thread.id)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish, then edit.');
-    if (input.model !== undefined && input.model !== thread.model) thread = threads.setModel(thread.id, input.model);
-    return withStream(thread.id, (controller) => {
+    const thread = threads.get(original.threadId);
+    return reply(thread, { again: 'edit again', threadModel: input.model }, () => {
       const attachments = original.attachments ?? [];
       const estimatedTokens = estimateTokens(composeUserContent(input.text, attachments));
       const userMessage = messages.insert({ threadId: thread.id, role: 'user', content: input.text, status: 'complete', model: null, estimatedTokens, attachments, parentId: original.parentId ?? null, now: clock.now() });
-      events.emit('message.created', { message: userMessage });
-      return exchange(thread, userMessage, undefined, controller);
+      return { question: userMessage, asked: true };
     });
   }
 
@@ -151,7 +150,7 @@ export function createChatService(deps: ChatServiceDeps) {
     const question = answer.role === 'assistant' && answer.parentId ? messages.get(answer.parentId) : null;
     if (question?.role !== 'user') throw new MnemoError('INVALID_INPUT', 'Only an answer to one of your messages can be regenerated. To change a question, edit it.');
     const thread = threads.get(answer.threadId);
-    return withStream(thread.id, (controller) => exchange(thread, question, input.model, controller));
+    return reply(thread, { again: 'regenerate', answerModel: input.model }, () => ({ question, asked: false }));
   }
 
   /** Shows another version of a message and the branch under it (message-branches.ts); not while a reply streams there. */
@@ -159,7 +158,11 @@ export function createChatService(deps: ChatServiceDeps) {
     const message = messages.get(input.messageId);
     if (!message) throw new MnemoError('NOT_FOUND', `Message ${input.messageId} does not exist (its thread may have been deleted).`);
     if (active.has(message.threadId)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish, then switch versions.');
-    const switched = writeTransaction(sqlite, () => messages.branches.switchTo(input.messageId, input.version));
+    const { stopped, switched } = writeTransaction(sqlite, () => ({
+      stopped: writers.claim(message.threadId, 'switch versions'),
+      switched: messages.branches.switchTo(input.messageId, input.version),
+    }));
+    emitStopped(stopped);
     events.emit('thread.branchSwitched', switched);
     return switched;
   }
@@ -168,42 +171,75 @@ export function createChatService(deps: ChatServiceDeps) {
   function showMessage(input: { messageId: number }): { threadId: number; leafId: number; switched: boolean } {
     const message = messages.get(input.messageId);
     if (!message) throw new MnemoError('NOT_FOUND', `Message ${input.messageId} does not exist (its thread may have been deleted).`);
+    let stopped: Message[] = [];
     const shown = writeTransaction(sqlite, () => {
       const onPath = messages.branches.isOnPath(message.id, messages.branches.leaf(message.threadId));
       // Refused only when it would change the branch under a reply being written; a message already shown just opens.
       if (!onPath && active.has(message.threadId)) {
         throw new MnemoError('CONFLICT', 'A reply is still being written in this thread, and this message is on another version. Stop the reply or wait for it to finish, then open it again.');
       }
+      if (!onPath) stopped = writers.claim(message.threadId, 'open it again');
       return messages.branches.reveal(message.id);
     });
+    emitStopped(stopped);
     if (shown.switched) events.emit('thread.branchSwitched', { threadId: shown.threadId, leafId: shown.leafId });
     return shown;
   }
 
-  async function withStream<T>(threadId: number, run: (controller: AbortController) => Promise<T>): Promise<T> {
-    if (active.has(threadId)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish.');
+  /**
+   * Writes one reply in the thread, refused (CONFLICT) while another is being written there: by this process
+   * (`active`), or by another one (reply-writer.ts). `start` stores what the reply answers (a new question, a failed
+   * reply removed) in the same transaction as the check and the reply's 'streaming' row, so no other process can slip
+   * in between. threadModel: the thread's model from now on (send, edit); answerModel: this answer's only.
+   */
+  async function reply(
+    target: Thread,
+    how: { again: string; threadModel?: string | undefined; answerModel?: string | undefined },
+    start: () => { question: Message; asked: boolean },
+  ): Promise<SendResult> {
+    const threadId = target.id;
+    let thread = target;
+    if (active.has(threadId)) throw new MnemoError('CONFLICT', `A reply is still being written in this thread. Stop it or wait for it to finish, then ${how.again}.`);
+    // Checked before anything changes (the thread's model, the model lane); again below, with the reply's row.
+    emitStopped(writers.claim(threadId, how.again));
+    if (how.threadModel !== undefined && how.threadModel !== thread.model) thread = threads.setModel(threadId, how.threadModel);
     const controller = new AbortController();
     active.set(threadId, controller);
     // From the start, not only around the model request: retrieval and prompt assembly are when a running background
     // request should already be stopping, so the model is free by the time the prompt goes out.
     const release = deps.lane.beginChat();
     try {
-      return await run(controller);
+      await deps.chooseModelsIfUnset();
+      const settings = deps.settings();
+      const model = how.answerModel ?? thread.model ?? settings.chatModel;
+      const started = writeTransaction(sqlite, () => {
+        const stopped = writers.claim(threadId, how.again);
+        const { question, asked } = start();
+        const assistant = messages.insert({ threadId, role: 'assistant', content: '', status: 'streaming', model, estimatedTokens: 0, parentId: question.id, writer: writers.owner, now: clock.now() });
+        return { stopped, question, asked, assistant };
+      });
+      emitStopped(started.stopped);
+      if (started.asked) events.emit('message.created', { message: started.question });
+      events.emit('message.created', { message: started.assistant });
+      const stopBeating = writers.keepAlive(started.assistant.id);
+      try {
+        return await exchange(thread, started.question, started.assistant, model, settings, controller);
+      } finally {
+        stopBeating();
+      }
     } finally {
       release();
       active.delete(threadId);
     }
   }
 
-  async function exchange(thread: Thread, userMessage: Message, modelOverride: string | undefined, controller: AbortController): Promise<SendResult> {
+  /** Replies another process left unfinished when it ended, now stopped: shown as such wherever the thread is open. */
+  function emitStopped(stopped: readonly Message[]): void {
+    for (const message of stopped) events.emit('message.completed', { message, memoriesUsed: [] });
+  }
+
+  async function exchange(thread: Thread, userMessage: Message, assistant: Message, model: string, settings: Settings, controller: AbortController): Promise<SendResult> {
     const { id: threadId, incognito } = thread;
-    await deps.chooseModelsIfUnset();
-    const settings = deps.settings();
-    const model = modelOverride ?? thread.model ?? settings.chatModel;
-
-    const assistant = messages.insert({ threadId, role: 'assistant', content: '', status: 'streaming', model, estimatedTokens: 0, parentId: userMessage.id, now: clock.now() });
-    events.emit('message.created', { message: assistant });
-
     let content = '';
     let thinking = '';
     let memoriesUsed: RetrievedMemory[] = [];
@@ -330,6 +366,8 @@ export function createChatService(deps: ChatServiceDeps) {
       for (const c of active.values()) c.abort();
     },
     hasActive: () => active.size > 0,
+    /** At start: replies left unfinished by processes that ended are marked stopped (reply-writer.ts). */
+    recoverInterrupted: () => writers.recoverInterrupted(),
   };
 }
 

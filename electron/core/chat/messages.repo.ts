@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { MessageAttachment, ToolSearch, type ExportedMessage, type Message } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
-import { writeTransaction } from '../db/write-transaction';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
 import type { RetrievedMemory } from './memory-retrieval.port';
 import { createMessageBranches, VERSION_COLUMNS, versionOf } from './message-branches';
@@ -97,8 +96,8 @@ export interface FinishedReply {
 export function createMessagesRepo(sqlite: Sqlite) {
   const branches = createMessageBranches(sqlite);
   const insert = sqlite.prepare(
-    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, parent_id, created_at, updated_at)
-     VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, parent_id, writer, created_at, updated_at)
+     VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertFull = sqlite.prepare(
     `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, parent_id, created_at, updated_at)
@@ -110,8 +109,12 @@ export function createMessagesRepo(sqlite: Sqlite) {
   const partial = sqlite.prepare('UPDATE messages SET content = ?, thinking = ?, updated_at = ? WHERE id = ?');
   const finish = sqlite.prepare(
     `UPDATE messages SET content = ?, thinking = ?, status = ?, error_code = ?, estimated_tokens = ?, prompt_tokens = ?, completion_tokens = ?,
-     total_duration_ms = ?, load_duration_ms = ?, eval_duration_ms = ?, updated_at = ? WHERE id = ?`,
+     total_duration_ms = ?, load_duration_ms = ?, eval_duration_ms = ?, writer = NULL, updated_at = ? WHERE id = ?`,
   );
+  const heartbeat = sqlite.prepare(`UPDATE messages SET updated_at = ? WHERE id = ? AND status = 'streaming'`);
+  const interrupt = sqlite.prepare(`UPDATE messages SET status = 'stopped', error_code = 'INTERRUPTED', writer = NULL, updated_at = ? WHERE id = ? AND status = 'streaming'`);
+  const beingWritten = sqlite.prepare(`SELECT id, writer, updated_at AS updatedAt FROM messages WHERE status = 'streaming'`);
+  const beingWrittenIn = sqlite.prepare(`SELECT id, writer, updated_at AS updatedAt FROM messages WHERE thread_id = ? AND status = 'streaming'`);
   const touchThread = sqlite.prepare('UPDATE threads SET last_activity_at = ?, updated_at = ? WHERE id = ?');
 
   return {
@@ -119,7 +122,8 @@ export function createMessagesRepo(sqlite: Sqlite) {
     /**
      * attachments: a user message's files; its full-text entry holds the typed text only (the files are not searched).
      * parentId: the message it follows (undefined: the active leaf; null: none, a new first message). It becomes the
-     * thread's active leaf. Callers that also read the leaf wrap both in one transaction.
+     * thread's active leaf. Callers that also read the leaf wrap both in one transaction. writer: for a 'streaming'
+     * reply, the process writing it (chat/reply-writer.ts).
      */
     insert(m: {
       threadId: number;
@@ -130,11 +134,12 @@ export function createMessagesRepo(sqlite: Sqlite) {
       estimatedTokens: number;
       attachments?: readonly MessageAttachment[] | undefined;
       parentId?: number | null | undefined;
+      writer?: string | undefined;
       now: number;
     }): Message {
       const attachments = m.attachments && m.attachments.length > 0 ? JSON.stringify(m.attachments) : null;
       const parentId = m.parentId === undefined ? branches.leaf(m.threadId) : m.parentId;
-      const id = Number(insert.run(m.threadId, m.role, m.content, m.status, m.model, m.estimatedTokens, attachments, parentId, m.now, m.now).lastInsertRowid);
+      const id = Number(insert.run(m.threadId, m.role, m.content, m.status, m.model, m.estimatedTokens, attachments, parentId, m.writer ?? null, m.now, m.now).lastInsertRowid);
       if (m.content) ftsInsert.run(BigInt(id), toFtsDocument(m.content));
       branches.setLeaf(m.threadId, id);
       touchThread.run(m.now, m.now, m.threadId);
@@ -158,6 +163,10 @@ export function createMessagesRepo(sqlite: Sqlite) {
     },
     savePartial(id: number, content: string, thinking: string, now: number): void {
       partial.run(content, thinking, now, id);
+    },
+    /** A reply's writer is still at work (chat/reply-writer.ts), while the model is silent. */
+    heartbeat(id: number, now: number): void {
+      heartbeat.run(now, id);
     },
     finish(id: number, threadId: number, reply: FinishedReply, now: number): Message {
       finish.run(
@@ -246,17 +255,17 @@ export function createMessagesRepo(sqlite: Sqlite) {
         .all(match, limit) as Array<Row & { thread_title: string }>;
       return rows.map((r) => ({ threadId: r.thread_id, threadTitle: r.thread_title, message: toMessage(r) }));
     },
-    /** Replies left 'streaming' by a process that died mid-reply: keep their text, mark them stopped. */
-    recoverInterrupted(now: number): number {
-      const rows = sqlite.prepare(`SELECT id, content FROM messages WHERE status = 'streaming'`).all() as Array<{ id: number; content: string }>;
-      writeTransaction(sqlite, () => {
-        for (const r of rows) {
-          sqlite.prepare(`UPDATE messages SET status = 'stopped', error_code = 'INTERRUPTED', updated_at = ? WHERE id = ?`).run(now, r.id);
-          ftsDelete.run(BigInt(r.id));
-          if (r.content) ftsInsert.run(BigInt(r.id), toFtsDocument(r.content));
-        }
-      });
-      return rows.length;
+    /** Replies being written (status 'streaming'), in one thread or all, with their writer and heartbeat (chat/reply-writer.ts). */
+    repliesBeingWritten(threadId: number | null): Array<{ id: number; writer: string | null; updatedAt: number }> {
+      return (threadId === null ? beingWritten.all() : beingWrittenIn.all(threadId)) as Array<{ id: number; writer: string | null; updatedAt: number }>;
+    },
+    /** A reply whose writer is gone (chat/reply-writer.ts): it keeps its text, marked stopped with INTERRUPTED. */
+    markInterrupted(id: number, now: number): Message {
+      interrupt.run(now, id);
+      const m = this.get(id)!;
+      ftsDelete.run(BigInt(id));
+      if (m.content) ftsInsert.run(BigInt(id), toFtsDocument(m.content));
+      return m;
     },
   };
 }

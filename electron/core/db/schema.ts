@@ -76,12 +76,20 @@ export const messages = sqliteTable(
      * rebuild this table (SQLite), and messages are only removed as leaves (chat.retry), which moves nothing under them.
      */
     parentId: integer('parent_id'),
+    /**
+     * While status is 'streaming': the process writing the reply, as a lease owner (jobs/lease-owner.ts), with
+     * updated_at as its heartbeat, so every process on the data folder knows a reply is being written in the thread
+     * and whether its writer is gone (chat/reply-writer.ts). Null otherwise.
+     */
+    writer: text('writer'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
     index('messages_thread_idx').on(t.threadId, t.id),
     index('messages_parent_idx').on(t.threadId, t.parentId),
+    // Replies being written: each reply's check (chat/reply-writer.ts) and each start read them without a scan.
+    index('messages_streaming_idx').on(t.threadId).where(sql`${t.status} = 'streaming'`),
     check('messages_role_chk', sql`${t.role} IN ('user','assistant','system')`),
     check('messages_status_chk', sql`${t.status} IN ('complete','streaming','stopped','error','truncated')`),
   ],
