@@ -128,7 +128,7 @@ describe('purging a memory erases it from the backups too', () => {
     const everyCopy = (erased: number): BackupErasure => ({ clean: copies.length, erased, remaining: [] });
     // The second canary is in every copy but the pre-migration one; the third likewise; the first in all five.
     expect(unwrap(await client.call('memory.purge', { memoryId: second.id }))).toEqual({ purged: 1, backups: everyCopy(4), derived: { summaries: 0, profileLines: 0 } });
-    expect(unwrap(await client.call('memory.bulk', { action: 'purge', memoryIds: [third.id] }))).toEqual({ changed: 1, skipped: 0, backups: everyCopy(4) });
+    expect(unwrap(await client.call('memory.bulk', { action: 'purge', memoryIds: [third.id] }))).toEqual({ changed: 1, skipped: 0, backups: everyCopy(4), derived: { summaries: 0, profileLines: 0 } });
     expect(unwrap(await client.call('memory.emptyTrash', {}))).toEqual({ purged: 1, backups: everyCopy(5), derived: { summaries: 0, profileLines: 0 } });
     await stop(core);
 
