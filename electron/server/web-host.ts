@@ -7,6 +7,8 @@
  * - every /rpc request and /events socket carries the per-start token (Authorization: Bearer, or for browser
  *   sockets, which cannot set headers, the subprotocol "mnemo.bearer.<token>") -> else 401;
  * - the Origin must be this host's own origin and the Host header must name loopback (DNS rebinding) -> else 403;
+ * - a client that stops reading its events is closed (NOT_READING) once EVENTS_SEND_BUFFER_LIMIT_BYTES wait for it,
+ *   so the events it does not read never pile up in this process's memory;
  * - request bodies are capped at the contract's largest input (REQUEST_BODY_MAX_BYTES: whatever the contract accepts
  *   fits, a bigger body is a 413 saying what to do) and validated against the contract by the core's dispatcher;
  * - a malformed request is the client's mistake, answered 400, never 500: a target that is not a URL at all before
@@ -49,6 +51,16 @@ export interface WebHost {
 }
 
 export const TOKEN_SUBPROTOCOL_PREFIX = 'mnemo.bearer.';
+/**
+ * The most bytes of events that may wait for one /events client. A client that reads takes them as they come (the
+ * operating system's socket buffers hold a burst); one that stopped reading (a frozen tab, a stuck script) would
+ * otherwise keep every later event in this process's memory. Past this, the client is closed: the renderer's socket
+ * then reconnects and reads everything shown again, as after any disconnect. A burst larger than this (a bulk change
+ * of thousands of long memories) can close a client that reads, with the same resync.
+ */
+export const EVENTS_SEND_BUFFER_LIMIT_BYTES = 16 * 1024 * 1024;
+/** 1013, "try again later": the client may reconnect at once, and reads everything again when it does. */
+export const NOT_READING = { code: 1013, reason: 'client is not reading its events' } as const;
 const REQUEST_TOO_LARGE_MESSAGE =
   `This request is too large for Mnemo (more than ${Math.round(REQUEST_BODY_MAX_BYTES / 1_000_000)} MB): the largest thing it takes at once ` +
   `is a file to import of ${IMPORT_MAX_CHARS / 1_000_000} million characters. If you were importing a file, split it into smaller files and import them one by one.`;
@@ -168,7 +180,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   const unsubscribe = core.subscribe((message) => {
     const data = JSON.stringify(message);
-    for (const ws of sockets.clients) if (ws.readyState === ws.OPEN) ws.send(data);
+    const size = Buffer.byteLength(data);
+    for (const ws of sockets.clients) {
+      if (ws.readyState !== ws.OPEN) continue;
+      // Invariant: what waits for a client stays within the limit (one event bigger than it still goes to a client
+      // that has read everything). Closing sends nothing more; ws destroys the socket if the close is not answered.
+      if (ws.bufferedAmount > 0 && ws.bufferedAmount + size > EVENTS_SEND_BUFFER_LIMIT_BYTES) {
+        logger.warn('closed an events client that is not reading', { bufferedBytes: ws.bufferedAmount, limitBytes: EVENTS_SEND_BUFFER_LIMIT_BYTES });
+        ws.close(NOT_READING.code, NOT_READING.reason);
+        continue;
+      }
+      ws.send(data);
+    }
   });
   sockets.on('connection', (ws: WebSocket) => {
     // The socket only carries events from the core; anything a client sends is ignored.
