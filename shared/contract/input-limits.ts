@@ -13,7 +13,7 @@ export const MESSAGE_MAX_CHARS = 100_000;
 
 /** A whole file given to thread.import or memory.import, in characters: the largest single input of the contract. */
 export const IMPORT_MAX_CHARS = 50_000_000;
-export const IMPORT_TOO_LONG_MESSAGE = 'An import is at most 50 million characters; split the file.';
+export const IMPORT_TOO_LONG_MESSAGE = `An import is at most ${IMPORT_MAX_CHARS / 1_000_000} million characters; split the file.`;
 
 /**
  * The most UTF-8 bytes JSON.stringify writes for one character (UTF-16 code unit) of a string: 6, for a control
