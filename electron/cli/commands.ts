@@ -22,7 +22,10 @@ import { infoCommands } from './commands/info.commands';
 import type { Options } from './options';
 import type { Paint, ProgressBar } from './terminal';
 
-export type CliOutput = { ok: true; value: unknown; text: string } | { ok: false; error: ErrorInfo };
+export type CliOutput =
+  | { ok: true; value: unknown; text: string }
+  /** report: what the command found before it failed (an import's table), shown as a success is, then the error. */
+  | { ok: false; error: ErrorInfo; report?: { value: unknown; text: string } };
 
 export interface CliContext {
   client: Client;

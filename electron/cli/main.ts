@@ -101,7 +101,9 @@ async function main(argv: string[]): Promise<number> {
 
 function report(out: CliOutput, json: boolean): number {
   if (!out.ok) {
-    if (json) process.stdout.write(JSON.stringify({ ok: false, error: out.error }) + '\n');
+    const found = out.report;
+    if (json) process.stdout.write(JSON.stringify({ ok: false, error: out.error, ...(found ? { report: found.value } : {}) }) + '\n');
+    else if (found?.text) process.stdout.write(found.text + '\n');
     fail(out.error.message);
     const confirm = confirmationHint(out.error.details);
     if (confirm) process.stderr.write(`${confirm}\n`);

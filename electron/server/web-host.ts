@@ -7,7 +7,10 @@
  * - every /rpc request and /events socket carries the per-start token (Authorization: Bearer, or for browser
  *   sockets, which cannot set headers, the subprotocol "mnemo.bearer.<token>") -> else 401;
  * - the Origin must be this host's own origin and the Host header must name loopback (DNS rebinding) -> else 403;
- * - request bodies are size-limited and validated against the contract by the core's dispatcher;
+ * - a client that stops reading its events is closed (NOT_READING) once EVENTS_SEND_BUFFER_LIMIT_BYTES wait for it,
+ *   so the events it does not read never pile up in this process's memory;
+ * - request bodies are capped at the contract's largest input (REQUEST_BODY_MAX_BYTES: whatever the contract accepts
+ *   fits, a bigger body is a 413 saying what to do) and validated against the contract by the core's dispatcher;
  * - a malformed request is the client's mistake, answered 400, never 500: a target that is not a URL at all before
  *   routing (there is nothing to route); a malformed percent-escape where the path is decoded, i.e. after the token
  *   and origin checks for /rpc and after the Host check for files, so a request without the token learns nothing new.
@@ -17,7 +20,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { IMPORT_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from '../../shared/contract';
 import { MnemoError, type ErrorCode } from '../../shared/errors';
 import { contentSecurityPolicy } from '../../shared/security';
 import { decodeUrlPath, MALFORMED_PATH_MESSAGE } from '../../shared/url-path';
@@ -46,7 +51,19 @@ export interface WebHost {
 }
 
 export const TOKEN_SUBPROTOCOL_PREFIX = 'mnemo.bearer.';
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * The most bytes of events that may wait for one /events client. A client that reads takes them as they come (the
+ * operating system's socket buffers hold a burst); one that stopped reading (a frozen tab, a stuck script) would
+ * otherwise keep every later event in this process's memory. Past this, the client is closed: the renderer's socket
+ * then reconnects and reads everything shown again, as after any disconnect. A burst larger than this (a bulk change
+ * of thousands of long memories) can close a client that reads, with the same resync.
+ */
+export const EVENTS_SEND_BUFFER_LIMIT_BYTES = 16 * 1024 * 1024;
+/** 1013, "try again later": the client may reconnect at once, and reads everything again when it does. */
+export const NOT_READING = { code: 1013, reason: 'client is not reading its events' } as const;
+const REQUEST_TOO_LARGE_MESSAGE =
+  `This request is too large for Mnemo (more than ${Math.round(REQUEST_BODY_MAX_BYTES / 1_000_000)} MB): the largest thing it takes at once ` +
+  `is a file to import of ${IMPORT_MAX_CHARS / 1_000_000} million characters. If you were importing a file, split it into smaller files and import them one by one.`;
 const MALFORMED_TARGET_MESSAGE = 'Bad request: the request target is not a valid URL.';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -90,6 +107,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       try {
         body = await readJson(req);
       } catch (e) {
+        if (e instanceof RequestTooLarge) return sendJson(res, 413, envelope('INVALID_INPUT', REQUEST_TOO_LARGE_MESSAGE));
         const error = e instanceof MnemoError ? e : new MnemoError('INVALID_INPUT', 'The request body is not valid JSON.');
         return sendJson(res, 400, { ok: false, error: error.toInfo() });
       }
@@ -162,7 +180,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   const unsubscribe = core.subscribe((message) => {
     const data = JSON.stringify(message);
-    for (const ws of sockets.clients) if (ws.readyState === ws.OPEN) ws.send(data);
+    const size = Buffer.byteLength(data);
+    for (const ws of sockets.clients) {
+      if (ws.readyState !== ws.OPEN) continue;
+      // Invariant: what waits for a client stays within the limit (one event bigger than it still goes to a client
+      // that has read everything). Closing sends nothing more; ws destroys the socket if the close is not answered.
+      if (ws.bufferedAmount > 0 && ws.bufferedAmount + size > EVENTS_SEND_BUFFER_LIMIT_BYTES) {
+        logger.warn('closed an events client that is not reading', { bufferedBytes: ws.bufferedAmount, limitBytes: EVENTS_SEND_BUFFER_LIMIT_BYTES });
+        ws.close(NOT_READING.code, NOT_READING.reason);
+        continue;
+      }
+      ws.send(data);
+    }
   });
   sockets.on('connection', (ws: WebSocket) => {
     // The socket only carries events from the core; anything a client sends is ignored.
@@ -221,23 +250,30 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
+class RequestTooLarge extends Error {}
+
 function readJson(req: http.IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    // Decoded as it arrives, so a large import is held once, as text, not also as the bytes it came in.
+    const decoder = new StringDecoder('utf8');
+    let text = '';
     let size = 0;
+    // Past the limit: stop buffering but drain the rest, so the client still receives the typed error.
+    const refuse = () => {
+      req.removeAllListeners('data');
+      req.resume();
+      text = '';
+      reject(new RequestTooLarge());
+    };
+    // A body announced as too large is refused before any of it is held; one without a length is counted.
+    if (Number(req.headers['content-length']) > REQUEST_BODY_MAX_BYTES) return refuse();
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        // Stop buffering but drain the rest, so the client still receives the typed error.
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new MnemoError('INVALID_INPUT', `The request body is larger than ${MAX_BODY_BYTES} bytes.`));
-        return;
-      }
-      chunks.push(chunk);
+      if (size > REQUEST_BODY_MAX_BYTES) return refuse();
+      text += decoder.write(chunk);
     });
     req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+      text += decoder.end();
       if (text.trim() === '') return resolve({});
       try {
         resolve(JSON.parse(text));

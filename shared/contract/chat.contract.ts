@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { Empty, Id, Timestamp, operation } from './define';
+import { ATTACHMENT_LIMITS, MESSAGE_MAX_CHARS } from './input-limits';
 
 export const MessageStatus = z.enum(['complete', 'streaming', 'stopped', 'error', 'truncated']);
-
-/** Limits on attached files: the text is extracted on the user's side (renderer) before it reaches the core. */
-export const ATTACHMENT_LIMITS = { maxFiles: 5, maxNameChars: 255, maxTextChars: 500_000 } as const;
 
 /** A file attached to a user message, as the model sees it: its name and its extracted text. */
 export const MessageAttachment = z.object({
@@ -122,7 +120,7 @@ export const chatOperations = {
     z
       .object({
         threadId: Id.optional(),
-        text: z.string().trim().min(1, 'A message cannot be empty.').max(100_000),
+        text: z.string().trim().min(1, 'A message cannot be empty.').max(MESSAGE_MAX_CHARS),
         /** Becomes the thread's model (thread.setModel): the user chose it. Without it: the thread's, else the setting. */
         model: ModelName.optional(),
         /** Only for a new thread (no threadId). */
@@ -145,7 +143,7 @@ export const chatOperations = {
     z
       .object({
         messageId: Id,
-        text: z.string().trim().min(1, 'An edited message cannot be empty.').max(100_000),
+        text: z.string().trim().min(1, 'An edited message cannot be empty.').max(MESSAGE_MAX_CHARS),
         /** As chat.send's: becomes the thread's model. */
         model: ModelName.optional(),
       })

@@ -87,6 +87,7 @@ export * from './queue.contract';
 export * from './review.contract';
 export * from './timeline.contract';
 export * from './define';
+export * from './input-limits';
 export * from './embedding.contract';
 export * from './memory.contract';
 export * from './settings.contract';

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { Empty, Id, Timestamp, operation } from './define';
 import { EmbeddingStatus } from './embedding.contract';
+import { IMPORT_MAX_CHARS, IMPORT_TOO_LONG_MESSAGE } from './input-limits';
 
 export const MemoryCategory = z.enum(['knowledge', 'preference', 'project', 'skill']);
 export type MemoryCategory = z.output<typeof MemoryCategory>;
@@ -273,8 +274,8 @@ export const ImportReport = z.object({
 });
 export type ImportReport = z.output<typeof ImportReport>;
 
-/** The whole file as text. The web host caps request bodies at 4 MB; the app and the CLI are not capped below this. */
-const ImportContent = z.string().max(50_000_000, 'An import is at most 50 million characters; split the file.');
+/** The whole file as text (thread.import takes the same). The web host's body limit is derived from it (input-limits.ts). */
+export const ImportContent = z.string().max(IMPORT_MAX_CHARS, IMPORT_TOO_LONG_MESSAGE);
 
 export const memoryOperations = {
   'memory.create': operation(

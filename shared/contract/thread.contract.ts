@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MemoryUse, Message, MessageAttachment, MessageStatus, ToolSearch } from './chat.contract';
 import { Id, Ok, Timestamp, operation } from './define';
-import { ExportHeader } from './memory.contract';
+import { ExportHeader, ImportContent } from './memory.contract';
 
 export const Thread = z.object({
   id: Id,
@@ -159,7 +159,7 @@ export const threadOperations = {
     'Reads a thread export (JSON) back as new threads, in one transaction; a thread already here is skipped. Nothing is ' +
       'learned from imported messages, and the memories their answers used are not linked (their ids belonged to the ' +
       'exporting database). dryRun reports without writing.',
-    z.object({ content: z.string().max(50_000_000, 'An import is at most 50 million characters; split the file.'), dryRun: z.boolean().default(false) }).strict(),
+    z.object({ content: ImportContent, dryRun: z.boolean().default(false) }).strict(),
     ThreadImportReport,
   ),
   'thread.switchBranch': operation(

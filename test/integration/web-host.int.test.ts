@@ -3,8 +3,11 @@ import path from 'node:path';
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { operationNames } from '../../shared/contract';
+import { ATTACHMENT_LIMITS, REQUEST_BODY_MAX_BYTES, THREAD_EXPORT_FORMAT, THREAD_EXPORT_VERSION, operationNames } from '../../shared/contract';
 import { unwrap } from '../../shared/client';
+import type { CoreOptions } from '../../electron/core/create-core';
+import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
+import { startFakeOllama } from '../fakes/fake-ollama';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
 import { startTestWebHost } from '../support/web-host';
@@ -14,9 +17,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(tempDir: () => string) {
+async function setup(tempDir: () => string, options: Partial<CoreOptions> = {}) {
   const dir = tempDir();
-  const { core, client: local } = createTestCore(path.join(dir, 'data'));
+  const { core, client: local } = createTestCore(path.join(dir, 'data'), options);
   const { host, client: remote, transport } = await startTestWebHost(core, path.join(dir, 'static'));
   cleanups.push(() => core.dispose(), () => host.close(), () => transport.close());
   return { core, host, local, remote };
@@ -46,6 +49,40 @@ function rawRequest(port: number, target: string, options: { method?: string; he
     });
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+/**
+ * Sends thread.import's body in 1 MB pieces (a string of spaces inside the content: valid JSON so far) until the host
+ * answers, then stops: the body is never held here, whatever its size.
+ */
+function postOversized(host: { port: number; url: string; token: string }, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port: host.port,
+      path: '/rpc/thread.import',
+      method: 'POST',
+      headers: { host: `127.0.0.1:${host.port}`, authorization: `Bearer ${host.token}`, origin: host.url, 'content-type': 'application/json', ...headers },
+    });
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown });
+      });
+    });
+    req.on('error', (e) => !answered && reject(e));
+    const piece = Buffer.alloc(1024 * 1024, ' ');
+    const write = () => {
+      while (!answered && !req.destroyed) if (!req.write(piece)) return void req.once('drain', write);
+    };
+    req.write('{"content":"');
+    write();
   });
 }
 
@@ -129,15 +166,12 @@ describe('web host', () => {
     }
   });
 
-  it('answers bad JSON and oversized bodies with a typed error, and does not serve files outside the renderer', async () => {
+  it('answers bad JSON with a typed error, and does not serve files outside the renderer', async () => {
     const { host } = await setup(tempDir);
     const headers = { authorization: `Bearer ${host.token}`, origin: host.url };
     const bad = await post(`${host.url}/rpc/thread.list`, '{"limit":', headers);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
-    const huge = await post(`${host.url}/rpc/thread.list`, JSON.stringify({ x: 'a'.repeat(5 * 1024 * 1024) }), headers);
-    expect(huge.status).toBe(400);
-    expect(await huge.json()).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringMatching(/larger than/) } });
     for (const p of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json']) {
       const res = await fetch(host.url + p);
       expect(await res.text()).not.toContain('"name": "mnemo"');
@@ -145,6 +179,41 @@ describe('web host', () => {
     const index = await fetch(host.url + '/');
     expect(index.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(index.headers.get('content-security-policy')).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)/);
+  });
+
+  it('takes what the contract takes: a 5 MB thread import, a message with five full attachments', async () => {
+    const fake = await startFakeOllama();
+    cleanups.push(() => fake.close());
+    const { remote } = await setup(tempDir, { llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url } });
+
+    // A conversation export of more than 5 MB as a request body (the old 4 MB cap refused it).
+    const long = (i: number) => `${i}: 绿茶还是红茶？Green or black tea? `.repeat(6_000);
+    const messages = Array.from({ length: 24 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: long(i), createdAt: 1_700_000_000_000 + i }));
+    const thread = { title: 'Tea, at length', createdAt: 1_700_000_000_000, lastActivityAt: 1_700_000_000_023, messages };
+    const content = JSON.stringify({ format: THREAD_EXPORT_FORMAT, version: THREAD_EXPORT_VERSION, exportedAt: '2024-01-01T00:00:00.000Z', app: { name: 'Mnemo', version: '1', schemaVersion: '1' }, count: 1, threads: [thread] });
+    expect(Buffer.byteLength(JSON.stringify({ content }))).toBeGreaterThan(5 * 1024 * 1024);
+    const imported = unwrap(await remote.call('thread.import', { content }));
+    expect(imported).toMatchObject({ written: 1, invalid: 0 });
+    expect(unwrap(await remote.call('thread.get', { threadId: imported.items[0]!.threadId! }))).toMatchObject({ title: 'Tea, at length', messageCount: 24 });
+
+    // Five attachments of the most text one may hold, in a script of three bytes a character (7.5 MB).
+    const attachments = Array.from({ length: ATTACHMENT_LIMITS.maxFiles }, (_, i) => ({ name: `notes-${i}.txt`, text: '茶'.repeat(ATTACHMENT_LIMITS.maxTextChars) }));
+    fake.script({ content: 'That is a lot of tea.' });
+    const sent = unwrap(await remote.call('chat.send', { text: 'What do my notes say?', attachments }));
+    expect(sent.assistantMessage).toMatchObject({ content: 'That is a lot of tea.', status: 'complete' });
+    expect(sent.userMessage.attachments).toHaveLength(ATTACHMENT_LIMITS.maxFiles);
+  });
+
+  it('refuses a body past the contract\'s largest input with a 413 saying what to do, announced or streamed', async () => {
+    const { host } = await setup(tempDir);
+    const said = { code: 'INVALID_INPUT', message: expect.stringMatching(/^This request is too large for Mnemo \(more than 300 MB\).* split it into smaller files and import them one by one\.$/) };
+    // Announced: refused before any of it is read.
+    const announced = await postOversized(host, { 'content-length': String(REQUEST_BODY_MAX_BYTES + 1) });
+    expect(announced).toEqual({ status: 413, body: { ok: false, error: said } });
+    // Streamed without a length: refused once the bytes counted pass the limit.
+    const streamed = await postOversized(host, {});
+    expect(streamed).toEqual({ status: 413, body: { ok: false, error: said } });
+    expect((await post(`${host.url}/rpc/app.info`, '{}', { authorization: `Bearer ${host.token}`, origin: host.url })).status).toBe(200);
   });
 
   it('answers a static path with a malformed percent-escape 400 with a plain message, token or not', async () => {

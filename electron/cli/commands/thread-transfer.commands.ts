@@ -5,6 +5,7 @@
 import type { OpInput, ThreadImportItem, ThreadImportReport } from '../../../shared/contract';
 import { operations } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
+import { importResult } from '../import-outcome';
 import { flag, oneOf, text } from '../options';
 import { readUserFile, writeUserFile } from '../user-files';
 import { id } from './chat.commands';
@@ -60,8 +61,17 @@ async function importThreads(ctx: CliContext): Promise<CliOutput> {
   if (!read.ok) return read;
   const r = await ctx.client.call('thread.import', { content: read.content, dryRun: ctx.flags['dry-run'] === 'true' });
   if (!r.ok) return r;
-  return { ok: true, value: r.value, text: formatThreadImport(r.value) };
+  const { dryRun, written, items } = r.value;
+  const counts = { dryRun, imported: dryRun ? r.value.new : written, invalid: r.value.invalid, total: items.length };
+  return importResult(counts, THREAD_WORDS, { value: r.value, text: formatThreadImport(r.value) });
 }
+
+const THREAD_WORDS = {
+  one: 'thread',
+  many: 'threads',
+  others: 'already here',
+  fix: 'Import a file written by "mnemo thread export --format json" (or the app\'s conversation export), or correct the threads the list names, then import it again.',
+};
 
 const exportFormats = operations['thread.export'].input.shape.format.unwrap().options;
 

@@ -5,6 +5,7 @@
 import type { EventPayload, ImportItem, ImportReport, MaintenanceReport, MemoryCategory, OpInput } from '../../../shared/contract';
 import { MemoryCategory as CategorySchema, operations } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
+import { importResult } from '../import-outcome';
 import { flag, oneOf, text, type Options } from '../options';
 import { readUserFile, writeUserFile } from '../user-files';
 import { remainingCopiesText } from './memory.commands';
@@ -90,11 +91,21 @@ async function importMemories(ctx: CliContext): Promise<CliOutput> {
     });
     bar?.end();
     if (!r.ok) return r;
-    return { ok: true, value: r.value, text: formatImport(r.value) };
+    const { dryRun, written, conflicting, items } = r.value;
+    // A dry run writes nothing: what it would write is the new ones, and the conflicts when they are imported too.
+    const imported = dryRun ? r.value.new + (onConflict === 'import' ? conflicting : 0) : written;
+    return importResult({ dryRun, imported, invalid: r.value.invalid, total: items.length }, MEMORY_WORDS, { value: r.value, text: formatImport(r.value) });
   } finally {
     off();
   }
 }
+
+const MEMORY_WORDS = {
+  one: 'memory',
+  many: 'memories',
+  others: 'already here or conflicts skipped (--on-conflict import writes conflicts too)',
+  fix: 'A file holds one memory per line (a few words each; headings set the category) or is a Mnemo memory export: correct the entries the list names, then import it again.',
+};
 
 function formatMaintenance(r: MaintenanceReport): string {
   return [
