@@ -7,7 +7,6 @@ import { SettingsView } from './components/SettingsView';
 import { StatusBar } from './components/StatusBar';
 import { ThreadSidebar } from './components/ThreadSidebar';
 import { TimelineView } from './components/timeline/TimelineView';
-import { Toasts } from './components/Toasts';
 import { useShortcuts } from './components/use-shortcuts';
 import type { Connection } from './rpc';
 import { useAppStore } from './stores/app.store';
@@ -61,7 +60,6 @@ export function App({ connection }: { connection: Connection }) {
         </main>
       </div>
       <StatusBar />
-      <Toasts />
       {searchOpen && <SearchDialog />}
     </div>
   );

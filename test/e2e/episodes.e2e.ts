@@ -133,7 +133,19 @@ describe('Memories › Episodes (web host + fake Ollama)', () => {
 
     await episodes.items.first().getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => episodes.items.count()).toBe(0);
+    // The chosen view looks chosen: pressed, and drawn unlike the other (hovered or not).
+    const views = page.getByRole('group', { name: 'Which episodes' });
+    const look = (name: string) =>
+      views.getByRole('button', { name, exact: true }).evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { pressed: el.getAttribute('aria-pressed'), drawn: `${style.backgroundColor} ${style.borderColor} ${style.fontWeight}` };
+      });
+    const [chosen, other] = [await look('Episodes'), await look('Deleted')];
+    expect([chosen.pressed, other.pressed]).toEqual(['true', 'false']);
+    expect(chosen.drawn).not.toBe(other.drawn);
     await page.getByRole('button', { name: 'Deleted' }).click();
+    await expect.poll(() => look('Deleted')).toEqual(chosen);
+    await expect.poll(() => look('Episodes')).toEqual(other);
     const deleted = page.getByRole('list', { name: 'Deleted episodes' }).getByRole('listitem');
     await expect.poll(() => deleted.count()).toBe(1);
     expect(await deleted.first().getByRole('heading').innerText()).toBe('Lisbon trip in May');

@@ -28,4 +28,24 @@ describe('toast stack', () => {
     useAppStore.getState().dismissToast(ids[0]!);
     expect(useAppStore.getState().toasts).toEqual([]);
   });
+
+  it('a notice of the same group takes the place of the one on screen: same id, its own text, no count carried over', () => {
+    let stack: Toast[] = [changed(1), { ...learned(2, 'fact 2'), group: 'learned' }];
+    stack = addToast(stack, { ...learned(3, 'fact 3'), group: 'learned' });
+    expect(stack).toMatchObject([{ id: 1 }, { id: 2, count: 1, text: { params: { content: 'fact 3' } } }]);
+    // Without a group, a different text stacks.
+    expect(addToast(stack, learned(4, 'fact 4')).map((t) => t.id)).toEqual([1, 2, 4]);
+  });
+
+  it('through the store: a toast’s action, once run, ends the toast (an Undo is no longer offered, nor Ctrl+Z)', () => {
+    useAppStore.setState({ toasts: [], lastUndo: null });
+    let undone = 0;
+    const id = useAppStore.getState().pushToast({ text: { key: 'episodes.trashed' }, action: { label: 'common.undo', run: () => undone++ } }, 60_000);
+    useAppStore.getState().holdToasts(true);
+    useAppStore.getState().runToastAction(id);
+    expect(undone).toBe(1);
+    expect(useAppStore.getState().toasts).toEqual([]);
+    expect(useAppStore.getState().undoLast()).toBe(false);
+    useAppStore.getState().holdToasts(false);
+  });
 });

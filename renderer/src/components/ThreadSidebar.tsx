@@ -5,6 +5,7 @@ import { useT } from '../use-t';
 import { useReviewStore } from '../stores/review.store';
 import { BrainIcon, ClockIcon, GearIcon, IncognitoIcon, PlusIcon, SearchIcon } from './icons';
 import { ThreadItem } from './ThreadItem';
+import { Toasts } from './Toasts';
 import { modKey, newThreadKeys } from './shortcuts';
 import { useStatusStore } from '../stores/status.store';
 
@@ -88,6 +89,8 @@ export function ThreadSidebar() {
           ))}
         </ul>
       )}
+      {/* Notices take their own room here, between the threads and the views: never over a control or the conversation. */}
+      <Toasts />
       <div className="sidebar-footer">
         <button {...navButton('memories')}>
           <BrainIcon /> <span className="grow">{t('memories.title')}</span>

@@ -3,7 +3,11 @@ import { useT } from '../use-t';
 import { CloseIcon } from './icons';
 import { modKey } from './shortcuts';
 
-/** Notifications, bottom centre. They wait while the pointer or the keyboard focus is on them (to read, to reach Undo). */
+/**
+ * Notifications, in the sidebar above its views (Memories, Timeline, Settings): they take their own room there, so they
+ * never cover the conversation or a control. They wait while the pointer or the keyboard focus is on them (to read, to
+ * reach Undo).
+ */
 export function Toasts() {
   const t = useT();
   const toasts = useAppStore((s) => s.toasts);

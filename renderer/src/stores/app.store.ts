@@ -19,6 +19,8 @@ export interface Toast {
    * whose delete runs on its own timer). Other toasts wait while the pointer or focus is on them.
    */
   fixedDuration?: true;
+  /** Notices of one kind ("Mnemo learned…"): a new one takes the place of the one on screen instead of stacking. */
+  group?: string;
 }
 
 /** One short stack: more notices than this and the oldest one without an action (an Undo) gives way. */
@@ -28,10 +30,21 @@ function sameText(a: Toast['text'], b: Toast['text']): boolean {
   return a.key === b.key && JSON.stringify(a.params ?? {}) === JSON.stringify(b.params ?? {});
 }
 
-/** The stack after `toast` arrives: a repeat of a notice on screen counts up in its place; the stack stays short. */
+/** The toast on screen that `toast` takes the place of: the same notice again, or one of its group. */
+function placeOf(toasts: Toast[], toast: Omit<Toast, 'id' | 'count'>): Toast | undefined {
+  return toasts.find((t) => sameText(t.text, toast.text)) ?? (toast.group === undefined ? undefined : toasts.find((t) => t.group === toast.group));
+}
+
+/**
+ * The stack after `toast` arrives: a repeat of a notice on screen counts up in its place, a notice of the same group
+ * replaces it there; the stack stays short.
+ */
 export function addToast(toasts: Toast[], toast: Toast): Toast[] {
-  const repeat = toasts.find((t) => sameText(t.text, toast.text));
-  if (repeat) return toasts.map((t) => (t === repeat ? { ...toast, id: repeat.id, count: repeat.count + 1 } : t));
+  const place = placeOf(toasts, toast);
+  if (place) {
+    const count = sameText(place.text, toast.text) ? place.count + 1 : 1;
+    return toasts.map((t) => (t === place ? { ...toast, id: place.id, count } : t));
+  }
   const next = [...toasts, toast];
   while (next.length > MAX_TOASTS) {
     const drop = next.findIndex((t) => !t.action);
@@ -64,7 +77,10 @@ interface AppState {
   dismissToast(id: number): void;
   /** The pointer or focus is on the toasts (true): they stay until it leaves, then get their time again. */
   holdToasts(held: boolean): void;
-  /** A toast's button: runs its action (once for an Undo: Ctrl/Cmd+Z will not run it again). */
+  /**
+   * A toast's button: runs its action, and the toast goes (its Undo done, its Show shown: nothing left to offer).
+   * Once for an Undo: Ctrl/Cmd+Z will not run it again.
+   */
   runToastAction(id: number): void;
   /** Ctrl/Cmd+Z: runs the last Undo offered; false when there is none. */
   undoLast(): boolean;
@@ -106,9 +122,9 @@ export const useAppStore = create<AppState>((set, get) => {
     setSummaryOpen: (summaryOpen) => set({ summaryOpen }),
     pushToast(toast, durationMs = 5000) {
       const action = toast.action;
-      const toasts = addToast(get().toasts, { ...toast, id: nextToastId++, count: 1 });
-      // A repeat keeps the id on screen and starts its time again.
-      const id = toasts.find((t) => sameText(t.text, toast.text))!.id;
+      // A repeat, or another of its group, keeps the id on screen and starts its time again.
+      const id = placeOf(get().toasts, toast)?.id ?? nextToastId++;
+      const toasts = addToast(get().toasts, { ...toast, id, count: 1 });
       const undo =
         action?.label === 'common.undo'
           ? () => {
@@ -150,6 +166,7 @@ export const useAppStore = create<AppState>((set, get) => {
       if (!toast?.action) return;
       if (id === undoToastId) set({ lastUndo: null });
       toast.action.run();
+      get().dismissToast(id);
     },
     undoLast() {
       const undo = get().lastUndo;

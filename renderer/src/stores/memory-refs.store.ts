@@ -7,7 +7,7 @@ import { create } from 'zustand';
 import type { Memory, MemoryStatus } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import { useAppStore } from './app.store';
-import { showMemory } from './navigate';
+import { createLearnedNotices } from './learned-notice';
 
 /** The chips under a user message: what it taught Mnemo that still counts (or waits for review). */
 const LEARNED_STATUSES: MemoryStatus[] = ['active', 'review', 'archived'];
@@ -76,6 +76,8 @@ export const useMemoryRefsStore = create<RefsState>((set, get) => {
     return out;
   }
 
+  const announceLearned = createLearnedNotices();
+
   return {
     client: null,
     byId: {},
@@ -101,14 +103,8 @@ export const useMemoryRefsStore = create<RefsState>((set, get) => {
       client.on('extraction.completed', ({ userMessageId }) => {
         if (userMessageId !== null) void get().refreshLearned(userMessageId);
       });
-      // A memory learned with high importance: worth telling the user at once, with a way to look at it.
-      client.on('memory.learned', ({ memory }) => {
-        const text = memory.content.length > 80 ? `${memory.content.slice(0, 79)}…` : memory.content;
-        useAppStore.getState().pushToast(
-          { text: { key: 'memories.learnedToast', params: { content: text } }, action: { label: 'memories.show', run: () => showMemory(memory.id) } },
-          8000,
-        );
-      });
+      // A memory learned with high importance: worth telling the user at once, unless it is on screen already.
+      client.on('memory.learned', ({ memory }) => announceLearned(memory));
       client.on('thread.deleted', ({ threadId }) =>
         set((s) => {
           const { [threadId]: _e, ...exclusions } = s.exclusions;

@@ -12,6 +12,13 @@ export function showMemory(memoryId: number): void {
   useAppStore.getState().setView('memories');
 }
 
+/** The memory browser, newest first: where several memories just learned are. */
+export function showMemories(): void {
+  const memories = useMemoriesStore.getState();
+  if (memories.tab !== 'browse') memories.setTab('browse');
+  useAppStore.getState().setView('memories');
+}
+
 /** A message edited away (on another version) is shown by switching the thread to its version first. */
 export function showMessage(threadId: number, messageId: number | null): void {
   if (messageId === null) return useThreadsStore.getState().select(threadId, null);

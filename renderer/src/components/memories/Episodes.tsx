@@ -85,11 +85,11 @@ export function Episodes() {
           <CoreError error={error} />
         </div>
       )}
-      <div className="button-row episodes-views" role="group" aria-label={t('episodes.views')}>
-        <button type="button" aria-pressed={view === 'active'} onClick={() => setView('active')}>
+      <div className="segmented episodes-views" role="group" aria-label={t('episodes.views')}>
+        <button type="button" className={view === 'active' ? 'active' : undefined} aria-pressed={view === 'active'} onClick={() => setView('active')}>
           {t('episodes.view.active')}
         </button>
-        <button type="button" aria-pressed={view === 'trashed'} onClick={() => setView('trashed')}>
+        <button type="button" className={view === 'trashed' ? 'active' : undefined} aria-pressed={view === 'trashed'} onClick={() => setView('trashed')}>
           <TrashIcon /> {t('episodes.view.trashed')}
         </button>
       </div>
