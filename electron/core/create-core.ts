@@ -239,7 +239,7 @@ export function createCore(options: CoreOptions): Core {
       },
     }),
   );
-  const profile = createProfileService({ store: profileStore, queue, clock, events, settings: () => settings.get() });
+  const profile = createProfileService({ store: profileStore, queue, clock, events, settings: () => settings.get(), contextWindow: (model) => llm.contextWindow(model) });
   disposers.push(() => profile.dispose());
   queue.register(createProfileJob({ ...jobDeps, store: profileStore, logger }));
   const episodeStore = createEpisodeStore(db.sqlite);

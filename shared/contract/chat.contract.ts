@@ -91,8 +91,16 @@ export const PromptContext = z.object({
     globalInstructions: InstructionsUse,
     threadInstructions: InstructionsUse,
   }),
-  /** tokens: the profile's (when it went in) and the memories'. */
-  memories: z.object({ ids: z.array(Id), tokens: Tokens, profile: z.boolean().default(false) }),
+  /**
+   * tokens: the profile's (when it went in) and the memories'. profileCut: the profile did not fit its share, and the
+   * model saw only its first `lines` of `ofLines` lines (null: all of it, or none went in).
+   */
+  memories: z.object({
+    ids: z.array(Id),
+    tokens: Tokens,
+    profile: z.boolean().default(false),
+    profileCut: z.object({ lines: z.number().int().nonnegative(), ofLines: z.number().int().nonnegative() }).nullable().default(null),
+  }),
   summary: z.object({ included: z.boolean(), tokens: Tokens }),
   /** Earlier messages of the thread sent verbatim, and the oldest of them (null: none). */
   recent: z.object({ count: z.number().int().nonnegative(), tokens: Tokens, fromMessageId: Id.nullable() }),

@@ -1,6 +1,36 @@
 import { z } from 'zod';
 import { Empty, operation } from './define';
 
+/**
+ * Why semantic search is off, for code: the renderer says it in the UI's language from this code and its params, the
+ * CLI prints the core's English message. A reason the core does not know itself becomes load_failed.
+ */
+export const EMBEDDING_OFF_REASONS = [
+  'no_embedder',
+  'model_missing',
+  'download_failed',
+  'load_failed',
+  'not_loaded',
+  'runtime_unavailable',
+  'worker_failed',
+  'not_embedding_model',
+  'ollama_unreachable',
+  'server_unreachable',
+  'invalid_model',
+  'invalid_hub',
+] as const;
+export const EmbeddingOffReason = z.enum(EMBEDDING_OFF_REASONS);
+export type EmbeddingOffReason = z.output<typeof EmbeddingOffReason>;
+
+/** What a reason is about, when the core knows: the model's name, the server, the model's folder and its missing files. */
+export const EmbeddingReasonParams = z.object({
+  model: z.string().optional(),
+  host: z.string().optional(),
+  folder: z.string().optional(),
+  missing: z.array(z.string()).optional(),
+});
+export type EmbeddingReasonParams = z.output<typeof EmbeddingReasonParams>;
+
 /** Whether semantic search is on. When it is off, memories are still saved and found by keyword. */
 export const EmbeddingStatus = z.object({
   state: z.enum(['ready', 'loading', 'downloading', 'unavailable']),
@@ -9,9 +39,11 @@ export const EmbeddingStatus = z.object({
   modelId: z.string().nullable(),
   /** Vector length, once the model has loaded. */
   dimensions: z.number().int().positive().nullable(),
-  /** Why it is off, for code: model_missing, ollama_unreachable, download_failed, no_embedder, ... */
-  reason: z.string().nullable(),
-  /** What happened and what to do, for people (names the models folder or the `ollama pull` command). */
+  /** Why it is off, for code (null while it is on, loading or downloading). */
+  reason: EmbeddingOffReason.nullable(),
+  /** The reason's parameters, for a sentence in the UI's language and the technical details under it. */
+  reasonParams: EmbeddingReasonParams.default({}),
+  /** What happened and what to do, in English, for the CLI and the logs (names the models folder or the `ollama pull` command). */
   message: z.string().nullable(),
 });
 export type EmbeddingStatus = z.output<typeof EmbeddingStatus>;

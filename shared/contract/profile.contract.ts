@@ -18,16 +18,39 @@ export const Profile = z.object({
 });
 export type Profile = z.output<typeof Profile>;
 
+const Count = z.number().int().nonnegative();
+
+/**
+ * How much of the profile a prompt holds with the chat model chosen in Settings (a thread may use another): its first
+ * `lines` of `ofLines` lines that say something, cut before line `cutAt` of its text (null: all of it fits); `tokens`
+ * is the whole profile's estimate, `roomTokens` what its share of the prompt leaves for it. The same rule as the prompt.
+ */
+export const ProfileFit = z.object({
+  model: z.string(),
+  contextWindow: Count,
+  lines: Count,
+  ofLines: Count,
+  tokens: Count,
+  roomTokens: Count,
+  cutAt: Count.nullable(),
+});
+export type ProfileFit = z.output<typeof ProfileFit>;
+
 export const profileOperations = {
-  'profile.get': operation('The profile, or null before the first one.', z.object({}).strict(), Profile.nullable()),
+  'profile.get': operation(
+    'The profile, with how much of it fits in a prompt, or null before the first one.',
+    z.object({}).strict(),
+    Profile.extend({ fits: ProfileFit }).nullable(),
+  ),
   'profile.update': operation(
     'Replaces the profile with the user’s text; later refreshes build on it. Empty text clears it (the next refresh writes a new one).',
     z.object({ content: z.string().max(20_000, 'A profile is at most 20,000 characters; keep it to what matters.') }).strict(),
     Profile.nullable(),
   ),
   'profile.refresh': operation(
-    'Asks the background model to rewrite the profile from the active memories now (a background job). Refused while the profile is turned off.',
-    z.object({}).strict(),
+    'Asks the background model to rewrite the profile from the active memories now (a background job). Refused while the profile is turned off. ' +
+      'shorten: the profile is longer than a prompt holds (profile.get fits): the rewrite is asked to fit it, keeping what matters most.',
+    z.object({ shorten: z.boolean().optional() }).strict(),
     z.object({ jobId: Id }),
   ),
 };

@@ -160,6 +160,9 @@ function patchOf(schema: z.ZodType): z.ZodType {
 export const SettingsPatch = patchOf(Settings) as z.ZodType<DeepPartial<Settings>>;
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends Record<string, unknown> ? Partial<T[K]> : T[K] };
 
+/** What an API key may hold (printable ASCII, no spaces): the contract's check, and the settings form's before it asks. */
+export const API_KEY_PATTERN = /^[\x21-\x7e]+$/;
+
 export const settingsOperations = {
   'settings.get': operation('All settings, defaults filled in, and whether an API key is set.', Empty, SettingsView),
   'settings.update': operation(
@@ -169,7 +172,7 @@ export const settingsOperations = {
   ),
   'settings.setApiKey': operation(
     "Keeps the OpenAI-compatible server's API key (sent as a Bearer token) in the secret store, outside the database, exports and backups.",
-    z.object({ key: z.string().trim().min(1, 'The API key is empty').max(4096).regex(/^[\x21-\x7e]+$/, 'An API key is printable ASCII without spaces') }).strict(),
+    z.object({ key: z.string().trim().min(1, 'The API key is empty').max(4096).regex(API_KEY_PATTERN, 'An API key is printable ASCII without spaces') }).strict(),
     z.object({ openaiApiKeySet: z.literal(true) }),
   ),
   'settings.clearApiKey': operation('Forgets the API key: requests go without one.', Empty, z.object({ openaiApiKeySet: z.literal(false) })),

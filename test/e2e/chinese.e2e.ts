@@ -61,7 +61,7 @@ describe('the Chinese UI shows Chinese, including the core’s failures', () => 
   }, 120_000);
   afterAll(() => session?.close());
 
-  it('the semantic-search notice says why it is off in Chinese; the core’s file names wait under 详情', async () => {
+  it('the semantic-search notice says why it is off in Chinese; the core’s file names wait under 技术细节', async () => {
     await page.goto(app.url);
     await expect.poll(() => page.evaluate(() => document.documentElement.lang), { timeout: 15_000 }).toBe('zh-CN');
     await ui.go('记忆');

@@ -123,7 +123,45 @@ describe('About you: the profile (web host + fake Ollama)', () => {
     await expect.poll(() => memories.focused()).toBe('Edit');
     expect(unwrap(await api.call('profile.get', {}))).toMatchObject({ editedByUser: true, content: expect.stringContaining('- Short answers') });
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('too long for the prompt: About you says how much the model sees, marks where it stops, offers Shorten; “What the model saw” says it was cut', async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `- Note ${i + 1}: enjoys walking by the river on day ${i + 1}`);
+    unwrap(await api.call('profile.update', { content: `## Preferences\n${long.join('\n')}` }));
+    const { fits } = unwrap(await api.call('profile.get', {}))!;
+    expect(fits.cutAt).not.toBeNull();
+    await expect.poll(() => about.text()).toContain(`the model sees the first ${fits.lines} of 41 lines`);
+    expect(await about.text()).toMatch(new RegExp(`about ${fits.roomTokens.toLocaleString('en')} of its ${fits.tokens.toLocaleString('en')} tokens`));
+    // The marker sits between the last line the model reads and the first it never sees.
+    const marker = about.panel.getByRole('separator', { name: 'The model stops reading here' });
+    expect(await marker.count()).toBe(1);
+    const order = await about.panel.evaluate((panel, [last, first]) => {
+      const text = panel.textContent ?? '';
+      return [text.indexOf(last!), text.indexOf('The model stops reading here'), text.indexOf(first!)];
+    }, [long[fits.lines - 2]!.slice(2), long[fits.lines - 1]!.slice(2)]);
+    expect(order[0]).toBeLessThan(order[1]!);
+    expect(order[1]).toBeLessThan(order[2]!);
+    expect(await seriousViolations(page)).toEqual([]);
+    await marker.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(ROOT, 'docs', 'screenshots', 'profile.png') });
+
+    // The answer's record says the model saw only part of the profile.
+    const chat = new ChatPage(page);
+    unwrap(await api.call('chat.send', { text: 'What do you know about me?' }));
+    await chat.open(app.url);
+    await chat.threads.first().getByRole('button').first().click();
+    await chat.lastAnswer().getByRole('button', { name: 'Context: what the model saw for this answer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'What the model saw' });
+    await expect.poll(() => dialog.innerText()).toContain(`Your profile was too long for its share: the model saw its first ${fits.lines} of 41 lines.`);
+    await page.keyboard.press('Escape');
+
+    // Shorten: the background model rewrites it once to fit; then all of it goes in, and the page says so.
+    await memories.open();
+    await memories.tab('About you').click();
+    await about.panel.getByRole('button', { name: 'Shorten' }).click();
+    await expect.poll(() => about.text(), { timeout: 30_000 }).toContain('All of it goes into every prompt');
+    expect(await marker.count()).toBe(0);
+    expect(fake.requests.some((r) => (JSON.stringify(r.body) ?? '').includes('The current profile is too long for the assistant to read whole'))).toBe(true);
   });
 
   it('a rewrite that fails is said in words, and the queue’s retry brings the profile back', async () => {

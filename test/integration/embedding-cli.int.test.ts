@@ -63,6 +63,7 @@ describe('embedding commands', () => {
       modelId: `onnx:${DEFAULT_ONNX_MODEL}`,
       dimensions: 20,
       reason: null,
+      reasonParams: {},
       message: null,
     });
     expect(hub.requests).toHaveLength(requests);

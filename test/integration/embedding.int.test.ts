@@ -11,10 +11,12 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { unwrap, type Client } from '../../shared/client';
-import type { EmbeddingDownloadProgress, EmbeddingStatus } from '../../shared/contract';
+import { EmbeddingStatus, type EmbeddingDownloadProgress } from '../../shared/contract';
+import { MnemoError } from '../../shared/errors';
 import type { Core, CoreOptions } from '../../electron/core/create-core';
 import { createDefaultEmbedder, createEmbedderFactory } from '../../electron/core/embedding/embedder.factory';
 import { createEmbeddingService, type EmbeddingService, type ModelChange } from '../../electron/core/embedding/embedding.service';
+import type { Embedder } from '../../electron/core/embedding/embedder.port';
 import { createOllamaEmbedder } from '../../electron/core/embedding/ollama.embedder';
 import { createOnnxEmbedder, requiredModelFiles } from '../../electron/core/embedding/onnx.embedder';
 import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
@@ -159,6 +161,26 @@ describe('status', () => {
     });
     expect(status.message).toContain(path.join(modelsDir, 'Xenova', 'multilingual-e5-small'));
     expect(status.message).toMatch(/^Semantic search is off: /);
+    // The UI says it in its own language from the code and these, and folds the folder and the files away.
+    expect(status.reasonParams).toEqual({
+      model: 'Xenova/multilingual-e5-small',
+      folder: path.join(modelsDir, 'Xenova', 'multilingual-e5-small'),
+      missing: expect.arrayContaining(['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx']),
+    });
+  });
+
+  it('a reason the contract does not know is a load that failed (the status stays valid for every client)', async () => {
+    const odd: Embedder = {
+      modelId: 'onnx:mnemo-test/odd',
+      dimensions: 0,
+      load: () => Promise.reject(new MnemoError('EMBEDDER_UNAVAILABLE', 'Something new went wrong.', { details: { reason: 'brand_new_reason' } })),
+      embed: () => Promise.reject(new Error('not loaded')),
+      dispose: () => Promise.resolve(),
+    };
+    const embedding = service({ embedder: odd, logger: silentLogger });
+    expect(await embedding.ensureReady()).toBe(false);
+    expect(embedding.status()).toMatchObject({ state: 'unavailable', reason: 'load_failed', reasonParams: { model: 'mnemo-test/odd' }, message: 'Semantic search is off: Something new went wrong.' });
+    expect(EmbeddingStatus.safeParse(embedding.status()).success).toBe(true);
   });
 
   it('`embedder: null` in a core means keyword search only', async () => {

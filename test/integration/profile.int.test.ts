@@ -104,6 +104,44 @@ describe('the profile', () => {
     expect(unwrap(await client.call('profile.get', {}))).toMatchObject({ editedByUser: true, refreshedAt: expect.any(Number) });
   });
 
+  it('too long for its share: profile.get says how much fits by the prompt’s own rule, the prompt holds exactly those lines, the record says it was cut; Shorten asks for a rewrite that fits', async () => {
+    const { core, client, fake, profileRequests } = await harness();
+    unwrap(await client.call('memory.create', { content: 'Name is Ana' }));
+    const lines = Array.from({ length: 60 }, (_, i) => `- Fact number ${i + 1}: likes the colour ${['red', 'green', 'blue'][i % 3]} on day ${i + 1}`);
+    unwrap(await client.call('profile.update', { content: `## Preferences\n${lines.join('\n')}` }));
+
+    const { fits } = unwrap(await client.call('profile.get', {}))!;
+    expect(fits.ofLines).toBe(61);
+    expect(fits.lines).toBeGreaterThan(5);
+    expect(fits.lines).toBeLessThan(61);
+    expect(fits.cutAt).toBe(fits.lines);
+    expect(fits.tokens).toBeGreaterThan(fits.roomTokens);
+    expect(fits).toMatchObject({ model: 'llama3.2', contextWindow: 4096 }); // the fake model's maximum caps the setting
+
+    const reply = unwrap(await client.call('chat.send', { text: 'What do you know about me?' }));
+    const system = (fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as Body).find((b) => b.messages.at(-1)!.content === 'What do you know about me?'))!.messages[0]!.content;
+    // The last line that fits is in the prompt, the first one that does not is not.
+    expect(system).toContain(`${lines[fits.lines - 2]}\n`);
+    expect(system).not.toContain(lines[fits.lines - 1]);
+    const context = unwrap(await client.call('chat.context', { messageId: reply.assistantMessage.id }))!;
+    expect(context.memories.profileCut).toEqual({ lines: fits.lines, ofLines: 61 });
+
+    // A smaller window: less fits, by the same rule.
+    unwrap(await client.call('settings.update', { patch: { contextWindowTokens: 2048 } }));
+    const smaller = unwrap(await client.call('profile.get', {}))!.fits;
+    expect(smaller.lines).toBeLessThan(fits.lines);
+    expect(smaller.contextWindow).toBe(2048);
+
+    unwrap(await client.call('profile.refresh', { shorten: true }));
+    await core.queue.waitForIdle();
+    expect(profileRequests().at(-1)).toContain('The current profile is too long for the assistant to read whole');
+    const shortened = unwrap(await client.call('profile.get', {}))!;
+    expect(shortened.fits).toMatchObject({ cutAt: null, lines: shortened.fits.ofLines });
+    // Nothing left to shorten: said, not a wasted model call.
+    expect(await client.call('profile.refresh', { shorten: true })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(profileRequests()).toHaveLength(1);
+  });
+
   it('exports as Markdown under "About you" before the memories; that file imports into another Mnemo without the profile becoming memories', async () => {
     const { client } = await harness();
     unwrap(await client.call('memory.create', { content: 'Lives in Porto' }));

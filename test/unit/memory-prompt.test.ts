@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatMemoriesForPrompt, formatProfileForPrompt, MEMORY_PROMPT_HEADER, PROFILE_PROMPT_HEADER } from '../../electron/core/memory/memory-prompt';
+import { fitProfileForPrompt, formatMemoriesForPrompt, formatProfileForPrompt, MEMORY_PROMPT_HEADER, PROFILE_PROMPT_HEADER, PROFILE_SHARE_OF_MEMORIES, profileTokenBudget } from '../../electron/core/memory/memory-prompt';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
 
 const line = fc.record({
@@ -86,5 +86,44 @@ describe('the profile in a prompt', () => {
     expect(formatProfileForPrompt(profile, 20, estimateTokens)).toBe('');
     expect(formatProfileForPrompt(null, 400, estimateTokens)).toBe('');
     expect(formatProfileForPrompt('  \n ', 400, estimateTokens)).toBe('');
+  });
+});
+
+describe('how much of the profile a prompt holds', () => {
+  const lines = Array.from({ length: 40 }, (_, i) => `- Line ${i + 1}: likes things of kind ${i + 1}`);
+  const profile = `## Preferences\n${lines.join('\n')}`;
+
+  it('whole lines from the top, while they fit; the figures say which (first N of M lines) and where the cut is', () => {
+    const fit = fitProfileForPrompt(profile, 200, estimateTokens);
+    expect(fit.cutAt).not.toBeNull();
+    expect(fit.lines).toBe(fit.cutAt);
+    expect(fit.ofLines).toBe(41);
+    expect(fit.tokens).toBe(estimateTokens(profile));
+    expect(fit.text).toContain(profile.split('\n').slice(0, fit.cutAt!).join('\n'));
+    expect(fit.text).not.toContain(profile.split('\n')[fit.cutAt!]);
+    expect(formatProfileForPrompt(profile, 200, estimateTokens)).toBe(fit.text);
+    expect(fitProfileForPrompt(profile, 10_000, estimateTokens)).toMatchObject({ cutAt: null, lines: 41, ofLines: 41 });
+    // Blank lines are not counted as lines the user would miss.
+    expect(fitProfileForPrompt('## A\n\n- one\n\n- two', 10_000, estimateTokens)).toMatchObject({ lines: 3, ofLines: 3, cutAt: null });
+  });
+
+  it('the share is one rule: PROFILE_SHARE_OF_MEMORIES of the memory share', () => {
+    expect(profileTokenBudget({ memories: 1228 })).toBe(Math.floor(1228 * PROFILE_SHARE_OF_MEMORIES));
+  });
+
+  it('property: never over budget; the text is exactly the first `cutAt` lines; lines counts what says something in them', () => {
+    const line = fc.oneof(fc.constant(''), fc.string({ maxLength: 60 }), fc.constantFrom('## 位置', '- 住在波尔图', '- ``` fence'));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 30 }), fc.integer({ min: 0, max: 800 }), (parts, budget) => {
+        const text = parts.join('\n');
+        const fit = fitProfileForPrompt(text, budget, estimateTokens);
+        expect(estimateTokens(fit.text)).toBeLessThanOrEqual(budget);
+        const all = text.trim().split('\n');
+        const kept = fit.cutAt === null ? all : all.slice(0, fit.cutAt);
+        if (fit.text) expect(fit.text).toContain(`\n${kept.join('\n').trimEnd()}\n`);
+        expect(fit.lines).toBe(fit.text ? kept.filter((l) => l.trim() !== '').length : 0);
+        expect(fit.ofLines).toBe(text.trim() ? all.filter((l) => l.trim() !== '').length : 0);
+      }),
+    );
   });
 });

@@ -2,7 +2,7 @@
  * The profile (what Mnemo knows about the user, in one short page) from the terminal: read it, write it yourself, or
  * have the background model rewrite it from the memories now.
  */
-import type { Profile } from '../../../shared/contract';
+import type { Profile, ProfileFit } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import { flag, text } from '../options';
 import { readUserFile } from '../user-files';
@@ -14,14 +14,20 @@ const NO_PROFILE =
 
 const minute = (at: number) => new Date(at).toISOString().slice(0, 16).replace('T', ' ');
 
-/** The profile's text, then one line on where it came from. */
-export function formatProfile(p: Profile | null, paint: CliContext['paint']): string {
+/** The profile's text, then one line on where it came from (and, from profile.get, one on how much a prompt holds). */
+export function formatProfile(p: (Profile & { fits?: ProfileFit }) | null, paint: CliContext['paint']): string {
   if (!p) return NO_PROFILE;
+  const fits = p.fits;
+  const fitLine = !fits
+    ? ''
+    : fits.cutAt === null
+      ? `\n${paint.dim(`(all of it goes into every prompt: about ${fits.tokens} of the ${fits.roomTokens} tokens it may take with ${fits.model})`)}`
+      : `\n${paint.dim(`(too long for the prompt: with ${fits.model} the model sees the first ${fits.lines} of ${fits.ofLines} lines, about ${fits.roomTokens} of its ${fits.tokens} tokens; shorten it, or "mnemo profile edit")`)}`;
   const source = [
     p.editedByUser ? 'written or edited by you' : null,
     p.refreshedAt !== null ? `rewritten from ${p.memoryCount} ${p.memoryCount === 1 ? 'memory' : 'memories'} at ${minute(p.refreshedAt)} UTC` : null,
   ].filter(Boolean);
-  return `${p.content}\n\n${paint.dim(`(${source.join('; ') || `updated ${minute(p.updatedAt)} UTC`})`)}`;
+  return `${p.content}\n\n${paint.dim(`(${source.join('; ') || `updated ${minute(p.updatedAt)} UTC`})`)}${fitLine}`;
 }
 
 /** All of stdin: the profile is several lines, unlike an API key. */

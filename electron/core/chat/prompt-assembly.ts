@@ -22,7 +22,7 @@ import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.po
 import { attachmentsOf, type MessagesRepo } from './messages.repo';
 import { loadSummary } from './summary.job';
 import { summaryForPath } from './message-branches';
-import { formatProfileForPrompt } from '../memory/memory-prompt';
+import { fitProfileForPrompt, profileTokenBudget } from '../memory/memory-prompt';
 import { MEMORY_TOOLS_RULE } from './memory-tools';
 import type { MemoryAccess } from './tool-loop';
 import type { FocusState } from '../focus/focus-rules';
@@ -47,8 +47,8 @@ export interface AssembledPrompt {
   context: Omit<PromptContext, 'model'>;
 }
 
-/** The profile takes at most this share of the memory share; retrieved memories get the rest. */
-export const PROFILE_SHARE_OF_MEMORIES = 0.4;
+/** The profile's share of the memory share lives with the profile's rule (memory-prompt.ts). */
+export { PROFILE_SHARE_OF_MEMORIES } from '../memory/memory-prompt';
 
 /**
  * The question's files take at most this share of the conversation share, so that a long file still leaves room for
@@ -78,8 +78,11 @@ export async function assemblePrompt(
   let memoriesUsed: RetrievedMemory[] = [];
   let memoryText = '';
   let profileText = '';
+  let profileCut: { lines: number; ofLines: number } | null = null;
   if (!input.incognito && settings.memoryMode !== 'off') {
-    profileText = formatProfileForPrompt(deps.profile(), Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
+    const profile = fitProfileForPrompt(deps.profile(), profileTokenBudget(budget), estimateTokens);
+    profileText = profile.text;
+    if (profile.cutAt !== null) profileCut = { lines: profile.lines, ofLines: profile.ofLines };
     const profileTokens = profileText ? estimateTokens(profileText) + 1 : 0;
     // Without injection only the always-on part goes in: an empty query retrieves the pinned memories alone.
     const retrieved = await deps.memory.retrieveForPrompt({ query: access.inject ? userMessage.content : '', threadId, tokenBudget: budget.memories - profileTokens, estimateTokens });
@@ -117,7 +120,7 @@ export async function assemblePrompt(
     context: {
       budget,
       system: { text: system.text, tokens: system.tokens, globalInstructions: system.globalInstructions, threadInstructions: system.threadInstructions },
-      memories: { ids: memoriesUsed.map((m) => m.memoryId), tokens: memoryText ? estimateTokens(memoryText) : 0, profile: profileText !== '' },
+      memories: { ids: memoriesUsed.map((m) => m.memoryId), tokens: memoryText ? estimateTokens(memoryText) : 0, profile: profileText !== '', profileCut },
       summary: { included: plan.summaryIncluded, tokens: plan.summaryTokens },
       recent: { count: plan.includedIds.length, tokens: plan.usedTokens - plan.summaryTokens - plan.questionTokens, fromMessageId: plan.includedIds[0] ?? null },
       question: { tokens: plan.questionTokens },

@@ -11,6 +11,7 @@
  * Invariant: a vector is returned only if the embedder that made it is still the current one when it is returned, so
  * callers can label it with status().modelId; a call that straddles a switch answers null (filled in later).
  */
+import { EMBEDDING_OFF_REASONS, type EmbeddingOffReason, type EmbeddingReasonParams } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Logger } from '../ports/logger.port';
 import type { DownloadProgress } from './download-progress';
@@ -26,8 +27,10 @@ export interface EmbeddingStatus {
   provider: EmbeddingProvider | null;
   modelId: string | null;
   dimensions: number | null;
-  /** Why semantic search is off, for the UI and CLI (e.g. "model_missing"), and a sentence saying what to do. */
-  reason: string | null;
+  /** Why semantic search is off, for code (the UI says it in its own language from it and its params). */
+  reason: EmbeddingOffReason | null;
+  reasonParams: EmbeddingReasonParams;
+  /** The same in English, for the CLI and the logs: what happened and what to do. */
   message: string | null;
 }
 
@@ -85,6 +88,7 @@ const NO_EMBEDDER: EmbeddingStatus = Object.freeze({
   modelId: null,
   dimensions: null,
   reason: 'no_embedder',
+  reasonParams: Object.freeze({}),
   message: 'Semantic search is off: no embedding model is configured. Memories are still saved and found by keyword.',
 });
 
@@ -125,10 +129,10 @@ export function createEmbeddingService(deps: EmbeddingServiceDeps): EmbeddingSer
   }
 
   function markUnavailable(e: unknown, of: Embedder): void {
-    const reason = e instanceof MnemoError ? String(e.details?.reason ?? e.code) : 'load_failed';
+    const reason = offReason(e);
     const message = e instanceof MnemoError ? e.message : 'The embedding model failed to load.';
     logger.warn('embedder unavailable', { reason, modelId: of.modelId });
-    setStatus({ ...base(of), state: 'unavailable', reason, message: `Semantic search is off: ${message}` });
+    setStatus({ ...base(of), state: 'unavailable', reason, reasonParams: reasonParams(e, of), message: `Semantic search is off: ${message}` });
   }
 
   function ensureReady(): Promise<boolean> {
@@ -140,7 +144,7 @@ export function createEmbeddingService(deps: EmbeddingServiceDeps): EmbeddingSer
       () => {
         loading = null;
         if (gen !== generation) return false;
-        if (current.state !== 'downloading') setStatus({ ...base(target), state: 'ready', dimensions: target.dimensions, reason: null, message: null });
+        if (current.state !== 'downloading') setStatus({ ...base(target), state: 'ready', dimensions: target.dimensions, reason: null, reasonParams: {}, message: null });
         return true;
       },
       (e: unknown) => {
@@ -210,7 +214,7 @@ export function createEmbeddingService(deps: EmbeddingServiceDeps): EmbeddingSer
     const gen = generation;
     // Said before anything else, so every download a caller starts is seen to begin, then to end (ready or
     // unavailable); loads that finish meanwhile leave this state alone (see ensureReady).
-    setStatus({ ...base(target), state: 'downloading', reason: null, message: `Downloading the embedding model "${model}".` });
+    setStatus({ ...base(target), state: 'downloading', reason: null, reasonParams: {}, message: `Downloading the embedding model "${model}".` });
     let present: boolean;
     let failure: unknown = null;
     try {
@@ -233,7 +237,7 @@ export function createEmbeddingService(deps: EmbeddingServiceDeps): EmbeddingSer
     }
     if (gen !== generation) return current;
     if (present) {
-      setStatus({ ...base(target), state: 'ready', dimensions: target.dimensions, reason: null, message: null });
+      setStatus({ ...base(target), state: 'ready', dimensions: target.dimensions, reason: null, reasonParams: {}, message: null });
       return current;
     }
     if (failure && !(failure instanceof MnemoError && failure.code === 'ABORTED')) {
@@ -383,7 +387,28 @@ function base(embedder: Embedder): Pick<EmbeddingStatus, 'provider' | 'modelId' 
 
 /** Before the first load attempt of an embedder. */
 function pending(embedder: Embedder): EmbeddingStatus {
-  return { ...base(embedder), state: 'loading', reason: null, message: null };
+  return { ...base(embedder), state: 'loading', reason: null, reasonParams: {}, message: null };
+}
+
+const KNOWN_REASONS: ReadonlySet<string> = new Set(EMBEDDING_OFF_REASONS);
+
+/** The embedder's reason (details.reason), as the contract knows it: anything else is a load that failed. */
+function offReason(e: unknown): EmbeddingOffReason {
+  const reason = e instanceof MnemoError ? e.details?.reason : undefined;
+  return typeof reason === 'string' && KNOWN_REASONS.has(reason) ? (reason as EmbeddingOffReason) : 'load_failed';
+}
+
+/** What the reason is about, from the embedder's error details (the model's name always, from its id). */
+function reasonParams(e: unknown, of: Embedder): EmbeddingReasonParams {
+  const details = e instanceof MnemoError ? (e.details ?? {}) : {};
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const params: EmbeddingReasonParams = { model: of.modelId.replace(/^(?:onnx|ollama|openai):/, '') };
+  const host = text(details.host);
+  const folder = text(details.modelDir);
+  if (host) params.host = host;
+  if (folder) params.folder = folder;
+  if (Array.isArray(details.missing) && details.missing.length > 0) params.missing = details.missing.map(String);
+  return params;
 }
 
 function sameStatus(a: EmbeddingStatus, b: EmbeddingStatus): boolean {
@@ -393,6 +418,7 @@ function sameStatus(a: EmbeddingStatus, b: EmbeddingStatus): boolean {
     a.modelId === b.modelId &&
     a.dimensions === b.dimensions &&
     a.reason === b.reason &&
+    JSON.stringify(a.reasonParams) === JSON.stringify(b.reasonParams) &&
     a.message === b.message
   );
 }

@@ -22,8 +22,11 @@ export const jobPayloads = {
   title: Exchange,
   /** Fill missing vectors (reembed.job.ts); the reason is for the job list only. */
   reembed: z.object({ reason: z.string() }),
-  /** Rewrite the profile from the memories (profile.job.ts): after memory changes, daily, or because the user asked. */
-  profile: z.object({ reason: z.enum(['memories', 'daily', 'user']) }),
+  /**
+   * Rewrite the profile from the memories (profile.job.ts): after memory changes, daily, or because the user asked;
+   * fitTokens: the user asked to shorten it to what a prompt holds (profile.service.ts shortenNow).
+   */
+  profile: z.object({ reason: z.enum(['memories', 'daily', 'user']), fitTokens: z.number().int().positive().optional() }),
   /**
    * Summarise a cluster of related memories into one (consolidate.job.ts): each memory with the version it had when
    * maintenance found the cluster, so the job skips a cluster that changed meanwhile.

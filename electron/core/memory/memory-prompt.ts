@@ -8,8 +8,6 @@
  * and text is '' when not even the frame and one memory fit.
  */
 
-import { fitToTokens } from '../chat/context-budget';
-
 export interface PromptLine {
   content: string;
   category: string;
@@ -70,19 +68,60 @@ export const PROFILE_PROMPT_HEADER = [
   'are about how to answer.',
 ].join('\n');
 
+/** The profile takes at most this share of the memory share; retrieved memories get the rest. */
+export const PROFILE_SHARE_OF_MEMORIES = 0.4;
+
 /**
- * The profile for a prompt, fenced like memories (its text may hold anything), cut to the budget; '' when not even
- * the frame fits or there is no profile.
+ * The profile's tokens in a prompt: its share of the memory share. The one rule, read by the prompt (prompt-assembly.ts)
+ * and by the About you page (profile.get says how much of the profile fits), so both always agree.
  */
-export function formatProfileForPrompt(profile: string | null, tokenBudget: number, estimateTokens: (text: string) => number): string {
+export function profileTokenBudget(budget: { memories: number }): number {
+  return Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES);
+}
+
+/** The profile as a prompt gets it, and how much of it that is. */
+export interface ProfileFit {
+  /** The fenced block for the prompt; '' when nothing of the profile fits, or there is none. */
+  text: string;
+  /** Lines that say something (not blank) the prompt holds, of those the profile has. */
+  lines: number;
+  ofLines: number;
+  /** The whole profile's tokens (the estimate), and the room its share leaves for them after the header. */
+  tokens: number;
+  roomTokens: number;
+  /** Index (in the profile's text split at '\n', after trimming) of the first line left out; null when all of it fits. */
+  cutAt: number | null;
+}
+
+/**
+ * The profile for a prompt, fenced like memories (its text may hold anything), cut to the budget after its last whole
+ * line that fits (a half line could say the opposite of the whole one); '' when not even the frame and the first line
+ * fit, or there is no profile.
+ */
+export function fitProfileForPrompt(profile: string | null, tokenBudget: number, estimateTokens: (text: string) => number): ProfileFit {
   const text = profile?.trim();
-  if (!text) return '';
-  const fence = fenceFor(text.split('\n'));
+  if (!text) return { text: '', lines: 0, ofLines: 0, tokens: 0, roomTokens: 0, cutAt: null };
+  const all = text.split('\n');
+  const said = (lines: string[]) => lines.filter((line) => line.trim() !== '').length;
+  const fence = fenceFor(all);
   const assemble = (body: string) => `${PROFILE_PROMPT_HEADER}\n${fence}markdown\n${body}\n${fence}`;
-  // Joining adds at most one token per line break around the body (token-estimate.ts), hence the 2.
-  const room = tokenBudget - estimateTokens(assemble('')) - 2;
-  if (room <= 8) return '';
-  const body = fitToTokens(text, room, estimateTokens);
+  // Joining adds at most one token per line break around the body and between lines (token-estimate.ts), hence the 2 and the 1.
+  const room = Math.max(0, tokenBudget - estimateTokens(assemble('')) - 2);
+  let end = 0;
+  let used = 0;
+  for (; end < all.length; end++) {
+    const cost = estimateTokens(all[end]!) + 1;
+    if (used + cost > room) break;
+    used += cost;
+  }
   // A caller's estimator need not be subadditive like ours; the assembled text is what must fit.
-  return body && estimateTokens(assemble(body)) <= tokenBudget ? assemble(body) : '';
+  while (end > 0 && estimateTokens(assemble(all.slice(0, end).join('\n').trimEnd())) > tokenBudget) end--;
+  const body = all.slice(0, end).join('\n').trimEnd();
+  const fit = { lines: said(all.slice(0, end)), ofLines: said(all), tokens: estimateTokens(text), roomTokens: room, cutAt: end < all.length ? end : null };
+  return { ...fit, text: body && room > 8 ? assemble(body) : '', ...(body && room > 8 ? {} : { lines: 0, cutAt: 0 }) };
+}
+
+/** The profile's block for a prompt (fitProfileForPrompt without the figures). */
+export function formatProfileForPrompt(profile: string | null, tokenBudget: number, estimateTokens: (text: string) => number): string {
+  return fitProfileForPrompt(profile, tokenBudget, estimateTokens).text;
 }

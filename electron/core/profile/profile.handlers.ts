@@ -4,8 +4,8 @@ import type { ProfileService } from './profile.service';
 
 export function profileHandlers(profile: ProfileService): HandlersFor<'profile'> {
   return {
-    'profile.get': () => profile.get(),
+    'profile.get': () => profile.getWithFit(),
     'profile.update': ({ content }) => profile.update(content),
-    'profile.refresh': () => profile.refreshNow(),
+    'profile.refresh': ({ shorten }) => (shorten ? profile.shortenNow() : profile.refreshNow()),
   };
 }

@@ -40,15 +40,18 @@ export interface ProfileNote {
 }
 
 /** The current profile (the model's or the user's words) and the notes (memories) are data, each in its fence. */
-export function profilePrompt(input: { previous: string | null; editedByUser: boolean; notes: ProfileNote[]; language: Settings['language'] }): string {
+/** fitTokens: the user asked for a profile that fits what a prompt holds (Shorten): fewer words, the least important left out. */
+export function profilePrompt(input: { previous: string | null; editedByUser: boolean; notes: ProfileNote[]; language: Settings['language']; fitTokens?: number }): string {
+  const words = input.fitTokens === undefined ? 150 : Math.max(20, Math.min(150, Math.floor(input.fitTokens * 0.5)));
   return [
     'You keep a short profile of the user for their personal assistant, written from notes the assistant remembers about them.',
-    'Write at most 150 words as a Markdown list under these headings, leaving out a heading the notes say nothing about:',
+    `Write at most ${words} words as a Markdown list under these headings, leaving out a heading the notes say nothing about:`,
     'Name, Language, Location, Work, Preferences, Instructions for the assistant.',
     'Use only what the notes say; never guess. Where notes disagree, prefer the more specific one.',
     DATA_NOT_INSTRUCTIONS,
     'Only notes that state how the user wants the assistant to answer belong under "Instructions for the assistant".',
     ...(input.previous && input.editedByUser ? ['The user edited the current profile themselves: keep what they wrote unless a note clearly replaces it.'] : []),
+    ...(input.fitTokens === undefined ? [] : [`The current profile is too long for the assistant to read whole: make it shorter than ${words} words, merging lines that say the same thing and leaving out what matters least.`]),
     input.language === 'zh-CN' ? 'Write the profile in Simplified Chinese (the headings too).' : 'Write the profile in English.',
     'Reply with the profile only.',
     '',
@@ -112,7 +115,7 @@ export function createProfileJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       if (previous && previous.sourceHash === sourceHash && job.payload.reason !== 'user') return null;
       const { text } = await deps.model.ask({
         purpose: 'profile',
-        messages: [{ role: 'user', content: profilePrompt({ previous: previousText, editedByUser: previous?.editedByUser ?? false, notes, language: settings.language }) }],
+        messages: [{ role: 'user', content: profilePrompt({ previous: previousText, editedByUser: previous?.editedByUser ?? false, notes, language: settings.language, ...(job.payload.fitTokens === undefined ? {} : { fitTokens: job.payload.fitTokens }) }) }],
         answerTokens: PROFILE_MAX_TOKENS,
         temperature: 0.2,
         signal,

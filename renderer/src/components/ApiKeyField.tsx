@@ -4,9 +4,12 @@
  * never shown back; the field only says whether one is set.
  */
 import { useEffect, useId, useState } from 'react';
+import { API_KEY_PATTERN } from '../../../shared/contract';
+import type { CoreFailure } from '../error-text';
 import { useAppStore } from '../stores/app.store';
 import { useSettingsStore } from '../stores/settings.store';
 import { useT } from '../use-t';
+import { CoreError } from './CoreError';
 
 /** `onTyped`: whether a key is typed and not kept yet (the settings view asks before leaving it behind). */
 export function ApiKeyField({ isSet, onTyped }: { isSet: boolean; onTyped(typed: boolean): void }) {
@@ -17,13 +20,15 @@ export function ApiKeyField({ isSet, onTyped }: { isSet: boolean; onTyped(typed:
   const showError = useAppStore((s) => s.showError);
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  /** A key the form refuses itself says why in the UI's language; one the core refuses, by its code (its words folded). */
+  const [error, setError] = useState<'pattern' | CoreFailure | null>(null);
   const [done, setDone] = useState<'saved' | 'forgotten' | null>(null);
   // Gone with the field (another server type chosen, or the view left): nothing typed is pending any more.
   useEffect(() => () => onTyped(false), [onTyped]);
 
   const save = async () => {
     if (!key.trim() || busy) return;
+    if (!API_KEY_PATTERN.test(key.trim())) return setError('pattern');
     setBusy(true);
     const result = await setApiKey(key.trim());
     setBusy(false);
@@ -33,7 +38,7 @@ export function ApiKeyField({ isSet, onTyped }: { isSet: boolean; onTyped(typed:
       setError(null);
       setDone('saved');
     } else if (result.error.code === 'INVALID_INPUT') {
-      setError(result.error.message);
+      setError(result.error);
     } else {
       showError(result.error);
     }
@@ -95,7 +100,7 @@ export function ApiKeyField({ isSet, onTyped }: { isSet: boolean; onTyped(typed:
       </span>
       {error && (
         <span id={`${id}-error`} className="field-error" role="alert">
-          {error}
+          {error === 'pattern' ? t('settings.error.apiKey') : <CoreError error={error} />}
         </span>
       )}
       <span id={`${id}-hint`} className="field-hint">

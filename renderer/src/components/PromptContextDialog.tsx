@@ -112,6 +112,10 @@ function ContextBreakdown({ context }: { context: PromptContext }) {
           {t(key)}
         </p>
       ))}
+      {context.memories.profileCut && (
+        // What the user added at the end of a long profile never reached the model: say so, and where to shorten it.
+        <p className="notice warn small">{t('context.cut.profile', { lines: n(context.memories.profileCut.lines), count: context.memories.profileCut.ofLines })}</p>
+      )}
       <p className="muted small">{t('context.estimates')}</p>
       <details className="context-details" open>
         <summary>{t('context.systemText')}</summary>

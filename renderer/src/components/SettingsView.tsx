@@ -36,6 +36,8 @@ import { useLanguage, useT } from '../use-t';
 import { BackIcon, CopyIcon } from './icons';
 import { sameModel } from '../../../shared/model-name';
 import { CoreError } from './CoreError';
+import type { CoreFailure } from '../error-text';
+import { EmbeddingOffReason } from './EmbeddingOffReason';
 import { ApiKeyField } from './ApiKeyField';
 import { RemoteServerConsent } from './RemoteServerConsent';
 import { BackupsSection } from './BackupsSection';
@@ -123,7 +125,8 @@ function AppearanceSection({ settings }: { settings: Settings }) {
 /** LM Studio's address, the usual first OpenAI-compatible server (the contract's default). */
 const DEFAULT_BASE_URL = 'http://127.0.0.1:1234/v1';
 
-type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string; path: string | undefined };
+/** A refused save keeps the core's error: the form says it in the UI's language by its code (CoreError), the core's words folded. */
+type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; error: CoreFailure; path: string | undefined };
 
 function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: boolean } }) {
   const t = useT();
@@ -154,7 +157,7 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
     path,
     value: currentValue(settings, draft, path),
     error: validation.errors[path] ?? null,
-    serverError: save.kind === 'error' && save.path?.endsWith(path) ? save.message : null,
+    serverError: save.kind === 'error' && save.path?.endsWith(path) ? <CoreError error={save.error} /> : null,
     onChange: (value: string) => {
       setDraft((d) => ({ ...d, [path]: value }));
       if (save.kind !== 'saving') setSave({ kind: 'idle' });
@@ -169,7 +172,7 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
       setDraft({});
       setSave({ kind: 'saved' });
     } else {
-      setSave({ kind: 'error', message: result.error.message, path: result.error.path });
+      setSave({ kind: 'error', error: result.error, path: result.error.path });
     }
   };
 
@@ -286,7 +289,7 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
             {save.kind === 'saved' && <span className="saved">{t('common.saved')}</span>}
             {save.kind === 'error' && (
               <span className="field-error" role="alert">
-                {save.message}
+                <CoreError error={save.error} />
               </span>
             )}
             {dirty && !validation.valid && <span className="field-error">{t('settings.fixErrors')}</span>}
@@ -304,7 +307,8 @@ interface FieldProps {
   hint?: string;
   value: string;
   error: FieldError | null;
-  serverError: string | null;
+  /** The core's refusal of this field at the last save (null: none). */
+  serverError: ReactNode;
   onChange(value: string): void;
 }
 
@@ -327,7 +331,7 @@ function ChoiceGroup<P extends 'memoryMode' | 'memoryAccess'>({ path, value, onC
   );
 }
 
-function FieldShell({ id, label, hint, error, serverError, children }: { id: string; label: string; hint?: string | undefined; error: FieldError | null; serverError: string | null; children: ReactNode }) {
+function FieldShell({ id, label, hint, error, serverError, children }: { id: string; label: string; hint?: string | undefined; error: FieldError | null; serverError: ReactNode; children: ReactNode }) {
   const t = useT();
   return (
     <div className="field">
@@ -527,9 +531,11 @@ function ServerLine({ pending }: { pending: boolean }) {
   );
 }
 
+/** Whether semantic search is on; when it is off, why in one sentence (the core's words folded) and, for the built-in model, the download. */
 function EmbeddingLine() {
   const t = useT();
   const embedding = useStatusStore((s) => s.embedding);
+  const download = useStatusStore((s) => s.downloadEmbedding);
   if (!embedding) return null;
   const key: MessageKey =
     embedding.state === 'ready'
@@ -545,8 +551,17 @@ function EmbeddingLine() {
       <span className="grow">
         {t(key, { percent: '…' })}
         {embedding.modelId && embedding.state === 'ready' && <span className="muted"> · {embedding.modelId}</span>}
-        {embedding.message && embedding.state !== 'ready' && <span className="muted block small">{embedding.message}</span>}
+        {embedding.state === 'unavailable' && (
+          <span className="muted block small">
+            <EmbeddingOffReason status={embedding} />
+          </span>
+        )}
       </span>
+      {embedding.state === 'unavailable' && embedding.provider === 'onnx' && (
+        <button type="button" className="small" onClick={() => void download()}>
+          {t('semantic.download')}
+        </button>
+      )}
     </div>
   );
 }

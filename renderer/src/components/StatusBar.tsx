@@ -13,6 +13,7 @@ import { useStatusStore, type Progress, type QueueState } from '../stores/status
 import { useAppStore } from '../stores/app.store';
 import { queueLine, shownHold } from '../status/queue-line';
 import { openLearningSettings } from '../settings/LearningSection';
+import { embeddingOffSentence } from '../status/embedding-reason';
 
 export function StatusBar() {
   const t = useT();
@@ -31,6 +32,7 @@ export function StatusBar() {
   const activePull = Object.entries(pulls).find(([, p]) => !p.done);
   const server = modelServerLine(models, provider, chatModel);
   const remote = remoteServerLine(models?.remote);
+  const offSentence = embedding ? embeddingOffSentence(embedding, models?.api === 'openai') : null;
 
   return (
     <footer className="status-bar" aria-label={t('status.label')}>
@@ -59,7 +61,7 @@ export function StatusBar() {
       {importing && <CountProgress textKey="status.importing" progress={importing} />}
       {queue && <QueueItem queue={queue} />}
       {embedding && (
-        <span className="status-item" title={embedding.message ?? embedding.modelId ?? ''}>
+        <span className="status-item" title={embedding.state === 'unavailable' && offSentence ? t(offSentence.key, offSentence.params) : (embedding.modelId ?? '')}>
           {embedding.state === 'ready'
             ? t('status.embeddingReady')
             : embedding.state === 'loading'

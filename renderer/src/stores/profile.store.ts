@@ -5,7 +5,7 @@
  * A failed attempt that will be retried sends no event (job.failed is for the last one): the job's row says it.
  */
 import { create } from 'zustand';
-import type { Profile } from '../../../shared/contract';
+import type { Profile, ProfileFit } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { Result } from '../../../shared/errors';
 
@@ -21,6 +21,8 @@ export interface ProfileJobFailure {
 interface ProfileState {
   client: Client | null;
   profile: Profile | null;
+  /** How much of the profile a prompt holds (profile.get), read again after every change of the profile. */
+  fits: ProfileFit | null;
   loaded: boolean;
   /** The refresh the user asked for, until its job ends. */
   pendingJobId: number | null;
@@ -29,7 +31,8 @@ interface ProfileState {
   init(client: Client): void;
   load(): Promise<void>;
   save(content: string): Promise<Result<Profile | null>>;
-  refresh(): Promise<Result<{ jobId: number }>>;
+  /** shorten: a rewrite asked to fit what a prompt holds. */
+  refresh(shorten?: boolean): Promise<Result<{ jobId: number }>>;
 }
 
 const notReady: Result<never> = { ok: false, error: { code: 'SHUTTING_DOWN', message: 'Mnemo is not connected yet.' } };
@@ -51,6 +54,7 @@ export const useProfileStore = create<ProfileState>((set, get) => {
   return {
     client: null,
     profile: null,
+    fits: null,
     loaded: false,
     pendingJobId: null,
     failure: null,
@@ -61,6 +65,7 @@ export const useProfileStore = create<ProfileState>((set, get) => {
         request++; // an answer to an earlier profile.get is older than this
         const rewritten = profile !== null && profile.refreshedAt !== (get().profile?.refreshedAt ?? null);
         set({ profile, loaded: true, ...(rewritten ? { failure: null } : {}) });
+        void get().load(); // how much of it fits
       });
       // The last attempt of any profile job (the queue's end of the asked-for one is seen by checkPending).
       client.on('job.failed', ({ kind, code, final }) => {
@@ -79,7 +84,7 @@ export const useProfileStore = create<ProfileState>((set, get) => {
       const mine = ++request;
       const result = await client.call('profile.get', {});
       if (mine !== request) return;
-      if (result.ok) set({ profile: result.value, loaded: true });
+      if (result.ok) set({ profile: result.value, fits: result.value?.fits ?? null, loaded: true });
       void checkPending();
     },
 
@@ -90,15 +95,16 @@ export const useProfileStore = create<ProfileState>((set, get) => {
       if (result.ok) {
         request++;
         set({ profile: result.value, loaded: true });
+        void get().load(); // how much of it fits
       }
       return result;
     },
 
-    async refresh() {
+    async refresh(shorten) {
       const client = get().client;
       if (!client) return notReady;
       set({ failure: null });
-      const result = await client.call('profile.refresh', {});
+      const result = await client.call('profile.refresh', shorten ? { shorten: true } : {});
       if (result.ok) {
         set({ pendingJobId: result.value.jobId });
         void checkPending();

@@ -5,7 +5,8 @@
  * failed attempt says so until the next rewrite or refresh, and "Refresh now" stays at hand then.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { formatRelativeTime } from '../../format';
+import type { Profile, ProfileFit } from '../../../../shared/contract';
+import { formatNumber, formatRelativeTime } from '../../format';
 import { Markdown } from '../../markdown/Markdown';
 import { useMemoriesStore } from '../../stores/memories.store';
 import { useProfileStore } from '../../stores/profile.store';
@@ -23,6 +24,8 @@ export function AboutYou() {
   const profile = useProfileStore((s) => s.profile);
   const loaded = useProfileStore((s) => s.loaded);
   const failure = useProfileStore((s) => s.failure);
+  const fits = useProfileStore((s) => s.fits);
+  const load = useProfileStore((s) => s.load);
   const save = useProfileStore((s) => s.save);
   const refresh = useProfileStore((s) => s.refresh);
   const asked = useProfileStore((s) => s.pendingJobId !== null);
@@ -37,6 +40,11 @@ export function AboutYou() {
   /** The button that opened the editor (Edit, or Write it yourself): focus goes back to it when the editor closes. */
   const editButton = useRef<HTMLButtonElement>(null);
   const [returnFocus, setReturnFocus] = useState(false);
+
+  // How much fits depends on settings (context window, shares, chat model) that may have changed since: read it again.
+  useEffect(() => {
+    void load();
+  }, [load]);
 
   useEffect(() => {
     if (!returnFocus || draft !== null) return;
@@ -59,6 +67,7 @@ export function AboutYou() {
     const result = await save(draft);
     setSaving(false);
     if (!result.ok) return setError(result.error);
+    setError(null); // a refusal of an earlier try is over once the text is kept
     setDraft(null);
     setReturnFocus(true);
   };
@@ -68,9 +77,9 @@ export function AboutYou() {
     e.stopPropagation();
     cancel();
   };
-  const refreshNow = async () => {
+  const refreshNow = async (shorten = false) => {
     setError(null);
-    const result = await refresh();
+    const result = await refresh(shorten);
     if (!result.ok) setError(result.error);
   };
   const toggle = async (on: boolean) => {
@@ -160,7 +169,11 @@ export function AboutYou() {
               : t('profile.writtenByYou', { when: formatRelativeTime(profile.updatedAt, Date.now(), language) })}
             {profile.editedByUser && <span className="badge">{t('profile.editedByYou')}</span>}
           </p>
-          <Markdown text={profile.content} />
+          {enabled && fits ? (
+            <ProfileAsPrompted profile={profile} fits={fits} shorten={() => void refreshNow(true)} working={working && !failure} />
+          ) : (
+            <Markdown text={profile.content} />
+          )}
           <div className="button-row">
             <button type="button" ref={editButton} onClick={startEdit}>
               <PencilIcon /> {t('profile.edit')}
@@ -182,5 +195,46 @@ export function AboutYou() {
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * The profile with how much of it a prompt holds: all of it, in a line; or a cut, said in numbers above it, a marker
+ * line where the model stops reading, what lies below it dimmed, and Shorten (one rewrite by the background model,
+ * asked to fit) beside editing it by hand.
+ */
+function ProfileAsPrompted({ profile, fits, shorten, working }: { profile: Profile; fits: ProfileFit; shorten(): void; working: boolean }) {
+  const t = useT();
+  const language = useLanguage();
+  const n = (value: number) => formatNumber(value, language);
+  const params = { model: fits.model, tokens: n(fits.tokens), room: n(fits.roomTokens), lines: n(fits.lines), count: fits.ofLines };
+  if (fits.cutAt === null) {
+    return (
+      <>
+        <Markdown text={profile.content} />
+        <p className="muted small">{t('profile.fitsAll', params)}</p>
+      </>
+    );
+  }
+  const lines = profile.content.trim().split('\n');
+  return (
+    <>
+      <div className="notice warn small profile-cut-notice">
+        <p>{t('profile.cut', params)}</p>
+        <div className="button-row">
+          <button type="button" className="small" onClick={shorten} disabled={working}>
+            {t('profile.shorten')}
+          </button>
+          <span className="muted">{t('profile.shortenHint')}</span>
+        </div>
+      </div>
+      {fits.cutAt > 0 && <Markdown text={lines.slice(0, fits.cutAt).join('\n')} />}
+      <p className="profile-cut-marker" role="separator" aria-label={t('profile.cutMarker')}>
+        {t('profile.cutMarker')}
+      </p>
+      <div className="profile-cut-rest">
+        <Markdown text={lines.slice(fits.cutAt).join('\n')} />
+      </div>
+    </>
   );
 }

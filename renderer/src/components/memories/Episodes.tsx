@@ -104,7 +104,7 @@ export function Episodes() {
         ) : (
           <div className="about-you-empty">
             <h3>{t('episodes.emptyTitle')}</h3>
-            <p>{t('episodes.emptyWhat', { minutes: quietMinutes })}</p>
+            <p>{t('episodes.emptyWhat', { count: quietMinutes })}</p>
           </div>
         )
       ) : (

@@ -28,7 +28,7 @@ export function MemoryBrowser() {
       <MemoryToolbar />
       {tab === 'trash' && (
         <div className="trash-head">
-          <span className="muted small grow">{t('memories.trash.retention', { days: retention })}</span>
+          <span className="muted small grow">{t('memories.trash.retention', { count: retention })}</span>
           <EmptyTrash />
         </div>
       )}

@@ -1,18 +1,17 @@
 /**
- * Shown while semantic search is off: why, in one sentence a user can act on (the core's own words, which name
- * files and folders, folded under it), that memories are still found by keyword, a failed download and its reason,
+ * Shown while semantic search is off: why, in one sentence a user can act on (EmbeddingOffReason: the core's own
+ * words, which name files and folders, folded under it), that memories are still found by keyword, a failed download and its reason,
  * and the ways to turn it on: for the built-in model a download button with its progress (only ever on request),
  * and an embedding model the model server (Ollama or an OpenAI-compatible one) already has. A failed download says so
  * in the UI's language, its reason folded.
  */
-import type { EmbeddingStatus } from '../../../../shared/contract';
 import { formatBytes, formatNumber } from '../../format';
-import type { MessageKey } from '../../i18n';
 import { useAppStore } from '../../stores/app.store';
 import { useMemoriesStore } from '../../stores/memories.store';
 import { useSettingsStore } from '../../stores/settings.store';
 import { useStatusStore } from '../../stores/status.store';
 import { useLanguage, useT } from '../../use-t';
+import { EmbeddingOffReason } from '../EmbeddingOffReason';
 import { DownloadIcon, WarningIcon } from '../icons';
 
 export function SemanticNotice() {
@@ -63,13 +62,10 @@ export function SemanticNotice() {
             )}
           </div>
         )}
-        {!downloading && failure === null && <p className="small">{t(offReason(status, server))}</p>}
-        {!downloading && failure === null && status.message && (
-          // The core's own words name the files, the folder or the command: for whoever needs them, folded.
-          <details className="notice-details small">
-            <summary>{t('semantic.details')}</summary>
-            {status.message}
-          </details>
+        {!downloading && failure === null && (
+          <div className="small">
+            <EmbeddingOffReason status={status} />
+          </div>
         )}
         {downloading && (
           <div className="pull">
@@ -106,20 +102,4 @@ export function SemanticNotice() {
       )}
     </section>
   );
-}
-
-/**
- * Why semantic search is off, as a sentence naming what the user can do (the buttons beside it do it). The "ollama"
- * embedding provider means the chat's model server: Ollama, or an OpenAI-compatible one (`server`).
- */
-function offReason(status: EmbeddingStatus, server: boolean): MessageKey {
-  if (status.reason === 'model_missing') {
-    if (status.provider !== 'ollama') return 'semantic.reason.notDownloaded';
-    return server ? 'semantic.reason.serverModelMissing' : 'semantic.reason.ollamaModelMissing';
-  }
-  if (status.reason === 'server_unreachable') return 'semantic.reason.serverUnreachable';
-  if (status.reason === 'ollama_unreachable') return server ? 'semantic.reason.serverUnreachable' : 'semantic.reason.ollamaUnreachable';
-  if (status.reason === 'not_embedding_model') return 'semantic.reason.notEmbeddingModel';
-  if (status.reason === 'download_failed') return 'semantic.reason.downloadFailed';
-  return 'semantic.reason.other';
 }
