@@ -39,6 +39,12 @@ export const WorkingMemory = z.object({
   finished: z.array(FocusTask),
   /** Last write by the model or the user; null: nothing yet. */
   updatedAt: Timestamp.nullable(),
+  /**
+   * True when what the model wrote was derived from another version of the conversation (an edited question, a version
+   * switched away from): it is left out here and from the prompt, only the user's own items stay, and the next exchange
+   * rebuilds it from the version shown. Absent otherwise.
+   */
+  otherVersion: z.boolean().optional(),
 });
 export type WorkingMemory = z.output<typeof WorkingMemory>;
 

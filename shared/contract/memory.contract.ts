@@ -76,6 +76,13 @@ export const MemoryProvenance = z.object({
   messageEdited: z.boolean().optional(),
 });
 
+/** Another memory named in this one's story (what it replaced, what replaced it): enough to say it and open it. */
+export const MemoryLink = z.object({ id: Id, content: z.string(), status: MemoryStatus });
+export type MemoryLink = z.output<typeof MemoryLink>;
+
+/** A version of a memory that retired it (status superseded), and the memory that replaced it then; null: purged since. */
+export const MemoryReplacement = z.object({ version: z.number().int().positive(), memory: MemoryLink.nullable() });
+
 export const MemoryUseRecord = z.object({
   messageId: Id,
   threadId: Id,
@@ -294,7 +301,17 @@ export const memoryOperations = {
   'memory.get': operation(
     'One memory with its versions (oldest first), provenance and the answers that used it (newest first).',
     z.object({ memoryId: Id, usesLimit: z.number().int().min(1).max(1000).default(50) }).strict(),
-    z.object({ memory: Memory, versions: z.array(MemoryVersion), provenance: MemoryProvenance, uses: z.array(MemoryUseRecord), usesTotal: z.number().int() }),
+    z.object({
+      memory: Memory,
+      versions: z.array(MemoryVersion),
+      provenance: MemoryProvenance,
+      uses: z.array(MemoryUseRecord),
+      usesTotal: z.number().int(),
+      /** The memories this one replaced (a newer statement of the same fact, a summary), still retired by it; oldest first. Absent from older cores. */
+      replaces: z.array(MemoryLink).optional(),
+      /** The versions that retired this memory, each with what replaced it (memory-lineage.ts). Absent from older cores. */
+      replacedBy: z.array(MemoryReplacement).optional(),
+    }),
   ),
   'memory.list': operation(
     'Memories filtered and sorted (largest first), a page at a time, with the total that match. query: keywords (Chinese and English, the last word as a prefix).',

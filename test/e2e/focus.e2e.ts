@@ -2,7 +2,8 @@
  * The thread's working memory as a user meets it, in Chromium against `npm run web` and a fake Ollama whose
  * background model answers the working-memory request: the panel fills in after a chat, opens and closes from the
  * keyboard, the user ticks, edits, adds and removes tasks and changes the focus, "Active work" in the Memories screen
- * lists the thread and links back to it, and "Clear all" empties it. axe checks the open panel.
+ * lists the thread and links back to it, and "Clear all" empties it; after a question is edited the panel follows the
+ * version shown. axe checks the open panel.
  * One web host and one page for the whole file: each test continues where the previous one left off.
  */
 import fs from 'node:fs';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { MemoriesPage } from './pages/memories.page';
+import { VersionsPage } from './pages/versions.page';
 import { unnamedControls } from './support/a11y';
 import { seriousViolations } from './support/axe';
 import { ROOT, type RunningApp } from './support/processes';
@@ -24,6 +26,11 @@ const isFocusRequest = (request: FakeInferenceRequest) => request.messages.at(-1
 const SLOW = { timeout: 20_000 };
 const CHAT_REPLY = 'Happy to help with your trip. May is a good month for Lisbon: book the hotel early, as the city fills up for the festivals in June.';
 const FOCUS_REPLY = '```json\n{"focus": "Planning a trip to Lisbon in May", "tasks": [{"text": "Book a hotel", "state": "open", "importance": "high"}, {"text": "Compare flights", "state": "in_progress"}]}\n```';
+/** The working memory of the dog thread, by the question the update read (the newest wins). */
+const DOG_REPLIES: Array<[string, string]> = [
+  ['User: I prefer small dogs', '{"focus": "Choosing a small dog", "tasks": [{"text": "Compare small breeds", "state": "open"}]}'],
+  ['User: I prefer big dogs', '{"focus": "Choosing a dog", "tasks": [{"text": "The user prefers big dogs", "state": "open"}]}'],
+];
 
 /** The working-memory panel above the messages. */
 class FocusPanel {
@@ -55,7 +62,10 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     session = await startWebSession({
       name: 'focus',
       reply: (request) => {
-        if (isFocusRequest(request)) return { content: FOCUS_REPLY };
+        if (isFocusRequest(request)) {
+          const prompt = request.messages.at(-1)!.content;
+          return { content: DOG_REPLIES.find(([said]) => prompt.includes(said))?.[1] ?? FOCUS_REPLY };
+        }
         if (request.messages.some((m) => m.content.startsWith('Write a short title'))) return { content: 'Lisbon in May' };
         return { content: CHAT_REPLY };
       },
@@ -143,5 +153,31 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     await expect.poll(() => panel.text(), SLOW).toContain('No open tasks.');
     expect(await panel.text()).not.toContain('Lisbon trip');
     expect(await panel.region.getByRole('button', { name: 'Clear all' }).isDisabled()).toBe(true);
+  });
+
+  it('follows the version shown: after a question is edited, what the old one noted is gone; switching back says it is rebuilt', async () => {
+    const versions = new VersionsPage(page);
+    await chat.newThreadButton.click();
+    await chat.send('I prefer big dogs. Which breed should I get?');
+    if ((await panel.toggle.getAttribute('aria-expanded')) !== 'true') await panel.toggle.click();
+    await expect.poll(() => panel.text(), { timeout: 30_000 }).toContain('The user prefers big dogs');
+
+    const question = chat.questions.first();
+    await expect.poll(() => versions.editButton(question).isEnabled(), SLOW).toBe(true);
+    await versions.editButton(question).click();
+    await versions.editField(question).fill('I prefer small dogs. Which breed should I get?');
+    await versions.sendEditButton(question).click();
+    await expect.poll(() => versions.switcher(chat.questions.first()).getAttribute('aria-label'), SLOW).toBe('Version 2 of 2');
+    // At once (before the update after the edit): the edited-away question's task is not shown as current.
+    await expect.poll(() => panel.text(), SLOW).not.toContain('big dogs');
+    await expect.poll(() => panel.text(), { timeout: 30_000 }).toContain('Compare small breeds');
+    expect(await panel.text()).not.toContain('big dogs');
+
+    // Back to version 1: the small-dog notes are not this version's either; the panel says why it is empty.
+    await versions.previous(chat.questions.first()).click();
+    await expect.poll(() => versions.switcher(chat.questions.first()).getAttribute('aria-label'), SLOW).toBe('Version 1 of 2');
+    await expect.poll(() => panel.text(), SLOW).toContain('came from another version of this conversation');
+    expect(await panel.text()).not.toContain('Compare small breeds');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

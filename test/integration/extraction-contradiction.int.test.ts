@@ -74,6 +74,36 @@ describe('a new value of a single-valued fact supersedes the old one without the
     expect(prompt).not.toContain('Lives in Porto');
   });
 
+  it('the supersede is told both ways: the old memory names what replaced it (in its history), the new one what it replaced', async () => {
+    const { client, say, active } = await setup([
+      ['Lisbon', 'The user lives in Lisbon', 'I live in Lisbon'],
+      ['杭州', '用户住在杭州', '我住在杭州'],
+    ]);
+    await say('I live in Lisbon, near the sea.');
+    const [lisbon] = await active();
+    await say('我住在杭州，离西湖不远。');
+    const [hangzhou] = await active();
+    expect(hangzhou).toMatchObject({ content: '用户住在杭州' });
+
+    // The chat's chips: the old message's learned memory is listed with what replaced it (memory.list by source).
+    const learned = unwrap(await client.call('memory.list', { sourceMessageId: lisbon!.sourceMessageId!, statuses: ['active', 'review', 'archived', 'superseded'] })).items;
+    expect(learned).toEqual([expect.objectContaining({ id: lisbon!.id, status: 'superseded', supersededBy: hangzhou!.id })]);
+
+    const old = unwrap(await client.call('memory.get', { memoryId: lisbon!.id }));
+    const retired = old.versions.find((v) => v.reason === 'superseded')!;
+    expect(old.replacedBy).toEqual([{ version: retired.version, memory: { id: hangzhou!.id, content: '用户住在杭州', status: 'active' } }]);
+    expect(old.replaces).toEqual([]);
+    const now = unwrap(await client.call('memory.get', { memoryId: hangzhou!.id }));
+    expect(now.replaces).toEqual([{ id: lisbon!.id, content: 'The user lives in Lisbon', status: 'superseded' }]);
+    expect(now.replacedBy).toEqual([]);
+
+    // The successor in the trash: still named, and said to be there; purged: the history keeps the fact, without a memory to open.
+    unwrap(await client.call('memory.delete', { memoryId: hangzhou!.id }));
+    expect(unwrap(await client.call('memory.get', { memoryId: lisbon!.id })).replacedBy).toEqual([{ version: retired.version, memory: expect.objectContaining({ id: hangzhou!.id, status: 'trashed' }) }]);
+    unwrap(await client.call('memory.purge', { memoryId: hangzhou!.id }));
+    expect(unwrap(await client.call('memory.get', { memoryId: lisbon!.id })).replacedBy).toEqual([{ version: retired.version, memory: null }]);
+  });
+
   it('new employer, in Chinese: 阿里巴巴 is superseded by 腾讯', async () => {
     const { client, say, active, promptFor } = await setup([
       ['阿里巴巴', '在阿里巴巴上班', '我在阿里巴巴上班'],

@@ -220,6 +220,54 @@ describe('working memory', () => {
     expect(unwrap(await client.call('focus.get', { threadId })).finished.map((t) => t.text)).toEqual(['Buy drinks']);
   });
 
+  it('follows the version shown: an edited-away question leaves the prompt and the panel, and each version gets its own back', async () => {
+    const { core, client, focusRequests, answerPrompts } = await harness([
+      '{"focus": "Choosing a dog", "tasks": [{"text": "The user prefers big dogs", "state": "open"}]}',
+      '{"focus": "Choosing a small dog", "tasks": [{"text": "Compare small breeds", "state": "open"}]}',
+      '{"tasks": []}',
+      '{"focus": "Choosing a big dog", "tasks": [{"text": "Visit a shelter with big dogs", "state": "open"}]}',
+    ]);
+    const first = unwrap(await client.call('chat.send', { text: 'I prefer big dogs. Which breed should I get?' }));
+    const { threadId } = first;
+    await core.queue.waitForIdle();
+    expect(unwrap(await client.call('focus.get', { threadId })).tasks.map((t) => t.text)).toEqual(['The user prefers big dogs']);
+
+    // Edited: the new version's answer is written without what the old question said.
+    const edited = unwrap(await client.call('chat.edit', { messageId: first.userMessage.id, text: 'I prefer small dogs. Which breed should I get?' }));
+    expect(answerPrompts().at(-1)![0]!.content).not.toContain('big dogs');
+    const shown = unwrap(await client.call('focus.get', { threadId }));
+    expect(shown).toMatchObject({ focus: '', tasks: [], otherVersion: true });
+    // The update after the edit reads this version only, from a clean slate: no task of the old one is "known".
+    await core.queue.waitForIdle();
+    expect(focusRequests()).toHaveLength(2);
+    expect(focusRequests()[1]).toContain('I prefer small dogs');
+    expect(focusRequests()[1]).not.toContain('big dogs');
+    const rebuilt = unwrap(await client.call('focus.get', { threadId }));
+    expect(rebuilt).toMatchObject({ focus: 'Choosing a small dog', tasks: [{ text: 'Compare small breeds' }] });
+    expect(rebuilt.otherVersion).toBeUndefined();
+    unwrap(await client.call('chat.send', { threadId, text: 'How much exercise do they need?' }));
+    expect(answerPrompts().at(-1)![0]!.content).toContain('- [open] Compare small breeds');
+    await core.queue.waitForIdle();
+
+    // Back to the first version: the small-dog working memory is not this version's; the next exchange rebuilds it
+    // from this version's messages (no model call for the switch itself).
+    const calls = focusRequests().length;
+    unwrap(await client.call('thread.switchBranch', { messageId: edited.userMessage.id, version: 1 }));
+    await core.queue.waitForIdle();
+    expect(focusRequests()).toHaveLength(calls);
+    expect(unwrap(await client.call('focus.get', { threadId }))).toMatchObject({ focus: '', tasks: [], otherVersion: true });
+    unwrap(await client.call('chat.send', { threadId, text: 'Do they shed a lot?' }));
+    expect(answerPrompts().at(-1)![0]!.content).not.toMatch(/small (dogs|breeds)|Choosing a small/);
+    await core.queue.waitForIdle();
+    expect(focusRequests().at(-1)).toContain('I prefer big dogs');
+    expect(focusRequests().at(-1)).not.toMatch(/small (dogs|breeds)|Choosing a small/);
+    expect(unwrap(await client.call('focus.get', { threadId })).tasks.map((t) => t.text)).toEqual(['Visit a shelter with big dogs']);
+    // The user's own task is the user's in every version.
+    unwrap(await client.call('focus.update', { threadId, edit: { kind: 'addTask', text: 'Ask the vet' } }));
+    unwrap(await client.call('thread.switchBranch', { messageId: edited.userMessage.id, version: 2 }));
+    expect(unwrap(await client.call('focus.get', { threadId })).tasks.map((t) => t.text)).toEqual(['Ask the vet']);
+  });
+
   it('turned off: no job after an exchange and nothing in the prompt', async () => {
     const { core, client, focusRequests, answerPrompts } = await harness(['{"focus": "Something", "tasks": ["Task"]}']);
     const { threadId } = unwrap(await client.call('chat.send', { text: 'Plan a party.' }));

@@ -10,6 +10,7 @@ import {
   MAX_FINISHED,
   taskKey,
   TTL_BY_IMPORTANCE,
+  userItemsOnly,
   type FocusState,
   type ModelUpdate,
 } from '../../electron/core/focus/focus-rules';
@@ -166,5 +167,21 @@ describe('working memory rules: invariants', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('working memory rules: another version of the conversation', () => {
+  it('keeps only what the user wrote, edited or ticked; never what the model derived from the messages', () => {
+    const model = stored(applyModelUpdate(EMPTY_STATE, { focus: 'Choosing a dog', tasks: [{ text: 'The user prefers big dogs' }, { text: 'Compare breeds' }] }, T0, noSecret));
+    const edited = stored(applyUserEdit(applyUserEdit(model, { kind: 'addTask', text: 'Ask the vet' }, T0), { kind: 'editTask', taskId: model.tasks[1]!.id!, state: 'done' }, T0));
+    const kept = userItemsOnly(edited);
+    expect(kept).toMatchObject({ focus: '', focusEditedByUser: false, focusExpiresAt: null });
+    expect(kept.tasks.map((t) => [t.text, t.state])).toEqual([
+      ['Compare breeds', 'done'],
+      ['Ask the vet', 'open'],
+    ]);
+    const ownFocus = userItemsOnly(applyUserEdit(edited, { kind: 'setFocus', text: 'A dog for the flat' }, T0));
+    expect(ownFocus).toMatchObject({ focus: 'A dog for the flat', focusEditedByUser: true });
+    expect(userItemsOnly(model)).toEqual(EMPTY_STATE);
   });
 });

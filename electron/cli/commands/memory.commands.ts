@@ -73,9 +73,13 @@ function formatDetail(d: OpOutput<'memory.get'>): string {
     lines.push(`source      thread ${p.threadId ?? '(deleted)'}${p.threadTitle ? ` "${p.threadTitle}"` : ''}, message ${p.messageId ?? '(deleted)'}`);
     if (p.evidence) lines.push(`evidence    "${p.evidence}"`);
   }
+  for (const old of d.replaces ?? []) lines.push(`replaces    #${old.id} "${old.content.replace(/\s+/g, ' ')}"`);
   lines.push('', 'versions');
   for (const v of d.versions) {
     lines.push(`  v${v.version}  ${time(v.createdAt)}  ${v.origin}/${v.reason}  ${v.category} ${v.importance.toFixed(2)}${v.pinned ? ' pinned' : ''} ${v.status}  ${v.content.replace(/\s+/g, ' ')}`);
+    for (const r of (d.replacedBy ?? []).filter((x) => x.version === v.version)) {
+      lines.push(`        replaced by ${r.memory ? `#${r.memory.id} "${r.memory.content.replace(/\s+/g, ' ')}"` : 'a memory deleted since'}`);
+    }
   }
   lines.push('', `used by answers (${d.usesTotal})`);
   for (const u of d.uses) lines.push(`  message ${u.messageId} in thread ${u.threadId}  ${time(u.at)}  ${u.reason} #${u.rank} score ${u.score.toFixed(3)}`);

@@ -10,6 +10,11 @@ import { id } from './chat.commands';
 const STATE = { open: 'open', in_progress: 'in progress', done: 'done' } as const;
 
 export function formatWorkingMemory(wm: WorkingMemory): string {
+  const other = wm.otherVersion ? 'What the model noted came from another version of this conversation: it is left out, and rebuilt after the next exchange.\n\n' : '';
+  return other + formatShown(wm);
+}
+
+function formatShown(wm: WorkingMemory): string {
   if (!wm.focus && wm.tasks.length === 0 && wm.finished.length === 0) {
     return `Thread ${wm.threadId} has no working memory yet. Mnemo writes it after an exchange, while the app (or "mnemo queue run --until-idle") runs its background jobs.`;
   }

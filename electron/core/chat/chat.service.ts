@@ -73,7 +73,7 @@ export interface ChatServiceDeps {
   /** Where the memory tools search (chat/memory-tool-sources.ts). */
   memoryToolSources: () => MemoryToolSources;
   /** The thread's working memory (focus/focus.service.ts): in the prompt, and its update queued after each exchange. */
-  workingMemory: { forPrompt(threadId: number): FocusState | null; afterExchange(threadId: number): void };
+  workingMemory: { forPrompt(threadId: number, pathEndId: number | null): FocusState | null; afterExchange(threadId: number): void };
   /** The one model's lane (llm/model-lane.ts): an answer holds it, so background work stops and waits. */
   lane: Pick<ModelLane, 'beginChat'>;
 }

@@ -16,6 +16,10 @@
  *   the user left: prompts leave it out, an automatic one is rebuilt for the new path by the next summary job, and
  *   one the user edited is kept as written (never overwritten by a machine) until the user edits it again, which
  *   makes it the current path's (summaryForPath, summary.job.ts).
+ * - The working memory (focus/) follows the same rule: it applies to the active path only when the last message it read
+ *   (thread_focus.through_message_id) is on it, or it read none. Otherwise the prompt and the panel leave out what the
+ *   model derived, keep the user's own items, and the next focus job rebuilds it from the current path's messages
+ *   (focus.store.ts readForPath, focus.job.ts). One rule for both: appliesToPath.
  * - A message "was edited later" when a newer version of it exists: memories learned from it say so (provenance).
  *
  * Why a parent per message and a leaf per thread: parents make versions and paths plain SQL (an indexed lookup per
@@ -155,12 +159,22 @@ export function createMessageBranches(sqlite: Sqlite) {
 export type MessageBranches = ReturnType<typeof createMessageBranches>;
 
 /**
+ * Whether text derived from a conversation up to message `throughId` (a summary's range, the last message the working
+ * memory read) is about the path ending at `pathEndId`: when it read no message (null or 0), or that message is on
+ * the path (its ancestors then are too: every read before it was on the path). Otherwise it describes a branch the
+ * user left, and tells the model about a conversation that, on this path, never happened.
+ */
+export function appliesToPath(throughId: number | null, pathEndId: number | null, branches: Pick<MessageBranches, 'isOnPath'>): boolean {
+  return !throughId || branches.isOnPath(throughId, pathEndId);
+}
+
+/**
  * The summary as it applies to the path ending at `pathEndId` (see the rule above): itself when its range is on that
  * path or it has none; null when it describes a branch the user left.
  */
 export function summaryForPath<S extends Pick<ThreadSummary, 'toMessageId'>>(summary: S | null, pathEndId: number | null, branches: Pick<MessageBranches, 'isOnPath'>): S | null {
-  if (!summary || summary.toMessageId === null) return summary;
-  return branches.isOnPath(summary.toMessageId, pathEndId) ? summary : null;
+  if (!summary) return summary;
+  return appliesToPath(summary.toMessageId, pathEndId, branches) ? summary : null;
 }
 
 /** The summary as the thread view shows it: marked when it describes a branch the user left (see summaryForPath). */

@@ -58,8 +58,8 @@ export const ATTACHMENT_SHARE_OF_CONVERSATION = 0.75;
 
 export async function assemblePrompt(
   /** profile: the user's profile while it is on (profile.service.ts), else null. */
-  /** workingMemory: the thread's focus and tasks while working memory is on (focus/focus.service.ts), else null. */
-  deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null; workingMemory?: (threadId: number) => FocusState | null },
+  /** workingMemory: the thread's focus and tasks for the path ending at pathEndId while working memory is on (focus/focus.service.ts), else null. */
+  deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null; workingMemory?: (threadId: number, pathEndId: number | null) => FocusState | null },
   /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
   /** threadInstructions: the thread's own system prompt (null: none); the global one is settings.instructions. */
   /** access: whether retrieved memories go in and memory tools are offered (tool-loop.ts); default: inject, no tools. */
@@ -89,7 +89,8 @@ export async function assemblePrompt(
     memoriesUsed = retrieved.items;
     memoryText = [profileText, retrieved.text].filter(Boolean).join('\n\n');
   }
-  const working = formatWorkingMemoryForPrompt(deps.workingMemory?.(threadId) ?? null, Math.floor(budget.conversation * WORKING_MEMORY_SHARE_OF_CONVERSATION), estimateTokens);
+  // Like the summary: only what was derived from this question's own conversation (message-branches.ts appliesToPath).
+  const working = formatWorkingMemoryForPrompt(deps.workingMemory?.(threadId, userMessage.parentId ?? null) ?? null, Math.floor(budget.conversation * WORKING_MEMORY_SHARE_OF_CONVERSATION), estimateTokens);
   // A summary of a branch the user left would tell the model about a conversation that, on this path, never happened.
   const summary = summaryForPath(loadSummary(deps.sqlite, threadId), userMessage.parentId ?? null, deps.messages.branches);
   const history = (function* (): Generator<HistoryMessage> {

@@ -97,6 +97,20 @@ export function liveState(state: FocusState, now: number): FocusState {
 }
 
 /**
+ * What of a state still holds on another version of the conversation (message-branches.ts appliesToPath): the user's
+ * own focus and tasks (written, edited or ticked by the user), never what the model derived from the messages.
+ */
+export function userItemsOnly(state: FocusState): FocusState {
+  const focusKept = state.focusEditedByUser;
+  return {
+    focus: focusKept ? state.focus : '',
+    focusEditedByUser: focusKept,
+    focusExpiresAt: focusKept ? state.focusExpiresAt : null,
+    tasks: state.tasks.filter((t) => t.editedByUser),
+  };
+}
+
+/**
  * Applies the model's update to the state as it is now (read again at commit, so an edit the user made while the
  * model worked is the one the rules protect). `isSecret` rejects text the model may not write.
  */

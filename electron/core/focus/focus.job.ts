@@ -5,11 +5,17 @@
  * update as JSON; the update is applied at commit to the state as it is then (focus-rules.ts: the user's edit made
  * while the model worked wins). Exchanges that arrived while it ran get a follow-up job in the same commit.
  *
+ * It reads the conversation shown: the active path's messages (chat/message-branches.ts), never an edited-away
+ * question or a version switched from. When the stored state was derived from another version (focus.store.ts
+ * readForPath), the update starts again from the user's own items and reads this path's newest messages: the rebuild
+ * costs the call this exchange makes anyway, and a switch of versions costs none.
+ *
  * Incognito threads get a working memory too: it is the thread's own, like its summary; it never reaches long-term
  * memory, other threads' prompts or the cross-thread "Active work" list (focus.store.ts).
  */
 import type { Settings } from '../../../shared/contract';
 import { fitToTokensKeepingEnds, MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
+import { createMessageBranches } from '../chat/message-branches';
 import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../event-bus';
 import { modelTextSecretCheck } from '../extraction/secret-detector';
@@ -86,11 +92,17 @@ type FocusEnqueue = (input: { kind: 'focus'; idempotencyKey: string; threadId: n
 /** enqueue: the queue's (a plain INSERT, so the follow-up commits with this job's write). */
 export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: FocusStore; enqueue: FocusEnqueue }): JobHandler {
   const { sqlite, clock, events, store } = deps;
-  const unread = sqlite.prepare(
-    `SELECT id, role, content FROM messages WHERE thread_id = ? AND id > ? AND role IN ('user','assistant')
-       AND status IN ('complete','truncated','stopped') AND content <> '' ORDER BY id DESC LIMIT ?`,
-  );
-  const newestReply = sqlite.prepare(`SELECT max(id) AS id FROM messages WHERE thread_id = ? AND role = 'assistant' AND status <> 'streaming'`);
+  const branches = createMessageBranches(sqlite);
+  const READABLE = new Set(['complete', 'truncated', 'stopped']);
+  /** The newest messages of the path ending at `leaf` written after `after` (ids grow down a path), oldest first. */
+  const unread = (leaf: number | null, after: number): FocusMessage[] => {
+    const out: FocusMessage[] = [];
+    for (const r of branches.pathUp<{ id: number; parent_id: number | null; role: string; content: string; status: string }>(leaf)) {
+      if (r.id <= after || out.length >= MAX_MESSAGES) break;
+      if ((r.role === 'user' || r.role === 'assistant') && READABLE.has(r.status) && r.content !== '') out.push({ id: r.id, role: r.role, content: r.content });
+    }
+    return out.reverse();
+  };
   return {
     kind: 'focus',
     usesModel: true,
@@ -101,20 +113,35 @@ export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
       const settings = deps.settings();
       const threadId = job.threadId;
       if (!settings.workingMemoryEnabled || threadId === null) return null;
-      const stored = store.read(threadId);
-      const after = Math.max(stored.throughMessageId, job.payload.afterMessageId);
-      const messages = (unread.all(threadId, after, MAX_MESSAGES) as FocusMessage[]).reverse();
+      // The state as it applies to the version shown; another version's reads as nothing read (payload.afterMessageId
+      // is only the job's key: the store says what was read, and on which path).
+      const leaf = branches.leaf(threadId);
+      const base = store.readForPath(threadId, clock.now(), leaf);
+      const messages = unread(leaf, base.throughMessageId);
       if (messages.length === 0) return null;
       const through = messages.at(-1)!.id;
-      const state = liveState(stored.state, clock.now());
+      const state = liveState(base.state, clock.now());
+      // An answer finished on the version shown after what this run read: its exchange gets the next update.
       const followUp = () => {
-        const latest = (newestReply.get(threadId) as { id: number | null }).id ?? 0;
-        if (latest > through) enqueueFocusUpdate(deps.enqueue, threadId, through);
+        for (const r of branches.pathUp<{ id: number; parent_id: number | null; role: string; status: string }>(branches.leaf(threadId))) {
+          if (r.id <= through) return;
+          if (r.role === 'assistant' && r.status !== 'streaming') return enqueueFocusUpdate(deps.enqueue, threadId, through);
+        }
+      };
+      /** At commit: the state this run read from is still the one for the version shown, and what it read is on it. */
+      const current = () => {
+        const now = clock.now();
+        const leafNow = branches.leaf(threadId);
+        const shown = store.readForPath(threadId, now, leafNow);
+        return shown.throughMessageId === base.throughMessageId && branches.isOnPath(through, leafNow) ? shown : null;
       };
       // Small talk sets no focus and starts no task; with none open it cannot finish one either: no model call.
       if (!state.tasks.some((t) => t.state !== 'done') && messages.every((m) => m.role !== 'user' || isTrivial(m.content))) {
         return () => {
-          store.markRead(threadId, through, clock.now());
+          const shown = current();
+          // Read on the same version: only the mark moves. A rebuild: the user's items, read through here.
+          if (shown && shown.throughMessageId === store.read(threadId).throughMessageId) store.markRead(threadId, through, clock.now());
+          else if (shown) store.save(threadId, shown.state, clock.now(), through);
           followUp();
         };
       }
@@ -136,9 +163,9 @@ export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: Eve
 
       return (tx) => {
         const now = clock.now();
-        const current = store.read(threadId);
-        if (current.throughMessageId >= through) return; // another run got here first
-        const next = applyModelUpdate(current.state, update, now, isSecret);
+        const shown = current();
+        if (!shown) return followUp(); // another run got here first, or the user switched versions meanwhile
+        const next = applyModelUpdate(shown.state, update, now, isSecret);
         store.save(threadId, next, now, through);
         store.dropExpired(now);
         followUp();

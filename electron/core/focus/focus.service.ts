@@ -40,8 +40,9 @@ export function createFocusService(deps: { sqlite: Sqlite; store: FocusStore; qu
       const secret = text ? secretRefusal(text) : null;
       if (secret) throw new MnemoError('INVALID_INPUT', `Not saved: ${secret}.`);
       return write(threadId, (now) => {
-        const current = store.read(threadId);
-        store.save(threadId, applyUserEdit(current.state, edit, now), now);
+        // The edit applies to what the user sees: on another version, their own items only, read afresh from here on.
+        const shown = store.readForPath(threadId, now);
+        store.save(threadId, applyUserEdit(shown.state, edit, now), now, shown.throughMessageId);
       });
     },
     clear(threadId: number): WorkingMemory {
@@ -66,10 +67,14 @@ export function createFocusService(deps: { sqlite: Sqlite; store: FocusStore; qu
       if (!deps.settings().workingMemoryEnabled) return;
       enqueueFocusUpdate((input) => deps.queue.enqueue(input), threadId, store.read(threadId).throughMessageId);
     },
-    /** The live state for the thread's prompt while working memory is on, else null. */
-    forPrompt(threadId: number): FocusState | null {
+    /**
+     * The live state for a prompt whose conversation ends at `pathEndId` (the new question's parent), while working
+     * memory is on, else null: what was derived from another version of the conversation is left out (focus.store.ts).
+     */
+    forPrompt(threadId: number, pathEndId: number | null): FocusState | null {
       if (!deps.settings().workingMemoryEnabled) return null;
-      return liveState(store.read(threadId).state, clock.now());
+      const now = clock.now();
+      return liveState(store.readForPath(threadId, now, pathEndId).state, now);
     },
   };
 }

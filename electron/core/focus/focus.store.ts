@@ -2,10 +2,16 @@
  * The working-memory tables (thread_focus, thread_focus_tasks): read a thread's state, write a whole new state
  * (computed by focus-rules.ts), clear, list active work across threads, drop expired rows. The one writer of these
  * tables; callers run `save` inside their transaction (the job's commit, the service's edit).
+ *
+ * A thread's state was derived from one version of its conversation (through_message_id: the last message the model
+ * read); readForPath gives it as it applies to the version shown (chat/message-branches.ts appliesToPath): whole when
+ * that message is on the path, else only the user's own items. Every read for the panel, the prompt and the focus job
+ * goes through it, so what the model derived from an edited-away question is neither shown as current nor sent.
  */
 import type { FocusTask, WorkingMemory, ActiveWork } from '../../../shared/contract';
+import { appliesToPath, createMessageBranches } from '../chat/message-branches';
 import type { Sqlite } from '../db/open-database';
-import { liveState, MAX_FINISHED, type FocusState, type TaskItem } from './focus-rules';
+import { liveState, MAX_FINISHED, userItemsOnly, type FocusState, type TaskItem } from './focus-rules';
 
 interface FocusRow {
   focus: string;
@@ -34,6 +40,12 @@ export interface StoredFocus {
   updatedAt: number | null;
 }
 
+/** A stored state as it applies to one version of the conversation (readForPath). */
+export interface FocusForPath extends StoredFocus {
+  /** The model's part was derived from another version and is left out (throughMessageId is then 0: read afresh). */
+  otherVersion: boolean;
+}
+
 function toItem(r: TaskRow): TaskItem {
   return {
     id: r.id,
@@ -53,7 +65,7 @@ function toTask(t: TaskItem): FocusTask {
 }
 
 /** The contract's view of a live state: open tasks oldest first, finished ones most recent first. */
-export function toWorkingMemory(threadId: number, state: FocusState, updatedAt: number | null): WorkingMemory {
+export function toWorkingMemory(threadId: number, state: FocusState, updatedAt: number | null, otherVersion = false): WorkingMemory {
   const byId = (a: TaskItem, b: TaskItem) => (a.id ?? 0) - (b.id ?? 0);
   return {
     threadId,
@@ -66,16 +78,20 @@ export function toWorkingMemory(threadId: number, state: FocusState, updatedAt: 
       .slice(0, MAX_FINISHED)
       .map(toTask),
     updatedAt,
+    ...(otherVersion ? { otherVersion: true } : {}),
   };
 }
 
 export function createFocusStore(sqlite: Sqlite) {
   const selectFocus = sqlite.prepare('SELECT * FROM thread_focus WHERE thread_id = ?');
   const selectTasks = sqlite.prepare('SELECT * FROM thread_focus_tasks WHERE thread_id = ? ORDER BY id');
+  const branches = createMessageBranches(sqlite);
+  // @through NULL: what the model read stays as it is (a user's edit); a number: the state was read through it.
   const upsertFocus = sqlite.prepare(
-    `INSERT INTO thread_focus (thread_id, focus, focus_edited_by_user, focus_expires_at, through_message_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+    `INSERT INTO thread_focus (thread_id, focus, focus_edited_by_user, focus_expires_at, through_message_id, updated_at)
+       VALUES (@threadId, @focus, @edited, @expires, coalesce(@through, 0), @now)
      ON CONFLICT(thread_id) DO UPDATE SET focus = excluded.focus, focus_edited_by_user = excluded.focus_edited_by_user,
-       focus_expires_at = excluded.focus_expires_at, through_message_id = max(through_message_id, excluded.through_message_id), updated_at = excluded.updated_at`,
+       focus_expires_at = excluded.focus_expires_at, through_message_id = coalesce(@through, through_message_id), updated_at = excluded.updated_at`,
   );
   const insertTask = sqlite.prepare(
     `INSERT INTO thread_focus_tasks (thread_id, text, state, importance, edited_by_user, created_at, updated_at, expires_at, finished_at)
@@ -116,16 +132,32 @@ export function createFocusStore(sqlite: Sqlite) {
     };
   }
 
+  /**
+   * The state as it applies to the path ending at `pathEndId` (default: the version shown). On another version only
+   * the user's items stay and nothing counts as read, so the next update reads this path afresh.
+   */
+  function readForPath(threadId: number, now: number, pathEndId: number | null = branches.leaf(threadId)): FocusForPath {
+    const stored = read(threadId);
+    if (appliesToPath(stored.throughMessageId, pathEndId, branches)) return { ...stored, otherVersion: false };
+    const live = liveState(stored.state, now);
+    const kept = userItemsOnly(live);
+    return { state: kept, throughMessageId: 0, updatedAt: stored.updatedAt, otherVersion: kept.focus !== live.focus || kept.tasks.length !== live.tasks.length };
+  }
+
   return {
     read,
-    /** The live state as the contract shows it (expired items left out, whether or not the cleanup ran). */
+    readForPath,
+    /** The live state of the version shown, as the contract shows it (expired items left out, whether or not the cleanup ran). */
     get(threadId: number, now: number): WorkingMemory {
-      const stored = read(threadId);
-      return toWorkingMemory(threadId, liveState(stored.state, now), stored.updatedAt);
+      const shown = readForPath(threadId, now);
+      return toWorkingMemory(threadId, liveState(shown.state, now), shown.updatedAt, shown.otherVersion);
     },
-    /** Writes `next` as the thread's whole state: tasks not in it are deleted, new ones (id null) inserted. Call inside a transaction. */
-    save(threadId: number, next: FocusState, now: number, throughMessageId = 0): void {
-      upsertFocus.run(threadId, next.focus, next.focusEditedByUser ? 1 : 0, next.focusExpiresAt, throughMessageId, now);
+    /**
+     * Writes `next` as the thread's whole state: tasks not in it are deleted, new ones (id null) inserted. `through`:
+     * the last message the state was derived from (omitted: unchanged). Call inside a transaction.
+     */
+    save(threadId: number, next: FocusState, now: number, through?: number): void {
+      upsertFocus.run({ threadId, focus: next.focus, edited: next.focusEditedByUser ? 1 : 0, expires: next.focusExpiresAt, through: through ?? null, now });
       const keep = new Set(next.tasks.map((t) => t.id).filter((id) => id !== null));
       for (const r of selectTasks.all(threadId) as TaskRow[]) if (!keep.has(r.id)) deleteTask.run(r.id, threadId);
       for (const t of next.tasks) {
@@ -152,10 +184,12 @@ export function createFocusStore(sqlite: Sqlite) {
     hasExpired: (now: number): boolean => anyExpired.get(now, now) === 1,
     listActive(now: number, limit = 50): ActiveWork[] {
       const rows = activeThreads.all(now, now, limit) as Array<{ id: number; title: string; updated_at: number }>;
-      return rows.map((r) => {
-        const wm = toWorkingMemory(r.id, liveState(read(r.id).state, now), r.updated_at);
-        return { threadId: r.id, threadTitle: r.title, focus: wm.focus, tasks: wm.tasks, updatedAt: r.updated_at };
-      });
+      return rows
+        .map((r) => {
+          const wm = toWorkingMemory(r.id, liveState(readForPath(r.id, now).state, now), r.updated_at);
+          return { threadId: r.id, threadTitle: r.title, focus: wm.focus, tasks: wm.tasks, updatedAt: r.updated_at };
+        })
+        .filter((w) => w.focus !== '' || w.tasks.length > 0);
     },
   };
 }

@@ -34,6 +34,7 @@ import { createMemoryBulk, type MemoryBulk, type WrittenFromMemories } from './m
 import { createMemorySearch, type MemorySearch, type PromptMemoryItem, type RetrieveInput } from './memory-search';
 import { createMemoryVectors, readyModelOf, type MemoryVectors } from './memory-vectors';
 import { createMemoryWriter, patched, type MemoryPatch, type MemoryWrites, type PreparedEmbedding } from './memory-writer';
+import { createMemoryLineage } from './memory-lineage';
 import { createMemoryLookup, IMPORTING, toMemory, toVersion, type VersionRow } from './memory.repo';
 import { createVectorIndex, type VectorIndexOptions } from './vector-index';
 
@@ -122,6 +123,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const search = createMemorySearch({ sqlite, clock, settings: deps.settings, keywords, index, vectors });
   const bulk = createMemoryBulk({ sqlite, clock, events, logger, lookup, writer, backups: deps.backups, writtenFromMemories: deps.writtenFromMemories });
   const branches = createMessageBranches(sqlite);
+  const lineage = createMemoryLineage(sqlite);
 
   const q = {
     pendingImports: sqlite.prepare(
@@ -217,6 +219,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         },
         uses,
         usesTotal: (q.usesCount.get(memoryId) as { n: number }).n,
+        // A supersede, both ways: what it replaced, and what replaced it (the chat's chips read supersededBy).
+        ...lineage.of(memoryId),
       };
     },
 

@@ -73,7 +73,7 @@ export function FocusPanel({ threadId }: { threadId: number }) {
   };
 
   const openCount = wm?.tasks.length ?? 0;
-  const preview = wm?.focus ? wm.focus : openCount > 0 ? t('focus.openCount', { count: openCount }) : t('focus.empty');
+  const preview = wm?.focus ? wm.focus : openCount > 0 ? t('focus.openCount', { count: openCount }) : wm?.otherVersion ? t('focus.otherVersionShort') : t('focus.empty');
 
   const taskRow = (task: FocusTask) =>
     taskDraft?.id === task.id ? (
@@ -127,6 +127,8 @@ export function FocusPanel({ threadId }: { threadId: number }) {
             <p className="muted">{t('common.loading')}</p>
           ) : (
             <>
+              {/* What the model noted on another version of the conversation is not this version's (focus.store.ts in the core). */}
+              {wm.otherVersion && <p className="notice small">{t('focus.otherVersion')}</p>}
               {focusDraft !== null ? (
                 <form onSubmit={(e) => void saveFocus(e)} className="focus-inline-form">
                   <input

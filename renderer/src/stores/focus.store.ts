@@ -34,6 +34,14 @@ export const useFocusStore = create<FocusStoreState>((set, get) => {
         put(workingMemory);
         if (get().active !== null) void get().loadActive();
       });
+      // Another version shown, or a question edited (a new user message on a new path): the working memory that
+      // applies may be another (focus.get gives the version shown's), and no focus.updated says so.
+      client.on('thread.branchSwitched', ({ threadId }) => {
+        if (get().byThread[threadId]) void get().load(threadId);
+      });
+      client.on('message.created', ({ message }) => {
+        if (message.role === 'user' && get().byThread[message.threadId]) void get().load(message.threadId);
+      });
       client.on('thread.deleted', ({ threadId }) =>
         set((s) => {
           const { [threadId]: _gone, ...rest } = s.byThread;

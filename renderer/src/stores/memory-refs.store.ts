@@ -9,8 +9,11 @@ import type { Client } from '../../../shared/client';
 import { useAppStore } from './app.store';
 import { createLearnedNotices } from './learned-notice';
 
-/** The chips under a user message: what it taught Mnemo that still counts (or waits for review). */
-const LEARNED_STATUSES: MemoryStatus[] = ['active', 'review', 'archived'];
+/**
+ * The chips under a user message: what it taught Mnemo that still counts (or waits for review), and what a later
+ * message replaced (superseded: its chip says by what, LearnedChips.tsx).
+ */
+const LEARNED_STATUSES: MemoryStatus[] = ['active', 'review', 'archived', 'superseded'];
 const LEARNED_PAGE = 500;
 
 interface RefsState {

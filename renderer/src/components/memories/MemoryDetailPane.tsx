@@ -13,7 +13,7 @@ import { useLanguage, useT } from '../../use-t';
 import { ConfirmDialog } from '../Dialog';
 import { ArchiveIcon, CloseIcon, ExternalIcon, RestoreIcon, TrashIcon } from '../icons';
 import { draftOf, expiresAtOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
-import { VersionHistory } from './VersionHistory';
+import { MemoryLinkLine, VersionHistory } from './VersionHistory';
 import { CoreError } from '../CoreError';
 import type { ErrorInfo } from '../../../../shared/errors';
 
@@ -105,6 +105,8 @@ function DetailBody({ detail }: { detail: MemoryDetail }) {
   const undoHintId = useId();
   const [confirmPurge, setConfirmPurge] = useState(false);
   const canTrash = memory.status !== 'trashed' && memory.status !== 'rejected';
+  /** What replaced it last (older cores say nothing: absent). */
+  const replacement = detail.replacedBy?.at(-1);
 
   return (
     <div className="detail-body">
@@ -116,6 +118,7 @@ function DetailBody({ detail }: { detail: MemoryDetail }) {
         </span>
       </p>
       {memory.status === 'trashed' && memory.trashedAt !== null && <p className="notice small">{t('memory.inTrash', { date: formatTime(memory.trashedAt, language) })}</p>}
+      {memory.status === 'superseded' && replacement?.memory && <p className="notice small">{t('memory.replacedByNow', { content: replacement.memory.content })}</p>}
       <EditForm detail={detail} />
 
       <div className="button-row">
@@ -168,7 +171,11 @@ function DetailBody({ detail }: { detail: MemoryDetail }) {
             </span>
           </p>
         )}
-        <VersionHistory versions={detail.versions} onRevert={(v) => void revert(v)} />
+        {/* A supersede told from this side: the memories it took the place of, each a way there. */}
+        {detail.replaces?.map((old) => (
+          <MemoryLinkLine key={old.id} memory={old} text={(content) => t('history.replaced', { content })} gone="" open={(content) => t('history.openReplaced', { content })} />
+        ))}
+        <VersionHistory versions={detail.versions} replacedBy={detail.replacedBy} onRevert={(v) => void revert(v)} />
       </Section>
     </div>
   );

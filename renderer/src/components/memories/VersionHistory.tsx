@@ -1,16 +1,24 @@
 /** Every version of a memory, newest first: what changed (a word diff of the text, the other fields in words), who
- * changed it and why, and a way back to any earlier one (memory.revert writes it again as a new version). */
+ * changed it and why, what replaced it when a version retired it (with a way there), and a way back to any earlier
+ * one (memory.revert writes it again as a new version). */
 import { useState } from 'react';
-import type { MemoryVersion } from '../../../../shared/contract';
+import type { MemoryLink, MemoryVersion } from '../../../../shared/contract';
 import { formatNumber, formatTime } from '../../format';
+import { showMemory } from '../../stores/navigate';
 import { toDateInput } from '../../memory/memory-query';
 import { diffWords } from '../../memory/word-diff';
 import type { Language, MessageKey } from '../../i18n';
 import { useLanguage, useT, type Translate } from '../../use-t';
 import { ConfirmDialog } from '../Dialog';
-import { RestoreIcon } from '../icons';
+import { ExternalIcon, RestoreIcon } from '../icons';
 
-export function VersionHistory({ versions, onRevert }: { versions: MemoryVersion[]; onRevert(version: number): void }) {
+/** A version that retired the memory, and what replaced it then (null: deleted since). */
+export interface Replacement {
+  version: number;
+  memory: MemoryLink | null;
+}
+
+export function VersionHistory({ versions, replacedBy = [], onRevert }: { versions: MemoryVersion[]; replacedBy?: Replacement[]; onRevert(version: number): void }) {
   const t = useT();
   const language = useLanguage();
   const [confirm, setConfirm] = useState<MemoryVersion | null>(null);
@@ -36,6 +44,11 @@ export function VersionHistory({ versions, onRevert }: { versions: MemoryVersion
             </p>
             {previous && previous.content !== v.content ? <WordDiff before={previous.content} after={v.content} /> : !previous ? <p className="version-text">{v.content}</p> : null}
             {previous && <FieldChanges before={previous} after={v} />}
+            {replacedBy
+              .filter((r) => r.version === v.version)
+              .map((r) => (
+                <MemoryLinkLine key={r.memory?.id ?? 'gone'} memory={r.memory} text={(content) => t('history.replacedBy', { content })} gone={t('history.replacedByGone')} open={(content) => t('history.openReplacement', { content })} />
+              ))}
           </li>
         );
       })}
@@ -49,6 +62,20 @@ export function VersionHistory({ versions, onRevert }: { versions: MemoryVersion
         />
       )}
     </ol>
+  );
+}
+
+/** One line naming another memory of this one's story, with a way to open it; `gone` when it was deleted since. */
+export function MemoryLinkLine({ memory, text, gone, open }: { memory: MemoryLink | null; text(content: string): string; gone: string; open(content: string): string }) {
+  const t = useT();
+  if (!memory) return <p className="muted small">{gone}</p>;
+  return (
+    <p className="small source-line">
+      <span className="grow">{text(memory.content)}</span>
+      <button type="button" className="ghost small" onClick={() => showMemory(memory.id)} aria-label={open(memory.content)}>
+        <ExternalIcon /> {t('memory.open')}
+      </button>
+    </p>
   );
 }
 
