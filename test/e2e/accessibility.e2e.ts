@@ -1,6 +1,8 @@
 /**
  * Every screen through axe-core, in both languages and both themes: no serious or critical WCAG 2.1 A/AA violation.
  * Real web host, fake Ollama on loopback, a thread with an answer and some memories so the screens have content.
+ * The browser asks for reduced motion (support/browser.ts): no transitions, so axe never reads a colour mid-fade; the
+ * pointer stays where the last click left it, so hovered states are checked too, and on purpose in the last test.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,4 +58,33 @@ describe('accessibility: every screen, both languages, both themes (axe-core)', 
       });
     }
   }
+
+  it('the sidebar navigation meets contrast hovered, pressed and current, in both themes; nothing fades (reduced motion)', { timeout: 180_000 }, async () => {
+    const found: Record<string, unknown> = {};
+    for (const theme of ['light', 'dark'] as const) {
+      unwrap(await api.call('settings.update', { patch: { language: 'en', theme } }));
+      await page.goto(app.url);
+      await expect.poll(() => page.evaluate(() => [document.documentElement.lang, document.documentElement.dataset.theme]), { timeout: 15_000 }).toEqual(['en', theme]);
+      const nav = page.getByRole('navigation');
+      for (const name of ['Memories', 'Timeline', 'Settings'] as const) {
+        const button = nav.getByRole('button', { name: new RegExp(`^${name}`) }).last();
+        const check = async (state: string) => {
+          // A hover or a click starts no transition: what is checked is the state itself, never a colour in between.
+          const running = await page.evaluate(() => document.getAnimations().length);
+          if (running > 0) found[`${theme} ${name} ${state}: transitions running`] = running;
+          const violations = await seriousViolations(page, 'nav');
+          if (violations.length > 0) found[`${theme} ${name} ${state}`] = violations;
+        };
+        await button.hover();
+        await check('hovered');
+        await page.mouse.down();
+        await check('pressed');
+        await page.mouse.up();
+        await check('current and hovered');
+        await page.mouse.move(900, 400);
+        await check('current');
+      }
+    }
+    expect(found).toEqual({});
+  });
 });

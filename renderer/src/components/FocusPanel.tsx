@@ -4,7 +4,7 @@
  * or removes a task, or clears it all. An edit is the user's: the model's next update keeps it. Hidden while the
  * setting is off. Everything is a native control (buttons, checkboxes, inputs), so it works from the keyboard.
  */
-import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { FocusEdit, FocusTask } from '../../../shared/contract';
 import type { CoreFailure } from '../error-text';
 import { formatTime } from '../format';
@@ -30,6 +30,13 @@ export function FocusPanel({ threadId }: { threadId: number }) {
   const [newTask, setNewTask] = useState('');
   const [confirmClear, setConfirmClear] = useState(false);
   const [error, setError] = useState<CoreFailure | null>(null);
+  // "Clear all" swaps its buttons for a confirmation and back: the focused button goes away each time, so the focus is
+  // handed on (else it falls to the page body): to the confirmation, back to "Clear all" after Cancel or a failure,
+  // and to the panel's heading once cleared (Clear all is disabled then).
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const clearRef = useRef<HTMLButtonElement>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const [focusNext, setFocusNext] = useState<'toggle' | 'clear' | 'confirm' | null>(null);
 
   useEffect(() => {
     setFocusDraft(null);
@@ -38,6 +45,12 @@ export function FocusPanel({ threadId }: { threadId: number }) {
     setError(null);
     if (enabled && wm === undefined) void load(threadId);
   }, [threadId, enabled, wm, load]);
+
+  useEffect(() => {
+    if (focusNext === null) return;
+    ({ toggle: toggleRef, clear: clearRef, confirm: confirmRef })[focusNext].current?.focus();
+    setFocusNext(null);
+  }, [focusNext]);
 
   if (!enabled) return null;
 
@@ -64,6 +77,7 @@ export function FocusPanel({ threadId }: { threadId: number }) {
     const result = await clearStore(threadId);
     setConfirmClear(false);
     if (!result.ok) setError(result.error);
+    setFocusNext(result.ok ? 'toggle' : 'clear');
   };
   const escapeTo = (cancel: () => void) => (e: KeyboardEvent) => {
     if (e.key !== 'Escape') return;
@@ -116,7 +130,7 @@ export function FocusPanel({ threadId }: { threadId: number }) {
   return (
     <section className="focus-panel" aria-labelledby={headingId}>
       <h2 id={headingId} className="focus-panel-head">
-        <button type="button" className="focus-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
+        <button ref={toggleRef} type="button" className="focus-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
           <span aria-hidden="true">{open ? '▾' : '▸'}</span> {t('focus.title')}
           {!open && <span className="muted small focus-preview"> · {preview}</span>}
         </button>
@@ -172,15 +186,29 @@ export function FocusPanel({ threadId }: { threadId: number }) {
               <div className="button-row">
                 {confirmClear ? (
                   <>
-                    <button type="button" className="danger" onClick={() => void clearAll()}>
+                    <button ref={confirmRef} type="button" className="danger" onClick={() => void clearAll()}>
                       {t('focus.clearConfirm')}
                     </button>
-                    <button type="button" onClick={() => setConfirmClear(false)}>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setConfirmClear(false);
+                        setFocusNext('clear');
+                      }}
+                    >
                       {t('common.cancel')}
                     </button>
                   </>
                 ) : (
-                  <button type="button" onClick={() => setConfirmClear(true)} disabled={!wm.focus && wm.tasks.length === 0 && wm.finished.length === 0}>
+                  <button
+                    ref={clearRef}
+                    type="button"
+                    onClick={() => {
+                      setConfirmClear(true);
+                      setFocusNext('confirm');
+                    }}
+                    disabled={!wm.focus && wm.tasks.length === 0 && wm.finished.length === 0}
+                  >
                     {t('focus.clear')}
                   </button>
                 )}

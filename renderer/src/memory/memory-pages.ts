@@ -33,3 +33,18 @@ export function rowRange(anchor: number, index: number): { start: number; end: n
 export function rowAt<T>(pages: Readonly<Record<number, readonly T[]>>, index: number, pageSize = PAGE_SIZE): T | undefined {
   return pages[Math.floor(index / pageSize)]?.[index % pageSize];
 }
+
+/**
+ * The memory a key pressed on a list row acts on (Del, Space): the one that row shows, found by its id and never by
+ * its place, since rows move under the focus whenever the list is read again (a memory learned meanwhile pushes them
+ * down). And only while the rows held answer the tab shown: right after a switch the old tab's rows stay on screen
+ * until the new ones arrive. Otherwise none: a key acts on the row the user sees focused, or on nothing.
+ */
+export function rowTarget<T extends { id: number }>(pages: Readonly<Record<number, readonly T[]>>, rowId: number | null, rowsFor: string | null, tab: string): T | null {
+  if (rowId === null || rowsFor !== tab) return null;
+  for (const items of Object.values(pages)) {
+    const found = items.find((m) => m.id === rowId);
+    if (found) return found;
+  }
+  return null;
+}

@@ -35,6 +35,8 @@ interface MemoriesState {
   /** Null until the first answer. */
   total: number | null;
   pages: Record<number, Memory[]>;
+  /** The tab the pages answer (after a switch, the old tab's rows stay on screen until the new answer). */
+  rowsTab: MemoryTab | null;
   /** With a search: each hit's score and why it matched. */
   scores: Record<number, { score: number; reason: MemoryReason }>;
   searchMode: 'hybrid' | 'keyword' | null;
@@ -217,6 +219,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
     resetCount: 0,
     total: null,
     pages: {},
+    rowsTab: null,
     scores: {},
     searchMode: null,
     loading: false,
@@ -285,6 +288,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       const generation = get().generation + 1;
       resetting = true;
       stale = false;
+      const tab = get().tab;
       set({ generation, loading: true, error: null });
       const query = get().query;
       if (isSearch(query)) {
@@ -296,6 +300,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
         for (const hit of result.value.hits) scores[hit.memory.id] = { score: hit.score, reason: hit.reason };
         set((s) => ({
           pages: { 0: result.value.hits.map((h) => h.memory) },
+          rowsTab: tab,
           total: result.value.hits.length,
           scores,
           searchMode: result.value.mode,
@@ -309,7 +314,7 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       resetting = false;
       if (!answer) return;
       visible = { start: 0, end: 0 };
-      set((s) => ({ pages: { 0: answer.items }, total: answer.total, scores: {}, searchMode: null, loading: false, resetCount: s.resetCount + 1 }));
+      set((s) => ({ pages: { 0: answer.items }, rowsTab: tab, total: answer.total, scores: {}, searchMode: null, loading: false, resetCount: s.resetCount + 1 }));
       checkCounts(answer.total);
     },
 

@@ -17,13 +17,13 @@ export interface AxeViolation {
   targets: string[];
 }
 
-/** The serious and critical violations on the page as it is now. */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+/** The serious and critical violations on the page as it is now (or in the part named by a CSS selector). */
+export async function seriousViolations(page: Page, within?: string): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+  const violations = await page.evaluate(async (within) => {
+    const axe = (window as unknown as { axe: { run(ctx: Document | string, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const result = await axe.run(within ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => String(n.target.join(' '))) }));
-  });
+  }, within);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -6,7 +6,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Memory } from '../../../../shared/contract';
-import { rowAt } from '../../memory/memory-pages';
+import { rowAt, rowTarget } from '../../memory/memory-pages';
 import { useMemoriesStore } from '../../stores/memories.store';
 import { useMemoryDetailStore } from '../../stores/memory-detail.store';
 import { useT } from '../../use-t';
@@ -22,6 +22,7 @@ export function MemoryList({ label }: { label: string }) {
   const selected = useMemoriesStore((s) => s.selected);
   const resetCount = useMemoriesStore((s) => s.resetCount);
   const tab = useMemoriesStore((s) => s.tab);
+  const rowsTab = useMemoriesStore((s) => s.rowsTab);
   const showRows = useMemoriesStore((s) => s.showRows);
   const toggle = useMemoriesStore((s) => s.toggle);
   const selectRange = useMemoriesStore((s) => s.selectRange);
@@ -48,6 +49,12 @@ export function MemoryList({ label }: { label: string }) {
     if (scroller.current) scroller.current.scrollTop = 0;
     setFocusIndex(0);
   }, [resetCount]);
+
+  // The focused row keeps the list's tab stop when the rows move under it (the list was read again).
+  useLayoutEffect(() => {
+    const row = document.activeElement?.closest<HTMLElement>('[data-row-index]');
+    if (row && scroller.current?.contains(row)) setFocusIndex(Number(row.dataset.rowIndex));
+  }, [pages, total]);
 
   // Keyboard focus follows the focused row once it is rendered (it may first have to scroll into existence).
   useLayoutEffect(() => {
@@ -90,33 +97,39 @@ export function MemoryList({ label }: { label: string }) {
   );
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if (total === 0 || !(e.target as HTMLElement).classList.contains('memory-row-main')) return;
+    const target = e.target as HTMLElement;
+    if (total === 0 || !target.classList.contains('memory-row-main')) return;
+    // Keys act on the row that has the focus as it is now, read from the row itself: the index kept in state may be
+    // stale for a moment (rows move when the list is read again; after a switch the old tab's rows are still shown).
+    const row = target.closest<HTMLElement>('[data-row-index]');
+    const at = row ? Number(row.dataset.rowIndex) : focusIndex;
+    const rowId = row?.dataset.memoryId ? Number(row.dataset.memoryId) : null;
     const pageRows = Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: pageRows, PageUp: -pageRows, Home: -total, End: total };
     const move = moves[e.key];
     if (move !== undefined) {
       e.preventDefault();
-      const next = Math.max(0, Math.min(total - 1, focusIndex + move));
+      const next = Math.max(0, Math.min(total - 1, at + move));
       if (e.shiftKey) {
-        if (useMemoriesStore.getState().anchor === null) useMemoriesStore.setState({ anchor: focusIndex });
+        if (useMemoriesStore.getState().anchor === null) useMemoriesStore.setState({ anchor: at });
         void selectRange(next);
       }
       focusRow(next);
       return;
     }
-    const memory = rowAt(pages, focusIndex);
+    const memory = rowTarget(pages, rowId, rowsTab, tab);
     if (e.key === ' ' && memory) {
       e.preventDefault();
-      toggle(memory.id, focusIndex);
+      toggle(memory.id, at);
     } else if (isMod(e.nativeEvent) && e.key.toLowerCase() === 'a') {
       e.preventDefault();
       void selectAll();
     } else if (e.key === 'Escape' && selected.size > 0) {
       e.preventDefault();
       clearSelection();
-    } else if (e.key === 'Delete' && tab === 'browse') {
+    } else if (e.key === 'Delete' && tab === 'browse' && rowsTab === tab) {
       e.preventDefault();
-      if (selected.size === 0 && memory) toggle(memory.id, focusIndex);
+      if (selected.size === 0 && memory) toggle(memory.id, at);
       void bulk('delete');
     }
   };
