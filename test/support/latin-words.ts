@@ -13,7 +13,7 @@ const KEPT_IN_LATIN = [
   // Key caps.
   'Enter', 'Shift', 'Esc', 'Ctrl', 'Del',
   // Typed exactly as written.
-  'ollama serve', 'npm run web', '--data-dir', 'OLLAMA_HOST', 'Europe/Berlin', 'Asia/Shanghai', '127.0.0.1:11434',
+  'ollama serve', 'npm run web', '--data-dir', 'OLLAMA_HOST', 'HF_ENDPOINT', 'Europe/Berlin', 'Asia/Shanghai', '127.0.0.1:11434',
   'base URL', '/chat/completions', '/v1',
 ];
 

@@ -144,6 +144,8 @@ export function coreWordsShown(file: string, source: string): string[] {
 const CORE_WORDS_ALLOWED: Record<string, string> = {
   // Folded under "Details" beneath the Chinese sentence that says why semantic search is off.
   'components/memories/SemanticNotice.tsx status.message': 'folded detail',
+  // The same, for every place that says why semantic search is off (Settings, the Memories notice).
+  'components/EmbeddingOffReason.tsx status.message': 'folded detail',
   // Folded under "Details" beneath the sentence that the model server is unreachable (it names the address tried).
   'components/ModelSetup.tsx problem.message': 'folded detail',
   // TODO: the settings save error and the embedding note (SettingsView), and three hover titles (StatusBar).
