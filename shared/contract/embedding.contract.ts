@@ -18,6 +18,8 @@ export const EMBEDDING_OFF_REASONS = [
   'server_unreachable',
   'invalid_model',
   'invalid_hub',
+  /** The model server is on another machine and the user has not confirmed it: nothing was sent. */
+  'remote_unconfirmed',
 ] as const;
 export const EmbeddingOffReason = z.enum(EMBEDDING_OFF_REASONS);
 export type EmbeddingOffReason = z.output<typeof EmbeddingOffReason>;

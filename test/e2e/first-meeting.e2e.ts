@@ -111,7 +111,7 @@ describe('first meeting (web host + fake Ollama, offline model hub)', () => {
     await memories.open();
     await expect.poll(() => memories.semanticNotice.isVisible()).toBe(true);
     const visible = await memories.semanticNotice.innerText();
-    expect(visible).toContain('The built-in embedding model is not downloaded yet.');
+    expect(visible).toContain('The built-in embedding model is not downloaded yet: download it');
     expect(visible).not.toContain('tokenizer.json');
     expect(await memories.semanticNotice.locator('details').textContent()).toContain('tokenizer.json');
   });

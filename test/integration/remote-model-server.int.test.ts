@@ -97,7 +97,7 @@ describe('an Ollama on another machine', () => {
     // The settings change itself is allowed: OLLAMA_HOST is not a setting, and the refusal stands where it is used.
     unwrap(await client.call('settings.update', { patch: { embeddingProvider: 'ollama', embeddingModel: 'nomic-embed-text' } }));
     await expect.poll(async () => unwrap(await client.call('embedding.status', {})).state, { timeout: 60_000 }).toBe('unavailable');
-    expect(unwrap(await client.call('embedding.status', {}))).toMatchObject({ reason: 'FORBIDDEN', message: expect.stringContaining('Mnemo sent nothing. OLLAMA_HOST') });
+    expect(unwrap(await client.call('embedding.status', {}))).toMatchObject({ reason: 'remote_unconfirmed', message: expect.stringContaining('Mnemo sent nothing. OLLAMA_HOST') });
     expect(built).toEqual([]);
   });
 });

@@ -147,7 +147,8 @@ describe('threads and the profile from the terminal', () => {
     expect(edited.stdout).toBe('Profile saved. Later refreshes build on your text.\n');
     expect(JSON.parse((await mnemo(['profile', 'show', '--json'])).stdout)).toMatchObject({ content: '## Name\n- Ana', editedByUser: true });
     const shown = await mnemo(['profile', 'show']);
-    expect(shown.stdout).toBe('## Name\n- Ana\n\n(written or edited by you)\n');
+    // Then what of it reaches the model (profile.get's fit, the prompt's own rule).
+    expect(shown.stdout).toMatch(/^## Name\n- Ana\n\n\(written or edited by you\)\n\(all of it goes into every prompt: about \d+ of the \d+ tokens it may take with llama3\.2\)\n$/);
 
     const file = path.join(dir, 'profile.md');
     fs.writeFileSync(file, '## Name\n- Ana (call me Annie)\n');

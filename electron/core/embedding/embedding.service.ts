@@ -394,6 +394,8 @@ const KNOWN_REASONS: ReadonlySet<string> = new Set(EMBEDDING_OFF_REASONS);
 
 /** The embedder's reason (details.reason), as the contract knows it: anything else is a load that failed. */
 function offReason(e: unknown): EmbeddingOffReason {
+  // The consent rule (shared/model-server-address.ts) refuses before anything is sent.
+  if (e instanceof MnemoError && e.code === 'FORBIDDEN') return 'remote_unconfirmed';
   const reason = e instanceof MnemoError ? e.details?.reason : undefined;
   return typeof reason === 'string' && KNOWN_REASONS.has(reason) ? (reason as EmbeddingOffReason) : 'load_failed';
 }

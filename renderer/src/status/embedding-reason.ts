@@ -30,6 +30,8 @@ export function embeddingOffSentence(status: Pick<EmbeddingStatus, 'reason' | 'p
         return 'semantic.reason.invalidHub';
       case 'worker_failed':
         return 'semantic.reason.workerFailed';
+      case 'remote_unconfirmed':
+        return 'semantic.reason.remoteUnconfirmed';
       default:
         return 'semantic.reason.other';
     }
