@@ -126,4 +126,35 @@ describe('memory list: a keyboard delete while the list reloads', () => {
     expect(acted).toBeGreaterThan(ROUNDS / 2);
     expect(wrong).toEqual([]);
   });
+
+  it('after Del the focus goes to the next row, to the previous one at the end, to the empty list when none is left', async () => {
+    // Issue 30's walk: the trashed row left the list when it was read again and the focus fell to the page body.
+    const focusedRow = () => page.evaluate(() => document.activeElement?.closest<HTMLElement>('[data-row-index]')?.querySelector('.memory-row-content')?.textContent ?? document.activeElement?.tagName ?? null);
+    const rowText = (index: number) => page.locator(`[data-row-index="${index}"] .memory-row-content`).textContent();
+    await memories.tab('All memories').click();
+    await memories.row(notes.at(-1)!).waitFor();
+    await expect.poll(() => memories.row(/^Learned in round/).count()).toBe(0);
+
+    const [second, third] = [await rowText(1), await rowText(2)];
+    await memories.rowButton(second!).focus();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => memories.row(second!).count()).toBe(0);
+    await expect.poll(focusedRow).toBe(third);
+
+    await page.keyboard.press('End');
+    const total = Number(await memories.rows.last().getAttribute('aria-setsize'));
+    await expect.poll(focusedRow).toBe(await rowText(total - 1));
+    const [before, last] = [await rowText(total - 2), await rowText(total - 1)];
+    await page.keyboard.press('Delete');
+    await expect.poll(() => memories.row(last!).count()).toBe(0);
+    await expect.poll(focusedRow).toBe(before);
+
+    unwrap(await api.call('memory.create', { content: 'A lone walnut tree' }));
+    await memories.search.fill('walnut');
+    await expect.poll(() => memories.rows.count()).toBe(1);
+    await memories.rowButton('A lone walnut tree').focus();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => memories.rows.count()).toBe(0);
+    await expect.poll(() => memories.focused()).toBe('Nothing matches this search.');
+  });
 });

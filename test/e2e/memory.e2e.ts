@@ -169,6 +169,8 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await chips.getByRole('button').click();
     await expect.poll(() => memories.detail.getByRole('heading', { level: 2 }).textContent()).toBe(`Memory #${lisbonId}`);
     await expect.poll(() => memories.contentField.inputValue()).toBe('Lives in Lisbon');
+    // Numbers written as everywhere else (the instructions say "0 of 4,000 characters"); issue 30's walk saw "4000".
+    expect(await memories.detail.textContent()).toContain('15 of 4,000 characters');
     expect(await memories.detail.getByRole('region', { name: 'Where it came from' }).textContent()).toMatch(/Learned from a conversation\..*“I live in Lisbon”.*In “/);
     await expect.poll(() => memories.row('Lives in Lisbon').count()).toBe(1);
 

@@ -166,4 +166,48 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
     await expect.poll(() => chat.lastAnswer().textContent()).toContain('You said: and now?');
     expect(answerRequests(fake).at(-1)!.model).toBe('llama3.2');
   });
+  it('the header fits a narrow window: every control inside the viewport, none on another, in English and Chinese', async () => {
+    // Issue 30's walk: at 860 px the Summary button was cut off at the right edge. 720 × 480 is the smallest window.
+    unwrap(await api.call('thread.rename', { threadId: await openThreadId(page), title: 'Planning the autumn trip to the mountains with the whole family' }));
+    try {
+      for (const language of ['en', 'zh-CN'] as const) {
+        unwrap(await api.call('settings.update', { patch: { language } }));
+        for (const [width, height] of [[860, 700], [720, 480]] as const) {
+          await page.setViewportSize({ width, height });
+          await expect.poll(() => headerProblems(page), { message: `${language} at ${width} px` }).toEqual([]);
+        }
+      }
+    } finally {
+      unwrap(await api.call('settings.update', { patch: { language: 'en' } }));
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
 });
+
+/** The open thread's id, from the header's thread (the sidebar marks it current). */
+async function openThreadId(page: Page): Promise<number> {
+  return Number(await page.locator('[aria-current="page"][data-thread-id], [aria-current="page"] [data-thread-id]').first().getAttribute('data-thread-id'));
+}
+
+/** Each header control that is not wholly inside the window, or that overlaps another control or the title. */
+async function headerProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const header = document.querySelector('.thread-header');
+    if (!header) return ['no thread header'];
+    const name = (el: Element) => (el.getAttribute('aria-label') || el.textContent || el.tagName).trim().slice(0, 30);
+    const controls = [...header.querySelectorAll('button, select')].filter((el) => !el.closest('.share-panel'));
+    const boxes = controls.map((el) => ({ el, box: el.getBoundingClientRect() }));
+    const problems: string[] = [];
+    for (const { el, box } of boxes) {
+      if (box.left < 0 || box.right > window.innerWidth || box.top < 0 || box.bottom > window.innerHeight) problems.push(`${name(el)} outside the window (${Math.round(box.left)}–${Math.round(box.right)} of ${window.innerWidth})`);
+    }
+    const title = header.querySelector('h2')!.getBoundingClientRect();
+    for (const [i, a] of boxes.entries()) {
+      const others = [...boxes.slice(i + 1).map((b) => ({ what: name(b.el), box: b.box })), { what: 'the title', box: title }];
+      for (const b of others) {
+        if (a.box.left < b.box.right - 1 && b.box.left < a.box.right - 1 && a.box.top < b.box.bottom - 1 && b.box.top < a.box.bottom - 1) problems.push(`${name(a.el)} overlaps ${b.what}`);
+      }
+    }
+    return problems;
+  });
+}

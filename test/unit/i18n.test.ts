@@ -58,6 +58,15 @@ describe('UI strings', () => {
     expect(translate('en', 'receipt.summary')).toBe('{count} memories used');
   });
 
+  it('counted messages read right for one (issue 30: "Changed 1 memories", "1 were")', () => {
+    expect(translate('en', 'memories.bulk.doneSkipped', { count: 1, skipped: 1 })).toBe('Changed 1 memory; already that way: 1.');
+    expect(translate('en', 'memories.bulk.trashedSkipped', { count: 1, skipped: 1 })).toBe('Moved 1 memory to the trash; already there: 1.');
+    expect(translate('en', 'timeline.consolidatedCount', { count: 1 })).toBe('summarises 1 memory');
+    expect(translate('en', 'timeline.undoSummaryDone', { count: 1 })).toBe('The memory is back; the summary is in the trash.');
+    expect(translate('en', 'memories.bulk.trashedSkipped', { count: 3, skipped: 2 })).toBe('Moved 3 memories to the trash; already there: 2.');
+    expect(translate('zh-CN', 'memories.bulk.doneSkipped', { count: 1, skipped: 1 })).toBe('已更改 1 条记忆；1 条原本就是这样。');
+  });
+
   it('an exact form ("=1") wins over the plural category, in a language whose rules have no "one"', () => {
     const params = (count: number) => ({ count, n: String(count), days: 30 });
     expect(translate('zh-CN', 'transfer.cap.trash', params(1))).toBe('Mnemo 自己学到的记忆比上限多 1 条：下次维护会把其中最不重要、最少使用的那条移入回收站，30 天内可以恢复。');

@@ -1,4 +1,5 @@
 /** The list side of the memory view: toolbar, selection bar, the virtualized list and what it is showing. */
+import { useLayoutEffect, useRef } from 'react';
 import { formatNumber } from '../../format';
 import { isSearch } from '../../memory/memory-query';
 import { useMemoriesStore } from '../../stores/memories.store';
@@ -6,7 +7,7 @@ import { useSettingsStore } from '../../stores/settings.store';
 import { useLanguage, useT } from '../../use-t';
 import { BulkBar } from './BulkBar';
 import { EmptyTrash } from './EmptyTrash';
-import { MemoryList } from './MemoryList';
+import { MemoryList, type FocusAfterDelete } from './MemoryList';
 import { MemoryToolbar } from './MemoryToolbar';
 import { CoreError } from '../CoreError';
 
@@ -22,6 +23,15 @@ export function MemoryBrowser() {
   const reset = useMemoriesStore((s) => s.reset);
   const retention = useSettingsStore((s) => s.settings?.trashRetentionDays ?? 30);
   const searching = isSearch(query);
+  const afterDelete = useRef<FocusAfterDelete | null>(null);
+  const empty = useRef<HTMLParagraphElement>(null);
+
+  // A Delete that left no row: the focus goes to the empty list, which says so (the deleted row took it away).
+  useLayoutEffect(() => {
+    if (total !== 0 || !afterDelete.current) return;
+    afterDelete.current = null;
+    if (document.activeElement === document.body || document.activeElement === null) empty.current?.focus();
+  }, [total]);
 
   return (
     <div className="memory-browser">
@@ -43,13 +53,13 @@ export function MemoryBrowser() {
           </button>
         </div>
       ) : total === 0 ? (
-        <p className="list-empty muted">
+        <p ref={empty} tabIndex={-1} className="list-empty muted">
           {query.text.trim() ? t('memories.noMatch') : tab === 'trash' ? t('memories.trash.empty') : query.status === 'active' ? t('memories.none') : t('memories.noneWithFilters')}
         </p>
       ) : total === null ? (
         <p className="list-empty muted">{t('common.loading')}</p>
       ) : (
-        <MemoryList label={tab === 'trash' ? t('memories.tab.trash') : t('memories.listLabel')} />
+        <MemoryList label={tab === 'trash' ? t('memories.tab.trash') : t('memories.listLabel')} afterDelete={afterDelete} />
       )}
       <p className="list-status muted small" aria-live="polite">
         {total !== null &&

@@ -65,7 +65,7 @@ export function MemoryEditor({
             data-autofocus
           />
           <span id={`${id}-count`} className={tooLong ? 'field-error' : 'field-hint'}>
-            {t('memory.field.contentCount', { count: draft.content.length, max: MAX_CONTENT })}
+            {t('memory.field.contentCount', { count: formatNumber(draft.content.length, language), max: formatNumber(MAX_CONTENT, language) })}
           </span>
         </div>
       )}

@@ -4,7 +4,7 @@
  * Ctrl/Cmd+A selects all, Delete moves the selection to the trash, Esc clears it.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type MutableRefObject } from 'react';
 import type { Memory } from '../../../../shared/contract';
 import { rowAt, rowTarget } from '../../memory/memory-pages';
 import { useMemoriesStore } from '../../stores/memories.store';
@@ -13,7 +13,16 @@ import { useT } from '../../use-t';
 import { isMod } from '../shortcuts';
 import { MemoryRow, ROW_HEIGHT } from './MemoryRow';
 
-export function MemoryList({ label }: { label: string }) {
+/** Where the keyboard focus goes once a Delete's rows have left the list: the first of `then` still listed (the rows
+ * that followed the deleted one, then those above it, nearest first), else the row now at `index`; the owner focuses
+ * the empty list when no row is left. By id, not place: other rows may come or go in the same reload. */
+export interface FocusAfterDelete {
+  index: number;
+  gone: ReadonlySet<number>;
+  then: number[];
+}
+
+export function MemoryList({ label, afterDelete }: { label: string; afterDelete: MutableRefObject<FocusAfterDelete | null> }) {
   const t = useT();
   const hintId = useId();
   const total = useMemoriesStore((s) => s.total) ?? 0;
@@ -64,6 +73,27 @@ export function MemoryList({ label }: { label: string }) {
       el.focus();
       wantFocus.current = null;
     }
+  });
+
+  // After a Delete: wait until the list has been read again (the row at the place is none of the deleted ones), then
+  // focus it. The deleted row's button leaves the page with the reload and takes the focus with it; if the user has
+  // put the focus somewhere else meanwhile, it stays there.
+  useLayoutEffect(() => {
+    const after = afterDelete.current;
+    if (!after || total === 0) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !scroller.current?.contains(active)) {
+      afterDelete.current = null;
+      return;
+    }
+    const rows = [...(scroller.current?.querySelectorAll<HTMLElement>('[data-memory-id]') ?? [])];
+    const listed = new Map(rows.map((row) => [Number(row.dataset.memoryId), row]));
+    if ([...after.gone].some((id) => listed.has(id))) return; // not read again yet
+    const row = after.then.map((id) => listed.get(id)).find(Boolean) ?? scroller.current?.querySelector<HTMLElement>(`[data-row-index="${Math.min(after.index, total - 1)}"][data-memory-id]`);
+    if (!row) return;
+    afterDelete.current = null;
+    setFocusIndex(Number(row.dataset.rowIndex));
+    row.querySelector<HTMLElement>('.memory-row-main')?.focus();
   });
 
   const focusRow = useCallback(
@@ -129,7 +159,14 @@ export function MemoryList({ label }: { label: string }) {
       clearSelection();
     } else if (e.key === 'Delete' && tab === 'browse' && rowsTab === tab) {
       e.preventDefault();
+      const gone = selected.size === 0 && memory ? new Set([memory.id]) : new Set(selected);
       if (selected.size === 0 && memory) toggle(memory.id, at);
+      const listed = [...(scroller.current?.querySelectorAll<HTMLElement>('[data-memory-id]') ?? [])]
+        .map((el) => ({ index: Number(el.dataset.rowIndex), id: Number(el.dataset.memoryId) }))
+        .filter((r) => !gone.has(r.id));
+      const below = listed.filter((r) => r.index > at).sort((a, b) => a.index - b.index);
+      const above = listed.filter((r) => r.index < at).sort((a, b) => b.index - a.index);
+      afterDelete.current = { index: at, gone, then: [...below, ...above].map((r) => r.id) };
       void bulk('delete');
     }
   };
