@@ -337,6 +337,14 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     await expect.poll(() => settings.heading.isVisible()).toBe(true);
     expect(await settings.dataFolder.inputValue()).toBe(dataDir);
     expect(await settings.field('Chat model').inputValue()).toBe('llama3.2:latest');
+    // The database's version as a number, not the migration's name ("0017_reply_writer"), which stays as a tooltip.
+    const schema = page.getByText(/^Database version \d+$/);
+    expect(await schema.count()).toBe(1);
+    const migration = await schema.getAttribute('title');
+    expect(migration).toMatch(/^\d{4}_\w+$/);
+    const about = (await schema.locator('xpath=..').textContent())!;
+    expect(about).toMatch(/^Database version \d+ · Mnemo /);
+    expect(about).not.toContain(migration);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'settings.png') });
     expect(await unnamedControls(page)).toEqual([]);
 

@@ -46,6 +46,9 @@ describe('first meeting (web host + fake Ollama, offline model hub)', () => {
     const welcome = page.getByRole('region', { name: 'Chat' });
     await expect.poll(() => welcome.textContent()).toContain('Alt+N new thread');
     expect(await welcome.textContent()).not.toContain('Ctrl+N');
+    // One name for one thing: the sidebar's "New thread" is the welcome's "Start a new thread" (was "Start a conversation").
+    expect(await welcome.getByRole('button', { name: 'Start a new thread', exact: true }).count()).toBe(1);
+    expect(await welcome.textContent()).not.toContain('conversation');
     await chat.shortcut('Alt+n');
     await expect.poll(() => chat.composer.isVisible()).toBe(true);
   });

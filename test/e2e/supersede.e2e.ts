@@ -78,14 +78,14 @@ describe('a supersede, explained both ways (web host + fake Ollama)', () => {
     expect(await unnamedControls(page)).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
     await lisbonChips.getByRole('button', { name: `· replaced by: ${HANGZHOU}` }).click();
-    await expect.poll(() => memories.detail.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe(`Memory #${hangzhouId}`);
+    await expect.poll(() => memories.detail.getByTitle(`Memory #${hangzhouId}`, { exact: true }).count(), SLOW).toBe(1);
   });
 
   it('the new memory’s history says what it replaced; the old one’s names its successor; each opens the other', async () => {
     const history = () => memories.detail.getByRole('region', { name: /^History/ });
     await expect.poll(() => history().innerText(), SLOW).toContain(`Replaced an earlier memory: “${LISBON}”.`);
     await history().getByRole('button', { name: `Open the memory it replaced: ${LISBON}` }).click();
-    await expect.poll(() => memories.detail.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe(`Memory #${lisbonId}`);
+    await expect.poll(() => memories.detail.getByTitle(`Memory #${lisbonId}`, { exact: true }).count(), SLOW).toBe(1);
     expect(await memories.detail.innerText()).toContain(`A newer memory replaced this one: “${HANGZHOU}”.`);
     // The version that retired it names what did (the history said only "superseded · Active → Superseded").
     const retired = history().getByRole('listitem').filter({ hasText: 'Active → Superseded' });
@@ -93,7 +93,7 @@ describe('a supersede, explained both ways (web host + fake Ollama)', () => {
     expect(await unnamedControls(page)).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
     await retired.getByRole('button', { name: `Open the memory that replaced it: ${HANGZHOU}` }).click();
-    await expect.poll(() => memories.detail.getByRole('heading', { level: 2 }).textContent(), SLOW).toBe(`Memory #${hangzhouId}`);
+    await expect.poll(() => memories.detail.getByTitle(`Memory #${hangzhouId}`, { exact: true }).count(), SLOW).toBe(1);
   });
 
   it('in 简体中文: the chip and both histories say the same', async () => {

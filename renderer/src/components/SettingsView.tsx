@@ -597,8 +597,15 @@ function DataSection() {
         </span>
       </div>
       <p className="muted small">
-        {t('status.schema')}: {info.schemaVersion} · Mnemo {info.version}
+        {/* The migration's name ("0017_reply_writer") means nothing to a user: its number, the name in a tooltip. */}
+        <span title={info.schemaVersion}>{schemaLabel(info.schemaVersion, t)}</span> · Mnemo {info.version}
       </p>
     </Section>
   );
+}
+
+/** "Database version 17" for the migration "0017_reply_writer"; a name without a number is shown as it is. */
+function schemaLabel(schemaVersion: string, t: ReturnType<typeof useT>): string {
+  const match = /^(\d+)_/.exec(schemaVersion);
+  return match ? t('status.schemaVersion', { n: Number(match[1]) }) : `${t('status.schema')}: ${schemaVersion}`;
 }

@@ -46,7 +46,7 @@ export function MemoryDetailPane() {
     <aside
       ref={pane}
       className="detail-pane"
-      aria-labelledby={headingId}
+      aria-label={detail ? t('memory.idHint', { id: detail.memory.id }) : t('memory.titleShort')}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && !e.defaultPrevented && (e.target as HTMLElement).tagName !== 'TEXTAREA') {
           e.preventDefault();
@@ -55,7 +55,13 @@ export function MemoryDetailPane() {
       }}
     >
       <header className="side-panel-head">
-        <h2 id={headingId}>{detail ? t('memory.title', { id: detail.memory.id }) : t('memory.titleShort')}</h2>
+        {/* Titled by its category, not the internal number (issue 30 walk); the number stays, small, beside it. */}
+        <h2 id={headingId}>{detail ? t(`category.${detail.memory.category}`) : t('memory.titleShort')}</h2>
+        {detail && (
+          <span className="muted small memory-id grow" title={t('memory.idHint', { id: detail.memory.id })}>
+            #{detail.memory.id}
+          </span>
+        )}
         <button type="button" className="icon" onClick={close} aria-label={t('memory.close')}>
           <CloseIcon />
         </button>

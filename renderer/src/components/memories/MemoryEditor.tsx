@@ -81,7 +81,10 @@ export function MemoryEditor({
         {fields.includes('importance') && (
           <div className="field grow">
             <label htmlFor={`${id}-importance`}>
-              {t('memory.field.importance')} <span className="muted">{formatNumber(draft.importance, language, 2)}</span>
+              {t('memory.field.importance')}{' '}
+              <span className="muted" title={formatNumber(draft.importance, language, 2)}>
+                {t(`memory.importanceLevel.${importanceLevel(draft.importance)}`)}
+              </span>
             </label>
             <input
               id={`${id}-importance`}
@@ -90,7 +93,7 @@ export function MemoryEditor({
               max={1}
               step={0.05}
               value={draft.importance}
-              aria-valuetext={formatNumber(draft.importance, language, 2)}
+              aria-valuetext={`${t(`memory.importanceLevel.${importanceLevel(draft.importance)}`)} (${formatNumber(draft.importance, language, 2)})`}
               onChange={(e) => set({ importance: Number(e.target.value) })}
             />
           </div>
@@ -134,4 +137,9 @@ export function MemoryEditor({
       {children}
     </div>
   );
+}
+
+/** Importance in words (issue 30 walk: "Importance 0.5" meant nothing); the number stays in a tooltip and for screen readers. */
+export function importanceLevel(importance: number): 'low' | 'medium' | 'high' {
+  return importance < 0.35 ? 'low' : importance < 0.7 ? 'medium' : 'high';
 }

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import type { MemoryCategory } from '../../../../shared/contract';
 import { ALL_STATUSES, CATEGORIES, activeFilterCount, effectiveSort, type PinnedFilter, type SortChoice, type StatusFilter } from '../../memory/memory-query';
 import { useMemoriesStore } from '../../stores/memories.store';
+import { useStatusStore } from '../../stores/status.store';
 import { useThreadsStore } from '../../stores/threads.store';
 import { InlineField } from '../InlineField';
 import { useT } from '../../use-t';
@@ -20,6 +21,10 @@ export function MemoryToolbar() {
   const resetQuery = useMemoriesStore((s) => s.resetQuery);
   const threads = useThreadsStore((s) => s.threads);
   const [showFilters, setShowFilters] = useState(false);
+  // While semantic search is off the box finds by keyword only, and says so (issue 30 walk).
+  const liveEmbedding = useStatusStore((s) => s.embedding);
+  const statsEmbedding = useMemoriesStore((s) => s.stats?.semanticSearch);
+  const byMeaning = (liveEmbedding ?? statsEmbedding)?.state === 'ready';
   const sort = effectiveSort(query);
   const searching = query.text.trim() !== '';
   const filterCount = activeFilterCount(tab === 'trash' ? { ...query, status: 'active' } : query);
@@ -35,7 +40,7 @@ export function MemoryToolbar() {
           <input
             type="search"
             aria-label={t('memories.search')}
-            placeholder={t('memories.searchPlaceholder')}
+            placeholder={t(byMeaning ? 'memories.searchPlaceholder' : 'memories.searchPlaceholderKeywords')}
             value={query.text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {

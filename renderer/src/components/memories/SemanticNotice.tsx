@@ -1,5 +1,6 @@
 /**
- * Shown while semantic search is off: why, in one sentence a user can act on (EmbeddingOffReason: the core's own
+ * Shown while semantic search is off, as compact as it can be (the list must show below it): a title that says memories
+ * are still found by keyword; why it is off, in one sentence a user can act on (EmbeddingOffReason: the core's own
  * words, which name files and folders, folded under it), that memories are still found by keyword, a failed download and its reason,
  * and the ways to turn it on: for the built-in model a download button with its progress (only ever on request),
  * and an embedding model the model server (Ollama or an OpenAI-compatible one) already has. A failed download says so
@@ -48,8 +49,10 @@ export function SemanticNotice() {
     <section className="notice warn" aria-label={t('semantic.title')}>
       <WarningIcon />
       <div className="grow">
-        <strong>{downloading ? t('semantic.downloading') : t('semantic.off')}</strong>{' '}
-        <span className="small">{downloading ? t('semantic.downloadingHint') : t('semantic.keywordStill')}</span>
+        {/* The title is a sentence of its own on its own line (issue 30 walk: it ran into the next one); while off,
+            one sentence says what to do, the core's words folded under it. */}
+        <strong className="block">{downloading ? t('semantic.downloading') : t('semantic.keywordStill')}</strong>
+        {downloading && <span className="small block">{t('semantic.downloadingHint')}</span>}
         {!downloading && failure !== null && (
           // The core's reason is English and technical (an address, a network error): folded under the sentence.
           <div className="field-error small" role="alert">
@@ -78,27 +81,31 @@ export function SemanticNotice() {
           </div>
         )}
       </div>
-      {canDownload && (
-        <button type="button" className="primary" onClick={() => void download()}>
-          <DownloadIcon /> {t('semantic.download')}
-        </button>
-      )}
-      {useOllama && (
-        <button
-          type="button"
-          onClick={() =>
-            void updateSettings({ embeddingProvider: 'ollama', embeddingModel: useOllama }).then((r) => {
-              if (!r.ok) showError(r.error);
-            })
-          }
-        >
-          {t(server ? 'semantic.useServer' : 'semantic.useOllama', { model: useOllama })}
-        </button>
-      )}
-      {downloading && (
-        <button type="button" onClick={() => void cancel()}>
-          {t('semantic.cancel')}
-        </button>
+      {(canDownload || useOllama || downloading) && (
+        <div className="notice-actions">
+          {canDownload && (
+            <button type="button" className="primary" onClick={() => void download()}>
+              <DownloadIcon /> {t('semantic.download')}
+            </button>
+          )}
+          {useOllama && (
+            <button
+              type="button"
+              onClick={() =>
+                void updateSettings({ embeddingProvider: 'ollama', embeddingModel: useOllama }).then((r) => {
+                  if (!r.ok) showError(r.error);
+                })
+              }
+            >
+              {t(server ? 'semantic.useServer' : 'semantic.useOllama', { model: useOllama })}
+            </button>
+          )}
+          {downloading && (
+            <button type="button" onClick={() => void cancel()}>
+              {t('semantic.cancel')}
+            </button>
+          )}
+        </div>
       )}
     </section>
   );
