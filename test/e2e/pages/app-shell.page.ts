@@ -10,7 +10,7 @@ export class AppShellPage {
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { level: 1, name: 'Mnemo' });
-    this.newThreadButton = page.getByRole('button', { name: /new thread/i });
+    this.newThreadButton = page.getByRole('button', { name: 'New thread', exact: true });
     this.threadList = page.getByRole('navigation', { name: 'Threads' }).getByRole('listitem');
     this.statusBar = page.getByRole('contentinfo', { name: /^(Status|状态)$/ });
     this.alert = page.getByRole('alert');
