@@ -14,6 +14,7 @@ import { inspectDatabaseFile } from '../../electron/core/backup/inspect-database
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { createChatHarness } from '../support/chat-harness';
+import { filesUnder } from '../support/files-holding';
 import { useTempDirs } from '../support/temp-dir';
 
 const CANARY = 'Zorblaxquintcanary';
@@ -22,9 +23,6 @@ const CJK = '鹦鹉螺钥匙';
 const CJK_BIGRAMS = ['鹦鹉', '鹉螺', '螺钥', '钥匙'];
 const MINUTE = 60_000;
 
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
-}
 
 /** Does the file hold any trace of the canaries: UTF-8 or UTF-16, any case (FTS5 keeps tokens lowercased)? */
 function holdsCanary(file: string): boolean {

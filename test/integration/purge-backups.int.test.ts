@@ -22,6 +22,7 @@ import { toFtsDocument } from '../../electron/core/text/fts-text';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import { createTestClock, type TestClock } from '../support/memory-harness';
 import { migrationJournal, migrationsUpTo } from '../support/older-migrations';
+import { filesUnder } from '../support/files-holding';
 import { useTempDirs } from '../support/temp-dir';
 import { createTestCore } from '../support/test-core';
 
@@ -31,10 +32,6 @@ const CANARY = 'Zorblaxquintcanary';
 const CJK = '鹦鹉螺钥匙';
 const CJK_BIGRAMS = ['鹦鹉', '鹉螺', '螺钥', '钥匙'];
 
-/** Every file under `dir`, subfolders included. */
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
-}
 
 /** Does the file hold any trace of the canaries: UTF-8 or UTF-16, any case (FTS5 keeps tokens lowercased)? */
 function holdsCanary(file: string): boolean {

@@ -4,7 +4,6 @@
  * server gone, in the database, its WAL and every backup; a consolidation summary written from it is purged too and
  * its other originals are active again; the answer says what went.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
@@ -13,26 +12,13 @@ import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { createTestClock, openMemoryHarness } from '../support/memory-harness';
+import { filesHolding } from '../support/files-holding';
 import { useTempDirs } from '../support/temp-dir';
 import { createTestCore } from '../support/test-core';
 
 type Body = { messages: Array<{ role: string; content: string }> };
 const isProfileRequest = (content: string) => content.startsWith('You keep a short profile of the user');
 const isConsolidation = (content: string) => content.startsWith('You keep notes about the user');
-
-/** Every file of the data folder (database, WAL, backups), read as bytes: where a word may still be on disk. */
-function filesHolding(dir: string, word: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
-      const file = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(file);
-      else if (fs.readFileSync(file).includes(Buffer.from(word))) out.push(path.relative(dir, file));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 describe('a purge takes what was written from the memory', () => {
   const tempDir = useTempDirs();
