@@ -27,6 +27,7 @@ import type { MemoryService } from '../memory/memory.service';
 import type { MemoryWrites, PreparedEmbedding } from '../memory/memory-writer';
 import type { Logger } from '../ports/logger.port';
 import { userTimeZone } from '../../../shared/time-zone';
+import { closingQuestion, readsAsAnswer } from './answered-question';
 import { buildExtractionRequest, EXTRACTION_BATCH } from './extract-prompt';
 import { parseBatchExtraction, parseExtraction, type Candidate, type ExtractionResult } from './extract-parse';
 import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
@@ -45,6 +46,8 @@ interface Exchange {
   incognito: boolean;
   user: { id: number; content: string; createdAt: number; files: Array<{ name: string; text: string }> };
   assistant: { id: number; content: string };
+  /** The assistant message the user's message follows, and the question it closed with (answered-question.ts). */
+  before: { id: number; asked: string | null } | null;
 }
 
 export interface ExtractionOutcome {
@@ -68,10 +71,14 @@ export function createExtractionJob(deps: {
   function loadExchange(userMessageId: number, assistantMessageId: number): Exchange | null {
     const rows = sqlite
       .prepare(
-        `SELECT m.id, m.thread_id, m.role, m.content, m.attachments, m.created_at, t.incognito FROM messages m JOIN threads t ON t.id = m.thread_id
+        `SELECT m.id, m.thread_id, m.role, m.content, m.attachments, m.created_at, t.incognito, p.id AS before_id, p.content AS before_content
+         FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages p ON p.id = m.parent_id AND p.role = 'assistant'
          WHERE m.id IN (?, ?) ORDER BY m.id`,
       )
-      .all(userMessageId, assistantMessageId) as Array<{ id: number; thread_id: number; role: string; content: string; attachments: string | null; created_at: number; incognito: number }>;
+      .all(userMessageId, assistantMessageId) as Array<{
+      id: number; thread_id: number; role: string; content: string; attachments: string | null; created_at: number; incognito: number;
+      before_id: number | null; before_content: string | null;
+    }>;
     const user = rows.find((r) => r.id === userMessageId && r.role === 'user');
     const assistant = rows.find((r) => r.id === assistantMessageId && r.role === 'assistant');
     if (!user || !assistant) return null;
@@ -80,6 +87,7 @@ export function createExtractionJob(deps: {
       incognito: user.incognito === 1,
       user: { id: user.id, content: user.content, createdAt: user.created_at, files: learnedFiles(attachmentsOf(user.attachments)).map(({ name, text }) => ({ name, text })) },
       assistant: { id: assistant.id, content: assistant.content },
+      before: user.before_id === null ? null : { id: user.before_id, asked: closingQuestion(user.before_content ?? '') },
     };
   }
 
@@ -87,7 +95,9 @@ export function createExtractionJob(deps: {
   function learnable(exchange: Exchange | null, settings: Settings): exchange is Exchange {
     if (!exchange || exchange.incognito || settings.memoryMode === 'off') return false;
     // "Here are my notes" with a file to learn from is not small talk: the file is counted with the typed words.
-    return !isTrivial([exchange.user.content, ...exchange.user.files.map((f) => f.text.slice(0, 2_000))].join('\n'));
+    // A one-word answer to the assistant's question is not: "Rex" after "What is your dog called?".
+    const answering = Boolean(exchange.before?.asked) && readsAsAnswer(exchange.user.content);
+    return !isTrivial([exchange.user.content, ...exchange.user.files.map((f) => f.text.slice(0, 2_000))].join('\n'), answering);
   }
 
   return {
@@ -115,7 +125,11 @@ export function createExtractionJob(deps: {
       const known = related.map((m) => ({ id: m.id, content: m.content }));
       // Dates the model is told and reads back ("today", "下周五") are the user's calendar days.
       const timeZone = userTimeZone(settings.timeZone);
+      // The question each user message answers; in the request only where the reply before it is not already there.
+      const asked = exchanges.map((x) => x.exchange.before?.asked ?? null);
+      const askedInRequest = exchanges.map((x, i) => (i > 0 && exchanges[i - 1]!.exchange.assistant.id === x.exchange.before?.id ? null : asked[i]!));
       const request = buildExtractionRequest({
+        asked: askedInRequest[0],
         userText: first.user.content,
         assistantText: first.assistant.content,
         messageDate: first.user.createdAt,
@@ -123,7 +137,7 @@ export function createExtractionJob(deps: {
         known,
         contextWindow: await deps.model.contextWindow(),
         files: first.user.files,
-        more: more.map((e) => ({ userText: e.user.content, assistantText: e.assistant.content, files: e.user.files })),
+        more: more.map((e, i) => ({ asked: askedInRequest[i + 1], userText: e.user.content, assistantText: e.assistant.content, files: e.user.files })),
       });
       // A model that never closed <think> put the JSON inside it: the gateway hands that reasoning back behind a
       // <think> tag, and the parser takes the last list in it.
@@ -131,7 +145,7 @@ export function createExtractionJob(deps: {
       // Throws LLM_BAD_OUTPUT (retryable) when nothing in the answer is usable; drops invalid items with a reason.
       // Evidence must come from the user's words as the model saw them: the typed text and the learned files as cut.
       const knownIds = new Set(known.map((k) => k.id));
-      const contexts = exchanges.map((x, i) => ({ userText: request.exchangeWords[i]!, messageDate: x.exchange.user.createdAt, timeZone, knownIds }));
+      const contexts = exchanges.map((x, i) => ({ userText: request.exchangeWords[i]!, messageDate: x.exchange.user.createdAt, timeZone, knownIds, asked: asked[i] }));
       const parsed = contexts.length === 1 ? oneExchange(parseExtraction(answer, contexts[0]!)) : parseBatchExtraction(answer, contexts);
       const all = parsed.perExchange.flat();
       const vectors = all.length > 0 ? await memories.prepareEmbeddings(all.map((c) => c.content), signal) : null;
