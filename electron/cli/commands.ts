@@ -16,6 +16,7 @@ import { episodeCommands } from './commands/episode.commands';
 import { settingsCommands } from './commands/settings.commands';
 import { threadSettingsCommands } from './commands/thread-settings.commands';
 import { threadFocusCommands } from './commands/thread-focus.commands';
+import { threadSearchCommands } from './commands/thread-search.commands';
 import { threadTransferCommands } from './commands/thread-transfer.commands';
 import { transferCommands } from './commands/transfer.commands';
 import { infoCommands } from './commands/info.commands';
@@ -73,4 +74,4 @@ export interface StandaloneCommand extends CommandWords {
 
 export type CliCommand = CoreCommand | StandaloneCommand;
 
-export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...threadFocusCommands, ...embeddingCommands, ...memoryCommands, ...episodeCommands, ...transferCommands, ...profileCommands, ...settingsCommands];
+export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...threadFocusCommands, ...threadSearchCommands, ...embeddingCommands, ...memoryCommands, ...episodeCommands, ...transferCommands, ...profileCommands, ...settingsCommands];

@@ -70,7 +70,8 @@ export const ToolSearch = z.object({
   memoryIds: z.array(Id),
   /** Episodes search_memory returned (what earlier conversations were about); absent in rows written before episodes. */
   episodes: z.array(z.object({ episodeId: Id, threadId: Id, threadTitle: z.string(), title: z.string(), startedAt: Timestamp })).default([]),
-  messages: z.array(z.object({ messageId: Id, threadId: Id, threadTitle: z.string(), createdAt: Timestamp })),
+  /** Past messages search_conversations returned, and whose they are (rows written before answers were searched: the user's). */
+  messages: z.array(z.object({ messageId: Id, threadId: Id, threadTitle: z.string(), role: z.enum(['user', 'assistant']).default('user'), createdAt: Timestamp })),
   /** Results left out since: their episode was deleted forever or their thread deleted (their titles are not kept). */
   forgotten: z.number().int().nonnegative().default(0),
   /** What was wrong with the call (bad arguments, unknown tool, a repeated search), as the model was told; null: it ran. */
@@ -117,6 +118,13 @@ export const PromptContext = z.object({
   tools: z.object({ offered: z.boolean(), searches: z.array(ToolSearch), refused: z.boolean() }).default({ offered: false, searches: [], refused: false }),
   /** The thread's working memory (its own share of the conversation share): tokens, whether the focus went in, how many open tasks. */
   workingMemory: z.object({ tokens: Tokens, focus: z.boolean(), tasks: z.number().int().nonnegative() }).default({ tokens: 0, focus: false, tasks: 0 }),
+  /** The memory search for this prompt: semanticTimedOut, the question's embedding took longer than settings.retrieval.timeBudgetMs, so keyword results only. */
+  retrieval: z.object({ semanticTimedOut: z.boolean() }).default({ semanticTimedOut: false }),
+  /**
+   * The output cap the request that wrote the answer carried (num_predict for Ollama, max_tokens for an
+   * OpenAI-compatible server): what the context window left after its prompt. null: an answer recorded before caps.
+   */
+  replyCap: Tokens.nullable().default(null),
 });
 export type PromptContext = z.output<typeof PromptContext>;
 

@@ -83,7 +83,7 @@ describe('memory tools in chat', () => {
     expect(r.memoriesUsed).toEqual([]);
   });
 
-  it('search_conversations finds a Chinese message of another thread with its title and day, never an incognito one or this prompt’s', async () => {
+  it('search_conversations finds a Chinese message of another thread and its answer, with its title and day, never an incognito one or this prompt’s', async () => {
     const { client, fake } = await harness();
     const trip = unwrap(await client.call('chat.send', { text: '我下个月要去京都看红叶' }));
     unwrap(await client.call('thread.rename', { threadId: trip.threadId, title: '秋天的旅行' }));
@@ -92,14 +92,18 @@ describe('memory tools in chat', () => {
 
     const r = unwrap(await client.call('chat.send', { text: '我之前说过京都的什么?' }));
     const result = toolMessages(chats(fake).at(-1))[0]!;
-    expect(result.content).toContain('我下个月要去京都看红叶');
+    expect(result.content).toContain('the user wrote: 我下个月要去京都看红叶');
+    // The trip's answer (the fake echoes the question) is found too, and said to be the assistant's.
+    expect(result.content).toContain('you answered: You said: 我下个月要去京都看红叶');
     expect(result.content).toContain('秋天的旅行');
     expect(result.content).toMatch(/\d{4}-\d{2}-\d{2}/);
     expect(result.content).not.toContain('秘密');
     expect(result.content).not.toContain('我之前说过');
     const context = unwrap(await client.call('chat.context', { messageId: r.assistantMessage.id }))!;
-    expect(context.tools.searches).toEqual([
-      expect.objectContaining({ tool: 'search_conversations', query: '京都', memoryIds: [], messages: [expect.objectContaining({ messageId: trip.userMessage.id, threadId: trip.threadId, threadTitle: '秋天的旅行' })] }),
+    expect(context.tools.searches).toEqual([expect.objectContaining({ tool: 'search_conversations', query: '京都', memoryIds: [] })]);
+    expect([...context.tools.searches[0]!.messages].sort((a, b) => a.messageId - b.messageId)).toEqual([
+      expect.objectContaining({ messageId: trip.userMessage.id, threadId: trip.threadId, threadTitle: '秋天的旅行', role: 'user' }),
+      expect.objectContaining({ messageId: trip.assistantMessage.id, threadId: trip.threadId, threadTitle: '秋天的旅行', role: 'assistant' }),
     ]);
     // A receipt even without memories: the search is what the answer used.
     const page = unwrap(await client.call('thread.messages', { threadId: r.threadId }));
@@ -108,7 +112,7 @@ describe('memory tools in chat', () => {
     // The trip's thread deleted: this answer's record keeps that something was found, not the deleted thread's title.
     unwrap(await client.call('thread.delete', { threadId: trip.threadId }));
     const after = unwrap(await client.call('chat.context', { messageId: r.assistantMessage.id }))!;
-    expect(after.tools.searches).toEqual([expect.objectContaining({ tool: 'search_conversations', query: '京都', messages: [], forgotten: 1 })]);
+    expect(after.tools.searches).toEqual([expect.objectContaining({ tool: 'search_conversations', query: '京都', messages: [], forgotten: 2 })]);
     expect(JSON.stringify(after)).not.toContain('秋天的旅行');
   });
 
@@ -237,7 +241,7 @@ describe('memory tools in chat', () => {
       fake.script({ toolCalls: [{ name: 'search_conversations', arguments: { query: 'cat' } }] }, { content: 'You asked before.' });
       const json = await runCli(['chat', '--json', 'Did I ask about my cat?'], env);
       expect(json.code, json.stderr).toBe(0);
-      expect(JSON.parse(json.stdout).searches).toEqual([{ tool: 'search_conversations', query: 'cat', memory_ids: [], message_ids: [1] }]);
+      expect(JSON.parse(json.stdout).searches).toEqual([{ tool: 'search_conversations', query: 'cat', memory_ids: [], message_ids: [1], message_roles: ['user'] }]);
     } finally {
       await fake.close();
     }

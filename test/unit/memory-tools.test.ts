@@ -64,7 +64,7 @@ describe('runMemoryTool', () => {
   const sources = (n: number): MemoryToolSources => ({
     searchMemories: async () => Array.from({ length: n }, (_, i) => ({ memoryId: i + 1, score: 1, reason: 'keyword' as const, content: `记忆 ${i} `.repeat(20), category: 'knowledge' as const })),
     searchConversations: () =>
-      Array.from({ length: n }, (_, i) => ({ messageId: i + 1, threadId: 9, threadTitle: '旅行', createdAt: Date.UTC(2026, 2, 1), content: '我下个月要去京都 '.repeat(100) })),
+      Array.from({ length: n }, (_, i) => ({ messageId: i + 1, threadId: 9, threadTitle: '旅行', role: 'user' as const, createdAt: Date.UTC(2026, 2, 1), content: '我下个月要去京都 '.repeat(100) })),
     searchEpisodes: () => [],
   });
   const context = { threadId: 1, excludeMessageIds: new Set<number>(), timeZone: 'UTC', estimate: estimateTokens };
@@ -110,9 +110,26 @@ describe('runMemoryTool', () => {
 
   it('quotes a long past message by its beginning, with the thread title and the day', async () => {
     const run = await runMemoryTool(sources(1), { ok: true, tool: 'search_conversations', query: '京都', limit: 5 }, { ...context, maxTokens: 1000 });
-    expect(run.text).toContain('- 2026-03-01, in "旅行": 我下个月要去京都');
+    expect(run.text).toContain('- 2026-03-01, in "旅行", the user wrote: 我下个月要去京都');
     expect(run.text).toContain('[…]');
     expect(estimateTokens(run.text)).toBeLessThan(250);
+  });
+
+  it('says whose words each past message is: the user’s, or an earlier answer of the assistant', async () => {
+    const both: MemoryToolSources = {
+      ...sources(0),
+      searchConversations: () => [
+        { messageId: 3, threadId: 2, threadTitle: 'Knee', role: 'user', createdAt: Date.UTC(2026, 9, 1), content: 'My knee hurts after running.' },
+        { messageId: 4, threadId: 2, threadTitle: 'Knee', role: 'assistant', createdAt: Date.UTC(2026, 9, 1), content: 'I recommend quad sets and rest.' },
+      ],
+    };
+    const run = await runMemoryTool(both, { ok: true, tool: 'search_conversations', query: 'knee', limit: 5 }, { ...context, maxTokens: 1000 });
+    expect(run.text.split('\n')).toEqual([
+      'Earlier conversations matching "knee" (what the user wrote and what you answered):',
+      '- 2026-10-01, in "Knee", the user wrote: My knee hurts after running.',
+      '- 2026-10-01, in "Knee", you answered: I recommend quad sets and rest.',
+    ]);
+    expect(run.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 });
 

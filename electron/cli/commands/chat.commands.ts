@@ -67,7 +67,9 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
     // The searches the model ran with the memory tools, as the answer's context recorded them.
     const context = await ctx.client.call('chat.context', { messageId: r.value.assistantMessage.id });
     const searches = context.ok && context.value ? context.value.tools.searches : [];
+    const semanticTimedOut = context.ok && context.value ? context.value.retrieval.semanticTimedOut : false;
     if (!ctx.json) for (const s of searches) ctx.note(describeSearch(s));
+    if (!ctx.json && semanticTimedOut) ctx.note('(semantic search took too long; keyword results only: settings retrieval.timeBudgetMs)');
     const value = {
       thread_id: r.value.threadId,
       message_id: r.value.assistantMessage.id,
@@ -79,6 +81,7 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
         query: s.query,
         memory_ids: s.memoryIds,
         message_ids: s.messages.map((m) => m.messageId),
+        message_roles: s.messages.map((m) => m.role),
         ...(s.problem ? { problem: s.problem } : {}),
       })),
     };
@@ -91,11 +94,13 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
   }
 }
 
-/** One line per search: "(searched memories: “cat” → 1)"; a call the model got wrong says so. */
+/** One line per search: "(searched memories: “cat” → 1)", earlier answers among past messages named; a call the model got wrong says so. */
 export function describeSearch(s: ToolSearch): string {
   const what = s.tool === 'search_memory' ? 'memories' : s.tool === 'search_conversations' ? 'conversations' : s.tool;
   if (s.problem) return `(search ${what}${s.query === null ? '' : ` “${s.query}”`} not run: ${s.problem})`;
-  return `(searched ${what}: “${s.query ?? ''}” → ${s.tool === 'search_conversations' ? s.messages.length : s.memoryIds.length})`;
+  const answers = s.messages.filter((m) => m.role === 'assistant').length;
+  const whose = answers > 0 ? ` (${answers === s.messages.length ? (answers === 1 ? 'an earlier answer' : 'earlier answers') : `${answers} of them earlier answers`})` : '';
+  return `(searched ${what}: “${s.query ?? ''}” → ${s.tool === 'search_conversations' ? `${s.messages.length}${whose}` : s.memoryIds.length})`;
 }
 
 function formatThread(t: Thread): string {

@@ -247,6 +247,7 @@ export function createChatService(deps: ChatServiceDeps) {
     let failure: MnemoError | null = null;
     let promptEstimate = 0;
     let context: PromptContext | null = null;
+    let replyCap: number | null = null;
     const trace = new ToolTrace();
     try {
       let lastSave = clock.now();
@@ -270,6 +271,9 @@ export function createChatService(deps: ChatServiceDeps) {
           memoriesUsed = assembled.memoriesUsed;
           promptEstimate = assembled.rawTokens;
         },
+        onReplyCap: (cap) => {
+          replyCap = cap;
+        },
         onSearch: ({ tool, query }) => events.emit('message.searchStarted', { threadId, messageId: assistant.id, tool, query }),
         onChunk: (chunk) => {
           content += chunk.content;
@@ -290,7 +294,7 @@ export function createChatService(deps: ChatServiceDeps) {
     memoriesUsed = [...memoriesUsed, ...trace.memories.filter((m) => !memoriesUsed.some((u) => u.memoryId === m.memoryId))];
     // Set by onAssembled, inside a callback: the compiler cannot see it.
     const assembledContext = context as PromptContext | null;
-    if (assembledContext) context = { ...assembledContext, tools: { offered: assembledContext.tools.offered, searches: trace.searches, refused: trace.refused } };
+    if (assembledContext) context = { ...assembledContext, tools: { offered: assembledContext.tools.offered, searches: trace.searches, refused: trace.refused }, replyCap };
     if (result && promptEstimate > 0 && result.promptTokens) calibrator.observe(promptEstimate, result.promptTokens);
     const stopped = result?.doneReason === 'aborted' || failure?.code === 'ABORTED';
     const finalContent = (result?.content ?? content).trim();

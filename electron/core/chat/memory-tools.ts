@@ -6,8 +6,10 @@
  * - search_memory(query, category?, limit?): active, unexpired memories by the hybrid search (meaning and keywords,
  *   Chinese and English alike), never one the user excluded from the thread; without a category also the episodes
  *   (what earlier conversations were about, episodes/) that match, at most EPISODE_RESULTS, after the memories.
- * - search_conversations(query, limit?): the user's own past messages (keyword search over messages_fts, CJK bigrams),
- *   with the thread's title and the day; never an incognito thread's, never a message already in this prompt.
+ * - search_conversations(query, limit?): past messages, the user's and the assistant's answers, each line saying whose
+ *   ("the user wrote" / "you answered": "what did you recommend?" asks for the assistant's words), by keyword search
+ *   over messages_fts (CJK bigrams), with the thread's title and the day; never an incognito thread's, never a message
+ *   already in this prompt, never a version the user left (memory-tool-sources.ts).
  * Where results come from is a small interface (MemoryToolSources), wired in create-core.ts.
  *
  * Invariants: a call never throws at the model. Arguments that are not a JSON object, a missing or empty query,
@@ -37,7 +39,7 @@ export const EPISODE_RESULTS = 3;
 /** The line the system text gains when tools are offered: what they are for and when to use them. */
 export const MEMORY_TOOLS_RULE =
   'You can look things up with two tools: search_memory (what you know about the user: facts, preferences, projects) and ' +
-  'search_conversations (what the user said in earlier conversations). Use them when the answer depends on something ' +
+  'search_conversations (what the user said and what you answered in earlier conversations). Use them when the answer depends on something ' +
   'about the user or an earlier conversation that is not already above; do not use them for general knowledge.';
 
 export const MEMORY_TOOL_DEFINITIONS: ToolDefinition[] = [
@@ -56,11 +58,11 @@ export const MEMORY_TOOL_DEFINITIONS: ToolDefinition[] = [
   },
   {
     name: 'search_conversations',
-    description: "Searches what the user wrote in earlier conversations (not this one), with each conversation's title and date.",
+    description: "Searches earlier conversations (not this one): what the user wrote and what you answered, each result saying which, with its conversation's title and date.",
     parameters: {
       type: 'object',
       properties: {
-        query: { type: 'string', description: 'Words the user would have written, e.g. "Kyoto trip" or "京都 旅行".' },
+        query: { type: 'string', description: 'Words the user or your answer would have used, e.g. "Kyoto trip", "knee exercises" or "京都 旅行".' },
         limit: { type: 'integer', description: `How many results, 1 to ${MAX_RESULTS} (default ${DEFAULT_RESULTS}).` },
       },
       required: ['query'],
@@ -87,6 +89,8 @@ export interface FoundMessage {
   messageId: number;
   threadId: number;
   threadTitle: string;
+  /** Who wrote it: the user, or the assistant (an earlier answer). */
+  role: 'user' | 'assistant';
   createdAt: number;
   content: string;
 }
@@ -167,9 +171,9 @@ export async function runMemoryTool(
   const lines = found.map((m) => {
     const day = isoDate(dayOf(m.createdAt, context.timeZone));
     const title = m.threadTitle.trim() || 'untitled';
-    return `- ${day}, in "${clip(title, 80)}": ${quote(m.content, context.estimate)}`;
+    return `- ${day}, in "${clip(title, 80)}", ${m.role === 'user' ? 'the user wrote' : 'you answered'}: ${quote(m.content, context.estimate)}`;
   });
-  const head = found.length === 0 ? `The user wrote nothing matching "${call.query}" in other conversations.` : `What the user wrote in earlier conversations matching "${call.query}":`;
+  const head = found.length === 0 ? `Nothing in other conversations matches "${call.query}".` : `Earlier conversations matching "${call.query}" (what the user wrote and what you answered):`;
   const fitted = fitLines(head, lines, context.maxTokens, context.estimate);
   return { text: fitted.text, memories: [], episodes: [], messages: found.slice(0, fitted.kept), cut: fitted.kept < found.length };
 }

@@ -11,6 +11,10 @@
  * and is joined, so what the user saw is what is stored. Each search that runs is told as it starts (onSearch: the
  * chat says "Searching memories: …" meanwhile); a call refused before running is not.
  *
+ * Every request carries an output cap (context-budget.ts replyTokenCap): what the window leaves after that request's
+ * prompt, so a later round, whose prompt holds the tool messages, may write less. onReplyCap is told each one sent;
+ * the last is what the answer was written under.
+ *
  * A server that refuses tools (an HTTP error naming them, before anything streamed) gets the answer again with
  * injected memories, once, logged; that model is not offered tools again in this process.
  */
@@ -23,7 +27,7 @@ export { resolveMemoryAccess, type MemoryAccess };
 import type { ChatChunk, ChatMessage, ChatResult, ToolCall } from '../llm/llm.port';
 import type { Logger } from '../ports/logger.port';
 import { estimateTokens } from '../text/token-estimate';
-import type { Budget } from './context-budget';
+import { MESSAGE_OVERHEAD_TOKENS, replyTokenCap, type Budget } from './context-budget';
 import type { RetrievedMemory } from './memory-retrieval.port';
 import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolName, type MemoryToolSources } from './memory-tools';
 
@@ -60,6 +64,9 @@ export interface AssembledForTools {
   budget: Budget;
   includedMessageIds: number[];
   context: { memories: { tokens: number } };
+  /** The prompt's estimate: uncalibrated, and calibrated to the model. */
+  rawTokens: number;
+  promptTokens: number;
 }
 
 export interface AnswerInput<A extends AssembledForTools> {
@@ -79,6 +86,8 @@ export interface AnswerInput<A extends AssembledForTools> {
   assemble(access: MemoryAccess): Promise<A>;
   /** Told every prompt built, before it is sent. */
   onAssembled(assembled: A): void;
+  /** Told the output cap of each request, as it is sent. */
+  onReplyCap(cap: number): void;
   trace: ToolTrace;
 }
 
@@ -110,7 +119,9 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
   }
 
   function plain(input: AnswerInput<AssembledForTools>, assembled: AssembledForTools): Promise<ChatResult> {
-    return llm.chat({ model: input.model, messages: assembled.prompt, firstChunkTimeoutMs: input.firstChunkTimeoutMs, signal: input.signal, onChunk: input.onChunk });
+    const cap = replyTokenCap(assembled.budget.contextWindow, assembled.promptTokens);
+    input.onReplyCap(cap);
+    return llm.chat({ model: input.model, messages: assembled.prompt, firstChunkTimeoutMs: input.firstChunkTimeoutMs, signal: input.signal, onChunk: input.onChunk, options: { num_predict: cap } });
   }
 
   async function rounds(input: AnswerInput<AssembledForTools>, assembled: AssembledForTools, onStreamed: () => void): Promise<ChatResult> {
@@ -118,6 +129,10 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
     const seen = new Set<string>();
     const allowance = toolResultAllowance(assembled.budget, assembled.context.memories.tokens);
     const excludeMessageIds = new Set([...assembled.includedMessageIds, input.userMessageId]);
+    // The messages a round adds, estimated as the prompt was (calibrated by the same ratio).
+    const ratio = assembled.rawTokens > 0 ? assembled.promptTokens / assembled.rawTokens : 1;
+    let promptTokens = assembled.promptTokens;
+    const grow = (text: string) => (promptTokens += Math.ceil((estimateTokens(text) + MESSAGE_OVERHEAD_TOKENS) * ratio));
     let used = 0;
     let content = '';
     let thinking = '';
@@ -128,11 +143,14 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       // Answer text of a later round starts a new paragraph, in the stream as in the stored answer.
       const separator = content && !/\s$/.test(content) ? '\n\n' : '';
       let separated = false;
+      const cap = replyTokenCap(assembled.budget.contextWindow, promptTokens);
+      input.onReplyCap(cap);
       const r = await llm.chat({
         model: input.model,
         messages,
         firstChunkTimeoutMs: input.firstChunkTimeoutMs,
         signal: input.signal,
+        options: { num_predict: cap },
         ...(offer ? { tools: MEMORY_TOOL_DEFINITIONS } : {}),
         onChunk: (chunk) => {
           onStreamed();
@@ -150,6 +168,8 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       if (calls.length === 0) return combine(results, content, thinking);
 
       messages.push({ role: 'assistant', content: r.content, toolCalls: calls });
+      // The calls go back as the server wrote them: counted by their names and arguments.
+      grow(r.content + JSON.stringify(calls.map((c) => [c.name, c.arguments])));
       for (const [i, call] of calls.entries()) {
         const run = await runCall(call, i);
         used += estimateTokens(run);
@@ -159,6 +179,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
         const last = messages[messages.length - 1]!;
         messages[messages.length - 1] = { ...last, content: `${last.content}\n\n${NO_MORE_ROUNDS}` };
       }
+      for (const m of messages.slice(messages.length - calls.length)) grow(m.content);
     }
 
     async function runCall(call: ToolCall, index: number): Promise<string> {
@@ -192,7 +213,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
             query: parsed.query,
             memoryIds: run.memories.map((m) => m.memoryId),
             episodes: run.episodes.map(({ episodeId, threadId, threadTitle, title, startedAt }) => ({ episodeId, threadId, threadTitle, title, startedAt })),
-            messages: run.messages.map(({ messageId, threadId, threadTitle, createdAt }) => ({ messageId, threadId, threadTitle, createdAt })),
+            messages: run.messages.map(({ messageId, threadId, threadTitle, role, createdAt }) => ({ messageId, threadId, threadTitle, role, createdAt })),
             problem: null,
             cut: run.cut,
           },

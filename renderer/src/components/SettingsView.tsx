@@ -256,6 +256,7 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
         <NumberField {...field('retrieval.recencyHalfLifeDays')} label={t('settings.halfLife')} hint={t('settings.halfLifeHint')} />
         <NumberField {...field('retrieval.minSimilarity')} label={t('settings.minSimilarity')} hint={t('settings.minSimilarityHint')} />
         <NumberField {...field('retrieval.limit')} label={t('settings.limit')} hint={t('settings.limitHint')} />
+        <NumberField {...field('retrieval.timeBudgetMs')} label={t('settings.retrievalTimeBudget')} hint={t('settings.retrievalTimeBudgetHint')} />
       </Section>
 
       <Section title={t('settings.summaries')} description={t('settings.summariesHint')}>
