@@ -43,6 +43,10 @@ export interface CliContext {
   progress(label: string): ProgressBar | null;
   /** Colours for stdout's text: plain unless stdout is a terminal that takes them (terminal.ts). */
   paint: Paint;
+  /** The user's time zone (the setting, else the system's): every time printed is its wall clock, as in the app. */
+  timeZone: string;
+  /** An instant as the user's wall clock reads it, "2026-06-15 07:00" (shared/calendar-day.ts localDateTime). */
+  localTime(at: number, precision?: 'minute' | 'second'): string;
 }
 
 /** What a command that runs without a core gets: the data folder instead of a client. */

@@ -103,8 +103,8 @@ export function describeSearch(s: ToolSearch): string {
   return `(searched ${what}: “${s.query ?? ''}” → ${s.tool === 'search_conversations' ? `${s.messages.length}${whose}` : s.memoryIds.length})`;
 }
 
-function formatThread(t: Thread): string {
-  return `${String(t.id).padStart(5)}  ${new Date(t.lastActivityAt).toISOString().slice(0, 16).replace('T', ' ')}  ${String(t.messageCount).padStart(4)} msgs  ${t.incognito ? '[incognito] ' : ''}${t.title || '(untitled)'}`;
+function formatThread(t: Thread, time: CliContext['localTime']): string {
+  return `${String(t.id).padStart(5)}  ${time(t.lastActivityAt)}  ${String(t.messageCount).padStart(4)} msgs  ${t.incognito ? '[incognito] ' : ''}${t.title || '(untitled)'}`;
 }
 
 function formatMessage(m: Message): string {
@@ -130,7 +130,7 @@ function formatModels(o: z.output<typeof ModelsOverview>): string {
  * Never "nothing to do" while work waits: jobs another process runs, jobs whose runner died (stalled, taken back by
  * the next run) and a pause with its reason all show, each with what to do when the user has something to do.
  */
-function formatQueue(s: z.output<typeof QueueState>): string {
+function formatQueue(s: z.output<typeof QueueState>, time: CliContext['localTime']): string {
   const elsewhere = s.runningElsewhere > 0 ? `  (${s.runningElsewhere} in another Mnemo process)` : '';
   const lines = [
     `queued   ${s.queued}`,
@@ -140,7 +140,7 @@ function formatQueue(s: z.output<typeof QueueState>): string {
     `learning ${learningLine(s.learning)}`,
   ];
   if (!s.paused) return [...lines, 'paused   no'].join('\n');
-  const since = s.paused.since === undefined ? '' : ` (since ${new Date(s.paused.since).toISOString().slice(0, 16).replace('T', ' ')} UTC)`;
+  const since = s.paused.since === undefined ? '' : ` (since ${time(s.paused.since)})`;
   return [
     ...lines,
     `paused   yes${since}: ${s.paused.message}`,
@@ -213,10 +213,10 @@ export const chatCommands: CliCommand[] = [
   {
     words: ['thread', 'list'],
     synopsis: 'thread list              threads by last activity',
-    async run({ client }) {
+    async run({ client, localTime }) {
       const r = await client.call('thread.list', {});
       if (!r.ok) return r;
-      return { ok: true, value: r.value.threads, text: r.value.threads.map(formatThread).join('\n') || '(no threads yet)' };
+      return { ok: true, value: r.value.threads, text: r.value.threads.map((t) => formatThread(t, localTime)).join('\n') || '(no threads yet)' };
     },
   },
   {
@@ -288,10 +288,10 @@ export const chatCommands: CliCommand[] = [
   {
     words: ['queue', 'status'],
     synopsis: 'queue status             background jobs: queued, running, dead, paused',
-    async run({ client }) {
+    async run({ client, localTime }) {
       const r = await client.call('queue.status', {});
       if (!r.ok) return r;
-      return { ok: true, value: r.value, text: formatQueue(r.value) };
+      return { ok: true, value: r.value, text: formatQueue(r.value, localTime) };
     },
   },
   {
@@ -303,7 +303,7 @@ export const chatCommands: CliCommand[] = [
       const r = await runQueueUntilIdle(ctx);
       if (!r.ok) return r;
       const usage = await ctx.client.call('queue.usage', {});
-      return { ok: true, value: r.value, text: usage.ok ? `${formatQueue(r.value)}\n\nthis run:\n${formatUsage(usage.value)}` : formatQueue(r.value) };
+      return { ok: true, value: r.value, text: usage.ok ? `${formatQueue(r.value, ctx.localTime)}\n\nthis run:\n${formatUsage(usage.value)}` : formatQueue(r.value, ctx.localTime) };
     },
   },
   {
