@@ -9,6 +9,7 @@ import { eventLoopBench } from './suites/event-loop.bench';
 import { extractionQualityRealBench } from './suites/extraction-quality-real.bench';
 import { importBench } from './suites/import.bench';
 import { instructionDetectorBench } from './suites/instruction-detector.bench';
+import { locomoRetrievalBench } from './suites/locomo-retrieval.bench';
 import { modelLaneBench } from './suites/model-lane.bench';
 import { promptBench } from './suites/prompt.bench';
 import { queueBench } from './suites/queue.bench';
@@ -27,6 +28,7 @@ const suites: Record<string, () => Promise<SuiteResult | SuiteResult[]>> = {
   import: () => importBench(quick ? 1_000 : 10_000),
   retrieval: () => retrievalBench(quick ? [1_000, 30_000] : [1_000, 10_000, 30_000, 100_000], quick ? 50 : 200),
   'retrieval-quality': () => retrievalQualityBench(),
+  locomo: () => locomoRetrievalBench(),
   'extraction-quality-real': () => extractionQualityRealBench(),
   'instruction-detector': () => instructionDetectorBench(),
   prompt: () => promptBench(quick ? 10_000 : 100_000, quick ? 2_000 : 10_000, quick ? 50 : 200),
