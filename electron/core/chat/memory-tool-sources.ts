@@ -14,6 +14,7 @@ import { matchedWords } from '../text/matched-words';
 import { toFtsQuery } from '../text/fts-text';
 import type { Episode } from '../../../shared/contract';
 import type { FoundEpisode, FoundMemory, FoundMessage, MemoryToolSources } from './memory-tools';
+import type { MemoryForget } from '../memory/memory-forget';
 
 /** FTS candidates read per conversation search before the filters (role, incognito, already in the prompt). */
 const CONVERSATION_DEPTH = 200;
@@ -25,6 +26,8 @@ export function createMemoryToolSources(deps: {
   exclusions: (threadId: number) => readonly number[];
   /** Active episodes matching a query, best first (episode.service.ts searchEpisodes). */
   episodes: (query: string, limit: number) => readonly Episode[];
+  /** forget_memory: the one rule of forgetting by asking. */
+  forget: MemoryForget;
 }): MemoryToolSources {
   const byMatch = deps.sqlite.prepare(
     `SELECT m.id, m.thread_id, m.content, m.created_at, t.title FROM
@@ -54,6 +57,10 @@ export function createMemoryToolSources(deps: {
           ...(matched.length > 0 ? { matched } : {}),
         };
       });
+    },
+
+    forgetMemories({ query }) {
+      return deps.forget.forget(query, null);
     },
 
     searchEpisodes({ query, limit }) {

@@ -25,7 +25,9 @@ import type { Logger } from '../ports/logger.port';
 import { estimateTokens } from '../text/token-estimate';
 import type { Budget } from './context-budget';
 import type { RetrievedMemory } from './memory-retrieval.port';
-import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolName, type MemoryToolSources } from './memory-tools';
+import type { ForgetNotice } from '../../../shared/contract';
+import { forgetNotice } from './forget-in-chat';
+import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolSources, type SearchToolName } from './memory-tools';
 
 export const MAX_TOOL_ROUNDS = 3;
 /** Calls answered per round; more in one turn get a tool message saying so. */
@@ -45,6 +47,8 @@ export class ToolTrace {
   readonly searches: ToolSearch[] = [];
   /** Memories the searches returned, first time each, with the reason the search found it. */
   readonly memories: RetrievedMemory[] = [];
+  /** What forget_memory calls did that the user must see: something trashed, or candidates to pick from. */
+  readonly forgets: ForgetNotice[] = [];
   refused = false;
 
   addMemories(items: readonly RetrievedMemory[]): void {
@@ -74,7 +78,7 @@ export interface AnswerInput<A extends AssembledForTools> {
   firstChunkTimeoutMs: number;
   onChunk: (chunk: ChatChunk) => void;
   /** Told when a search the model asked for starts running (after its arguments were read and accepted). */
-  onSearch(search: { tool: MemoryToolName; query: string }): void;
+  onSearch(search: { tool: SearchToolName; query: string }): void;
   /** Builds the prompt for an access; called again (inject, no tools) when the server refuses tools. */
   assemble(access: MemoryAccess): Promise<A>;
   /** Told every prompt built, before it is sent. */
@@ -176,7 +180,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       seen.add(key);
       const left = allowance - used;
       if (left < MIN_RESULT_TOKENS) return failed('There is no room left for more search results in this answer: answer with what you have.', parsed.query);
-      input.onSearch({ tool: parsed.tool, query: parsed.query });
+      if (parsed.tool !== 'forget_memory') input.onSearch({ tool: parsed.tool, query: parsed.query });
       try {
         const run = await runMemoryTool(deps.sources(), parsed, {
           threadId: input.threadId,
@@ -185,6 +189,12 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
           timeZone: input.timeZone,
           estimate: estimateTokens,
         });
+        if (run.forgot) {
+          // Shown as a forget (the notice with Undo), not as a search. One that found nothing is told to the model
+          // only: it answers that nothing matched.
+          if (run.forgot.trashed.length + run.forgot.candidates.length > 0) input.trace.forgets.push(forgetNotice('tool', parsed.query, run.forgot));
+          return run.text;
+        }
         input.trace.addMemories(run.memories);
         return record(
           {
