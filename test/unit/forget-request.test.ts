@@ -35,6 +35,8 @@ const REQUESTS: ReadonlyArray<readonly [string, string]> = [
   ['删除关于我工作的记忆', '我工作'],
   ['请删掉你记得的关于安娜的信息', '安娜'],
   ['帮我删除你记住的我的地址', '我的地址'],
+  ['不用记我的生日了', '我的生日'],
+  ['Hey Mnemo, stop remembering my old phone number', 'my old phone number'],
 ];
 
 const NOT_REQUESTS: readonly string[] = [
@@ -54,6 +56,10 @@ const NOT_REQUESTS: readonly string[] = [
   "Let's not forget the budget meeting",
   'I can’t remember the name of that film',
   'Remember that I live in Berlin',
+  "Don't forget that I'm vegetarian",
+  'Can you forget about it?',
+  'I never remember which bin goes out on Monday',
+  'You forgot to answer my question',
   '我忘了带钥匙',
   '别忘了给妈妈打电话',
   '我不记得了',
@@ -63,6 +69,13 @@ const NOT_REQUESTS: readonly string[] = [
   '你还记得我住在哪里吗？',
   '记住我住在柏林',
   '我奶奶最近老是忘记事情',
+  '别忘记我对花生过敏',
+  '不要忘了我明天的会',
+  '你忘了回答我的问题',
+  '我记不住单词',
+  '忘了带伞',
+  '忘记带钥匙了',
+  '忘掉了密码',
 ];
 
 describe('detectForgetRequest', () => {

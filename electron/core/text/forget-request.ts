@@ -6,7 +6,8 @@
  *
  * The shape counts, not the word: the verb must open a sentence as an order to the assistant (after "please", "can
  * you", "I want you to", 请, 你, 帮我…), so "I forgot my keys", "don't forget to call mom", "I don't remember
- * where I parked", "did you forget?", 我忘了带钥匙, 别忘了给妈妈打电话, 我不记得了 are not requests. A deletion must
+ * where I parked", "did you forget?", 我忘了带钥匙, 别忘了给妈妈打电话, 我不记得了 are not requests; nor, since Chinese
+ * drops the subject of a statement, 忘了带伞 or 忘记带钥匙了 (only 忘掉…, …吧, or an asking word first: 请忘记…). A deletion must
  * name memory ("what you know about", "memories of", 记忆, 你记得的), so "delete this file" is not one either. What is
  * left after the verb must say something: "forget it", "never mind, forget that", 忘了吧 are dismissals, not requests.
  * Only the sentence holding the request gives the subject: "Forget that I live in Berlin. I moved to Paris." forgets
@@ -42,16 +43,22 @@ const EN_PATTERNS: readonly RegExp[] = [
   new RegExp(String.raw`^${EN_LEAD}(?:delete|remove|erase|drop)\s+(?:the\s+fact\s+that\s+|that\s+)?(.+?)\s+from\s+(?:your\s+)?(?:memory|memories)$`, 'iu'),
 ];
 
-/** Chinese words before the verb that keep it an order to the assistant. */
-const ZH_LEAD = String.raw`^(?:(?:好的|好吧|那个|另外|还有|嗯)[，,、]?)*(?:请你?|麻烦你?|能不能|可以|你能|你可以|你|帮我|我要你|我想让你|我希望你)*(?:再|就|也)?`;
+const ZH_FILLER = String.raw`^(?:(?:好的|好吧|那个|另外|还有|嗯)[，,、]?)*`;
+/** Chinese words before the verb that make it an order to the assistant. */
+const ZH_ASK = String.raw`(?:请你?|麻烦你?|能不能|可以|你能|你可以|帮我|我要你|我想让你|我希望你)`;
+const ZH_LEAD = String.raw`${ZH_FILLER}${ZH_ASK}*(?:再|就|也)?`;
 
 const ZH_PATTERNS: readonly RegExp[] = [
-  // 忘掉 / 忘记 / 忘了 X（…的事）
-  new RegExp(`${ZH_LEAD}(?:忘掉|忘记|忘了|忘却)(?!了?吧?$)(?:关于)?(.+)$`, 'u'),
+  // 请忘掉 / 你可以忘记 / 帮我忘了 X（…的事）
+  new RegExp(`${ZH_FILLER}${ZH_ASK}+(?:再|就|也)?(?:忘掉|忘记|忘了|忘却)(?!了?吧?$)(?:关于)?(.+)$`, 'u'),
+  // Without an asking word, Chinese drops the subject of a statement too (忘了带伞, 忘记带钥匙了: "I forgot …"): only
+  // 忘掉 X, not said as past (…了), or 忘记 / 忘了 X 吧 is an order.
+  new RegExp(`${ZH_FILLER}忘掉(?!了)(?:关于)?(.+?)(?<!了)$`, 'u'),
+  new RegExp(`${ZH_FILLER}(?:忘记|忘了)(?:关于)?(.+?)吧$`, 'u'),
   // 把 X 忘掉 / 忘了 / 忘记 / 删掉 / 删除
   new RegExp(`${ZH_LEAD}把(.+?)(?:都|全)?(?:给我)?(?:忘掉|忘记|忘了|从(?:你的)?记忆(?:里|中)?(?:删掉|删除|去掉))`, 'u'),
   // 别记 / 不要记住 / 不用记 / 别再记着 / 不要再记得 X
-  new RegExp(`${ZH_LEAD}(?:别|不要|不用|不必)再?记(?:住|着|得)?(?!错|混)(?:了)?(.+)$`, 'u'),
+  new RegExp(`${ZH_LEAD}你?(?:别|不要|不用|不必)再?记(?:住|着|得)?(?!错|混)(?:了)?(.+)$`, 'u'),
   // 删除 / 删掉 / 清除 (你记得的|你知道的)? 关于 X 的 (记忆|信息|内容)
   new RegExp(`${ZH_LEAD}(?:删除|删掉|清除|去掉|抹掉)(?:你(?:记得|知道|记住)的|所有|全部)?(?:关于)?(.+?)(?:的)?(?:记忆|信息|内容|事情|资料)$`, 'u'),
   // 删除 (你)记住的 X / 删除记忆：X
