@@ -16,6 +16,7 @@ import { ChatPage } from './pages/chat.page';
 import { FORGET_WORDS, ForgetNoticePage } from './pages/forget-notice.page';
 import { ROOT, type RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
+import { seriousViolations } from './support/axe';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
@@ -70,6 +71,8 @@ describe('forget by asking, with Undo (web host + fake Ollama)', () => {
     const notice = new ForgetNoticePage(answer);
     await expect.poll(() => notice.candidate('Was born in Berlin').count()).toBe(1);
     expect(await notice.forgetSelected.isDisabled()).toBe(true);
+    // The picker and the notice above it are usable with a screen reader and the keyboard (named checkboxes, buttons).
+    expect(await seriousViolations(page, '.forget-notices')).toEqual([]);
     await notice.candidate('Was born in Berlin').check();
     await notice.forgetSelected.click();
     await expect.poll(() => status(born.id)).toBe('trashed');
