@@ -184,6 +184,15 @@ describe('forget by asking', () => {
     }
   });
 
+  it('a tool-capable model is not offered forget_memory when the question’s own request was already done', async () => {
+    const { client, fake } = await harness({ memoryAccess: 'tools' });
+    const berlin = unwrap(await client.call('memory.create', { content: 'Lives in Berlin' }));
+    fake.script({ content: 'Forgotten.' });
+    unwrap(await client.call('chat.send', { text: 'Forget that I live in Berlin' }));
+    expect(wire(fake.requests.find((q) => q.path === '/api/chat')).tools?.map((t) => t.function.name)).toEqual(['search_memory', 'search_conversations']);
+    expect(unwrap(await client.call('memory.get', { memoryId: berlin.id })).memory.status).toBe('trashed');
+  });
+
   it('an incognito thread forgets nothing', async () => {
     const { client } = await harness();
     const berlin = unwrap(await client.call('memory.create', { content: 'Lives in Berlin' }));

@@ -267,6 +267,7 @@ export function createChatService(deps: ChatServiceDeps) {
         userMessageId: userMessage.id,
         timeZone: userTimeZone(settings.timeZone),
         signal: controller.signal,
+        forgotten: forgot !== null,
         firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
         trace,
         assemble: async (access) =>

@@ -84,6 +84,8 @@ export interface AnswerInput<A extends AssembledForTools> {
   /** Told every prompt built, before it is sent. */
   onAssembled(assembled: A): void;
   trace: ToolTrace;
+  /** The question's request to forget was acted on before the answer: forget_memory is not offered. */
+  forgotten?: boolean;
 }
 
 export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; sources: () => MemoryToolSources }) {
@@ -122,6 +124,9 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
     const seen = new Set<string>();
     const allowance = toolResultAllowance(assembled.budget, assembled.context.memories.tokens);
     const excludeMessageIds = new Set([...assembled.includedMessageIds, input.userMessageId]);
+    // The question's own request to forget was done before the answer (forget-in-chat.ts): a second forget of it would
+    // find nothing and tell the model so.
+    const tools = input.forgotten ? MEMORY_TOOL_DEFINITIONS.filter((t) => t.name !== 'forget_memory') : MEMORY_TOOL_DEFINITIONS;
     let used = 0;
     let content = '';
     let thinking = '';
@@ -137,7 +142,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
         messages,
         firstChunkTimeoutMs: input.firstChunkTimeoutMs,
         signal: input.signal,
-        ...(offer ? { tools: MEMORY_TOOL_DEFINITIONS } : {}),
+        ...(offer ? { tools } : {}),
         onChunk: (chunk) => {
           onStreamed();
           if (chunk.content && separator && !separated) {
