@@ -7,6 +7,7 @@ import { machine, printTable, type SuiteResult } from './harness';
 import { cliStartupBench } from './suites/cli-startup.bench';
 import { eventLoopBench } from './suites/event-loop.bench';
 import { extractionQualityRealBench } from './suites/extraction-quality-real.bench';
+import { forgetBench } from './suites/forget.bench';
 import { importBench } from './suites/import.bench';
 import { instructionDetectorBench } from './suites/instruction-detector.bench';
 import { locomoRetrievalBench } from './suites/locomo-retrieval.bench';
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<SuiteResult | SuiteResult[]>> = {
   locomo: () => locomoRetrievalBench(),
   'extraction-quality-real': () => extractionQualityRealBench(),
   'instruction-detector': () => instructionDetectorBench(),
+  forget: () => forgetBench(quick ? 3 : 10),
   prompt: () => promptBench(quick ? 10_000 : 100_000, quick ? 2_000 : 10_000, quick ? 50 : 200),
   ui: () => uiBench(quick ? 10_000 : 100_000, 1_000, quick ? 5 : 15),
   responsiveness: () => responsivenessBench(quick ? 500 : 3_000),

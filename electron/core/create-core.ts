@@ -29,6 +29,7 @@ import { createDefaultEmbedder, createEmbedderFactory, resolveModelHub, type Loc
 import { createEmbeddingService } from './embedding/embedding.service';
 import { createMemoryService, memoryRetrievalPort } from './memory/memory.service';
 import { createMemoryToolSources } from './chat/memory-tool-sources';
+import { createMemoryForget } from './memory/memory-forget';
 import { createBackupService } from './backup/backup.service';
 import { createBackupScrubber } from './backup/backup-scrub';
 import { createDailyScheduler } from './backup/daily-scheduler';
@@ -246,9 +247,11 @@ export function createCore(options: CoreOptions): Core {
   const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get(), backups: backupScrubber, logger });
   disposers.push(() => episodes.dispose());
   queue.register(createEpisodeJob({ ...jobDeps, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
+  const forget = createMemoryForget({ search: memories, bulk: memories, toMemory: (id) => memories.getMemory(id) });
   const memoryToolSources = createMemoryToolSources({
     sqlite: db.sqlite,
     memory: memories,
+    forget,
     exclusions: (threadId) => timeline.exclusions(threadId),
     episodes: (query, limit) => episodes.searchEpisodes(query, limit),
   });
@@ -273,6 +276,7 @@ export function createCore(options: CoreOptions): Core {
     profile: () => profile.forPrompt(),
     memoryToolSources: () => memoryToolSources,
     workingMemory: focus,
+    forget,
     lane,
   });
   chat.recoverInterrupted();

@@ -82,6 +82,22 @@ export const ToolSearch = z.object({
 });
 export type ToolSearch = z.output<typeof ToolSearch>;
 
+/**
+ * A request to forget handled while answering (electron/core/memory/memory-forget.ts): from the user's message
+ * ("Forget that I live in Berlin") or the model's forget_memory call. The chat shows it under the answer: what went
+ * to the trash with Undo, or the candidates to pick from, or that nothing matched.
+ */
+export const ForgetNotice = z.object({
+  via: z.enum(['message', 'tool']),
+  /** What was asked to be forgotten, as asked (the user's words, or the model's query). */
+  request: z.string(),
+  /** Moved to the trash (restorable: Undo). */
+  trashed: z.array(Id),
+  /** Several matched: nothing of them trashed, the user picks. Empty with `trashed` empty: nothing matched. */
+  candidates: z.array(Id),
+});
+export type ForgetNotice = z.output<typeof ForgetNotice>;
+
 export const PromptContext = z.object({
   model: z.string(),
   budget: z.object({ contextWindow: Tokens, system: Tokens, memories: Tokens, conversation: Tokens, reply: Tokens }),
@@ -125,6 +141,8 @@ export const PromptContext = z.object({
    * OpenAI-compatible server): what the context window left after its prompt. null: an answer recorded before caps.
    */
   replyCap: Tokens.nullable().default(null),
+  /** Requests to forget handled for this answer (the model was told what happened); absent in rows written before. */
+  forgets: z.array(ForgetNotice).default([]),
 });
 export type PromptContext = z.output<typeof PromptContext>;
 
@@ -198,5 +216,6 @@ export const chatEvents = {
    */
   'message.searchStarted': z.object({ threadId: Id, messageId: Id, tool: z.enum(['search_memory', 'search_conversations']), query: z.string() }),
   /** toolSearches: the searches the model ran with the memory tools (absent: none). */
-  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse), toolSearches: z.array(ToolSearch).optional() }),
+  /** forgets: requests to forget handled for this answer (absent: none). */
+  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse), toolSearches: z.array(ToolSearch).optional(), forgets: z.array(ForgetNotice).optional() }),
 };

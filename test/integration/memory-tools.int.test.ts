@@ -11,6 +11,7 @@ import { createChatHarness, createOpenAiChatHarness } from '../support/chat-harn
 import type { FakeOpenAiOptions } from '../fakes/fake-openai';
 import { runCli } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
+import { MEMORY_TOOL_NAMES } from '../../electron/core/chat/memory-tools';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -47,7 +48,7 @@ describe('memory tools in chat', () => {
     expect(r.assistantMessage).toMatchObject({ status: 'complete', content: 'Your cat is Miso.' });
 
     const [first, second] = chats(fake).map(wire);
-    expect(first!.tools?.map((t) => t.function.name)).toEqual(['search_memory', 'search_conversations']);
+    expect(first!.tools?.map((t) => t.function.name)).toEqual(['search_memory', 'search_conversations', 'forget_memory']);
     // 'tools': the always-on part only (the pinned memory), and the rule that says the tools exist.
     expect(first!.messages[0]!.content).toContain('Name is Ana');
     expect(first!.messages[0]!.content).not.toContain('Miso');
@@ -274,7 +275,7 @@ describe('memory tools in chat', () => {
       const r = unwrap(await client.call('chat.send', { text: 'What is my cat called?' }));
       expect(r.assistantMessage).toMatchObject({ status: 'complete', content: 'Your cat is Miso.' });
       const [first, second] = completions(fake);
-      expect(first!.tools).toHaveLength(2);
+      expect(first!.tools).toHaveLength(MEMORY_TOOL_NAMES.length);
       const call = second!.messages.at(-2) as { role: string; tool_calls: Array<{ id: string; type: string; function: { name: string; arguments: string } }> };
       expect(call).toMatchObject({ role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'search_memory', arguments: '{"query": "cat", "limit": 3}' } }] });
       expect(second!.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: call.tool_calls[0]!.id });
@@ -289,7 +290,7 @@ describe('memory tools in chat', () => {
       const r = unwrap(await client.call('chat.send', { text: 'What is my cat called?' }));
       expect(r.assistantMessage).toMatchObject({ status: 'complete', content: 'Miso.' });
       const [refused, again] = completions(fake);
-      expect(refused!.tools).toHaveLength(2);
+      expect(refused!.tools).toHaveLength(MEMORY_TOOL_NAMES.length);
       expect(again!.tools).toBeUndefined();
       expect(unwrap(await client.call('chat.context', { messageId: r.assistantMessage.id }))!.tools.refused).toBe(true);
     });

@@ -4,6 +4,7 @@ import { callKey, DEFAULT_RESULTS, fitLines, MAX_RESULTS, parseToolCall, runMemo
 import { toolResultAllowance } from '../../electron/core/chat/tool-loop';
 import { resolveMemoryAccess } from '../../shared/memory-access';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
+import type { Memory } from '../../shared/contract';
 
 describe('parseToolCall', () => {
   it('reads arguments as Ollama sends them (an object) and as OpenAI-compatible servers do (a JSON string)', () => {
@@ -66,6 +67,7 @@ describe('runMemoryTool', () => {
     searchConversations: () =>
       Array.from({ length: n }, (_, i) => ({ messageId: i + 1, threadId: 9, threadTitle: '旅行', role: 'user' as const, createdAt: Date.UTC(2026, 2, 1), content: '我下个月要去京都 '.repeat(100) })),
     searchEpisodes: () => [],
+    forgetMemories: async () => ({ trashed: [], candidates: [] }),
   });
   const context = { threadId: 1, excludeMessageIds: new Set<number>(), timeZone: 'UTC', estimate: estimateTokens };
 
@@ -151,5 +153,33 @@ describe('resolveMemoryAccess', () => {
     const budget = { contextWindow: 8000, system: 1200, memories: 1200, conversation: 4000, reply: 1600 };
     expect(toolResultAllowance(budget, 200)).toBe(1000);
     expect(toolResultAllowance(budget, 1200)).toBe(300);
+  });
+});
+
+describe('forget_memory', () => {
+  const memory = (id: number, content: string) => ({ id, content }) as unknown as Memory;
+  const context = { threadId: 1, excludeMessageIds: new Set<number>(), timeZone: 'UTC', estimate: estimateTokens, maxTokens: 400 };
+
+  it('reads its query; without one it says how to call it', () => {
+    expect(parseToolCall('forget_memory', { query: ' lives in Berlin ' })).toEqual({ ok: true, tool: 'forget_memory', query: 'lives in Berlin' });
+    expect(parseToolCall('forget_memory', {})).toEqual({ ok: false, problem: '"query" is missing or empty. forget_memory needs {"query": "<what to forget>"}.' });
+  });
+
+  it('runs the forget rule and tells the model what it did, as data', async () => {
+    const asked: string[] = [];
+    const sources: MemoryToolSources = {
+      searchMemories: async () => [],
+      searchConversations: () => [],
+      searchEpisodes: () => [],
+      forgetMemories: async ({ query }) => {
+        asked.push(query);
+        return { trashed: [memory(7, 'Lives in Berlin')], candidates: [] };
+      },
+    };
+    const run = await runMemoryTool(sources, { ok: true, tool: 'forget_memory', query: 'Berlin' }, context);
+    expect(asked).toEqual(['Berlin']);
+    expect(run.forgot?.trashed.map((m) => m.id)).toEqual([7]);
+    expect(run.text).toMatch(/```text\nasked to forget: Berlin\nforgotten: Lives in Berlin\n```/);
+    expect(run.memories).toEqual([]);
   });
 });

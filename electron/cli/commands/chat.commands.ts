@@ -3,7 +3,7 @@
  * `chat` streams the reply to stdout and exits once the reply and its writes are done.
  */
 import { REMOTE_CONFIRMATION_SETTING } from '../../../shared/model-server-address';
-import type { Message, ModelsOverview, OpOutput, QueueState, Thread, ToolSearch } from '../../../shared/contract';
+import type { ForgetNotice, Memory, Message, ModelsOverview, OpOutput, QueueState, Thread, ToolSearch } from '../../../shared/contract';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
 import { Id } from '../../../shared/contract';
@@ -70,12 +70,20 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
     const semanticTimedOut = context.ok && context.value ? context.value.retrieval.semanticTimedOut : false;
     if (!ctx.json) for (const s of searches) ctx.note(describeSearch(s));
     if (!ctx.json && semanticTimedOut) ctx.note('(semantic search took too long; keyword results only: settings retrieval.timeBudgetMs)');
+    const forgets = context.ok && context.value ? context.value.forgets : [];
+    if (!ctx.json && forgets.length > 0) {
+      const ids = forgets.flatMap((f) => [...f.trashed, ...f.candidates]);
+      const found = ids.length > 0 ? await ctx.client.call('memory.getMany', { memoryIds: ids }) : null;
+      const byId = new Map((found?.ok ? found.value.items : []).map((m) => [m.id, m]));
+      for (const f of forgets) ctx.note(describeForget(f, byId));
+    }
     const value = {
       thread_id: r.value.threadId,
       message_id: r.value.assistantMessage.id,
       reply: r.value.assistantMessage.content,
       status: r.value.assistantMessage.status,
       memories_used: r.value.memoriesUsed.map((m) => ({ memory_id: m.memoryId, score: m.score, reason: m.reason, ...(m.matched ? { matched: m.matched } : {}) })),
+      forgets: forgets.map((f) => ({ request: f.request, via: f.via, trashed: f.trashed, candidates: f.candidates })),
       searches: searches.map((s) => ({
         tool: s.tool,
         query: s.query,
@@ -94,8 +102,24 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
   }
 }
 
+/**
+ * What a request to forget did (chat/forget-in-chat.ts), with the command that undoes it, or that trashes one of the
+ * candidates: the terminal's Undo and picker.
+ */
+export function describeForget(f: ForgetNotice, byId: ReadonlyMap<number, Memory>): string {
+  const line = (id: number) => `  #${id} ${byId.get(id)?.content ?? '(no longer exists)'}`;
+  if (f.trashed.length > 0) {
+    return [`Forgotten (moved to the trash):`, ...f.trashed.map(line), `Undo: memory restore ${f.trashed.join(' / memory restore ')}`].join('\n');
+  }
+  if (f.candidates.length > 0) {
+    return [`Several memories match “${f.request}”; nothing was forgotten yet:`, ...f.candidates.map(line), 'To forget one: memory delete ID'].join('\n');
+  }
+  return `Nothing in memory matched “${f.request}”; nothing was forgotten.`;
+}
+
 /** One line per search: "(searched memories: “cat” → 1)", earlier answers among past messages named; a call the model got wrong says so. */
 export function describeSearch(s: ToolSearch): string {
+  if (s.tool === 'forget_memory' && !s.problem) return `(asked to forget: “${s.query ?? ''}”)`;
   const what = s.tool === 'search_memory' ? 'memories' : s.tool === 'search_conversations' ? 'conversations' : s.tool;
   if (s.problem) return `(search ${what}${s.query === null ? '' : ` “${s.query}”`} not run: ${s.problem})`;
   const answers = s.messages.filter((m) => m.role === 'assistant').length;

@@ -17,6 +17,7 @@ import { matchedWords } from '../text/matched-words';
 import { toFtsQuery } from '../text/fts-text';
 import type { Episode } from '../../../shared/contract';
 import type { FoundEpisode, FoundMemory, FoundMessage, MemoryToolSources } from './memory-tools';
+import type { MemoryForget } from '../memory/memory-forget';
 
 /** FTS candidates read per conversation search before the filters (role, incognito, already in the prompt). */
 const CONVERSATION_DEPTH = 200;
@@ -28,6 +29,8 @@ export function createMemoryToolSources(deps: {
   exclusions: (threadId: number) => readonly number[];
   /** Active episodes matching a query, best first (episode.service.ts searchEpisodes). */
   episodes: (query: string, limit: number) => readonly Episode[];
+  /** forget_memory: the one rule of forgetting by asking. */
+  forget: MemoryForget;
 }): MemoryToolSources {
   // The candidates' threads' active paths are walked up from each leaf (an indexed lookup per step), as
   // ACTIVE_PATH_LENGTH_SQL counts them; only the threads that hold a candidate are walked.
@@ -66,6 +69,10 @@ export function createMemoryToolSources(deps: {
           ...(matched.length > 0 ? { matched } : {}),
         };
       });
+    },
+
+    forgetMemories({ query }) {
+      return deps.forget.forget(query, null);
     },
 
     searchEpisodes({ query, limit }) {

@@ -65,7 +65,8 @@ export async function assemblePrompt(
   /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
   /** threadInstructions: the thread's own system prompt (null: none); the global one is settings.instructions. */
   /** access: whether retrieved memories go in and memory tools are offered (tool-loop.ts); default: inject, no tools. */
-  input: { threadId: number; userMessage: Message; incognito: boolean; threadInstructions: string | null; contextWindow: number; settings: Settings; now: number; access?: MemoryAccess },
+  /** note: what Mnemo did for this question that the model must know (a forget: forget-in-chat.ts), after the memories. */
+  input: { threadId: number; userMessage: Message; incognito: boolean; threadInstructions: string | null; contextWindow: number; settings: Settings; now: number; access?: MemoryAccess; note?: string | null },
 ): Promise<AssembledPrompt> {
   const access = input.access ?? { inject: true, tools: false };
   const { settings, threadId, userMessage } = input;
@@ -115,7 +116,7 @@ export async function assemblePrompt(
     history,
     userMessage: { content: question.content, estimatedTokens: estimateTokens(question.content) },
   });
-  const systemContent = [system.text, memoryText, working.text].filter(Boolean).join('\n\n');
+  const systemContent = [system.text, memoryText, working.text, input.note ?? ''].filter(Boolean).join('\n\n');
   const rawTokens = estimateTokens(systemContent) + MESSAGE_OVERHEAD_TOKENS + plan.rawTokens;
   return {
     prompt: [{ role: 'system', content: systemContent }, ...plan.messages],
@@ -138,6 +139,7 @@ export async function assemblePrompt(
       retrieval: { semanticTimedOut },
       // The request's output cap, set by the tool loop as it sends each request (tool-loop.ts).
       replyCap: null,
+      forgets: [],
     },
   };
 }

@@ -29,7 +29,9 @@ import type { Logger } from '../ports/logger.port';
 import { estimateTokens } from '../text/token-estimate';
 import { MESSAGE_OVERHEAD_TOKENS, replyTokenCap, type Budget } from './context-budget';
 import type { RetrievedMemory } from './memory-retrieval.port';
-import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolName, type MemoryToolSources } from './memory-tools';
+import type { ForgetNotice } from '../../../shared/contract';
+import { forgetNotice } from './forget-in-chat';
+import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolSources, type SearchToolName } from './memory-tools';
 
 export const MAX_TOOL_ROUNDS = 3;
 /** Calls answered per round; more in one turn get a tool message saying so. */
@@ -49,6 +51,8 @@ export class ToolTrace {
   readonly searches: ToolSearch[] = [];
   /** Memories the searches returned, first time each, with the reason the search found it. */
   readonly memories: RetrievedMemory[] = [];
+  /** What forget_memory calls did that the user must see: something trashed, or candidates to pick from. */
+  readonly forgets: ForgetNotice[] = [];
   refused = false;
 
   addMemories(items: readonly RetrievedMemory[]): void {
@@ -81,7 +85,7 @@ export interface AnswerInput<A extends AssembledForTools> {
   firstChunkTimeoutMs: number;
   onChunk: (chunk: ChatChunk) => void;
   /** Told when a search the model asked for starts running (after its arguments were read and accepted). */
-  onSearch(search: { tool: MemoryToolName; query: string }): void;
+  onSearch(search: { tool: SearchToolName; query: string }): void;
   /** Builds the prompt for an access; called again (inject, no tools) when the server refuses tools. */
   assemble(access: MemoryAccess): Promise<A>;
   /** Told every prompt built, before it is sent. */
@@ -89,6 +93,8 @@ export interface AnswerInput<A extends AssembledForTools> {
   /** Told the output cap of each request, as it is sent. */
   onReplyCap(cap: number): void;
   trace: ToolTrace;
+  /** The question's request to forget was acted on before the answer: forget_memory is not offered. */
+  forgotten?: boolean;
 }
 
 export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; sources: () => MemoryToolSources }) {
@@ -133,6 +139,9 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
     const ratio = assembled.rawTokens > 0 ? assembled.promptTokens / assembled.rawTokens : 1;
     let promptTokens = assembled.promptTokens;
     const grow = (text: string) => (promptTokens += Math.ceil((estimateTokens(text) + MESSAGE_OVERHEAD_TOKENS) * ratio));
+    // The question's own request to forget was done before the answer (forget-in-chat.ts): a second forget of it would
+    // find nothing and tell the model so.
+    const tools = input.forgotten ? MEMORY_TOOL_DEFINITIONS.filter((t) => t.name !== 'forget_memory') : MEMORY_TOOL_DEFINITIONS;
     let used = 0;
     let content = '';
     let thinking = '';
@@ -151,7 +160,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
         firstChunkTimeoutMs: input.firstChunkTimeoutMs,
         signal: input.signal,
         options: { num_predict: cap },
-        ...(offer ? { tools: MEMORY_TOOL_DEFINITIONS } : {}),
+        ...(offer ? { tools } : {}),
         onChunk: (chunk) => {
           onStreamed();
           if (chunk.content && separator && !separated) {
@@ -197,7 +206,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       seen.add(key);
       const left = allowance - used;
       if (left < MIN_RESULT_TOKENS) return failed('There is no room left for more search results in this answer: answer with what you have.', parsed.query);
-      input.onSearch({ tool: parsed.tool, query: parsed.query });
+      if (parsed.tool !== 'forget_memory') input.onSearch({ tool: parsed.tool, query: parsed.query });
       try {
         const run = await runMemoryTool(deps.sources(), parsed, {
           threadId: input.threadId,
@@ -206,6 +215,12 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
           timeZone: input.timeZone,
           estimate: estimateTokens,
         });
+        if (run.forgot) {
+          // Shown as a forget (the notice with Undo), not as a search. One that found nothing is told to the model
+          // only: it answers that nothing matched.
+          if (run.forgot.trashed.length + run.forgot.candidates.length > 0) input.trace.forgets.push(forgetNotice('tool', parsed.query, run.forgot));
+          return run.text;
+        }
         input.trace.addMemories(run.memories);
         return record(
           {

@@ -2,9 +2,10 @@
  * The extraction worker's job: one exchange in, at most a few memories out; or, when several exchanges of a thread
  * wait together (the user chatted faster than the model learns), up to EXTRACTION_BATCH of them in one request, each
  * fact committed as the exchange's whose words ground it. A straight line:
- * load the exchanges (content only, never thinking) -> skip trivial / incognito / memory off -> LLM with a JSON schema
+ * load the exchanges (content only, never thinking) -> skip trivial / incognito / memory off / a request to forget
+ * (text/forget-request.ts) -> LLM with a JSON schema
  * -> parse and validate (invalid items dropped with a reason; a wholly invalid answer is a retryable failure) ->
- * embed (outside any transaction) -> ONE commit: dedup (exact hash: touch; the same single-valued fact in other words
+ * embed (outside any transaction) -> ONE commit: what the trash holds is not learned again (memory-forget.ts), dedup (exact hash: touch; the same single-valued fact in other words
  * or a near duplicate: merge), supersede what it contradicts (the model's `replaces`, or another value of the same
  * single-valued fact: fact-slot.ts), review inbox for "ask first" and instruction-like candidates, create the rest
  * with provenance -> events after commit.
@@ -34,12 +35,16 @@ import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
 import { isTrivial } from '../text/small-talk';
 import { attachmentsOf } from '../chat/messages.repo';
 import { learnedFiles } from './learned-files';
+import { detectForgetRequest } from '../text/forget-request';
+import { repeatsTrashed } from '../memory/memory-forget';
 
 export const LEARNED_NOTIFICATION_IMPORTANCE = 0.8;
 /** Known memories shown to the extractor so it can mark contradictions. */
 export const RELATED_MEMORIES = 5;
 /** Active memories read at most per candidate when looking for the same single-valued fact (fact-slot.ts), newest first. */
 export const SLOT_LOOKUP_LIMIT = 200;
+/** Trashed memories read at most per candidate when looking for one that already says it, newest first. */
+export const TRASH_LOOKUP_LIMIT = 50;
 
 interface Exchange {
   threadId: number;
@@ -94,6 +99,8 @@ export function createExtractionJob(deps: {
   /** What the user's words of an exchange are: the typed text and the files they let Mnemo learn from. */
   function learnable(exchange: Exchange | null, settings: Settings): exchange is Exchange {
     if (!exchange || exchange.incognito || settings.memoryMode === 'off') return false;
+    // "Forget that I live in Berlin" is a request, never a fact (text/forget-request.ts).
+    if (detectForgetRequest(exchange.user.content)) return false;
     // "Here are my notes" with a file to learn from is not small talk: the file is counted with the typed words.
     // A one-word answer to the assistant's question is not: "Rex" after "What is your dog called?".
     const answering = Boolean(exchange.before?.asked) && readsAsAnswer(exchange.user.content);
@@ -224,8 +231,9 @@ export function createExtractionJob(deps: {
       const embedding = embeddings?.[i] ?? null;
       const hash = contentHash(candidate.content);
       const sameText = memories.findByHash(hash);
-      // Refused before, or deliberately deleted: never proposed again by the extractor.
-      if (sameText.some((m) => m.status === 'rejected' || m.status === 'trashed')) {
+      // Refused before, or deliberately deleted (forgotten on request too): never proposed again by the extractor, in
+      // these words or in others (memory-forget.ts: a near duplicate by meaning, or nothing a trashed memory does not say).
+      if (sameText.some((m) => m.status === 'rejected' || m.status === 'trashed') || repeatsTrash(candidate, embedding, settings)) {
         outcome.dropped++;
         return;
       }
@@ -285,6 +293,13 @@ export function createExtractionJob(deps: {
       (needsReview ? outcome.review : outcome.created).push(memory);
     });
     return outcome;
+  }
+
+  /** A candidate a trashed memory already says: by meaning (its vector), or by words (memory-forget.ts repeatsTrashed). */
+  function repeatsTrash(candidate: Candidate, embedding: PreparedEmbedding | null, settings: Settings): boolean {
+    const trashed = { statuses: ['trashed' as const] };
+    if (embedding && memories.nearest(embedding.vector, { limit: 1, minSimilarity: settings.nearDuplicateSimilarity, ...trashed }).length > 0) return true;
+    return memories.withAnyWord([candidate.content], { limit: TRASH_LOOKUP_LIMIT, ...trashed }).some((m) => repeatsTrashed(candidate.content, m.content));
   }
 
   /**

@@ -169,7 +169,7 @@ function EventItem({ event }: { event: TimelineEvent }) {
   const memory = useMemoryRefsStore((s) => (event.memoryId === null ? undefined : s.byId[event.memoryId]));
   const then = useTimelineStore((s) => s.versions[event.id]);
   const thread = useThreadsStore((s) => (event.threadId === null ? undefined : s.threads.find((th) => th.id === event.threadId)));
-  const attribution = attributionKey(event.kind, event.data.origin);
+  const attribution = attributionKey(event.kind, event.data.origin, event.data);
   const undoSummary = useTimelineStore((s) => s.undoSummary);
   const textId = `tl-${event.id}`;
   return (
