@@ -76,6 +76,9 @@ import { createEpisodeJob } from './episodes/episode.job';
 import { createEpisodeService } from './episodes/episode.service';
 import { createEpisodeStore } from './episodes/episode.store';
 import { createThreadService } from './threads/thread.service';
+import { createMcpClientsStore } from './mcp/mcp-clients.store';
+import { mcpHandlers } from './mcp/mcp.handlers';
+import { createMcpService } from './mcp/mcp.service';
 
 export interface CoreOptions {
   dataDir: string;
@@ -281,6 +284,8 @@ export function createCore(options: CoreOptions): Core {
   const memoryCap = createMemoryCap({ sqlite: db.sqlite, settings: () => settings.get() });
   queue.register(createConsolidateJob({ ...jobDeps, logger, memories, cap: memoryCap }));
   const review = createReviewService({ sqlite: db.sqlite, memories, events });
+  const mcpClients = createMcpClientsStore({ sqlite: db.sqlite, clock, timeline: timelineEvents });
+  const mcp = createMcpService({ store: mcpClients, events, memoryExists: (id) => memories.getMemory(id) !== null });
   if (options.startQueue ?? true) {
     queue.start();
     // Vectors missing (model switched, or memories saved while no embedder was available): fill them in the
@@ -357,12 +362,21 @@ export function createCore(options: CoreOptions): Core {
     }),
     ...chatHandlers({ chat, messages, promptContexts, lane }),
     ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
-    ...memoryHandlers({ memories, timeline, exporter, importer, maintenance, unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }) }),
+    ...memoryHandlers({
+      memories,
+      timeline,
+      exporter,
+      importer,
+      maintenance,
+      unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }),
+      access: (memoryId) => mcp.accessOf(memoryId),
+    }),
     ...profileHandlers(profile),
     ...episodeHandlers(episodes),
     ...focusHandlers(focus),
     ...timelineHandlers(timeline),
     ...reviewHandlers(review),
+    ...mcpHandlers(mcp),
   };
   const dispatcher = createDispatcher(handlers, logger, { checkOutputs: options.checkOutputs ?? false });
 
