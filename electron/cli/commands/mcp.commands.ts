@@ -2,10 +2,11 @@
  * `mnemo mcp`: Mnemo's memory as an MCP server on stdio, for other AI apps (LM Studio, Claude Desktop, Jan, Cursor…)
  * to start; and `mnemo mcp clients`: which apps connected, and what each may do.
  *
- * While serving, stdout carries nothing but the protocol: the core logs to stderr (main.ts), and console output of
- * any library is sent to stderr too. The server ends when the app closes stdin or stops the process (SIGINT,
+ * While serving, stdout carries nothing but the protocol: the core logs to stderr (main.ts), and anything else
+ * written to stdout is sent to stderr (takeStdoutForProtocol). The server ends when the app closes stdin or stops the process (SIGINT,
  * SIGTERM); then main.ts disposes the core (the database is closed cleanly).
  */
+import type { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { McpAccess, type McpClient } from '../../../shared/contract';
 import { createMcpServer } from '../mcp-server';
@@ -30,13 +31,23 @@ function formatClients(clients: readonly McpClient[]): string {
     .join('\n');
 }
 
+/**
+ * Stdout for the protocol alone: the transport gets the real write, and every other writer (console.log in this
+ * process, a worker thread's output, which Node pipes into process.stdout) is sent to stderr. The SDK's transport uses
+ * only write() and once('drain').
+ */
+function takeStdoutForProtocol(): Writable {
+  const stdout = process.stdout;
+  const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
+  stdout.write = process.stderr.write.bind(process.stderr) as typeof stdout.write;
+  return { write: (chunk: string) => write(chunk), once: (event: string, listener: () => void) => stdout.once(event, listener) } as unknown as Writable;
+}
+
 /** Serves until the app closes stdin or stops the process. */
 async function serve(ctx: CliContext): Promise<CliOutput> {
-  // Whatever a library prints must not corrupt the protocol on stdout.
-  console.log = console.info = console.debug = (...a: unknown[]) => console.error(...a);
   const logger = createStderrLogger(process.env.MNEMO_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
   const { server, whenIdle } = createMcpServer({ tools: ctx.core.mcpTools, version: packageVersion(), logger });
-  const transport = new StdioServerTransport(process.stdin, process.stdout);
+  const transport = new StdioServerTransport(process.stdin, takeStdoutForProtocol());
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     // The calls under way answer first: an app that sends a request and closes stdin still gets its answer.
