@@ -146,6 +146,9 @@ describe('mnemo mcp over stdio', () => {
     expect(await plain.call('search_conversations', { query: 'Kyoto' })).toMatchObject({ isError: true });
 
     unwrap(await client.call('mcp.clients.set', { name: 'LM Studio', conversations: true }));
+    // The app already connected sees the tool after its next call (the server tells it the list changed).
+    await plain.call('get_profile');
+    expect((await plain.client.listTools()).tools.map((t) => t.name)).toContain('search_conversations');
     const allowed = await connect('LM Studio');
     expect((await allowed.client.listTools()).tools.map((t) => t.name)).toContain('search_conversations');
     const r = await allowed.call('search_conversations', { query: 'Kyoto' });
