@@ -37,7 +37,7 @@ describe('mnemo mcp over stdio', () => {
   }
 
   it('lists its tools, answers each one, registers the app read-only and logs what it read', { timeout: 120_000 }, async () => {
-    const { client, connect } = await app();
+    const { client, connect, dataDir } = await app();
     const cat = unwrap(await client.call('memory.create', { content: 'The user’s cat is called Miso', category: 'knowledge' }));
     const tea = unwrap(await client.call('memory.create', { content: 'Likes oolong tea', category: 'preference' }));
     unwrap(await client.call('profile.update', { content: 'Name: Ana. Lives in Porto.' }));
@@ -70,6 +70,8 @@ describe('mnemo mcp over stdio', () => {
     const { events } = unwrap(await client.call('timeline.list', { kinds: ['mcp_read'] }));
     expect(events.map((e) => e.data.tool)).toEqual(['get_profile', 'list_recent_memories', 'search_memory', 'search_memory', 'search_memory']);
     expect(s.stderr()).not.toMatch(/error/i);
+    const shown = await runMnemo(['memory', 'show', String(tea.id), '--data-dir', dataDir], { MNEMO_MODELS_DIR: path.join(dataDir, 'no-models') });
+    expect(shown.stdout).toMatch(/^other apps \(MCP\)\n {2}LM Studio: read 2, wrote 0, last \d{4}-\d\d-\d\d \d\d:\d\d/m);
   });
 
   it('a date range is days in the user’s time zone', { timeout: 120_000 }, async () => {
