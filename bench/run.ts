@@ -11,6 +11,7 @@ import { forgetBench } from './suites/forget.bench';
 import { importBench } from './suites/import.bench';
 import { instructionDetectorBench } from './suites/instruction-detector.bench';
 import { locomoRetrievalBench } from './suites/locomo-retrieval.bench';
+import { mcpBench } from './suites/mcp.bench';
 import { modelLaneBench } from './suites/model-lane.bench';
 import { promptBench } from './suites/prompt.bench';
 import { queueBench } from './suites/queue.bench';
@@ -37,6 +38,7 @@ const suites: Record<string, () => Promise<SuiteResult | SuiteResult[]>> = {
   ui: () => uiBench(quick ? 10_000 : 100_000, 1_000, quick ? 5 : 15),
   responsiveness: () => responsivenessBench(quick ? 500 : 3_000),
   'cli-startup': () => cliStartupBench(10_000, quick ? 5 : 20),
+  mcp: () => mcpBench(quick ? 10_000 : 100_000, quick ? 50 : 200),
   'model-lane': () => modelLaneBench(quick ? { threads: 2, timeScale: 40 } : { threads: 4, timeScale: 20 }),
 };
 

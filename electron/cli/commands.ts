@@ -20,6 +20,7 @@ import { threadSearchCommands } from './commands/thread-search.commands';
 import { threadTransferCommands } from './commands/thread-transfer.commands';
 import { transferCommands } from './commands/transfer.commands';
 import { infoCommands } from './commands/info.commands';
+import { mcpCommands } from './commands/mcp.commands';
 import type { Options } from './options';
 import type { Paint, ProgressBar } from './terminal';
 
@@ -78,4 +79,4 @@ export interface StandaloneCommand extends CommandWords {
 
 export type CliCommand = CoreCommand | StandaloneCommand;
 
-export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...threadFocusCommands, ...threadSearchCommands, ...embeddingCommands, ...memoryCommands, ...episodeCommands, ...transferCommands, ...profileCommands, ...settingsCommands];
+export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...threadFocusCommands, ...threadSearchCommands, ...embeddingCommands, ...memoryCommands, ...episodeCommands, ...transferCommands, ...profileCommands, ...mcpCommands, ...settingsCommands];

@@ -9,7 +9,7 @@ const KEPT_IN_LATIN = [
   // Products and projects.
   'Mnemo', 'Ollama', 'LM Studio', 'llama-server', 'llama.cpp', 'OpenAI', 'Jan', 'vLLM', 'LocalAI',
   // Formats and protocols.
-  'JSON', 'Markdown', 'PDF', 'URL', 'API', 'GGUF', 'ONNX', 'https://', 'http://',
+  'JSON', 'Markdown', 'PDF', 'URL', 'API', 'GGUF', 'ONNX', 'MCP', 'https://', 'http://',
   // Key caps.
   'Enter', 'Shift', 'Esc', 'Ctrl', 'Del',
   // Typed exactly as written.

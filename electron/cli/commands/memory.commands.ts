@@ -61,7 +61,7 @@ function formatMemory(m: Memory, time: CliContext['localTime']): string {
   ].join('\n');
 }
 
-function formatDetail(d: OpOutput<'memory.get'>, time: CliContext['localTime']): string {
+function formatDetail(d: OpOutput<'memory.get'>, time: CliContext['localTime'], access: OpOutput<'memory.access'>['entries'] = []): string {
   const lines = [formatMemory(d.memory, time), ''];
   const p = d.provenance;
   if (p.threadId === null && p.messageId === null && p.evidence === null) lines.push('source      added by hand or imported');
@@ -79,6 +79,10 @@ function formatDetail(d: OpOutput<'memory.get'>, time: CliContext['localTime']):
   }
   lines.push('', `used by answers (${d.usesTotal})`);
   for (const u of d.uses) lines.push(`  message ${u.messageId} in thread ${u.threadId}  ${time(u.at)}  ${u.reason} #${u.rank} score ${u.score.toFixed(3)}`);
+  if (access.length > 0) {
+    lines.push('', 'other apps (MCP)');
+    for (const a of access) lines.push(`  ${a.client}: read ${a.reads}, wrote ${a.writes}, last ${time(a.lastAt)}`);
+  }
   return lines.join('\n');
 }
 
@@ -158,7 +162,8 @@ async function show(ctx: CliContext): Promise<CliOutput> {
   if (isFailure(memoryId)) return memoryId;
   const r = await ctx.client.call('memory.get', { memoryId });
   if (!r.ok) return r;
-  return { ok: true, value: r.value, text: formatDetail(r.value, ctx.localTime) };
+  const access = await ctx.client.call('memory.access', { memoryId });
+  return { ok: true, value: r.value, text: formatDetail(r.value, ctx.localTime, access.ok ? access.value.entries : []) };
 }
 
 async function edit(ctx: CliContext): Promise<CliOutput> {
