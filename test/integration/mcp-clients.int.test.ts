@@ -7,11 +7,9 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
 import type { Core } from '../../electron/core/create-core';
-import { openDatabase } from '../../electron/core/db/open-database';
-import { createMcpClientsStore } from '../../electron/core/mcp/mcp-clients.store';
 import { derivePaths } from '../../electron/core/ports/paths.port';
-import { createTimelineWriter } from '../../electron/core/timeline/timeline-writer';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
+import { mcpStoreOver } from '../support/mcp-store-over';
 import { createTestClock } from '../support/memory-harness';
 import { useTempDirs } from '../support/temp-dir';
 import { createTestCore } from '../support/test-core';
@@ -33,10 +31,9 @@ describe('MCP clients and the memory access log', () => {
 
   /** The store over a second connection, as `mnemo mcp` (another process) has it. */
   function storeOver(dir: string, clock: ReturnType<typeof createTestClock>) {
-    const paths = derivePaths(dir);
-    const db = openDatabase(paths.dbFile, { migrationsDir: paths.migrationsDir, now: () => clock.now() });
-    open.push(db);
-    return createMcpClientsStore({ sqlite: db.sqlite, clock, timeline: createTimelineWriter({ sqlite: db.sqlite, clock }) });
+    const over = mcpStoreOver(dir, clock);
+    open.push(over);
+    return over.store;
   }
 
   it('names an app before its first call, then keeps what the user set when it calls', async () => {

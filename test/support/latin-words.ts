@@ -14,7 +14,9 @@ const KEPT_IN_LATIN = [
   'Enter', 'Shift', 'Esc', 'Ctrl', 'Del',
   // Typed exactly as written.
   'ollama serve', 'npm run web', '--data-dir', 'OLLAMA_HOST', 'HF_ENDPOINT', 'Europe/Berlin', 'Asia/Shanghai', '127.0.0.1:11434',
-  'base URL', '/chat/completions', '/v1',
+  'base URL', '/chat/completions', '/v1', 'mnemo mcp',
+  // File names.
+  'README',
 ];
 
 /**

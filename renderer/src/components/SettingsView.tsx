@@ -5,6 +5,7 @@
  */
 import { EpisodesSwitch, InstantSwitch } from '../settings/InstantSwitch';
 import { LearningSection } from '../settings/LearningSection';
+import { ConnectedAppsSection } from '../settings/ConnectedAppsSection';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { Settings } from '../../../shared/contract';
 import { copyText } from '../markdown/copy-text';
@@ -77,6 +78,7 @@ export function SettingsView() {
             <AppearanceSection settings={settings} />
             <InstructionsSection settings={settings} />
             <SettingsForm settings={settings} />
+            <ConnectedAppsSection />
             <DataSection />
             <BackupsSection />
             <Section title={t('transfer.title')} description={t('transfer.settingsHint')}>

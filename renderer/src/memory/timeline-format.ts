@@ -47,6 +47,7 @@ export const KIND_FILTERS = {
   review: ['proposed', 'approved', 'rejected'],
   thread_summarized: ['thread_summarized'],
   episodes: ['episode_written', 'episode_edited', 'episode_deleted'],
+  apps: ['mcp_read'],
   failed: Object.values(FAILED_JOB_KIND),
 } as const satisfies Record<string, readonly KnownKind[]>;
 export type KindFilter = keyof typeof KIND_FILTERS;
