@@ -102,7 +102,7 @@ step('Building the app (electron-vite)…');
   }
 }
 // The terminal host's bundle (out/cli/, staged with the rest of out/), for the `mnemo` shim in the package's
-// resources (scripts/desktop-shims/, README "The mnemo command").
+// resources (scripts/desktop-shims/, docs/GUIDE.md, "From the desktop app").
 step('Building the mnemo command (out/cli)…');
 {
   const { buildCli } = await import('./build-cli.mjs');

@@ -10,7 +10,7 @@ interface HelpCommand extends ParsableCommand {
 }
 
 /** What each group is for, in the top-level help. A group missing here is still listed, without a description. */
-const GROUPS: Record<string, string> = {
+export const GROUPS: Record<string, string> = {
   info: 'where Mnemo keeps its data, versions, and the model server in use',
   chat: 'send a message and stream the reply',
   thread: 'list, show, delete, export and import conversations',
@@ -24,7 +24,7 @@ const GROUPS: Record<string, string> = {
   settings: 'read and change settings (same rules as the app)',
 };
 
-const ENVIRONMENT = [
+export const ENVIRONMENT = [
   'MNEMO_DATA_DIR    the data folder (else --data-dir, else the platform’s usual place)',
   'MNEMO_MODELS_DIR  the models folder (default: <data>/models)',
   'OLLAMA_HOST       Ollama’s address when settings name none',
@@ -32,7 +32,7 @@ const ENVIRONMENT = [
   'NO_COLOR          no colours; FORCE_COLOR=1 colours even in a pipe',
 ];
 
-function optionLines(options: Options): string[] {
+export function optionLines(options: Options): string[] {
   const rows = Object.entries(options).map(([name, o]) => {
     const short = o.type === 'boolean' && o.short ? `-${o.short}, ` : '';
     return [`${short}--${name}${o.type === 'string' ? ` ${o.value}` : ''}`, o.help] as const;
@@ -40,6 +40,8 @@ function optionLines(options: Options): string[] {
   const width = Math.max(0, ...rows.map(([left]) => left.length));
   return rows.map(([left, help]) => `  ${left.padEnd(width)}  ${help}`);
 }
+
+export const EXIT_STATUS = 'exit status: 0 done, 1 the operation failed (one line on stderr), 2 the command line is wrong.';
 
 export function topLevelHelp(commands: readonly HelpCommand[], version: string): string {
   const groups = [...new Set(commands.map((c) => c.words[0]!))];
@@ -59,7 +61,7 @@ export function topLevelHelp(commands: readonly HelpCommand[], version: string):
     'environment:',
     ...ENVIRONMENT.map((l) => `  ${l}`),
     '',
-    'exit status: 0 done, 1 the operation failed (one line on stderr), 2 the command line is wrong.',
+    EXIT_STATUS,
   ].join('\n');
 }
 

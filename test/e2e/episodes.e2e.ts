@@ -2,7 +2,7 @@
  * Memories › Episodes as a user meets it, in Chromium against `npm run web` and a fake Ollama whose background model
  * answers the episode request: the empty state saying when episodes appear, an episode the background model wrote
  * (asked for now through the API, as "quiet" would take half an hour), the link to its thread, the user's edit with
- * its versions and a revert, delete with Undo, the deleted ones restored or deleted forever, and two later conversations listed newest first (the README's picture). One web
+ * its versions and a revert, delete with Undo, the deleted ones restored or deleted forever, and two later conversations listed newest first (the user guide's picture). One web
  * host and one page for the whole file; each test continues the last.
  */
 import fs from 'node:fs';

@@ -151,7 +151,7 @@ describe('deleting an episode forever erases it from the backups too', () => {
     await close();
     // The live database (folded: the core closed) holds no byte of the episode's text any more.
     expect(traces(dir).filter((f) => f.startsWith('mnemo.db'))).toEqual([]);
-    // The README's promise for a deleted thread: backups made while it existed hold it until rotated out or deleted.
+    // The user guide's promise for a deleted thread (docs/GUIDE.md, Security and privacy): backups made while it existed hold it until rotated out or deleted.
     expect(titlesIn(backup)).toEqual(['Garden', `Spare key ${CANARY}`]);
   });
 

@@ -5,7 +5,7 @@
  * PATH) and the CLI bundle's, run from inside a folder named app.asar: sqlite-vec is loaded from app.asar.unpacked
  * (in the archive there is only a placeholder, as in a real package, whose loadExtension cannot read the archive),
  * and the package's bundled embedding model folder is the one used. What it cannot prove (Electron's own asar
- * reading, its ESM loader, worker threads in an archive) needs the packaged app: README "The mnemo command".
+ * reading, its ESM loader, worker threads in an archive) needs the packaged app: docs/GUIDE.md, "From the desktop app".
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -146,9 +146,9 @@ describe('command-line parsing', () => {
     for (const words of ['profile show', 'profile edit [--file FILE]', 'profile refresh [--wait]']) expect(profile).toContain(`mnemo ${words}`);
   });
 
-  it("every command line in the README's CLI section still parses", () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    // As `npm run -s cli -- …` or as `mnemo …`, whichever the README shows.
+  it("every command line in the user guide's terminal examples still parses", () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'docs/GUIDE.md'), 'utf8');
+    // As `npm run -s cli -- …` or as `mnemo …`, whichever the guide shows.
     const lines = [...readme.matchAll(/^(?:printf %s "\$KEY" \| )?(?:npm run -s cli --|mnemo) (.+)$/gm)].map((m) => m[1]!);
     expect(lines.length).toBeGreaterThan(20);
     const placeholders: Record<string, string> = { C: 'preference', N: '5', X: '0.5', T: 'text', ID: '1', VERSION: '2', DATE: '2026-12-31', KEY: 'retrieval.limit', FILE: 'f.txt', NAME: 'llama3.2', words: 'tea' };
