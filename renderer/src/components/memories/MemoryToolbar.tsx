@@ -1,4 +1,5 @@
 /** Search as you type, the sort, and the filters (category, status, pinned, date range, source thread). */
+import { DayField } from '../DayField';
 import { useId, useState } from 'react';
 import type { MemoryCategory } from '../../../../shared/contract';
 import { ALL_STATUSES, CATEGORIES, activeFilterCount, effectiveSort, type PinnedFilter, type SortChoice, type StatusFilter } from '../../memory/memory-query';
@@ -25,6 +26,7 @@ export function MemoryToolbar() {
   const liveEmbedding = useStatusStore((s) => s.embedding);
   const statsEmbedding = useMemoriesStore((s) => s.stats?.semanticSearch);
   const byMeaning = (liveEmbedding ?? statsEmbedding)?.state === 'ready';
+  const placeholder = t(byMeaning ? 'memories.searchPlaceholder' : 'memories.searchPlaceholderKeywords');
   const sort = effectiveSort(query);
   const searching = query.text.trim() !== '';
   const filterCount = activeFilterCount(tab === 'trash' ? { ...query, status: 'active' } : query);
@@ -37,19 +39,23 @@ export function MemoryToolbar() {
       <div className="toolbar-row">
         <div className="search-box">
           <SearchIcon />
-          <input
-            type="search"
-            aria-label={t('memories.search')}
-            placeholder={t(byMeaning ? 'memories.searchPlaceholder' : 'memories.searchPlaceholderKeywords')}
-            value={query.text}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape' && query.text) {
-                e.preventDefault();
-                setText('');
-              }
-            }}
-          />
+          {/* The hidden copy of the placeholder holds the box at least as wide as its words (issue 30's walk: cut
+              when the detail pane was open); Sort and Filters wrap below instead. */}
+          <span className="search-sizer" data-placeholder={placeholder}>
+            <input
+              type="search"
+              aria-label={t('memories.search')}
+              placeholder={placeholder}
+              value={query.text}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape' && query.text) {
+                  e.preventDefault();
+                  setText('');
+                }
+              }}
+            />
+          </span>
         </div>
         <InlineField label={t('memories.sort')}>
           {(id) => (
@@ -116,12 +122,12 @@ export function MemoryToolbar() {
           </InlineField>
           <InlineField label={t('memories.filter.from')}>
             {(id) => (
-              <input id={id} type="date" value={query.createdFrom} max={query.createdTo || undefined} onChange={(e) => setQuery({ createdFrom: e.target.value })} />
+              <DayField id={id} value={query.createdFrom} onChange={(createdFrom) => setQuery({ createdFrom })} />
             )}
           </InlineField>
           <InlineField label={t('memories.filter.to')}>
             {(id) => (
-              <input id={id} type="date" value={query.createdTo} min={query.createdFrom || undefined} onChange={(e) => setQuery({ createdTo: e.target.value })} />
+              <DayField id={id} value={query.createdTo} onChange={(createdTo) => setQuery({ createdTo })} />
             )}
           </InlineField>
           <InlineField label={t('memories.filter.thread')}>
