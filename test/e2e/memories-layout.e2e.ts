@@ -1,7 +1,7 @@
 /**
  * The Memories screen at the window sizes and in the languages people use (issue 30's last walk): the actions and the
  * tabs each keep one line at 1100 px (the tabs wrapped under the actions), the search box's words are never cut when
- * the detail pane is open, a memory too long for its row ends in an ellipsis rather than mid-letter, and the expiry
+ * the detail pane is open (Sort and Filters wrap below it together), a memory too long for its row ends in an ellipsis rather than mid-letter, and the expiry
  * day is written as the app's language writes it, not as the browser's locale does (zh-CN showed mm/dd/yyyy).
  * Real web host, fake Ollama, no embedding model.
  */
@@ -105,6 +105,10 @@ describe('the Memories screen fits, in both languages', () => {
         await page.setViewportSize({ width, height: 800 });
         await expect.poll(() => placeholderCut(page), { message: `placeholder at ${width} px` }).toBe(0);
         expect(await rowsCutMidWord(page), `rows at ${width} px`).toEqual([]);
+        // Sort and Filters wrap together: Filters was left alone on a line of its own at 1280 px.
+        const sort = (await memories.sort.boundingBox())!;
+        const filters = (await page.getByRole('button', { name: 'Filters' }).boundingBox())!;
+        expect(Math.abs(sort.y + sort.height / 2 - (filters.y + filters.height / 2)), `Sort and Filters at ${width} px`).toBeLessThan(4);
       }
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });

@@ -57,33 +57,36 @@ export function MemoryToolbar() {
             />
           </span>
         </div>
-        <InlineField label={t('memories.sort')}>
-          {(id) => (
-            <select
-              id={id}
-              value={sort}
-              onChange={(e) => {
-                const value = e.target.value as SortChoice;
-                setQuery(value === 'relevance' ? { byRelevance: true } : { sort: value, byRelevance: false });
-              }}
-            >
-              {SORTS.filter((s) => s !== 'relevance' || searching).map((s) => (
-                <option key={s} value={s}>
-                  {t(`memories.sort.${s}`)}
-                </option>
-              ))}
-            </select>
-          )}
-        </InlineField>
-        <button type="button" className={showFilters ? 'ghost active' : 'ghost'} aria-expanded={showFilters} aria-controls={`${ids}-filters`} onClick={() => setShowFilters(!showFilters)}>
-          {t('memories.filters')}
-          {filterCount > 0 && <span className="badge accent">{filterCount}</span>}
-        </button>
-        {filterCount > 0 && (
-          <button type="button" className="ghost small" onClick={resetQuery}>
-            <CloseIcon /> {t('memories.clearFilters')}
+        {/* Sort and Filters wrap together below the search box, never one without the other. */}
+        <span className="toolbar-group">
+          <InlineField label={t('memories.sort')}>
+            {(id) => (
+              <select
+                id={id}
+                value={sort}
+                onChange={(e) => {
+                  const value = e.target.value as SortChoice;
+                  setQuery(value === 'relevance' ? { byRelevance: true } : { sort: value, byRelevance: false });
+                }}
+              >
+                {SORTS.filter((s) => s !== 'relevance' || searching).map((s) => (
+                  <option key={s} value={s}>
+                    {t(`memories.sort.${s}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </InlineField>
+          <button type="button" className={showFilters ? 'ghost active' : 'ghost'} aria-expanded={showFilters} aria-controls={`${ids}-filters`} onClick={() => setShowFilters(!showFilters)}>
+            {t('memories.filters')}
+            {filterCount > 0 && <span className="badge accent">{filterCount}</span>}
           </button>
-        )}
+          {filterCount > 0 && (
+            <button type="button" className="ghost small" onClick={resetQuery}>
+              <CloseIcon /> {t('memories.clearFilters')}
+            </button>
+          )}
+        </span>
       </div>
       {showFilters && (
         <div id={`${ids}-filters`} className="toolbar-row filters" role="group" aria-label={t('memories.filters')}>
