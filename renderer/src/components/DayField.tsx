@@ -5,7 +5,7 @@
  * its Save, instead of saving the last day that was valid. The reason is said once the field is left.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { dayTextFormat, formatDayText, isDay, parseDayText } from '../memory/day-text';
+import { dayTextFormat, formatDayText, parseDayText } from '../memory/day-text';
 import { useLanguage, useT } from '../use-t';
 
 export function DayField({ id, label, value, onChange }: { id?: string; label?: string; value: string; onChange(value: string): void }) {
@@ -23,7 +23,8 @@ export function DayField({ id, label, value, onChange }: { id?: string; label?: 
   }, [value, language]);
 
   const format = dayTextFormat(language, { year: t('date.letters.year'), month: t('date.letters.month'), day: t('date.letters.day') });
-  const invalid = value !== '' && !isDay(value);
+  // Judged on what is shown, so a form that keeps only days (the timeline's "as of") still says why it waits.
+  const invalid = text.trim() !== '' && parseDayText(text, language) === null;
   return (
     <>
       <input
