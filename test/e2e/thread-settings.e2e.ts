@@ -109,6 +109,13 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
     await global.press('Control+Enter');
     await expect.poll(() => page.getByText('Instructions saved.').isVisible()).toBe(true);
     expect(unwrap(await api.call('settings.get', {})).instructions).toBe(GLOBAL_INSTRUCTIONS);
+    // The field takes the section's width and its Save sits under it (issue 30's last walk: the Save floated in a
+    // column of its own beside the box, and the label broke after "language,").
+    const box = (await global.boundingBox())!;
+    const save = (await global.locator('xpath=ancestor::section[1]').getByRole('button', { name: 'Save' }).boundingBox())!;
+    expect(save.y).toBeGreaterThanOrEqual(box.y + box.height);
+    const label = await page.locator('label', { hasText: 'How should Mnemo answer?' }).evaluate((el) => el.getClientRects().length === 1 && el.getBoundingClientRect().height < 24);
+    expect(label).toBe(true);
     await page.getByRole('button', { name: 'Back to chat' }).click();
 
     await chat.send('what shall I cook?');

@@ -40,7 +40,8 @@ export function InstructionsSection({ settings }: { settings: Settings }) {
 
   return (
     <Section title={t('instructions.globalTitle')} description={t('instructions.globalDescription')}>
-      <div className="field">
+      {/* The whole width, its Save under it: in the section's two columns the Save floated beside the box. */}
+      <div className="field span-all">
         <label htmlFor={fieldId}>{t('instructions.globalLabel')}</label>
         <textarea
           id={fieldId}
@@ -68,7 +69,7 @@ export function InstructionsSection({ settings }: { settings: Settings }) {
           {tooLong ? t('instructions.tooLong', { max: formatNumber(INSTRUCTIONS_MAX_CHARS, language) }) : save.kind === 'error' ? <CoreError error={save.error} /> : save.kind === 'saved' ? t('instructions.saved') : ''}
         </div>
       </div>
-      <div className="button-row">
+      <div className="button-row span-all">
         <button type="button" disabled={!changed || tooLong || save.kind === 'saving'} onClick={() => void commit()}>
           {t('common.save')}
         </button>
