@@ -115,6 +115,22 @@ describe('the Memories screen fits, in both languages', () => {
     }
   });
 
+  it('the filters keep “Learned from … to …” on one line when they wrap', async () => {
+    await memories.detail.getByRole('button', { name: 'Close the memory' }).click();
+    await page.getByRole('button', { name: 'Filters' }).click();
+    try {
+      for (const width of [1280, 1100, 960]) {
+        await page.setViewportSize({ width, height: 800 });
+        const from = (await memories.filter('Learned from').boundingBox())!;
+        const to = (await memories.filter('to').boundingBox())!;
+        expect(Math.abs(from.y - to.y), `at ${width} px`).toBeLessThan(4);
+      }
+    } finally {
+      await page.getByRole('button', { name: 'Filters' }).click();
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it('the expiry day is written the way the app’s language writes it, and a day that is not one is said', async () => {
     unwrap(await api.call('settings.update', { patch: { language: 'zh-CN' } }));
     try {

@@ -62,17 +62,17 @@ export function InstructionsSection({ settings }: { settings: Settings }) {
             }
           }}
         />
-        <p id={hintId} className="muted small">
+        <p id={hintId} className="field-hint">
           {t('instructions.count', { count: formatNumber(text.trim().length, language), max: formatNumber(INSTRUCTIONS_MAX_CHARS, language) })}
         </p>
         <div id={statusId} className={tooLong || save.kind === 'error' ? 'field-error' : 'muted small'} role="status">
           {tooLong ? t('instructions.tooLong', { max: formatNumber(INSTRUCTIONS_MAX_CHARS, language) }) : save.kind === 'error' ? <CoreError error={save.error} /> : save.kind === 'saved' ? t('instructions.saved') : ''}
         </div>
-      </div>
-      <div className="button-row span-all">
-        <button type="button" disabled={!changed || tooLong || save.kind === 'saving'} onClick={() => void commit()}>
-          {t('common.save')}
-        </button>
+        <div className="button-row">
+          <button type="button" disabled={!changed || tooLong || save.kind === 'saving'} onClick={() => void commit()}>
+            {t('common.save')}
+          </button>
+        </div>
       </div>
     </Section>
   );

@@ -123,16 +123,19 @@ export function MemoryToolbar() {
               </select>
             )}
           </InlineField>
-          <InlineField label={t('memories.filter.from')}>
-            {(id) => (
-              <DayField id={id} value={query.createdFrom} onChange={(createdFrom) => setQuery({ createdFrom })} />
-            )}
-          </InlineField>
-          <InlineField label={t('memories.filter.to')}>
-            {(id) => (
-              <DayField id={id} value={query.createdTo} onChange={(createdTo) => setQuery({ createdTo })} />
-            )}
-          </InlineField>
+          {/* One range, kept on one line: "to" was left to start the next line alone. */}
+          <span className="toolbar-group">
+            <InlineField label={t('memories.filter.from')}>
+              {(id) => (
+                <DayField id={id} value={query.createdFrom} onChange={(createdFrom) => setQuery({ createdFrom })} />
+              )}
+            </InlineField>
+            <InlineField label={t('memories.filter.to')}>
+              {(id) => (
+                <DayField id={id} value={query.createdTo} onChange={(createdTo) => setQuery({ createdTo })} />
+              )}
+            </InlineField>
+          </span>
           <InlineField label={t('memories.filter.thread')}>
             {(id) => (
               <select id={id} value={query.sourceThreadId ?? ''} onChange={(e) => setQuery({ sourceThreadId: e.target.value ? Number(e.target.value) : null })}>
