@@ -118,6 +118,16 @@ export function isoDate(day: CalendarDay): string {
 }
 
 /**
+ * An instant as the zone's wall clock reads it, "2026-06-15 07:00" (or with seconds, "2026-06-15 07:00:09"): how the
+ * terminal prints every time (electron/cli, with the user's zone), so its times agree with the app's.
+ */
+export function localDateTime(ms: number, timeZone: string, precision: 'minute' | 'second' = 'minute'): string {
+  const w = wallClock(ms, timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${isoDate(w)} ${two(w.hour)}:${two(w.minute)}${precision === 'second' ? `:${two(w.second)}` : ''}`;
+}
+
+/**
  * The first instant of a day in the zone. Usually its local midnight; when midnight is skipped (clocks jump at
  * 00:00) the instant of the jump; for a day the zone skipped entirely (Samoa, 2011-12-30) the start of the next day.
  */

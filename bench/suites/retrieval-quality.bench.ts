@@ -24,7 +24,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { createClient, unwrap } from '../../shared/client';
 import { createCore } from '../../electron/core/create-core';
 import { createInProcessTransport } from '../../electron/core/in-process.transport';
@@ -36,6 +35,7 @@ import type { MemoryCategory } from '../../shared/contract';
 import { createEvalEmbedder, EVAL_MODEL, findEvalModel, PREPARE_COMMAND, EVAL_DTYPE } from '../eval-model';
 import { distractorMemories, GOLD_MEMORIES, QUESTIONS, type EvalQuestion } from '../fixtures/retrieval-eval';
 import type { SuiteResult } from '../harness';
+import { bm25Top, plainWords } from '../baselines';
 
 const DISTRACTORS = 820;
 const SEED = 17;
@@ -228,28 +228,9 @@ async function askMnemo(memories: EvalMemoryRow[], embedder: Embedder | null, mi
   }
 }
 
-/** The question's words as unicode61 would cut them (a Chinese sentence without spaces is one word). */
-function plainWords(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-/** FTS5 with the porter tokenizer over `encode(memory text)`, queried with the question's terms ORed. */
+/** The bm25 baseline over the memory texts (bench/baselines.ts), as memory keys. */
 function baseline(memories: Array<{ key: string; content: string }>, encode: (text: string) => string, terms: (text: string) => string[], k: number): Answers {
-  const db = new Database(':memory:');
-  try {
-    db.exec(`CREATE VIRTUAL TABLE base USING fts5(body, tokenize='porter unicode61')`);
-    const insert = db.prepare('INSERT INTO base (rowid, body) VALUES (?, ?)');
-    memories.forEach((m, i) => insert.run(i + 1, encode(m.content)));
-    const search = db.prepare('SELECT rowid AS id FROM base WHERE base MATCH ? ORDER BY rank LIMIT ?');
-    return QUESTIONS.map((q) => {
-      const words = [...new Set(terms(q.text))];
-      if (words.length === 0) return [];
-      const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ');
-      return (search.all(match, k) as Array<{ id: number }>).map((r) => memories[r.id - 1]!.key);
-    });
-  } finally {
-    db.close();
-  }
+  return bm25Top(memories.map((m) => m.content), QUESTIONS.map((q) => q.text), k, encode, terms).map((a) => a.map((i) => memories[i]!.key));
 }
 
 /** A score as table cells, in the tables' column order; `split` is the hit rate by group that table shows. */

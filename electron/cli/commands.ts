@@ -16,9 +16,11 @@ import { episodeCommands } from './commands/episode.commands';
 import { settingsCommands } from './commands/settings.commands';
 import { threadSettingsCommands } from './commands/thread-settings.commands';
 import { threadFocusCommands } from './commands/thread-focus.commands';
+import { threadSearchCommands } from './commands/thread-search.commands';
 import { threadTransferCommands } from './commands/thread-transfer.commands';
 import { transferCommands } from './commands/transfer.commands';
 import { infoCommands } from './commands/info.commands';
+import { mcpCommands } from './commands/mcp.commands';
 import type { Options } from './options';
 import type { Paint, ProgressBar } from './terminal';
 
@@ -42,6 +44,10 @@ export interface CliContext {
   progress(label: string): ProgressBar | null;
   /** Colours for stdout's text: plain unless stdout is a terminal that takes them (terminal.ts). */
   paint: Paint;
+  /** The user's time zone (the setting, else the system's): every time printed is its wall clock, as in the app. */
+  timeZone: string;
+  /** An instant as the user's wall clock reads it, "2026-06-15 07:00" (shared/calendar-day.ts localDateTime). */
+  localTime(at: number, precision?: 'minute' | 'second'): string;
 }
 
 /** What a command that runs without a core gets: the data folder instead of a client. */
@@ -73,4 +79,4 @@ export interface StandaloneCommand extends CommandWords {
 
 export type CliCommand = CoreCommand | StandaloneCommand;
 
-export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...threadFocusCommands, ...embeddingCommands, ...memoryCommands, ...episodeCommands, ...transferCommands, ...profileCommands, ...settingsCommands];
+export const commands: CliCommand[] = [...infoCommands, ...dbCommands, ...backupCommands, ...chatCommands, ...modelsCommands, ...threadTransferCommands, ...threadSettingsCommands, ...threadFocusCommands, ...threadSearchCommands, ...embeddingCommands, ...memoryCommands, ...episodeCommands, ...transferCommands, ...profileCommands, ...mcpCommands, ...settingsCommands];

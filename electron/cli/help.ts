@@ -20,6 +20,7 @@ const GROUPS: Record<string, string> = {
   embedding: 'semantic search: status, and downloading the local model',
   queue: 'background jobs (learning, summaries, titles)',
   db: 'check, back up and restore the database',
+  mcp: 'let other AI apps (LM Studio, Claude Desktop, Jan, Cursor…) use your memory over MCP; which apps may do what',
   settings: 'read and change settings (same rules as the app)',
 };
 

@@ -4,8 +4,10 @@
  * 2 the command line itself is wrong (one line saying what, and which help to read).
  */
 import { fileURLToPath } from 'node:url';
+import { localDateTime } from '../../shared/calendar-day';
 import { createClient } from '../../shared/client';
 import { isMnemoError } from '../../shared/errors';
+import { userTimeZone } from '../../shared/time-zone';
 import { createCore } from '../core/create-core';
 import { createInProcessTransport } from '../core/in-process.transport';
 import { createStderrLogger } from '../core/ports/logger.port';
@@ -75,6 +77,8 @@ async function main(argv: string[]): Promise<number> {
   });
   try {
     const client = createClient(createInProcessTransport(core));
+    const settings = await client.call('settings.get', {});
+    const timeZone = userTimeZone(settings.ok ? settings.value.timeZone : '');
     let out: CliOutput;
     try {
       out = await command.run({
@@ -87,6 +91,8 @@ async function main(argv: string[]): Promise<number> {
         note: (line) => void process.stderr.write(`mnemo: ${line}\n`),
         progress: (label) => (progressEnabled(process.stderr, process.env) ? createProgressBar(process.stderr, label) : null),
         paint: paint(!json && colourEnabled(process.stdout, process.env)),
+        timeZone,
+        localTime: (at, precision) => localDateTime(at, timeZone, precision),
       });
     } catch (e) {
       // A command that finds its own words wrong (an unknown setting, a value of the wrong type).

@@ -29,6 +29,7 @@ import { createDefaultEmbedder, createEmbedderFactory, resolveModelHub, type Loc
 import { createEmbeddingService } from './embedding/embedding.service';
 import { createMemoryService, memoryRetrievalPort } from './memory/memory.service';
 import { createMemoryToolSources } from './chat/memory-tool-sources';
+import { createMemoryForget } from './memory/memory-forget';
 import { createBackupService } from './backup/backup.service';
 import { createBackupScrubber } from './backup/backup-scrub';
 import { createDailyScheduler } from './backup/daily-scheduler';
@@ -76,6 +77,10 @@ import { createEpisodeJob } from './episodes/episode.job';
 import { createEpisodeService } from './episodes/episode.service';
 import { createEpisodeStore } from './episodes/episode.store';
 import { createThreadService } from './threads/thread.service';
+import { createMcpClientsStore } from './mcp/mcp-clients.store';
+import { mcpHandlers } from './mcp/mcp.handlers';
+import { createMcpService } from './mcp/mcp.service';
+import { createMcpMemoryTools, type McpMemoryTools } from './mcp/mcp-memory-tools';
 
 export interface CoreOptions {
   dataDir: string;
@@ -121,6 +126,8 @@ export interface Core {
   subscribe(listener: (message: EventMessage) => void): () => void;
   /** The background queue, for hosts that drive it (CLI `queue run`) and for tests (`waitForIdle`). */
   readonly queue: JobQueue;
+  /** What an app connected over MCP may ask (`mnemo mcp` serves it: cli/mcp-server.ts). */
+  readonly mcpTools: McpMemoryTools;
   /** The desktop host's power monitor: background model work may wait for mains power (settings.learningNeedsPower). */
   setOnBattery(onBattery: boolean): void;
   /** Runs the daily tasks that are due now, as the long-running hosts' periodic check does; resolves with their names. */
@@ -246,9 +253,11 @@ export function createCore(options: CoreOptions): Core {
   const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get(), backups: backupScrubber, logger });
   disposers.push(() => episodes.dispose());
   queue.register(createEpisodeJob({ ...jobDeps, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
+  const forget = createMemoryForget({ search: memories, bulk: memories, toMemory: (id) => memories.getMemory(id) });
   const memoryToolSources = createMemoryToolSources({
     sqlite: db.sqlite,
     memory: memories,
+    forget,
     exclusions: (threadId) => timeline.exclusions(threadId),
     episodes: (query, limit) => episodes.searchEpisodes(query, limit),
   });
@@ -273,6 +282,7 @@ export function createCore(options: CoreOptions): Core {
     profile: () => profile.forPrompt(),
     memoryToolSources: () => memoryToolSources,
     workingMemory: focus,
+    forget,
     lane,
   });
   chat.recoverInterrupted();
@@ -281,6 +291,17 @@ export function createCore(options: CoreOptions): Core {
   const memoryCap = createMemoryCap({ sqlite: db.sqlite, settings: () => settings.get() });
   queue.register(createConsolidateJob({ ...jobDeps, logger, memories, cap: memoryCap }));
   const review = createReviewService({ sqlite: db.sqlite, memories, events });
+  const mcpClients = createMcpClientsStore({ sqlite: db.sqlite, clock, timeline: timelineEvents });
+  const mcp = createMcpService({ store: mcpClients, events, memoryExists: (id) => memories.getMemory(id) !== null });
+  const mcpTools = createMcpMemoryTools({
+    store: mcpClients,
+    memories,
+    settings: () => settings.get(),
+    profile: () => profile.forPrompt(),
+    conversations: (query, limit) => memoryToolSources.searchConversations({ query, limit, excludeMessageIds: new Set() }),
+    events,
+    clock,
+  });
   if (options.startQueue ?? true) {
     queue.start();
     // Vectors missing (model switched, or memories saved while no embedder was available): fill them in the
@@ -357,12 +378,21 @@ export function createCore(options: CoreOptions): Core {
     }),
     ...chatHandlers({ chat, messages, promptContexts, lane }),
     ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
-    ...memoryHandlers({ memories, timeline, exporter, importer, maintenance, unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }) }),
+    ...memoryHandlers({
+      memories,
+      timeline,
+      exporter,
+      importer,
+      maintenance,
+      unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }),
+      access: (memoryId) => mcp.accessOf(memoryId),
+    }),
     ...profileHandlers(profile),
     ...episodeHandlers(episodes),
     ...focusHandlers(focus),
     ...timelineHandlers(timeline),
     ...reviewHandlers(review),
+    ...mcpHandlers(mcp),
   };
   const dispatcher = createDispatcher(handlers, logger, { checkOutputs: options.checkOutputs ?? false });
 
@@ -374,6 +404,7 @@ export function createCore(options: CoreOptions): Core {
         ? Promise.resolve({ ok: false, error: { code: 'SHUTTING_DOWN', message: 'Mnemo is shutting down; the request was not run.' } })
         : dispatcher.call(name, input),
     subscribe: (listener) => events.subscribe(listener),
+    mcpTools,
     setOnBattery: (onBattery) => lane.setOnBattery(onBattery),
     queue,
     runDailyTasks: () => daily.runDue(),

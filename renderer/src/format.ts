@@ -2,6 +2,7 @@
  * Numbers, sizes, durations and times as people read them, in the UI language. Intl formatters are built once per
  * language and options and kept: building one costs far more than using it, and a list renders dozens per frame.
  */
+import { isoDate, dayOf } from '../../shared/calendar-day';
 import type { Language } from './i18n';
 import { currentTimeZone } from './stores/settings.store';
 
@@ -68,6 +69,17 @@ export function formatRelativeTime(timestamp: number, now: number, language: Lan
 
 export function formatTime(timestamp: number, language: Language): string {
   return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(timestamp);
+}
+
+/** Both instants fall on the same day in the user's zone. */
+export function isSameDay(a: number, b: number): boolean {
+  const zone = currentTimeZone();
+  return isoDate(dayOf(a, zone)) === isoDate(dayOf(b, zone));
+}
+
+/** "10:02" on the day it is now in the user's zone, "Nov 27, 2026, 10:02 AM" on any other day. */
+export function formatTimeOfDay(timestamp: number, now: number, language: Language): string {
+  return isSameDay(timestamp, now) ? dateFormat(language, { timeStyle: 'short' }).format(timestamp) : formatTime(timestamp, language);
 }
 
 /**

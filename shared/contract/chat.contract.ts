@@ -70,7 +70,8 @@ export const ToolSearch = z.object({
   memoryIds: z.array(Id),
   /** Episodes search_memory returned (what earlier conversations were about); absent in rows written before episodes. */
   episodes: z.array(z.object({ episodeId: Id, threadId: Id, threadTitle: z.string(), title: z.string(), startedAt: Timestamp })).default([]),
-  messages: z.array(z.object({ messageId: Id, threadId: Id, threadTitle: z.string(), createdAt: Timestamp })),
+  /** Past messages search_conversations returned, and whose they are (rows written before answers were searched: the user's). */
+  messages: z.array(z.object({ messageId: Id, threadId: Id, threadTitle: z.string(), role: z.enum(['user', 'assistant']).default('user'), createdAt: Timestamp })),
   /** Results left out since: their episode was deleted forever or their thread deleted (their titles are not kept). */
   forgotten: z.number().int().nonnegative().default(0),
   /** What was wrong with the call (bad arguments, unknown tool, a repeated search), as the model was told; null: it ran. */
@@ -80,6 +81,22 @@ export const ToolSearch = z.object({
   cut: z.boolean(),
 });
 export type ToolSearch = z.output<typeof ToolSearch>;
+
+/**
+ * A request to forget handled while answering (electron/core/memory/memory-forget.ts): from the user's message
+ * ("Forget that I live in Berlin") or the model's forget_memory call. The chat shows it under the answer: what went
+ * to the trash with Undo, or the candidates to pick from, or that nothing matched.
+ */
+export const ForgetNotice = z.object({
+  via: z.enum(['message', 'tool']),
+  /** What was asked to be forgotten, as asked (the user's words, or the model's query). */
+  request: z.string(),
+  /** Moved to the trash (restorable: Undo). */
+  trashed: z.array(Id),
+  /** Several matched: nothing of them trashed, the user picks. Empty with `trashed` empty: nothing matched. */
+  candidates: z.array(Id),
+});
+export type ForgetNotice = z.output<typeof ForgetNotice>;
 
 export const PromptContext = z.object({
   model: z.string(),
@@ -117,6 +134,15 @@ export const PromptContext = z.object({
   tools: z.object({ offered: z.boolean(), searches: z.array(ToolSearch), refused: z.boolean() }).default({ offered: false, searches: [], refused: false }),
   /** The thread's working memory (its own share of the conversation share): tokens, whether the focus went in, how many open tasks. */
   workingMemory: z.object({ tokens: Tokens, focus: z.boolean(), tasks: z.number().int().nonnegative() }).default({ tokens: 0, focus: false, tasks: 0 }),
+  /** The memory search for this prompt: semanticTimedOut, the question's embedding took longer than settings.retrieval.timeBudgetMs, so keyword results only. */
+  retrieval: z.object({ semanticTimedOut: z.boolean() }).default({ semanticTimedOut: false }),
+  /**
+   * The output cap the request that wrote the answer carried (num_predict for Ollama, max_tokens for an
+   * OpenAI-compatible server): what the context window left after its prompt. null: an answer recorded before caps.
+   */
+  replyCap: Tokens.nullable().default(null),
+  /** Requests to forget handled for this answer (the model was told what happened); absent in rows written before. */
+  forgets: z.array(ForgetNotice).default([]),
 });
 export type PromptContext = z.output<typeof PromptContext>;
 
@@ -190,5 +216,6 @@ export const chatEvents = {
    */
   'message.searchStarted': z.object({ threadId: Id, messageId: Id, tool: z.enum(['search_memory', 'search_conversations']), query: z.string() }),
   /** toolSearches: the searches the model ran with the memory tools (absent: none). */
-  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse), toolSearches: z.array(ToolSearch).optional() }),
+  /** forgets: requests to forget handled for this answer (absent: none). */
+  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse), toolSearches: z.array(ToolSearch).optional(), forgets: z.array(ForgetNotice).optional() }),
 };

@@ -11,6 +11,7 @@ import type { OperationSpec } from './define';
 import { embeddingEvents, embeddingOperations } from './embedding.contract';
 import { episodeEvents, episodeOperations } from './episode.contract';
 import { focusEvents, focusOperations } from './focus.contract';
+import { mcpEvents, mcpOperations } from './mcp.contract';
 import { memoryEvents, memoryOperations } from './memory.contract';
 import { modelsEvents, modelsOperations } from './models.contract';
 import { profileEvents, profileOperations } from './profile.contract';
@@ -37,6 +38,7 @@ export const operations = {
   ...episodeOperations,
   ...embeddingOperations,
   ...focusOperations,
+  ...mcpOperations,
 } satisfies Record<string, OperationSpec>;
 
 export const events = {
@@ -53,6 +55,7 @@ export const events = {
   ...episodeEvents,
   ...embeddingEvents,
   ...focusEvents,
+  ...mcpEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type OperationName = keyof typeof operations;
@@ -97,3 +100,4 @@ export * from './episode.contract';
 export * from './db.contract';
 export * from './summary.contract';
 export * from './focus.contract';
+export * from './mcp.contract';

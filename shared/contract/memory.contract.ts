@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Empty, Id, Timestamp, operation } from './define';
 import { EmbeddingStatus } from './embedding.contract';
 import { IMPORT_MAX_CHARS, IMPORT_TOO_LONG_MESSAGE } from './input-limits';
+import { McpMemoryAccess } from './mcp.contract';
 
 export const MemoryCategory = z.enum(['knowledge', 'preference', 'project', 'skill']);
 export type MemoryCategory = z.output<typeof MemoryCategory>;
@@ -411,6 +412,11 @@ export const memoryOperations = {
       items: z.array(z.object({ memoryId: Id, version: z.number().int(), content: z.string(), category: MemoryCategory, importance: z.number(), pinned: z.boolean() })),
       total: z.number().int().nonnegative(),
     }),
+  ),
+  'memory.access': operation(
+    'Which other apps (MCP clients) read or wrote this memory, how many times and when last; most recent first.',
+    z.object({ memoryId: Id }).strict(),
+    z.object({ entries: z.array(McpMemoryAccess) }),
   ),
   'memory.getMany': operation(
     'Several memories by id (e.g. for an answer’s receipt); ids that no longer exist are left out.',

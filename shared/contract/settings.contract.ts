@@ -84,6 +84,11 @@ export const Settings = z.object({
       recencyHalfLifeDays: z.number().positive().max(3650).default(30),
       minSimilarity: share.default(0.3),
       limit: z.number().int().min(1).max(100).default(12),
+      /**
+       * How long a prompt's retrieval waits for the question's embedding (memory/memory-search.ts): past it, keyword
+       * results only, and "what the model saw" says so. A cold or slow embedding model never holds an answer longer.
+       */
+      timeBudgetMs: z.number().int().min(50).max(30_000).default(500),
     })
     .prefault({}),
   summary: z

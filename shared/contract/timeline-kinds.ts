@@ -39,6 +39,7 @@ export const TIMELINE_EVENT_KINDS = [
   'episode_edited',
   'episode_deleted',
   'episode_failed',
+  'mcp_read',
 ] as const;
 
 /** The failure event of each kind of background job. */

@@ -79,6 +79,17 @@ export const timelineEventData = {
   episode_deleted: z.object({ episodeId: Id, forever: z.boolean() }),
   episode_failed: JobFailed,
   focus_failed: JobFailed,
+  /**
+   * Another app read through MCP (electron/core/mcp/): one event per call, naming the app, the tool and the memories it
+   * was given (ids only; the count of conversation excerpts for search_conversations). The memory's access log
+   * (mcp_memory_access) keeps the per-memory tally.
+   */
+  mcp_read: z.object({
+    client: z.string().max(200),
+    tool: z.enum(['search_memory', 'list_recent_memories', 'get_profile', 'search_conversations']),
+    memoryIds: z.array(Id).max(100),
+    items: Count,
+  }),
 } satisfies Record<TimelineEventKind, z.ZodType>;
 export type TimelineEventData<K extends TimelineEventKind> = z.input<(typeof timelineEventData)[K]>;
 

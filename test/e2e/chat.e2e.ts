@@ -356,6 +356,9 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     await settings.setNumber('Memories per answer', '2.5');
     await expect.poll(() => page.getByText('Enter a whole number.').count()).toBe(1);
     await settings.setNumber('Memories per answer', '8');
+    await settings.setNumber('Time for meaning search (ms)', '20');
+    await expect.poll(() => page.getByText('Enter a number from 50 to 30000.').count()).toBe(1);
+    await settings.setNumber('Time for meaning search (ms)', '800');
     expect(await settings.field('Context window (tokens)').inputValue()).toBe('8192');
     await settings.setNumber('Context window (tokens)', '1000');
     await expect.poll(() => page.getByText('Enter a number from 2048 to 1048576.').count()).toBe(1);
@@ -366,7 +369,7 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     const saved = await api.call('settings.get', {});
     expect(saved.ok && saved.value.contextWindowTokens).toBe(16384);
     expect(saved.ok && saved.value.budget).toEqual({ system: 0.15, memories: 0.1, conversation: 0.5, reply: 0.2 });
-    expect(saved.ok && saved.value.retrieval).toMatchObject({ limit: 8, similarityWeight: 0.6, importanceWeight: 0.25, recencyWeight: 0.15 });
+    expect(saved.ok && saved.value.retrieval).toMatchObject({ limit: 8, similarityWeight: 0.6, importanceWeight: 0.25, recencyWeight: 0.15, timeBudgetMs: 800 });
 
     await settings.theme('Dark').check();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');

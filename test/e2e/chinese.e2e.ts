@@ -4,13 +4,17 @@
  * core's words under 详情), and the timeline says who did what in whole sentences. Real web host, fake Ollama on
  * loopback, no embedding model (so semantic search is off and says why).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { FakeOllama } from '../fakes/fake-ollama';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
 import { latinWords } from '../support/latin-words';
-import type { RunningApp } from './support/processes';
+import { ROOT, type RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
+
+const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 /** The few places of the Chinese UI this test reads, by their Chinese names. */
 class ChineseUi {
@@ -36,6 +40,22 @@ class ChineseUi {
 
   lastAnswer(): Locator {
     return this.page.getByRole('article', { name: 'Mnemo' }).last();
+  }
+}
+
+/** The families Chromium drew an element's text with (DevTools' "Rendered Fonts"). */
+async function fontsDrawing(page: Page, xpath: string): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('DOM.getDocument', { depth: -1 });
+    await cdp.send('CSS.enable');
+    const { searchId, resultCount } = await cdp.send('DOM.performSearch', { query: xpath });
+    expect(resultCount).toBe(1);
+    const { nodeIds } = await cdp.send('DOM.getSearchResults', { searchId, fromIndex: 0, toIndex: 1 });
+    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId: nodeIds[0]! });
+    return fonts.map((font) => font.familyName);
+  } finally {
+    await cdp.detach();
   }
 }
 
@@ -98,6 +118,17 @@ describe('the Chinese UI shows Chinese, including the core’s failures', () => 
     await asOf.fill('2026年11月1日');
     await expect.poll(() => page.getByRole('complementary').getByRole('heading').innerText()).toBe('2026年11月1日 时 Mnemo 记得的内容');
     await page.getByRole('complementary').getByRole('button').first().click();
+  });
+
+  it('a thread in Chinese, drawn in a Chinese font (docs/screenshots/zh-CN-chat.png)', async () => {
+    await page.reload();
+    await ui.nav.getByRole('listitem').first().getByRole('button').first().click();
+    await expect.poll(() => ui.lastAnswer().innerText()).toContain('波尔图的春天很美');
+    // The fonts the browser drew the answer with: Noto Sans SC, the test browser's (support/test-fonts.ts), not boxes.
+    // (Its subset files are named for the variable font's first instance, "Noto Sans SC Thin", at regular weight.)
+    expect(await fontsDrawing(page, "//p[contains(., '波尔图的春天很美')]")).toContainEqual(expect.stringMatching(/^Noto Sans SC/));
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'zh-CN-chat.png') });
   });
 
   it('Ollama gone: the failed answer says so in Chinese; the core’s words (naming the host) are folded, not lost', async () => {

@@ -2,7 +2,8 @@
  * Memory tools as a user meets them, in Chromium against `npm run web` and a fake Ollama whose chat model calls
  * search_memory as Ollama streams tool calls: the user asks something only a memory knows, the model searches, the
  * answer uses it, and the receipt under the answer names the search and the memory it returned; "What the model saw"
- * lists the search too. Settings chooses how answers reach memories.
+ * lists the search too. Settings chooses how answers reach memories. Asked what it recommended, the model searches the
+ * conversations, and the receipt says which result was Mnemo's answer and which the user's message.
  * One web host and one page for the whole file: each test continues where the previous one left off.
  */
 import fs from 'node:fs';
@@ -32,7 +33,13 @@ function reply(request: FakeInferenceRequest): FakeReply {
   if (request.messages[0]?.content.startsWith('You write an episode')) return { content: EPISODE };
   if (request.body.format !== undefined) return { content: '{"memories": []}' };
   if (request.messages.at(-1)!.content.startsWith('Write a short title')) return { content: JSON.stringify(request.messages).includes('Book the vet') ? 'Vet for Miso' : 'My cat' };
+  const asked = request.messages.at(-1)!.content;
+  if (asked.startsWith('My knee hurts')) return { content: 'For your knee I recommend quad sets.' };
   const result = request.messages.find((m) => m.role === 'tool');
+  if (asked.includes('recommend')) {
+    if (!result) return { toolCalls: [{ name: 'search_conversations', arguments: { query: 'knee' } }] };
+    return { content: result.content.includes('you answered: For your knee I recommend quad sets.') ? 'I recommended quad sets.' : 'I do not know.' };
+  }
   if (request.body.tools && !result) return { toolCalls: [{ name: 'search_memory', arguments: { query: 'cat' } }] };
   const text = result?.content.includes('Miso') ? 'Your cat is called Miso.' : 'I do not know.';
   const slow = request.messages.some((m) => m.role === 'user' && m.content.includes('again'));
@@ -136,5 +143,19 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
     expect(await unnamedControls(page)).toEqual([]);
     await episode.getByRole('button', { name: 'Open the thread “Vet for Miso”' }).click();
     await expect.poll(() => page.getByText('Book the vet for my cat next week.').first().isVisible()).toBe(true);
+  });
+
+  it('“What did you recommend for my knee?” finds the earlier answer; the receipt says it was Mnemo’s', async () => {
+    const earlier = unwrap(await api.call('chat.send', { text: 'My knee hurts after running.' }));
+    const title = unwrap(await api.call('thread.get', { threadId: earlier.threadId })).title || 'untitled';
+    await chat.newThreadButton.click();
+    await chat.send('What did you recommend for my knee?');
+    const answer = chat.lastAnswer();
+    await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('I recommended quad sets.');
+    await answer.locator('details.receipt summary').click();
+    const search = answer.locator('.tool-search');
+    await expect.poll(() => search.locator('.tool-search-line').textContent()).toBe('Searched past conversations for “knee”: 2 found');
+    const results = await search.locator('.tool-search-results li').allTextContents();
+    expect(results.map((r) => r.replace(/, (now|\d+ minutes? ago)$/, ''))).toEqual(expect.arrayContaining([`Mnemo’s answer in “${title}”`, `Your message in “${title}”`]));
   });
 });

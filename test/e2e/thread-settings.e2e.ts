@@ -137,7 +137,12 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
     expect(systemRow[2]).toBe('1,228');
     expect(Number(systemRow[1]!.replace(/,/g, ''))).toBeGreaterThan(0);
     expect((await tools.contextRow(/earlier messages/))[0]).toContain('4 earlier messages');
-    expect(await tools.contextRow(/^Kept for the answer/)).toEqual(['Kept for the answer', '–', '1,638']);
+    // The reply reserve as enforced: the output cap the answer's request really carried (num_predict).
+    const answerRequest = fake.requests.filter((q) => q.path === '/api/chat' && (q.body as { format?: unknown }).format === undefined && JSON.stringify(q.body).includes(THREAD_INSTRUCTIONS)).at(-1)!;
+    const cap = (answerRequest.body as { options: { num_predict: number } }).options.num_predict;
+    expect(cap).toBeGreaterThanOrEqual(1638);
+    expect(await tools.contextRow(/^Kept for the answer/)).toEqual(['Kept for the answer', cap.toLocaleString('en'), '1,638']);
+    expect(await dialog.textContent()).toContain(`The request let the model write at most ${cap.toLocaleString('en')} tokens`);
     expect(await unnamedControls(page)).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'context-view.png') });
     await page.keyboard.press('Escape');
@@ -151,6 +156,7 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
       await expect.poll(() => tools.contextDialog.getByRole('heading', { name: '模型看到的内容' }).isVisible()).toBe(true);
       await expect.poll(() => tools.contextDialog.textContent()).toContain('4 条更早的消息');
       expect(await tools.contextDialog.textContent()).toContain('留给回答');
+      expect(await tools.contextDialog.textContent()).toContain('这次请求允许模型最多写');
       await page.keyboard.press('Escape');
     } finally {
       unwrap(await api.call('settings.update', { patch: { language: 'en' } }));

@@ -16,6 +16,11 @@ export interface BagOfWordsOptions {
   concepts?: Record<string, string>;
   /** load() fails with EMBEDDER_UNAVAILABLE and this reason. */
   unavailable?: string;
+  /**
+   * A slow embedding model: query embeddings wait for this before answering (passages do not), so a test decides when
+   * a question's vector arrives (never, or after a check) without a timer.
+   */
+  queryGate?: () => Promise<void>;
 }
 
 export interface BagOfWordsEmbedder extends Embedder {
@@ -68,7 +73,8 @@ export function createBagOfWordsEmbedder(options: BagOfWordsOptions = {}): BagOf
     embed(texts: string[], kind: EmbeddingKind) {
       if (!loaded) return Promise.reject(new Error('embed() before load()'));
       embedded[kind] += texts.length;
-      return Promise.resolve(texts.map((t) => bagOfWordsVector(t, dims, options.concepts)));
+      const vectors = texts.map((t) => bagOfWordsVector(t, dims, options.concepts));
+      return kind === 'query' && options.queryGate ? options.queryGate().then(() => vectors) : Promise.resolve(vectors);
     },
     dispose: () => Promise.resolve(),
   };

@@ -41,6 +41,8 @@ describe('progress bars on a terminal', () => {
       note: () => {},
       progress: (label) => createProgressBar(terminal, label),
       paint: paint(false),
+      timeZone: 'UTC',
+      localTime: (at) => new Date(at).toISOString(),
     };
     const out = await found.command.run(ctx);
     // Each redraw: "\r<line>\x1b[K"; the end: "\r\x1b[K".

@@ -78,7 +78,7 @@ describe('memory for prompts, provenance and vectors (internal API)', () => {
       const full = await retrieve(h, 'coffee note', 10_000);
       expect(full.items.length).toBe(1 + 12); // pinned + the retrieval limit (setting)
       const pinnedOnly = estimateTokens((await retrieve(h, 'unmatched', 10_000)).text);
-      expect(await retrieve(h, 'coffee note', pinnedOnly - 1)).toEqual({ items: [], text: '' });
+      expect(await retrieve(h, 'coffee note', pinnedOnly - 1)).toEqual({ items: [], text: '', semanticTimedOut: false });
       for (const budget of [pinnedOnly, pinnedOnly + 20, pinnedOnly + 60, pinnedOnly + 150]) {
         const r = await retrieve(h, 'coffee note', budget);
         expect(estimateTokens(r.text)).toBeLessThanOrEqual(budget);

@@ -11,6 +11,7 @@ import { createChatHarness, createOpenAiChatHarness } from '../support/chat-harn
 import type { FakeOpenAiOptions } from '../fakes/fake-openai';
 import { runCli } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
+import { MEMORY_TOOL_NAMES } from '../../electron/core/chat/memory-tools';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -47,7 +48,7 @@ describe('memory tools in chat', () => {
     expect(r.assistantMessage).toMatchObject({ status: 'complete', content: 'Your cat is Miso.' });
 
     const [first, second] = chats(fake).map(wire);
-    expect(first!.tools?.map((t) => t.function.name)).toEqual(['search_memory', 'search_conversations']);
+    expect(first!.tools?.map((t) => t.function.name)).toEqual(['search_memory', 'search_conversations', 'forget_memory']);
     // 'tools': the always-on part only (the pinned memory), and the rule that says the tools exist.
     expect(first!.messages[0]!.content).toContain('Name is Ana');
     expect(first!.messages[0]!.content).not.toContain('Miso');
@@ -83,7 +84,7 @@ describe('memory tools in chat', () => {
     expect(r.memoriesUsed).toEqual([]);
   });
 
-  it('search_conversations finds a Chinese message of another thread with its title and day, never an incognito one or this prompt’s', async () => {
+  it('search_conversations finds a Chinese message of another thread and its answer, with its title and day, never an incognito one or this prompt’s', async () => {
     const { client, fake } = await harness();
     const trip = unwrap(await client.call('chat.send', { text: '我下个月要去京都看红叶' }));
     unwrap(await client.call('thread.rename', { threadId: trip.threadId, title: '秋天的旅行' }));
@@ -92,14 +93,18 @@ describe('memory tools in chat', () => {
 
     const r = unwrap(await client.call('chat.send', { text: '我之前说过京都的什么?' }));
     const result = toolMessages(chats(fake).at(-1))[0]!;
-    expect(result.content).toContain('我下个月要去京都看红叶');
+    expect(result.content).toContain('the user wrote: 我下个月要去京都看红叶');
+    // The trip's answer (the fake echoes the question) is found too, and said to be the assistant's.
+    expect(result.content).toContain('you answered: You said: 我下个月要去京都看红叶');
     expect(result.content).toContain('秋天的旅行');
     expect(result.content).toMatch(/\d{4}-\d{2}-\d{2}/);
     expect(result.content).not.toContain('秘密');
     expect(result.content).not.toContain('我之前说过');
     const context = unwrap(await client.call('chat.context', { messageId: r.assistantMessage.id }))!;
-    expect(context.tools.searches).toEqual([
-      expect.objectContaining({ tool: 'search_conversations', query: '京都', memoryIds: [], messages: [expect.objectContaining({ messageId: trip.userMessage.id, threadId: trip.threadId, threadTitle: '秋天的旅行' })] }),
+    expect(context.tools.searches).toEqual([expect.objectContaining({ tool: 'search_conversations', query: '京都', memoryIds: [] })]);
+    expect([...context.tools.searches[0]!.messages].sort((a, b) => a.messageId - b.messageId)).toEqual([
+      expect.objectContaining({ messageId: trip.userMessage.id, threadId: trip.threadId, threadTitle: '秋天的旅行', role: 'user' }),
+      expect.objectContaining({ messageId: trip.assistantMessage.id, threadId: trip.threadId, threadTitle: '秋天的旅行', role: 'assistant' }),
     ]);
     // A receipt even without memories: the search is what the answer used.
     const page = unwrap(await client.call('thread.messages', { threadId: r.threadId }));
@@ -108,7 +113,7 @@ describe('memory tools in chat', () => {
     // The trip's thread deleted: this answer's record keeps that something was found, not the deleted thread's title.
     unwrap(await client.call('thread.delete', { threadId: trip.threadId }));
     const after = unwrap(await client.call('chat.context', { messageId: r.assistantMessage.id }))!;
-    expect(after.tools.searches).toEqual([expect.objectContaining({ tool: 'search_conversations', query: '京都', messages: [], forgotten: 1 })]);
+    expect(after.tools.searches).toEqual([expect.objectContaining({ tool: 'search_conversations', query: '京都', messages: [], forgotten: 2 })]);
     expect(JSON.stringify(after)).not.toContain('秋天的旅行');
   });
 
@@ -237,7 +242,7 @@ describe('memory tools in chat', () => {
       fake.script({ toolCalls: [{ name: 'search_conversations', arguments: { query: 'cat' } }] }, { content: 'You asked before.' });
       const json = await runCli(['chat', '--json', 'Did I ask about my cat?'], env);
       expect(json.code, json.stderr).toBe(0);
-      expect(JSON.parse(json.stdout).searches).toEqual([{ tool: 'search_conversations', query: 'cat', memory_ids: [], message_ids: [1] }]);
+      expect(JSON.parse(json.stdout).searches).toEqual([{ tool: 'search_conversations', query: 'cat', memory_ids: [], message_ids: [1], message_roles: ['user'] }]);
     } finally {
       await fake.close();
     }
@@ -270,7 +275,7 @@ describe('memory tools in chat', () => {
       const r = unwrap(await client.call('chat.send', { text: 'What is my cat called?' }));
       expect(r.assistantMessage).toMatchObject({ status: 'complete', content: 'Your cat is Miso.' });
       const [first, second] = completions(fake);
-      expect(first!.tools).toHaveLength(2);
+      expect(first!.tools).toHaveLength(MEMORY_TOOL_NAMES.length);
       const call = second!.messages.at(-2) as { role: string; tool_calls: Array<{ id: string; type: string; function: { name: string; arguments: string } }> };
       expect(call).toMatchObject({ role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'search_memory', arguments: '{"query": "cat", "limit": 3}' } }] });
       expect(second!.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: call.tool_calls[0]!.id });
@@ -285,7 +290,7 @@ describe('memory tools in chat', () => {
       const r = unwrap(await client.call('chat.send', { text: 'What is my cat called?' }));
       expect(r.assistantMessage).toMatchObject({ status: 'complete', content: 'Miso.' });
       const [refused, again] = completions(fake);
-      expect(refused!.tools).toHaveLength(2);
+      expect(refused!.tools).toHaveLength(MEMORY_TOOL_NAMES.length);
       expect(again!.tools).toBeUndefined();
       expect(unwrap(await client.call('chat.context', { messageId: r.assistantMessage.id }))!.tools.refused).toBe(true);
     });

@@ -66,7 +66,7 @@ describe('queue status from the terminal', () => {
 
     const status = await cli(['queue', 'status'], env);
     expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toMatch(/paused {3}yes \(since \d{4}-\d\d-\d\d \d\d:\d\d UTC\): Model "llama3\.2" is not installed in Ollama\. Install it with "ollama pull llama3\.2"\./);
+    expect(status.stdout).toMatch(/paused {3}yes \(since \d{4}-\d\d-\d\d \d\d:\d\d\): Model "llama3\.2" is not installed in Ollama\. Install it with "ollama pull llama3\.2"\./);
 
     fake.setModels([{ name: 'llama3.2' }, { name: 'nomic-embed-text', capabilities: ['embedding'] }]);
     const again = await cli(['queue', 'run', '--until-idle'], env);

@@ -169,7 +169,7 @@ describe('threads and the profile from the terminal', () => {
     expect(queued.stdout).toMatch(/^Profile refresh queued \(job \d+\)\./);
     const refreshed = await mnemo(['profile', 'refresh', '--wait']);
     expect(refreshed.code, refreshed.stderr).toBe(0);
-    expect(refreshed.stdout).toMatch(/^## Location\n- Porto\n\n\(rewritten from 1 memory at \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\n\(all of it goes into every prompt: about \d+ of the \d+ tokens it may take with llama3\.2\)\n$/);
+    expect(refreshed.stdout).toMatch(/^## Location\n- Porto\n\n\(rewritten from 1 memory at \d{4}-\d\d-\d\d \d\d:\d\d\)\n\(all of it goes into every prompt: about \d+ of the \d+ tokens it may take with llama3\.2\)\n$/);
 
     // Off: refused with what to do.
     expect((await mnemo(['settings', 'set', 'profileEnabled', 'false'])).code).toBe(0);

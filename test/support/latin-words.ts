@@ -9,12 +9,14 @@ const KEPT_IN_LATIN = [
   // Products and projects.
   'Mnemo', 'Ollama', 'LM Studio', 'llama-server', 'llama.cpp', 'OpenAI', 'Jan', 'vLLM', 'LocalAI',
   // Formats and protocols.
-  'JSON', 'Markdown', 'PDF', 'URL', 'API', 'GGUF', 'ONNX', 'https://', 'http://',
+  'JSON', 'Markdown', 'PDF', 'URL', 'API', 'GGUF', 'ONNX', 'MCP', 'https://', 'http://',
   // Key caps.
   'Enter', 'Shift', 'Esc', 'Ctrl', 'Del',
   // Typed exactly as written.
   'ollama serve', 'npm run web', '--data-dir', 'OLLAMA_HOST', 'HF_ENDPOINT', 'Europe/Berlin', 'Asia/Shanghai', '127.0.0.1:11434',
-  'base URL', '/chat/completions', '/v1',
+  'base URL', '/chat/completions', '/v1', 'mnemo mcp',
+  // File names.
+  'README',
 ];
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, dayOf, daysInMonth, endOfDay, isoDate, isoWeekday, startOfDay, type CalendarDay } from '../../shared/calendar-day';
+import { addDays, dayOf, daysInMonth, endOfDay, isoDate, isoWeekday, localDateTime, startOfDay, type CalendarDay } from '../../shared/calendar-day';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 const HOUR = 3_600_000;
@@ -14,6 +14,17 @@ describe('calendar days in a time zone', () => {
     expect(dayOf(t, 'Asia/Shanghai')).toEqual(day(2026, 6, 15)); // 07:00 on Monday
     expect(dayOf(t, 'America/Los_Angeles')).toEqual(day(2026, 6, 14)); // 16:00 on Sunday
     expect(isoDate(dayOf(Date.UTC(2026, 6, 20, 3), 'America/Los_Angeles'))).toBe('2026-07-19'); // Sunday 20:00 PDT
+  });
+
+  it('reads an instant off the zone’s wall clock, to the minute or the second (how the terminal prints times)', () => {
+    const t = Date.UTC(2026, 5, 14, 23, 5, 9);
+    expect(localDateTime(t, 'UTC')).toBe('2026-06-14 23:05');
+    expect(localDateTime(t, 'Asia/Shanghai')).toBe('2026-06-15 07:05');
+    expect(localDateTime(t, 'Asia/Kathmandu', 'second')).toBe('2026-06-15 04:50:09');
+    // The hour that comes twice when clocks fall back: 01:30 PDT, then an hour later 01:30 PST.
+    expect(localDateTime(Date.UTC(2026, 10, 1, 8, 30), 'America/Los_Angeles')).toBe('2026-11-01 01:30');
+    expect(localDateTime(Date.UTC(2026, 10, 1, 9, 30), 'America/Los_Angeles')).toBe('2026-11-01 01:30');
+    expect(localDateTime(Date.UTC(2026, 0, 1, 0, 0, 0), 'Europe/Lisbon', 'second')).toBe('2026-01-01 00:00:00');
   });
 
   it('starts and ends a day at the local midnights', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeBudget, cost, fitToTokens, planConversation, RECENT_MESSAGES_KEPT, type HistoryMessage } from '../../electron/core/chat/context-budget';
+import { computeBudget, cost, fitToTokens, MIN_REPLY_TOKENS, planConversation, RECENT_MESSAGES_KEPT, replyTokenCap, type HistoryMessage } from '../../electron/core/chat/context-budget';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
 
 const shares = { system: 0.15, memories: 0.15, conversation: 0.5, reply: 0.2 };
@@ -8,6 +8,34 @@ const shares = { system: 0.15, memories: 0.15, conversation: 0.5, reply: 0.2 };
 describe('computeBudget', () => {
   it('splits the context window by the shares', () => {
     expect(computeBudget(10_000, shares)).toEqual({ contextWindow: 10_000, system: 1500, memories: 1500, conversation: 5000, reply: 2000 });
+  });
+});
+
+describe('replyTokenCap', () => {
+  it('is what the window leaves after the prompt, never unbounded, never beyond the window; at least MIN_REPLY_TOKENS (property)', () => {
+    expect(replyTokenCap(4096, 1000)).toBe(3096);
+    expect(replyTokenCap(4096, 4090)).toBe(MIN_REPLY_TOKENS);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.double({ min: 0, max: 2_000_000, noNaN: true }), (window, prompt) => {
+        const cap = replyTokenCap(window, prompt);
+        expect(Number.isInteger(cap)).toBe(true);
+        expect(cap).toBeGreaterThanOrEqual(1);
+        expect(cap).toBeLessThanOrEqual(window);
+        // Within the window whenever the prompt leaves the minimum; the minimum (or the whole window, if smaller) otherwise.
+        if (window - prompt >= MIN_REPLY_TOKENS) expect(cap + prompt).toBeLessThanOrEqual(window);
+        else expect(cap).toBe(Math.min(MIN_REPLY_TOKENS, window));
+      }),
+    );
+  });
+
+  it('a prompt within its shares leaves at least the reply reserve (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 512, max: 200_000 }), fc.double({ min: 0, max: 1, noNaN: true }), (window, fill) => {
+        const budget = computeBudget(window, shares);
+        const prompt = Math.floor((budget.system + budget.memories + budget.conversation) * fill);
+        expect(replyTokenCap(window, prompt)).toBeGreaterThanOrEqual(budget.reply);
+      }),
+    );
   });
 });
 

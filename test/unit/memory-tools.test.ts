@@ -4,6 +4,7 @@ import { callKey, DEFAULT_RESULTS, fitLines, MAX_RESULTS, parseToolCall, runMemo
 import { toolResultAllowance } from '../../electron/core/chat/tool-loop';
 import { resolveMemoryAccess } from '../../shared/memory-access';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
+import type { Memory } from '../../shared/contract';
 
 describe('parseToolCall', () => {
   it('reads arguments as Ollama sends them (an object) and as OpenAI-compatible servers do (a JSON string)', () => {
@@ -64,8 +65,9 @@ describe('runMemoryTool', () => {
   const sources = (n: number): MemoryToolSources => ({
     searchMemories: async () => Array.from({ length: n }, (_, i) => ({ memoryId: i + 1, score: 1, reason: 'keyword' as const, content: `记忆 ${i} `.repeat(20), category: 'knowledge' as const })),
     searchConversations: () =>
-      Array.from({ length: n }, (_, i) => ({ messageId: i + 1, threadId: 9, threadTitle: '旅行', createdAt: Date.UTC(2026, 2, 1), content: '我下个月要去京都 '.repeat(100) })),
+      Array.from({ length: n }, (_, i) => ({ messageId: i + 1, threadId: 9, threadTitle: '旅行', role: 'user' as const, createdAt: Date.UTC(2026, 2, 1), content: '我下个月要去京都 '.repeat(100) })),
     searchEpisodes: () => [],
+    forgetMemories: async () => ({ trashed: [], candidates: [] }),
   });
   const context = { threadId: 1, excludeMessageIds: new Set<number>(), timeZone: 'UTC', estimate: estimateTokens };
 
@@ -110,9 +112,26 @@ describe('runMemoryTool', () => {
 
   it('quotes a long past message by its beginning, with the thread title and the day', async () => {
     const run = await runMemoryTool(sources(1), { ok: true, tool: 'search_conversations', query: '京都', limit: 5 }, { ...context, maxTokens: 1000 });
-    expect(run.text).toContain('- 2026-03-01, in "旅行": 我下个月要去京都');
+    expect(run.text).toContain('- 2026-03-01, in "旅行", the user wrote: 我下个月要去京都');
     expect(run.text).toContain('[…]');
     expect(estimateTokens(run.text)).toBeLessThan(250);
+  });
+
+  it('says whose words each past message is: the user’s, or an earlier answer of the assistant', async () => {
+    const both: MemoryToolSources = {
+      ...sources(0),
+      searchConversations: () => [
+        { messageId: 3, threadId: 2, threadTitle: 'Knee', role: 'user', createdAt: Date.UTC(2026, 9, 1), content: 'My knee hurts after running.' },
+        { messageId: 4, threadId: 2, threadTitle: 'Knee', role: 'assistant', createdAt: Date.UTC(2026, 9, 1), content: 'I recommend quad sets and rest.' },
+      ],
+    };
+    const run = await runMemoryTool(both, { ok: true, tool: 'search_conversations', query: 'knee', limit: 5 }, { ...context, maxTokens: 1000 });
+    expect(run.text.split('\n')).toEqual([
+      'Earlier conversations matching "knee" (what the user wrote and what you answered):',
+      '- 2026-10-01, in "Knee", the user wrote: My knee hurts after running.',
+      '- 2026-10-01, in "Knee", you answered: I recommend quad sets and rest.',
+    ]);
+    expect(run.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 });
 
@@ -134,5 +153,33 @@ describe('resolveMemoryAccess', () => {
     const budget = { contextWindow: 8000, system: 1200, memories: 1200, conversation: 4000, reply: 1600 };
     expect(toolResultAllowance(budget, 200)).toBe(1000);
     expect(toolResultAllowance(budget, 1200)).toBe(300);
+  });
+});
+
+describe('forget_memory', () => {
+  const memory = (id: number, content: string) => ({ id, content }) as unknown as Memory;
+  const context = { threadId: 1, excludeMessageIds: new Set<number>(), timeZone: 'UTC', estimate: estimateTokens, maxTokens: 400 };
+
+  it('reads its query; without one it says how to call it', () => {
+    expect(parseToolCall('forget_memory', { query: ' lives in Berlin ' })).toEqual({ ok: true, tool: 'forget_memory', query: 'lives in Berlin' });
+    expect(parseToolCall('forget_memory', {})).toEqual({ ok: false, problem: '"query" is missing or empty. forget_memory needs {"query": "<what to forget>"}.' });
+  });
+
+  it('runs the forget rule and tells the model what it did, as data', async () => {
+    const asked: string[] = [];
+    const sources: MemoryToolSources = {
+      searchMemories: async () => [],
+      searchConversations: () => [],
+      searchEpisodes: () => [],
+      forgetMemories: async ({ query }) => {
+        asked.push(query);
+        return { trashed: [memory(7, 'Lives in Berlin')], candidates: [] };
+      },
+    };
+    const run = await runMemoryTool(sources, { ok: true, tool: 'forget_memory', query: 'Berlin' }, context);
+    expect(asked).toEqual(['Berlin']);
+    expect(run.forgot?.trashed.map((m) => m.id)).toEqual([7]);
+    expect(run.text).toMatch(/```text\nasked to forget: Berlin\nforgotten: Lives in Berlin\n```/);
+    expect(run.memories).toEqual([]);
   });
 });

@@ -216,6 +216,12 @@ describe('timeline attribution', () => {
     expect(dictionaries['zh-CN'][key!]).toBeTruthy();
   });
 
+  it('a memory forgotten on request in a chat says so, in both languages', () => {
+    expect(attributionKey('deleted', 'user', { forgotten: 12 })).toBe('timeline.by.user.forgotten');
+    expect(attributionKey('deleted', 'user', { forgotten: null })).toBe('timeline.by.user.forgotten');
+    expect(dictionaries['zh-CN']['timeline.by.user.forgotten']).toBeTruthy();
+  });
+
   it('falls back to the origin alone for a pair it has no sentence for, and to nothing for an unknown origin', () => {
     expect(attributionKey('import_completed', 'import')).toBe('timeline.origin.import');
     expect(attributionKey('purged', undefined)).toBeNull();

@@ -16,14 +16,13 @@ import { stageRestore } from '../../core/backup/staged-restore';
 import { openDatabase, type OpenedDatabase } from '../../core/db/open-database';
 import { createStderrLogger } from '../../core/ports/logger.port';
 import { derivePaths, type Paths } from '../../core/ports/paths.port';
-import type { CliCommand, CliOutput, StandaloneContext } from '../commands';
+import type { CliCommand, CliContext, CliOutput, StandaloneContext } from '../commands';
 import { flag } from '../options';
 
 const size = (bytes: number) => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
 const memoriesCount = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
-const time = (t: number) => new Date(t).toISOString().slice(0, 19).replace('T', ' ');
-
-function formatList(l: OpOutput<'db.backups'>): string {
+function formatList(l: OpOutput<'db.backups'>, localTime: CliContext['localTime']): string {
+  const time = (at: number) => localTime(at, 'second');
   if (l.backups.length === 0) return `No backups yet in ${l.folder}.`;
   const rows = l.backups.map((b: BackupInfo) => `${time(b.createdAt)}  ${b.kind.padEnd(13)} ${size(b.sizeBytes).padStart(9)}  ${b.name}`);
   const asideDir = path.join(l.folder, KEPT_ASIDE_DIR);
@@ -117,10 +116,10 @@ export const backupCommands: CliCommand[] = [
   {
     words: ['db', 'backups'],
     synopsis: 'db backups               the backups, newest first (manual, automatic: 7 kept, before migrations and restores)',
-    async run({ client }) {
+    async run({ client, localTime }) {
       const r = await client.call('db.backups', {});
       if (!r.ok) return r;
-      return { ok: true, value: r.value, text: formatList(r.value) };
+      return { ok: true, value: r.value, text: formatList(r.value, localTime) };
     },
   },
   {

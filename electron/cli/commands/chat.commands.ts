@@ -3,7 +3,7 @@
  * `chat` streams the reply to stdout and exits once the reply and its writes are done.
  */
 import { REMOTE_CONFIRMATION_SETTING } from '../../../shared/model-server-address';
-import type { Message, ModelsOverview, OpOutput, QueueState, Thread, ToolSearch } from '../../../shared/contract';
+import type { ForgetNotice, Memory, Message, ModelsOverview, OpOutput, QueueState, Thread, ToolSearch } from '../../../shared/contract';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
 import { Id } from '../../../shared/contract';
@@ -67,18 +67,29 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
     // The searches the model ran with the memory tools, as the answer's context recorded them.
     const context = await ctx.client.call('chat.context', { messageId: r.value.assistantMessage.id });
     const searches = context.ok && context.value ? context.value.tools.searches : [];
+    const semanticTimedOut = context.ok && context.value ? context.value.retrieval.semanticTimedOut : false;
     if (!ctx.json) for (const s of searches) ctx.note(describeSearch(s));
+    if (!ctx.json && semanticTimedOut) ctx.note('(semantic search took too long; keyword results only: settings retrieval.timeBudgetMs)');
+    const forgets = context.ok && context.value ? context.value.forgets : [];
+    if (!ctx.json && forgets.length > 0) {
+      const ids = forgets.flatMap((f) => [...f.trashed, ...f.candidates]);
+      const found = ids.length > 0 ? await ctx.client.call('memory.getMany', { memoryIds: ids }) : null;
+      const byId = new Map((found?.ok ? found.value.items : []).map((m) => [m.id, m]));
+      for (const f of forgets) ctx.note(describeForget(f, byId));
+    }
     const value = {
       thread_id: r.value.threadId,
       message_id: r.value.assistantMessage.id,
       reply: r.value.assistantMessage.content,
       status: r.value.assistantMessage.status,
       memories_used: r.value.memoriesUsed.map((m) => ({ memory_id: m.memoryId, score: m.score, reason: m.reason, ...(m.matched ? { matched: m.matched } : {}) })),
+      forgets: forgets.map((f) => ({ request: f.request, via: f.via, trashed: f.trashed, candidates: f.candidates })),
       searches: searches.map((s) => ({
         tool: s.tool,
         query: s.query,
         memory_ids: s.memoryIds,
         message_ids: s.messages.map((m) => m.messageId),
+        message_roles: s.messages.map((m) => m.role),
         ...(s.problem ? { problem: s.problem } : {}),
       })),
     };
@@ -91,15 +102,33 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
   }
 }
 
-/** One line per search: "(searched memories: “cat” → 1)"; a call the model got wrong says so. */
-export function describeSearch(s: ToolSearch): string {
-  const what = s.tool === 'search_memory' ? 'memories' : s.tool === 'search_conversations' ? 'conversations' : s.tool;
-  if (s.problem) return `(search ${what}${s.query === null ? '' : ` “${s.query}”`} not run: ${s.problem})`;
-  return `(searched ${what}: “${s.query ?? ''}” → ${s.tool === 'search_conversations' ? s.messages.length : s.memoryIds.length})`;
+/**
+ * What a request to forget did (chat/forget-in-chat.ts), with the command that undoes it, or that trashes one of the
+ * candidates: the terminal's Undo and picker.
+ */
+export function describeForget(f: ForgetNotice, byId: ReadonlyMap<number, Memory>): string {
+  const line = (id: number) => `  #${id} ${byId.get(id)?.content ?? '(no longer exists)'}`;
+  if (f.trashed.length > 0) {
+    return [`Forgotten (moved to the trash):`, ...f.trashed.map(line), `Undo: memory restore ${f.trashed.join(' / memory restore ')}`].join('\n');
+  }
+  if (f.candidates.length > 0) {
+    return [`Several memories match “${f.request}”; nothing was forgotten yet:`, ...f.candidates.map(line), 'To forget one: memory delete ID'].join('\n');
+  }
+  return `Nothing in memory matched “${f.request}”; nothing was forgotten.`;
 }
 
-function formatThread(t: Thread): string {
-  return `${String(t.id).padStart(5)}  ${new Date(t.lastActivityAt).toISOString().slice(0, 16).replace('T', ' ')}  ${String(t.messageCount).padStart(4)} msgs  ${t.incognito ? '[incognito] ' : ''}${t.title || '(untitled)'}`;
+/** One line per search: "(searched memories: “cat” → 1)", earlier answers among past messages named; a call the model got wrong says so. */
+export function describeSearch(s: ToolSearch): string {
+  if (s.tool === 'forget_memory' && !s.problem) return `(asked to forget: “${s.query ?? ''}”)`;
+  const what = s.tool === 'search_memory' ? 'memories' : s.tool === 'search_conversations' ? 'conversations' : s.tool;
+  if (s.problem) return `(search ${what}${s.query === null ? '' : ` “${s.query}”`} not run: ${s.problem})`;
+  const answers = s.messages.filter((m) => m.role === 'assistant').length;
+  const whose = answers > 0 ? ` (${answers === s.messages.length ? (answers === 1 ? 'an earlier answer' : 'earlier answers') : `${answers} of them earlier answers`})` : '';
+  return `(searched ${what}: “${s.query ?? ''}” → ${s.tool === 'search_conversations' ? `${s.messages.length}${whose}` : s.memoryIds.length})`;
+}
+
+function formatThread(t: Thread, time: CliContext['localTime']): string {
+  return `${String(t.id).padStart(5)}  ${time(t.lastActivityAt)}  ${String(t.messageCount).padStart(4)} msgs  ${t.incognito ? '[incognito] ' : ''}${t.title || '(untitled)'}`;
 }
 
 function formatMessage(m: Message): string {
@@ -125,7 +154,7 @@ function formatModels(o: z.output<typeof ModelsOverview>): string {
  * Never "nothing to do" while work waits: jobs another process runs, jobs whose runner died (stalled, taken back by
  * the next run) and a pause with its reason all show, each with what to do when the user has something to do.
  */
-function formatQueue(s: z.output<typeof QueueState>): string {
+function formatQueue(s: z.output<typeof QueueState>, time: CliContext['localTime']): string {
   const elsewhere = s.runningElsewhere > 0 ? `  (${s.runningElsewhere} in another Mnemo process)` : '';
   const lines = [
     `queued   ${s.queued}`,
@@ -135,7 +164,7 @@ function formatQueue(s: z.output<typeof QueueState>): string {
     `learning ${learningLine(s.learning)}`,
   ];
   if (!s.paused) return [...lines, 'paused   no'].join('\n');
-  const since = s.paused.since === undefined ? '' : ` (since ${new Date(s.paused.since).toISOString().slice(0, 16).replace('T', ' ')} UTC)`;
+  const since = s.paused.since === undefined ? '' : ` (since ${time(s.paused.since)})`;
   return [
     ...lines,
     `paused   yes${since}: ${s.paused.message}`,
@@ -208,10 +237,10 @@ export const chatCommands: CliCommand[] = [
   {
     words: ['thread', 'list'],
     synopsis: 'thread list              threads by last activity',
-    async run({ client }) {
+    async run({ client, localTime }) {
       const r = await client.call('thread.list', {});
       if (!r.ok) return r;
-      return { ok: true, value: r.value.threads, text: r.value.threads.map(formatThread).join('\n') || '(no threads yet)' };
+      return { ok: true, value: r.value.threads, text: r.value.threads.map((t) => formatThread(t, localTime)).join('\n') || '(no threads yet)' };
     },
   },
   {
@@ -283,10 +312,10 @@ export const chatCommands: CliCommand[] = [
   {
     words: ['queue', 'status'],
     synopsis: 'queue status             background jobs: queued, running, dead, paused',
-    async run({ client }) {
+    async run({ client, localTime }) {
       const r = await client.call('queue.status', {});
       if (!r.ok) return r;
-      return { ok: true, value: r.value, text: formatQueue(r.value) };
+      return { ok: true, value: r.value, text: formatQueue(r.value, localTime) };
     },
   },
   {
@@ -298,7 +327,7 @@ export const chatCommands: CliCommand[] = [
       const r = await runQueueUntilIdle(ctx);
       if (!r.ok) return r;
       const usage = await ctx.client.call('queue.usage', {});
-      return { ok: true, value: r.value, text: usage.ok ? `${formatQueue(r.value)}\n\nthis run:\n${formatUsage(usage.value)}` : formatQueue(r.value) };
+      return { ok: true, value: r.value, text: usage.ok ? `${formatQueue(r.value, ctx.localTime)}\n\nthis run:\n${formatUsage(usage.value)}` : formatQueue(r.value, ctx.localTime) };
     },
   },
   {

@@ -10,10 +10,8 @@ import { flag, numberIn, text } from '../options';
 import { id } from './chat.commands';
 import { purgeText } from './memory.commands';
 
-const minute = (at: number) => new Date(at).toISOString().slice(0, 16).replace('T', ' ');
-
-function formatEpisode(e: Episode, paint: CliContext['paint']): string {
-  const head = `#${e.id}  ${minute(e.startedAt)} – ${minute(e.endedAt)} UTC  thread ${e.threadId}${e.threadTitle ? ` "${e.threadTitle}"` : ''}${e.editedByUser ? ' [edited by you]' : ''}`;
+function formatEpisode(e: Episode, paint: CliContext['paint'], time: CliContext['localTime']): string {
+  const head = `#${e.id}  ${time(e.startedAt)} – ${time(e.endedAt)}  thread ${e.threadId}${e.threadTitle ? ` "${e.threadTitle}"` : ''}${e.editedByUser ? ' [edited by you]' : ''}`;
   return [paint.dim(head), ...(e.title ? [e.title] : []), e.content].join('\n');
 }
 
@@ -31,7 +29,7 @@ export const episodeCommands: CliCommand[] = [
       limit: numberIn(operations['episode.list'].input.shape.limit, 'N', 'at most N (default 50)'),
       trash: flag('the deleted episodes instead (restore or delete them for good by id)'),
     },
-    async run({ client, flags, paint }) {
+    async run({ client, flags, paint, localTime }) {
       const r = await client.call('episode.list', {
         ...(flags.thread !== undefined ? { threadId: Number(flags.thread) } : {}),
         ...(flags.query !== undefined ? { query: flags.query } : {}),
@@ -41,7 +39,7 @@ export const episodeCommands: CliCommand[] = [
       if (!r.ok) return r;
       const { episodes } = r.value;
       const none = flags.trash === 'true' ? 'The episode trash is empty.' : flags.query !== undefined ? 'No episode is about that.' : NO_EPISODES;
-      const textOut = episodes.length === 0 ? none : episodes.map((e) => formatEpisode(e, paint)).join('\n\n');
+      const textOut = episodes.length === 0 ? none : episodes.map((e) => formatEpisode(e, paint, localTime)).join('\n\n');
       return { ok: true, value: r.value, text: textOut };
     },
   },

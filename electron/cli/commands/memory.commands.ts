@@ -5,7 +5,6 @@
 import type { BackupErasure, Memory, MemoryCategory, MemoryHit, MemoryStatus, OpOutput, PurgedDerived, RemainingCopy } from '../../../shared/contract';
 import { MemoryCategory as CategorySchema, MemoryStatus as StatusSchema, operations } from '../../../shared/contract';
 import { daysInMonth, endOfDay } from '../../../shared/calendar-day';
-import { userTimeZone } from '../../../shared/time-zone';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import { flag, numberIn, oneOf, someOf, text, type Options } from '../options';
 
@@ -32,16 +31,13 @@ async function expiry(ctx: CliContext, arg: string, what: string): Promise<numbe
   }
   const day = { y: Number(ymd[1]), m: Number(ymd[2]) - 1, d: Number(ymd[3]) };
   if (day.m < 0 || day.m > 11 || day.d < 1 || day.d > daysInMonth(day.y, day.m)) return bad;
-  const settings = await ctx.client.call('settings.get', {});
-  return endOfDay(day, userTimeZone(settings.ok ? settings.value.timeZone : ''));
+  return endOfDay(day, ctx.timeZone);
 }
 
 const CATEGORIES = CategorySchema.options;
 const STATUSES = StatusSchema.options;
 /** Comma-separated values the parser has already checked against the contract's enum (options.ts someOf). */
 const listed = <T extends string>(arg: string) => arg.split(',').map((s) => s.trim()).filter(Boolean) as T[];
-
-const time = (t: number | null) => (t === null ? '-' : new Date(t).toISOString().slice(0, 16).replace('T', ' '));
 
 function badges(m: Memory): string {
   const b = [m.pinned ? 'pinned' : '', m.status !== 'active' ? m.status : '', m.expired ? 'expired' : ''].filter(Boolean);
@@ -52,7 +48,7 @@ function oneLine(m: Memory): string {
   return `#${String(m.id).padEnd(6)} ${m.category.padEnd(10)} ${m.importance.toFixed(2)}  ${m.content.replace(/\s+/g, ' ')}${badges(m)}`;
 }
 
-function formatMemory(m: Memory): string {
+function formatMemory(m: Memory, time: CliContext['localTime']): string {
   return [
     `memory      #${m.id}${badges(m)}`,
     `content     ${m.content}`,
@@ -65,8 +61,8 @@ function formatMemory(m: Memory): string {
   ].join('\n');
 }
 
-function formatDetail(d: OpOutput<'memory.get'>): string {
-  const lines = [formatMemory(d.memory), ''];
+function formatDetail(d: OpOutput<'memory.get'>, time: CliContext['localTime'], access: OpOutput<'memory.access'>['entries'] = []): string {
+  const lines = [formatMemory(d.memory, time), ''];
   const p = d.provenance;
   if (p.threadId === null && p.messageId === null && p.evidence === null) lines.push('source      added by hand or imported');
   else {
@@ -83,6 +79,10 @@ function formatDetail(d: OpOutput<'memory.get'>): string {
   }
   lines.push('', `used by answers (${d.usesTotal})`);
   for (const u of d.uses) lines.push(`  message ${u.messageId} in thread ${u.threadId}  ${time(u.at)}  ${u.reason} #${u.rank} score ${u.score.toFixed(3)}`);
+  if (access.length > 0) {
+    lines.push('', 'other apps (MCP)');
+    for (const a of access) lines.push(`  ${a.client}: read ${a.reads}, wrote ${a.writes}, last ${time(a.lastAt)}`);
+  }
   return lines.join('\n');
 }
 
@@ -162,7 +162,8 @@ async function show(ctx: CliContext): Promise<CliOutput> {
   if (isFailure(memoryId)) return memoryId;
   const r = await ctx.client.call('memory.get', { memoryId });
   if (!r.ok) return r;
-  return { ok: true, value: r.value, text: formatDetail(r.value) };
+  const access = await ctx.client.call('memory.access', { memoryId });
+  return { ok: true, value: r.value, text: formatDetail(r.value, ctx.localTime, access.ok ? access.value.entries : []) };
 }
 
 async function edit(ctx: CliContext): Promise<CliOutput> {
@@ -185,7 +186,7 @@ async function edit(ctx: CliContext): Promise<CliOutput> {
   if (Object.keys(patch).length === 0) return invalid('Nothing to change: give --content, --category, --importance, --pin/--unpin or --expires.');
   const r = await ctx.client.call('memory.update', { memoryId, ...patch });
   if (!r.ok) return r;
-  return { ok: true, value: r.value, text: formatMemory(r.value) };
+  return { ok: true, value: r.value, text: formatMemory(r.value, ctx.localTime) };
 }
 
 function byId(

@@ -12,10 +12,8 @@ const NO_PROFILE =
   'No profile yet. Mnemo writes one from your memories a little after they change, while the app (or "mnemo queue run --until-idle") runs its background jobs. ' +
   '"mnemo profile refresh --wait" writes one now; "mnemo profile edit" lets you write it yourself.';
 
-const minute = (at: number) => new Date(at).toISOString().slice(0, 16).replace('T', ' ');
-
 /** The profile's text, then one line on where it came from (and, from profile.get, one on how much a prompt holds). */
-export function formatProfile(p: (Profile & { fits?: ProfileFit }) | null, paint: CliContext['paint']): string {
+export function formatProfile(p: (Profile & { fits?: ProfileFit }) | null, { paint, localTime: minute }: Pick<CliContext, 'paint' | 'localTime'>): string {
   if (!p) return NO_PROFILE;
   const fits = p.fits;
   const fitLine = !fits
@@ -25,9 +23,9 @@ export function formatProfile(p: (Profile & { fits?: ProfileFit }) | null, paint
       : `\n${paint.dim(`(too long for the prompt: with ${fits.model} the model sees the first ${fits.lines} of ${fits.ofLines} lines, about ${fits.roomTokens} of its ${fits.tokens} tokens; shorten it, or "mnemo profile edit")`)}`;
   const source = [
     p.editedByUser ? 'written or edited by you' : null,
-    p.refreshedAt !== null ? `rewritten from ${p.memoryCount} ${p.memoryCount === 1 ? 'memory' : 'memories'} at ${minute(p.refreshedAt)} UTC` : null,
+    p.refreshedAt !== null ? `rewritten from ${p.memoryCount} ${p.memoryCount === 1 ? 'memory' : 'memories'} at ${minute(p.refreshedAt)}` : null,
   ].filter(Boolean);
-  return `${p.content}\n\n${paint.dim(`(${source.join('; ') || `updated ${minute(p.updatedAt)} UTC`})`)}${fitLine}`;
+  return `${p.content}\n\n${paint.dim(`(${source.join('; ') || `updated ${minute(p.updatedAt)}`})`)}${fitLine}`;
 }
 
 /** All of stdin: the profile is several lines, unlike an API key. */
@@ -69,17 +67,17 @@ async function refreshProfile(ctx: CliContext): Promise<CliOutput> {
   if (failed) return { ok: false, error: { code: 'INTERNAL', message: `The profile refresh (job ${failed.id}) failed (${failed.lastErrorCode ?? 'unknown error'}). "mnemo queue retry ${failed.id}" tries again.` } };
   const profile = await ctx.client.call('profile.get', {});
   if (!profile.ok) return profile;
-  return { ok: true, value: profile.value, text: formatProfile(profile.value, ctx.paint) };
+  return { ok: true, value: profile.value, text: formatProfile(profile.value, ctx) };
 }
 
 export const profileCommands: CliCommand[] = [
   {
     words: ['profile', 'show'],
     synopsis: 'profile show             what Mnemo knows about you, in one short page',
-    async run({ client, paint }) {
-      const r = await client.call('profile.get', {});
+    async run(ctx) {
+      const r = await ctx.client.call('profile.get', {});
       if (!r.ok) return r;
-      return { ok: true, value: r.value, text: formatProfile(r.value, paint) };
+      return { ok: true, value: r.value, text: formatProfile(r.value, ctx) };
     },
   },
   {

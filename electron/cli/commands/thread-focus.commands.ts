@@ -9,12 +9,12 @@ import { id } from './chat.commands';
 
 const STATE = { open: 'open', in_progress: 'in progress', done: 'done' } as const;
 
-export function formatWorkingMemory(wm: WorkingMemory): string {
+export function formatWorkingMemory(wm: WorkingMemory, time: CliContext['localTime']): string {
   const other = wm.otherVersion ? 'What the model noted came from another version of this conversation: it is left out, and rebuilt after the next exchange.\n\n' : '';
-  return other + formatShown(wm);
+  return other + formatShown(wm, time);
 }
 
-function formatShown(wm: WorkingMemory): string {
+function formatShown(wm: WorkingMemory, time: CliContext['localTime']): string {
   if (!wm.focus && wm.tasks.length === 0 && wm.finished.length === 0) {
     return `Thread ${wm.threadId} has no working memory yet. Mnemo writes it after an exchange, while the app (or "mnemo queue run --until-idle") runs its background jobs.`;
   }
@@ -23,7 +23,7 @@ function formatShown(wm: WorkingMemory): string {
   for (const t of wm.tasks) lines.push(`  #${t.id} [${STATE[t.state]}] ${t.text}${t.editedByUser ? '  (yours)' : ''}`);
   if (wm.finished.length > 0) {
     lines.push('', 'Recently finished:');
-    for (const t of wm.finished) lines.push(`  #${t.id} ${t.text}  (${new Date(t.finishedAt ?? t.updatedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC)`);
+    for (const t of wm.finished) lines.push(`  #${t.id} ${t.text}  (${time(t.finishedAt ?? t.updatedAt)})`);
   }
   return lines.join('\n');
 }
@@ -35,7 +35,7 @@ async function threadFocus(ctx: CliContext): Promise<CliOutput> {
   const clear = ctx.flags.clear === 'true';
   const r = clear ? await ctx.client.call('focus.clear', { threadId }) : await ctx.client.call('focus.get', { threadId });
   if (!r.ok) return r;
-  return { ok: true, value: r.value, text: clear ? `Thread ${threadId}'s working memory is empty now.` : formatWorkingMemory(r.value) };
+  return { ok: true, value: r.value, text: clear ? `Thread ${threadId}'s working memory is empty now.` : formatWorkingMemory(r.value, ctx.localTime) };
 }
 
 export const threadFocusCommands: CliCommand[] = [

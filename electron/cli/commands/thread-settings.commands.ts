@@ -46,7 +46,7 @@ async function threadInstructions(ctx: CliContext): Promise<CliOutput> {
   return { ok: true, value: r.value, text: clear ? `Thread ${threadId} has no instructions of its own now.` : `Saved: thread ${threadId}'s answers follow these instructions.` };
 }
 
-/** The context view as a table: each part's tokens against its budget, then the system text. */
+/** The context view as a table: each part's tokens against its budget (the answer's: the cap its request carried), then the system text. */
 export function formatPromptContext(c: PromptContext | null): string {
   if (!c) return 'Mnemo has no record of what the model saw for this answer (it was written before Mnemo kept one, or its prompt could not be built).';
   const conversation = c.workingMemory.tokens + c.summary.tokens + c.recent.tokens + c.question.tokens;
@@ -58,7 +58,8 @@ export function formatPromptContext(c: PromptContext | null): string {
     [c.summary.included ? '  thread summary' : '  thread summary (not included)', c.summary.tokens, null],
     [`  ${c.recent.count} earlier ${c.recent.count === 1 ? 'message' : 'messages'}`, c.recent.tokens, null],
     ['  the question', c.question.tokens, null],
-    ['kept for the answer', c.budget.reply, c.budget.reply],
+    // What the request allowed the answer (num_predict / max_tokens); an answer recorded before caps shows the reserve.
+    [c.replyCap === null ? 'kept for the answer' : 'kept for the answer (request cap)', c.replyCap ?? c.budget.reply, c.budget.reply],
   ];
   const width = Math.max(...rows.map(([part]) => part.length));
   const lines = [
@@ -70,6 +71,7 @@ export function formatPromptContext(c: PromptContext | null): string {
   if (c.system.globalInstructions?.cut) lines.push('', 'Your instructions from settings were cut to fit the system share.');
   if (c.system.threadInstructions?.cut) lines.push('', "This thread's instructions were cut to fit the system share.");
   if (c.conversationCut) lines.push('', 'Older messages did not fit; the thread summary, when there is one, stands in for them.');
+  if (c.retrieval.semanticTimedOut) lines.push('', 'Semantic search took too long; keyword results only (settings retrieval.timeBudgetMs).');
   if (c.memories.ids.length > 0) lines.push('', `memories: ${c.memories.ids.map((m) => `#${m}`).join(' ')} ("mnemo memory show ID")`);
   lines.push('', 'system text:', c.system.text);
   return lines.join('\n');

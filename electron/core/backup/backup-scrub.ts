@@ -275,7 +275,7 @@ function deleteEpisodes(db: Sqlite, episodes: readonly PurgedEpisode[]): number 
   return deleteWithKeyed(db, 'episodes', EPISODE_KEYED, 'episodes_fts', episodes);
 }
 
-/** Tables keyed by memory id, with the column: the search entries, vectors, versions, uses and exclusions. */
+/** Tables keyed by memory id, with the column: the search entries, vectors, versions, uses, exclusions and other apps' access. */
 const MEMORY_KEYED: ReadonlyArray<readonly [table: string, column: string]> = [
   ['memories_fts', 'rowid'],
   ['memory_vectors', 'memory_id'],
@@ -283,6 +283,7 @@ const MEMORY_KEYED: ReadonlyArray<readonly [table: string, column: string]> = [
   ['memory_versions', 'memory_id'],
   ['message_memories', 'memory_id'],
   ['thread_memory_exclusions', 'memory_id'],
+  ['mcp_memory_access', 'memory_id'],
 ];
 
 /** Deletes the memories and everything that carries their text or their vector; returns how many memories. */

@@ -1,5 +1,6 @@
 /**
- * One chat exchange, as a straight line: store the user message -> assemble the prompt under the budget (system
+ * One chat exchange, as a straight line: store the user message -> act on a request to forget in it (forget-in-chat.ts)
+ * -> assemble the prompt under the budget (system
  * text with the custom instructions, memories, summary + recent messages) -> stream the reply from the LLM port, with
  * the memory tools' rounds when they are offered (tool-loop.ts) (message.delta events, partial text saved as it arrives) -> ONE transaction: the final reply, which memories it
  * used, what the model saw (prompt-context.repo.ts), and the background jobs it triggers (extraction, summary,
@@ -25,7 +26,7 @@
  * continuation as a branch (thread.switchBranch goes back to it). chat.retry stays the repair of a last reply that
  * failed, was stopped or cut: an empty failed reply is replaced, one with text is kept as an earlier version.
  */
-import type { Message, MessageAttachment, PromptContext, Settings, Thread } from '../../../shared/contract';
+import type { ForgetNotice, Message, MessageAttachment, PromptContext, Settings, Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
@@ -49,6 +50,8 @@ import { summaryIsDue } from './summary.job';
 import type { MemoryToolSources } from './memory-tools';
 import { createToolAnswerer, ToolTrace } from './tool-loop';
 import { userTimeZone } from '../../../shared/time-zone';
+import type { MemoryForget } from '../memory/memory-forget';
+import { forgetAskedIn } from './forget-in-chat';
 
 export const EXTRACTOR_VERSION = 'v1';
 
@@ -74,6 +77,8 @@ export interface ChatServiceDeps {
   memoryToolSources: () => MemoryToolSources;
   /** The thread's working memory (focus/focus.service.ts): in the prompt, and its update queued after each exchange. */
   workingMemory: { forPrompt(threadId: number, pathEndId: number | null): FocusState | null; afterExchange(threadId: number): void };
+  /** Forgetting by asking (memory/memory-forget.ts): a question that asks to forget is acted on before the answer (forget-in-chat.ts). */
+  forget: MemoryForget;
   /** The one model's lane (llm/model-lane.ts): an answer holds it, so background work stops and waits. */
   lane: Pick<ModelLane, 'beginChat'>;
 }
@@ -223,7 +228,7 @@ export function createChatService(deps: ChatServiceDeps) {
       events.emit('message.created', { message: started.assistant });
       const stopBeating = writers.keepAlive(started.assistant.id);
       try {
-        return await exchange(thread, started.question, started.assistant, model, settings, controller);
+        return await exchange(thread, started.question, started.asked, started.assistant, model, settings, controller);
       } finally {
         stopBeating();
       }
@@ -238,8 +243,10 @@ export function createChatService(deps: ChatServiceDeps) {
     for (const message of stopped) events.emit('message.completed', { message, memoriesUsed: [] });
   }
 
-  async function exchange(thread: Thread, userMessage: Message, assistant: Message, model: string, settings: Settings, controller: AbortController): Promise<SendResult> {
+  /** asked: the question was just asked (send, edit), not answered again: only then is a request to forget acted on. */
+  async function exchange(thread: Thread, userMessage: Message, asked: boolean, assistant: Message, model: string, settings: Settings, controller: AbortController): Promise<SendResult> {
     const { id: threadId, incognito } = thread;
+    const forgets: ForgetNotice[] = [];
     let content = '';
     let thinking = '';
     let memoriesUsed: RetrievedMemory[] = [];
@@ -247,9 +254,12 @@ export function createChatService(deps: ChatServiceDeps) {
     let failure: MnemoError | null = null;
     let promptEstimate = 0;
     let context: PromptContext | null = null;
+    let replyCap: number | null = null;
     const trace = new ToolTrace();
     try {
       let lastSave = clock.now();
+      const forgot = asked && !incognito && settings.memoryMode !== 'off' ? await forgetAskedIn(deps.forget, userMessage) : null;
+      if (forgot) forgets.push(forgot.notice);
       result = await answerer.answer({
         model,
         settings,
@@ -258,17 +268,21 @@ export function createChatService(deps: ChatServiceDeps) {
         userMessageId: userMessage.id,
         timeZone: userTimeZone(settings.timeZone),
         signal: controller.signal,
+        forgotten: forgot !== null,
         firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,
         trace,
         assemble: async (access) =>
           assemblePrompt(
             { sqlite, messages, memory: deps.memory(), calibrator, profile: deps.profile, workingMemory: deps.workingMemory.forPrompt },
-            { threadId, userMessage, incognito, threadInstructions: thread.instructions, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now(), access },
+            { threadId, userMessage, incognito, threadInstructions: thread.instructions, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now(), access, note: forgot?.note ?? null },
           ),
         onAssembled: (assembled) => {
           context = { model, ...assembled.context };
           memoriesUsed = assembled.memoriesUsed;
           promptEstimate = assembled.rawTokens;
+        },
+        onReplyCap: (cap) => {
+          replyCap = cap;
         },
         onSearch: ({ tool, query }) => events.emit('message.searchStarted', { threadId, messageId: assistant.id, tool, query }),
         onChunk: (chunk) => {
@@ -290,7 +304,8 @@ export function createChatService(deps: ChatServiceDeps) {
     memoriesUsed = [...memoriesUsed, ...trace.memories.filter((m) => !memoriesUsed.some((u) => u.memoryId === m.memoryId))];
     // Set by onAssembled, inside a callback: the compiler cannot see it.
     const assembledContext = context as PromptContext | null;
-    if (assembledContext) context = { ...assembledContext, tools: { offered: assembledContext.tools.offered, searches: trace.searches, refused: trace.refused } };
+    forgets.push(...trace.forgets);
+    if (assembledContext) context = { ...assembledContext, tools: { offered: assembledContext.tools.offered, searches: trace.searches, refused: trace.refused }, replyCap, forgets };
     if (result && promptEstimate > 0 && result.promptTokens) calibrator.observe(promptEstimate, result.promptTokens);
     const stopped = result?.doneReason === 'aborted' || failure?.code === 'ABORTED';
     const finalContent = (result?.content ?? content).trim();
@@ -318,19 +333,25 @@ export function createChatService(deps: ChatServiceDeps) {
       if (context) deps.promptContexts.save(message.id, context);
       if (status === 'error') return message;
       if (memoriesUsed.length > 0) deps.memory().recordUse(message.id, memoriesUsed);
-      enqueueFollowUps(threadId, incognito, userMessage, message);
+      // A request to forget is never learned from: the sentence is not a fact, and what it named is in the trash.
+      enqueueFollowUps(threadId, incognito, userMessage, message, forgets.length === 0);
       return message;
     });
-    events.emit('message.completed', { message: finished, memoriesUsed, ...(trace.searches.length > 0 ? { toolSearches: trace.searches } : {}) });
+    events.emit('message.completed', {
+      message: finished,
+      memoriesUsed,
+      ...(trace.searches.length > 0 ? { toolSearches: trace.searches } : {}),
+      ...(forgets.length > 0 ? { forgets } : {}),
+    });
 
     if (failure && failure.code !== 'ABORTED') throw failure;
     return { threadId, userMessage, assistantMessage: finished, memoriesUsed };
   }
 
   /** Inside the reply's transaction: a crash can neither lose these jobs nor run them for a reply that was not stored. */
-  function enqueueFollowUps(threadId: number, incognito: boolean, user: Message, reply: Message): void {
+  function enqueueFollowUps(threadId: number, incognito: boolean, user: Message, reply: Message, learn: boolean): void {
     const settings = deps.settings();
-    if (!incognito && settings.memoryMode !== 'off' && reply.content) {
+    if (learn && !incognito && settings.memoryMode !== 'off' && reply.content) {
       queue.enqueue({
         kind: 'extract',
         idempotencyKey: `extract:${reply.id}:${EXTRACTOR_VERSION}`,

@@ -8,6 +8,11 @@
  * exchanges just before the question are what it most often refers to ("and the second one?"), and a summary written
  * a moment ago would otherwise leave the new message alone with it.
  * Token counts are estimates scaled by a calibration ratio learned from the counts Ollama reports.
+ *
+ * The reply reserve is enforced on the request (replyTokenCap): every chat request carries an output cap (Ollama's
+ * num_predict, an OpenAI-compatible server's max_tokens) of what the context window leaves after that request's
+ * prompt, never unbounded: a small local model can loop for minutes without one. The prompt is built to leave at
+ * least the reserve, so the cap is at least the reserve unless the estimate was far off.
  */
 import type { ChatMessage } from '../llm/llm.port';
 import { estimateTokens, fitsWithin, maxCharsWithin, prefixWithinTokens } from '../text/token-estimate';
@@ -31,6 +36,15 @@ export interface Budget {
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** The last two exchanges (a question and its answer each) stay verbatim even when the summary covers them. */
 export const RECENT_MESSAGES_KEPT = 4;
+
+/** The least a reply may write, should the prompt's estimate leave less (the server then drops the prompt's start). */
+export const MIN_REPLY_TOKENS = 64;
+
+/** The output cap of a chat request whose prompt is about `promptTokens` (calibrated) in a `contextWindow`. Pure. */
+export function replyTokenCap(contextWindow: number, promptTokens: number): number {
+  const left = Math.floor(contextWindow - Math.max(0, promptTokens));
+  return Math.max(Math.min(MIN_REPLY_TOKENS, Math.floor(contextWindow)), left);
+}
 
 export function computeBudget(contextWindow: number, shares: BudgetShares): Budget {
   return {

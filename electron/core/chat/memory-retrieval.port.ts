@@ -21,6 +21,8 @@ export interface MemoryRetrievalPort {
   }): Promise<{
     items: RetrievedMemory[];
     text: string;
+    /** The question's embedding took longer than the time budget: these are the keyword matches alone. */
+    semanticTimedOut?: boolean;
   }>;
   /** Runs inside the transaction that stores the answer. */
   recordUse(messageId: number, items: RetrievedMemory[]): void;

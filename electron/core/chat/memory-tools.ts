@@ -6,8 +6,13 @@
  * - search_memory(query, category?, limit?): active, unexpired memories by the hybrid search (meaning and keywords,
  *   Chinese and English alike), never one the user excluded from the thread; without a category also the episodes
  *   (what earlier conversations were about, episodes/) that match, at most EPISODE_RESULTS, after the memories.
- * - search_conversations(query, limit?): the user's own past messages (keyword search over messages_fts, CJK bigrams),
- *   with the thread's title and the day; never an incognito thread's, never a message already in this prompt.
+ * - search_conversations(query, limit?): past messages, the user's and the assistant's answers, each line saying whose
+ *   ("the user wrote" / "you answered": "what did you recommend?" asks for the assistant's words), by keyword search
+ *   over messages_fts (CJK bigrams), with the thread's title and the day; never an incognito thread's, never a message
+ *   already in this prompt, never a version the user left (memory-tool-sources.ts).
+ * - forget_memory(query): what the user asked to forget, by the one rule of a request in their message
+ *   (memory/memory-forget.ts): one clear match to the trash (Undo under the answer), several for the user to pick,
+ *   or none; never a purge. The model is told what happened in the words the chat uses (forget-in-chat.ts).
  * Where results come from is a small interface (MemoryToolSources), wired in create-core.ts.
  *
  * Invariants: a call never throws at the model. Arguments that are not a JSON object, a missing or empty query,
@@ -20,9 +25,13 @@ import type { RetrievedMemory } from './memory-retrieval.port';
 import type { ToolDefinition } from '../llm/llm.port';
 import { fitToTokens } from './context-budget';
 import { dayOf, isoDate } from '../../../shared/calendar-day';
+import type { ForgetResult } from '../memory/memory-forget';
+import { forgetReport } from './forget-in-chat';
 
-export const MEMORY_TOOL_NAMES = ['search_memory', 'search_conversations'] as const;
+export const MEMORY_TOOL_NAMES = ['search_memory', 'search_conversations', 'forget_memory'] as const;
 export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number];
+/** The tools that look things up (the chat says "Searching …" while one runs). */
+export type SearchToolName = Exclude<MemoryToolName, 'forget_memory'>;
 
 const CATEGORIES: readonly MemoryCategory[] = ['knowledge', 'preference', 'project', 'skill'];
 export const DEFAULT_RESULTS = 5;
@@ -37,8 +46,9 @@ export const EPISODE_RESULTS = 3;
 /** The line the system text gains when tools are offered: what they are for and when to use them. */
 export const MEMORY_TOOLS_RULE =
   'You can look things up with two tools: search_memory (what you know about the user: facts, preferences, projects) and ' +
-  'search_conversations (what the user said in earlier conversations). Use them when the answer depends on something ' +
-  'about the user or an earlier conversation that is not already above; do not use them for general knowledge.';
+  'search_conversations (what the user said and what you answered in earlier conversations). Use them when the answer depends on something ' +
+  'about the user or an earlier conversation that is not already above; do not use them for general knowledge. ' +
+  'When the user asks you to forget something about them, call forget_memory with what to forget.';
 
 export const MEMORY_TOOL_DEFINITIONS: ToolDefinition[] = [
   {
@@ -56,12 +66,23 @@ export const MEMORY_TOOL_DEFINITIONS: ToolDefinition[] = [
   },
   {
     name: 'search_conversations',
-    description: "Searches what the user wrote in earlier conversations (not this one), with each conversation's title and date.",
+    description: "Searches earlier conversations (not this one): what the user wrote and what you answered, each result saying which, with its conversation's title and date.",
     parameters: {
       type: 'object',
       properties: {
-        query: { type: 'string', description: 'Words the user would have written, e.g. "Kyoto trip" or "京都 旅行".' },
+        query: { type: 'string', description: 'Words the user or your answer would have used, e.g. "Kyoto trip", "knee exercises" or "京都 旅行".' },
         limit: { type: 'integer', description: `How many results, 1 to ${MAX_RESULTS} (default ${DEFAULT_RESULTS}).` },
+      },
+      required: ['query'],
+    },
+  },
+  {
+    name: 'forget_memory',
+    description: 'Forgets what the user asked you to forget: the matching memories go to the trash (the user can undo), or the user picks when several match.',
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What to forget, in the user\'s words, e.g. "lives in Berlin" or "住在柏林".' },
       },
       required: ['query'],
     },
@@ -87,6 +108,8 @@ export interface FoundMessage {
   messageId: number;
   threadId: number;
   threadTitle: string;
+  /** Who wrote it: the user, or the assistant (an earlier answer). */
+  role: 'user' | 'assistant';
   createdAt: number;
   content: string;
 }
@@ -97,11 +120,14 @@ export interface MemoryToolSources {
   searchConversations(input: { query: string; limit: number; excludeMessageIds: ReadonlySet<number> }): FoundMessage[];
   /** Active episodes, best first. */
   searchEpisodes(input: { query: string; limit: number }): FoundEpisode[];
+  /** What a request to forget means, done (memory/memory-forget.ts). */
+  forgetMemories(input: { query: string }): Promise<ForgetResult>;
 }
 
 export type ParsedCall =
   | { ok: true; tool: 'search_memory'; query: string; category: MemoryCategory | null; limit: number }
   | { ok: true; tool: 'search_conversations'; query: string; limit: number }
+  | { ok: true; tool: 'forget_memory'; query: string }
   | { ok: false; problem: string };
 
 /** Reads a call as the server sent it (arguments an object, a JSON string, or anything). Pure. */
@@ -111,9 +137,15 @@ export function parseToolCall(name: string, raw: unknown): ParsedCall {
   }
   const args = argumentsObject(raw);
   if (args === null) return { ok: false, problem: `The arguments of ${name} must be a JSON object, e.g. {"query": "…"}.` };
-  const usage = name === 'search_memory' ? 'search_memory needs {"query": "<words>", "category"?: one of ' + CATEGORIES.join('|') + ', "limit"?: 1-10}' : 'search_conversations needs {"query": "<words>", "limit"?: 1-10}';
+  const usage =
+    name === 'search_memory'
+      ? 'search_memory needs {"query": "<words>", "category"?: one of ' + CATEGORIES.join('|') + ', "limit"?: 1-10}'
+      : name === 'forget_memory'
+        ? 'forget_memory needs {"query": "<what to forget>"}'
+        : 'search_conversations needs {"query": "<words>", "limit"?: 1-10}';
   if (typeof args.query !== 'string' || !args.query.trim()) return { ok: false, problem: `"query" is missing or empty. ${usage}.` };
   const query = args.query.trim().slice(0, MAX_QUERY_CHARS);
+  if (name === 'forget_memory') return { ok: true, tool: name, query };
   const limit = readLimit(args.limit);
   if (limit === null) return { ok: false, problem: `"limit" must be a whole number from 1 to ${MAX_RESULTS}. ${usage}.` };
   if (name === 'search_conversations') return { ok: true, tool: name, query, limit };
@@ -126,7 +158,7 @@ export function parseToolCall(name: string, raw: unknown): ParsedCall {
 
 /** The same search twice in one answer is a loop: this key says two calls are the same search. */
 export function callKey(call: Extract<ParsedCall, { ok: true }>): string {
-  return JSON.stringify([call.tool, call.query.toLowerCase().replace(/\s+/g, ' '), call.tool === 'search_memory' ? call.category : null, call.limit]);
+  return JSON.stringify([call.tool, call.query.toLowerCase().replace(/\s+/g, ' '), call.tool === 'search_memory' ? call.category : null, call.tool === 'forget_memory' ? null : call.limit]);
 }
 
 export interface ToolRun {
@@ -137,6 +169,8 @@ export interface ToolRun {
   messages: FoundMessage[];
   /** True when results were left out to fit. */
   cut: boolean;
+  /** forget_memory: what it did. */
+  forgot?: ForgetResult;
 }
 
 /** Runs one parsed call and writes its tool message within `maxTokens`. */
@@ -145,6 +179,10 @@ export async function runMemoryTool(
   call: Extract<ParsedCall, { ok: true }>,
   context: { threadId: number; excludeMessageIds: ReadonlySet<number>; maxTokens: number; timeZone: string; estimate: (s: string) => number },
 ): Promise<ToolRun> {
+  if (call.tool === 'forget_memory') {
+    const forgot = await sources.forgetMemories({ query: call.query });
+    return { text: fitToTokens(forgetReport(call.query, forgot), context.maxTokens, context.estimate), memories: [], episodes: [], messages: [], cut: false, forgot };
+  }
   if (call.tool === 'search_memory') {
     const found = await sources.searchMemories({ query: call.query, category: call.category, limit: call.limit, threadId: context.threadId });
     // Episodes have no category: a search narrowed to one is about memories only.
@@ -167,9 +205,9 @@ export async function runMemoryTool(
   const lines = found.map((m) => {
     const day = isoDate(dayOf(m.createdAt, context.timeZone));
     const title = m.threadTitle.trim() || 'untitled';
-    return `- ${day}, in "${clip(title, 80)}": ${quote(m.content, context.estimate)}`;
+    return `- ${day}, in "${clip(title, 80)}", ${m.role === 'user' ? 'the user wrote' : 'you answered'}: ${quote(m.content, context.estimate)}`;
   });
-  const head = found.length === 0 ? `The user wrote nothing matching "${call.query}" in other conversations.` : `What the user wrote in earlier conversations matching "${call.query}":`;
+  const head = found.length === 0 ? `Nothing in other conversations matches "${call.query}".` : `Earlier conversations matching "${call.query}" (what the user wrote and what you answered):`;
   const fitted = fitLines(head, lines, context.maxTokens, context.estimate);
   return { text: fitted.text, memories: [], episodes: [], messages: found.slice(0, fitted.kept), cut: fitted.kept < found.length };
 }

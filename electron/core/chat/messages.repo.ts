@@ -5,7 +5,7 @@
  * becomes it (message-branches.ts holds the rule).
  */
 import { z } from 'zod';
-import { MessageAttachment, ToolSearch, type ExportedMessage, type Message } from '../../../shared/contract';
+import { ForgetNotice, MessageAttachment, ToolSearch, type ExportedMessage, type Message } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
 import type { RetrievedMemory } from './memory-retrieval.port';
@@ -223,12 +223,19 @@ export function createMessagesRepo(sqlite: Sqlite) {
         list.push({ memoryId: u.memoryId, score: u.score, reason: u.reason, ...(matched ? { matched } : {}) });
         receipts.set(u.messageId, list);
       }
-      const searches = toolSearchesOf(sqlite, page.map((m) => m.id));
-      for (const id of searches.keys()) if (!receipts.has(id)) receipts.set(id, []);
+      const pageIds = page.map((m) => m.id);
+      const searches = recordedOf(sqlite, pageIds, '$.tools.searches', ToolSearch);
+      const forgets = recordedOf(sqlite, pageIds, '$.forgets', ForgetNotice);
+      for (const id of [...searches.keys(), ...forgets.keys()]) if (!receipts.has(id)) receipts.set(id, []);
       return {
         messages: page,
         hasMore,
-        receipts: [...receipts].map(([messageId, memories]) => ({ messageId, memories, ...(searches.has(messageId) ? { searches: searches.get(messageId)! } : {}) })),
+        receipts: [...receipts].map(([messageId, memories]) => ({
+          messageId,
+          memories,
+          ...(searches.has(messageId) ? { searches: searches.get(messageId)! } : {}),
+          ...(forgets.has(messageId) ? { forgets: forgets.get(messageId)! } : {}),
+        })),
       };
     },
     /** The last message of the conversation the user sees (the active leaf), if any. */
@@ -272,25 +279,28 @@ export function createMessagesRepo(sqlite: Sqlite) {
 
 export type MessagesRepo = ReturnType<typeof createMessagesRepo>;
 
-/** The memory tools' searches of these answers, from what the model saw (prompt-context.repo.ts); unreadable ones are left out. */
-function toolSearchesOf(sqlite: Sqlite, messageIds: readonly number[]): Map<number, ToolSearch[]> {
-  const out = new Map<number, ToolSearch[]>();
+/**
+ * A list these answers' records hold (prompt-context.repo.ts), at `jsonPath`: the memory tools' searches, the
+ * requests to forget. Empty and unreadable lists are left out.
+ */
+function recordedOf<T extends z.ZodType>(sqlite: Sqlite, messageIds: readonly number[], jsonPath: '$.tools.searches' | '$.forgets', item: T): Map<number, Array<z.output<T>>> {
+  const out = new Map<number, Array<z.output<T>>>();
   if (messageIds.length === 0) return out;
   const rows = sqlite
     .prepare(
-      `SELECT message_id AS messageId, json_extract(breakdown, '$.tools.searches') AS searches FROM message_contexts
-       WHERE message_id IN (SELECT value FROM json_each(?)) AND json_array_length(breakdown, '$.tools.searches') > 0`,
+      `SELECT message_id AS messageId, json_extract(breakdown, '${jsonPath}') AS list FROM message_contexts
+       WHERE message_id IN (SELECT value FROM json_each(?)) AND json_array_length(breakdown, '${jsonPath}') > 0`,
     )
-    .all(JSON.stringify(messageIds)) as Array<{ messageId: number; searches: string }>;
+    .all(JSON.stringify(messageIds)) as Array<{ messageId: number; list: string }>;
   for (const r of rows) {
     let json: unknown;
     try {
-      json = JSON.parse(r.searches);
+      json = JSON.parse(r.list);
     } catch {
       continue;
     }
-    const parsed = z.array(ToolSearch).safeParse(json);
-    if (parsed.success) out.set(r.messageId, parsed.data);
+    const parsed = z.array(item).safeParse(json);
+    if (parsed.success) out.set(r.messageId, parsed.data as Array<z.output<T>>);
   }
   return out;
 }

@@ -43,6 +43,8 @@ export interface AssembledPrompt {
   memoriesUsed: RetrievedMemory[];
   /** Uncalibrated estimate of the whole prompt, compared with Ollama's prompt_eval_count to calibrate. */
   rawTokens: number;
+  /** The same, calibrated to the model: what the request's output cap leaves room for (context-budget.ts replyTokenCap). */
+  promptTokens: number;
   includedMessageIds: number[];
   context: Omit<PromptContext, 'model'>;
 }
@@ -63,7 +65,8 @@ export async function assemblePrompt(
   /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
   /** threadInstructions: the thread's own system prompt (null: none); the global one is settings.instructions. */
   /** access: whether retrieved memories go in and memory tools are offered (tool-loop.ts); default: inject, no tools. */
-  input: { threadId: number; userMessage: Message; incognito: boolean; threadInstructions: string | null; contextWindow: number; settings: Settings; now: number; access?: MemoryAccess },
+  /** note: what Mnemo did for this question that the model must know (a forget: forget-in-chat.ts), after the memories. */
+  input: { threadId: number; userMessage: Message; incognito: boolean; threadInstructions: string | null; contextWindow: number; settings: Settings; now: number; access?: MemoryAccess; note?: string | null },
 ): Promise<AssembledPrompt> {
   const access = input.access ?? { inject: true, tools: false };
   const { settings, threadId, userMessage } = input;
@@ -79,6 +82,7 @@ export async function assemblePrompt(
   let memoryText = '';
   let profileText = '';
   let profileCut: { lines: number; ofLines: number } | null = null;
+  let semanticTimedOut = false;
   if (!input.incognito && settings.memoryMode !== 'off') {
     const profile = fitProfileForPrompt(deps.profile(), profileTokenBudget(budget), estimateTokens);
     profileText = profile.text;
@@ -87,6 +91,7 @@ export async function assemblePrompt(
     // Without injection only the always-on part goes in: an empty query retrieves the pinned memories alone.
     const retrieved = await deps.memory.retrieveForPrompt({ query: access.inject ? userMessage.content : '', threadId, tokenBudget: budget.memories - profileTokens, estimateTokens });
     memoriesUsed = retrieved.items;
+    semanticTimedOut = retrieved.semanticTimedOut ?? false;
     memoryText = [profileText, retrieved.text].filter(Boolean).join('\n\n');
   }
   // Like the summary: only what was derived from this question's own conversation (message-branches.ts appliesToPath).
@@ -111,12 +116,14 @@ export async function assemblePrompt(
     history,
     userMessage: { content: question.content, estimatedTokens: estimateTokens(question.content) },
   });
-  const systemContent = [system.text, memoryText, working.text].filter(Boolean).join('\n\n');
+  const systemContent = [system.text, memoryText, working.text, input.note ?? ''].filter(Boolean).join('\n\n');
+  const rawTokens = estimateTokens(systemContent) + MESSAGE_OVERHEAD_TOKENS + plan.rawTokens;
   return {
     prompt: [{ role: 'system', content: systemContent }, ...plan.messages],
     budget,
     memoriesUsed,
-    rawTokens: estimateTokens(systemContent) + MESSAGE_OVERHEAD_TOKENS + plan.rawTokens,
+    rawTokens,
+    promptTokens: Math.ceil(rawTokens * deps.calibrator.ratio),
     includedMessageIds: plan.includedIds,
     context: {
       budget,
@@ -129,6 +136,10 @@ export async function assemblePrompt(
       conversationCut: plan.truncated,
       tools: { offered: access.tools, searches: [], refused: false },
       workingMemory: working.context,
+      retrieval: { semanticTimedOut },
+      // The request's output cap, set by the tool loop as it sends each request (tool-loop.ts).
+      replyCap: null,
+      forgets: [],
     },
   };
 }

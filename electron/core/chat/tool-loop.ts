@@ -11,6 +11,10 @@
  * and is joined, so what the user saw is what is stored. Each search that runs is told as it starts (onSearch: the
  * chat says "Searching memories: …" meanwhile); a call refused before running is not.
  *
+ * Every request carries an output cap (context-budget.ts replyTokenCap): what the window leaves after that request's
+ * prompt, so a later round, whose prompt holds the tool messages, may write less. onReplyCap is told each one sent;
+ * the last is what the answer was written under.
+ *
  * A server that refuses tools (an HTTP error naming them, before anything streamed) gets the answer again with
  * injected memories, once, logged; that model is not offered tools again in this process.
  */
@@ -23,9 +27,11 @@ export { resolveMemoryAccess, type MemoryAccess };
 import type { ChatChunk, ChatMessage, ChatResult, ToolCall } from '../llm/llm.port';
 import type { Logger } from '../ports/logger.port';
 import { estimateTokens } from '../text/token-estimate';
-import type { Budget } from './context-budget';
+import { MESSAGE_OVERHEAD_TOKENS, replyTokenCap, type Budget } from './context-budget';
 import type { RetrievedMemory } from './memory-retrieval.port';
-import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolName, type MemoryToolSources } from './memory-tools';
+import type { ForgetNotice } from '../../../shared/contract';
+import { forgetNotice } from './forget-in-chat';
+import { callKey, MEMORY_TOOL_DEFINITIONS, parseToolCall, runMemoryTool, type MemoryToolSources, type SearchToolName } from './memory-tools';
 
 export const MAX_TOOL_ROUNDS = 3;
 /** Calls answered per round; more in one turn get a tool message saying so. */
@@ -45,6 +51,8 @@ export class ToolTrace {
   readonly searches: ToolSearch[] = [];
   /** Memories the searches returned, first time each, with the reason the search found it. */
   readonly memories: RetrievedMemory[] = [];
+  /** What forget_memory calls did that the user must see: something trashed, or candidates to pick from. */
+  readonly forgets: ForgetNotice[] = [];
   refused = false;
 
   addMemories(items: readonly RetrievedMemory[]): void {
@@ -60,6 +68,9 @@ export interface AssembledForTools {
   budget: Budget;
   includedMessageIds: number[];
   context: { memories: { tokens: number } };
+  /** The prompt's estimate: uncalibrated, and calibrated to the model. */
+  rawTokens: number;
+  promptTokens: number;
 }
 
 export interface AnswerInput<A extends AssembledForTools> {
@@ -74,12 +85,16 @@ export interface AnswerInput<A extends AssembledForTools> {
   firstChunkTimeoutMs: number;
   onChunk: (chunk: ChatChunk) => void;
   /** Told when a search the model asked for starts running (after its arguments were read and accepted). */
-  onSearch(search: { tool: MemoryToolName; query: string }): void;
+  onSearch(search: { tool: SearchToolName; query: string }): void;
   /** Builds the prompt for an access; called again (inject, no tools) when the server refuses tools. */
   assemble(access: MemoryAccess): Promise<A>;
   /** Told every prompt built, before it is sent. */
   onAssembled(assembled: A): void;
+  /** Told the output cap of each request, as it is sent. */
+  onReplyCap(cap: number): void;
   trace: ToolTrace;
+  /** The question's request to forget was acted on before the answer: forget_memory is not offered. */
+  forgotten?: boolean;
 }
 
 export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; sources: () => MemoryToolSources }) {
@@ -110,7 +125,9 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
   }
 
   function plain(input: AnswerInput<AssembledForTools>, assembled: AssembledForTools): Promise<ChatResult> {
-    return llm.chat({ model: input.model, messages: assembled.prompt, firstChunkTimeoutMs: input.firstChunkTimeoutMs, signal: input.signal, onChunk: input.onChunk });
+    const cap = replyTokenCap(assembled.budget.contextWindow, assembled.promptTokens);
+    input.onReplyCap(cap);
+    return llm.chat({ model: input.model, messages: assembled.prompt, firstChunkTimeoutMs: input.firstChunkTimeoutMs, signal: input.signal, onChunk: input.onChunk, options: { num_predict: cap } });
   }
 
   async function rounds(input: AnswerInput<AssembledForTools>, assembled: AssembledForTools, onStreamed: () => void): Promise<ChatResult> {
@@ -118,6 +135,13 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
     const seen = new Set<string>();
     const allowance = toolResultAllowance(assembled.budget, assembled.context.memories.tokens);
     const excludeMessageIds = new Set([...assembled.includedMessageIds, input.userMessageId]);
+    // The messages a round adds, estimated as the prompt was (calibrated by the same ratio).
+    const ratio = assembled.rawTokens > 0 ? assembled.promptTokens / assembled.rawTokens : 1;
+    let promptTokens = assembled.promptTokens;
+    const grow = (text: string) => (promptTokens += Math.ceil((estimateTokens(text) + MESSAGE_OVERHEAD_TOKENS) * ratio));
+    // The question's own request to forget was done before the answer (forget-in-chat.ts): a second forget of it would
+    // find nothing and tell the model so.
+    const tools = input.forgotten ? MEMORY_TOOL_DEFINITIONS.filter((t) => t.name !== 'forget_memory') : MEMORY_TOOL_DEFINITIONS;
     let used = 0;
     let content = '';
     let thinking = '';
@@ -128,12 +152,15 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       // Answer text of a later round starts a new paragraph, in the stream as in the stored answer.
       const separator = content && !/\s$/.test(content) ? '\n\n' : '';
       let separated = false;
+      const cap = replyTokenCap(assembled.budget.contextWindow, promptTokens);
+      input.onReplyCap(cap);
       const r = await llm.chat({
         model: input.model,
         messages,
         firstChunkTimeoutMs: input.firstChunkTimeoutMs,
         signal: input.signal,
-        ...(offer ? { tools: MEMORY_TOOL_DEFINITIONS } : {}),
+        options: { num_predict: cap },
+        ...(offer ? { tools } : {}),
         onChunk: (chunk) => {
           onStreamed();
           if (chunk.content && separator && !separated) {
@@ -150,6 +177,8 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       if (calls.length === 0) return combine(results, content, thinking);
 
       messages.push({ role: 'assistant', content: r.content, toolCalls: calls });
+      // The calls go back as the server wrote them: counted by their names and arguments.
+      grow(r.content + JSON.stringify(calls.map((c) => [c.name, c.arguments])));
       for (const [i, call] of calls.entries()) {
         const run = await runCall(call, i);
         used += estimateTokens(run);
@@ -159,6 +188,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
         const last = messages[messages.length - 1]!;
         messages[messages.length - 1] = { ...last, content: `${last.content}\n\n${NO_MORE_ROUNDS}` };
       }
+      for (const m of messages.slice(messages.length - calls.length)) grow(m.content);
     }
 
     async function runCall(call: ToolCall, index: number): Promise<string> {
@@ -176,7 +206,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       seen.add(key);
       const left = allowance - used;
       if (left < MIN_RESULT_TOKENS) return failed('There is no room left for more search results in this answer: answer with what you have.', parsed.query);
-      input.onSearch({ tool: parsed.tool, query: parsed.query });
+      if (parsed.tool !== 'forget_memory') input.onSearch({ tool: parsed.tool, query: parsed.query });
       try {
         const run = await runMemoryTool(deps.sources(), parsed, {
           threadId: input.threadId,
@@ -185,6 +215,12 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
           timeZone: input.timeZone,
           estimate: estimateTokens,
         });
+        if (run.forgot) {
+          // Shown as a forget (the notice with Undo), not as a search. One that found nothing is told to the model
+          // only: it answers that nothing matched.
+          if (run.forgot.trashed.length + run.forgot.candidates.length > 0) input.trace.forgets.push(forgetNotice('tool', parsed.query, run.forgot));
+          return run.text;
+        }
         input.trace.addMemories(run.memories);
         return record(
           {
@@ -192,7 +228,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
             query: parsed.query,
             memoryIds: run.memories.map((m) => m.memoryId),
             episodes: run.episodes.map(({ episodeId, threadId, threadTitle, title, startedAt }) => ({ episodeId, threadId, threadTitle, title, startedAt })),
-            messages: run.messages.map(({ messageId, threadId, threadTitle, createdAt }) => ({ messageId, threadId, threadTitle, createdAt })),
+            messages: run.messages.map(({ messageId, threadId, threadTitle, role, createdAt }) => ({ messageId, threadId, threadTitle, role, createdAt })),
             problem: null,
             cut: run.cut,
           },

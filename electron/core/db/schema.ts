@@ -449,3 +449,45 @@ export const threadMemoryExclusions = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.threadId, t.memoryId] }), index('thread_memory_exclusions_memory_idx').on(t.memoryId)],
 );
+
+/**
+ * Other AI apps that reached Mnemo's memory over MCP (electron/core/mcp/), one row per client name as the app gives it
+ * (`clientInfo.name`), with what the user allows it: 'read' (the default on its first call), 'write' (what it
+ * remembers lands as a memory, not in the review inbox) or 'off'; `conversations`: it may search past conversations.
+ * `reads` and `writes` count its calls. Written by mcp/mcp-clients.store.ts only.
+ */
+export const mcpClients = sqliteTable(
+  'mcp_clients',
+  {
+    name: text('name').primaryKey(),
+    access: text('access').notNull().default('read'),
+    conversations: integer('conversations', { mode: 'boolean' }).notNull().default(false),
+    /** Null while the user named it (to allow or switch it off) before it ever called. */
+    firstSeenAt: integer('first_seen_at'),
+    lastSeenAt: integer('last_seen_at'),
+    reads: integer('reads').notNull().default(0),
+    writes: integer('writes').notNull().default(0),
+  },
+  (t) => [check('mcp_clients_access_chk', sql`${t.access} IN ('read','write','off')`)],
+);
+
+/**
+ * Which MCP client read or wrote which memory, how many times, and when last: the memory's access log. Rows go with
+ * their memory (a purge cascades here, and backup/backup-scrub.ts deletes them from the backups) and with their client.
+ * Written by mcp/mcp-clients.store.ts only.
+ */
+export const mcpMemoryAccess = sqliteTable(
+  'mcp_memory_access',
+  {
+    client: text('client')
+      .notNull()
+      .references(() => mcpClients.name, { onDelete: 'cascade' }),
+    memoryId: integer('memory_id')
+      .notNull()
+      .references(() => memories.id, { onDelete: 'cascade' }),
+    reads: integer('reads').notNull().default(0),
+    writes: integer('writes').notNull().default(0),
+    lastAt: integer('last_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.client, t.memoryId] }), index('mcp_memory_access_memory_idx').on(t.memoryId)],
+);

@@ -232,6 +232,11 @@ export function contentGrounding(content: string, user: UserWords): 'content_too
   return count.missing === 0 && count.invented === 0 ? null : 'content_not_in_user_text';
 }
 
+/** Every term of the content is the user's or the question's, and one at least is the user's own. */
+function groundedInAnswer(content: string, user: UserWords, answered: UserWords): boolean {
+  return contentGrounding(content, answered) === null && countTerms(content, user).found > 0;
+}
+
 /** Null when the evidence is the user's words (verbatim, or most terms and every name and number); else why not. */
 export function evidenceGrounding(evidence: string, user: UserWords): 'evidence_too_short' | 'evidence_not_in_user_text' | null {
   const count = countTerms(evidence, user);
@@ -263,8 +268,12 @@ export interface Grounded {
   otherLanguage: string | null;
 }
 
-/** A candidate's content and evidence against the user's words (the rules above): the evidence checked first. */
-export function groundCandidate(content: string, evidence: string, user: UserWords, language: MessageLanguage): Grounded | GroundingProblem {
+/**
+ * A candidate's content and evidence against the user's words (the rules above): the evidence checked first. With
+ * `answered` (the user's words and the question they answer, answered-question.ts), the content may also take the
+ * question's words, provided one of its terms is the user's own.
+ */
+export function groundCandidate(content: string, evidence: string, user: UserWords, language: MessageLanguage, answered?: UserWords): Grounded | GroundingProblem {
   const tooLong = evidence.length > LEARNED_MEMORY_MAX_CHARS;
   if (tooLong && !user.normalized.includes(normalizeForEvidence(evidence))) return 'evidence_too_long';
   const evidenceProblem = evidenceGrounding(evidence, user);
@@ -272,7 +281,7 @@ export function groundCandidate(content: string, evidence: string, user: UserWor
   const otherLanguage = otherLanguageReason(content, language);
   if (otherLanguage === null) {
     const contentProblem = contentGrounding(content, user);
-    if (contentProblem) return contentProblem;
+    if (contentProblem && !(answered && groundedInAnswer(content, user, answered))) return contentProblem;
   }
   return { evidence: tooLong ? shortenEvidence(evidence) : evidence, otherLanguage };
 }

@@ -30,6 +30,7 @@ import { z } from 'zod';
 import { MemoryCategory, ReviewFlag } from '../../../shared/contract';
 import { LEARNED_MEMORY_MAX_CHARS } from '../memory/learned-wording';
 import { normalizeForHash } from '../memory/content-hash';
+import { readsAsAnswer } from './answered-question';
 import { groundCandidate, indexUserWords, type GroundingProblem, type UserWords } from './candidate-grounding';
 import { answerScales, formProblem, MIN_CONTENT_CHARS, normaliseItem, type NormaliseContext } from './candidate-normalise';
 import { MAX_CANDIDATES } from './extract-prompt';
@@ -107,10 +108,14 @@ export interface ParseContext {
   knownIds?: ReadonlySet<number>;
   /** The user's time zone (userTimeZone(settings.timeZone)): "today" and dates are their days. Default UTC. */
   timeZone?: string;
+  /** The assistant's question the user's message answers (answered-question.ts closingQuestion), if any. */
+  asked?: string | null;
 }
 
 interface ItemContext extends NormaliseContext {
   user: UserWords;
+  /** The user's words with the question they answer, when the message reads as an answer to one. */
+  answered: UserWords | undefined;
   /** The language of the user's message: content in the other one goes to review. */
   language: MessageLanguage;
   userTextInjection: () => Flagging;
@@ -129,7 +134,7 @@ function judgeItem(item: unknown, ictx: ItemContext): Candidate | DropReason {
 
   const problem = formProblem(read);
   if (problem) return problem;
-  const grounded = groundCandidate(content, evidenceText, ictx.user, ictx.language);
+  const grounded = groundCandidate(content, evidenceText, ictx.user, ictx.language, ictx.answered);
   if (typeof grounded === 'string') return grounded;
 
   const candidate: Candidate = {
@@ -231,6 +236,7 @@ function judgeAnswer(raw: string, ctx: ParseContext): { accepted: Array<{ index:
     knownIds: ctx.knownIds ?? new Set(),
     userText: ctx.userText,
     user: indexUserWords(ctx.userText),
+    answered: ctx.asked && readsAsAnswer(ctx.userText) ? indexUserWords(`${ctx.asked}\n${ctx.userText}`) : undefined,
     language: detectLanguage(ctx.userText),
     userTextInjection: injectionIn(ctx.userText),
     userSecretEcho: secretEchoCheck(ctx.userText),

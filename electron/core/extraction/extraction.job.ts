@@ -2,9 +2,10 @@
  * The extraction worker's job: one exchange in, at most a few memories out; or, when several exchanges of a thread
  * wait together (the user chatted faster than the model learns), up to EXTRACTION_BATCH of them in one request, each
  * fact committed as the exchange's whose words ground it. A straight line:
- * load the exchanges (content only, never thinking) -> skip trivial / incognito / memory off -> LLM with a JSON schema
+ * load the exchanges (content only, never thinking) -> skip trivial / incognito / memory off / a request to forget
+ * (text/forget-request.ts) -> LLM with a JSON schema
  * -> parse and validate (invalid items dropped with a reason; a wholly invalid answer is a retryable failure) ->
- * embed (outside any transaction) -> ONE commit: dedup (exact hash: touch; the same single-valued fact in other words
+ * embed (outside any transaction) -> ONE commit: what the trash holds is not learned again (memory-forget.ts), dedup (exact hash: touch; the same single-valued fact in other words
  * or a near duplicate: merge), supersede what it contradicts (the model's `replaces`, or another value of the same
  * single-valued fact: fact-slot.ts), review inbox for "ask first" and instruction-like candidates, create the rest
  * with provenance -> events after commit.
@@ -27,24 +28,31 @@ import type { MemoryService } from '../memory/memory.service';
 import type { MemoryWrites, PreparedEmbedding } from '../memory/memory-writer';
 import type { Logger } from '../ports/logger.port';
 import { userTimeZone } from '../../../shared/time-zone';
+import { closingQuestion, readsAsAnswer } from './answered-question';
 import { buildExtractionRequest, EXTRACTION_BATCH } from './extract-prompt';
 import { parseBatchExtraction, parseExtraction, type Candidate, type ExtractionResult } from './extract-parse';
 import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
 import { isTrivial } from '../text/small-talk';
 import { attachmentsOf } from '../chat/messages.repo';
 import { learnedFiles } from './learned-files';
+import { detectForgetRequest } from '../text/forget-request';
+import { repeatsTrashed } from '../memory/memory-forget';
 
 export const LEARNED_NOTIFICATION_IMPORTANCE = 0.8;
 /** Known memories shown to the extractor so it can mark contradictions. */
 export const RELATED_MEMORIES = 5;
 /** Active memories read at most per candidate when looking for the same single-valued fact (fact-slot.ts), newest first. */
 export const SLOT_LOOKUP_LIMIT = 200;
+/** Trashed memories read at most per candidate when looking for one that already says it, newest first. */
+export const TRASH_LOOKUP_LIMIT = 50;
 
 interface Exchange {
   threadId: number;
   incognito: boolean;
   user: { id: number; content: string; createdAt: number; files: Array<{ name: string; text: string }> };
   assistant: { id: number; content: string };
+  /** The assistant message the user's message follows, and the question it closed with (answered-question.ts). */
+  before: { id: number; asked: string | null } | null;
 }
 
 export interface ExtractionOutcome {
@@ -68,10 +76,14 @@ export function createExtractionJob(deps: {
   function loadExchange(userMessageId: number, assistantMessageId: number): Exchange | null {
     const rows = sqlite
       .prepare(
-        `SELECT m.id, m.thread_id, m.role, m.content, m.attachments, m.created_at, t.incognito FROM messages m JOIN threads t ON t.id = m.thread_id
+        `SELECT m.id, m.thread_id, m.role, m.content, m.attachments, m.created_at, t.incognito, p.id AS before_id, p.content AS before_content
+         FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages p ON p.id = m.parent_id AND p.role = 'assistant'
          WHERE m.id IN (?, ?) ORDER BY m.id`,
       )
-      .all(userMessageId, assistantMessageId) as Array<{ id: number; thread_id: number; role: string; content: string; attachments: string | null; created_at: number; incognito: number }>;
+      .all(userMessageId, assistantMessageId) as Array<{
+      id: number; thread_id: number; role: string; content: string; attachments: string | null; created_at: number; incognito: number;
+      before_id: number | null; before_content: string | null;
+    }>;
     const user = rows.find((r) => r.id === userMessageId && r.role === 'user');
     const assistant = rows.find((r) => r.id === assistantMessageId && r.role === 'assistant');
     if (!user || !assistant) return null;
@@ -80,14 +92,19 @@ export function createExtractionJob(deps: {
       incognito: user.incognito === 1,
       user: { id: user.id, content: user.content, createdAt: user.created_at, files: learnedFiles(attachmentsOf(user.attachments)).map(({ name, text }) => ({ name, text })) },
       assistant: { id: assistant.id, content: assistant.content },
+      before: user.before_id === null ? null : { id: user.before_id, asked: closingQuestion(user.before_content ?? '') },
     };
   }
 
   /** What the user's words of an exchange are: the typed text and the files they let Mnemo learn from. */
   function learnable(exchange: Exchange | null, settings: Settings): exchange is Exchange {
     if (!exchange || exchange.incognito || settings.memoryMode === 'off') return false;
+    // "Forget that I live in Berlin" is a request, never a fact (text/forget-request.ts).
+    if (detectForgetRequest(exchange.user.content)) return false;
     // "Here are my notes" with a file to learn from is not small talk: the file is counted with the typed words.
-    return !isTrivial([exchange.user.content, ...exchange.user.files.map((f) => f.text.slice(0, 2_000))].join('\n'));
+    // A one-word answer to the assistant's question is not: "Rex" after "What is your dog called?".
+    const answering = Boolean(exchange.before?.asked) && readsAsAnswer(exchange.user.content);
+    return !isTrivial([exchange.user.content, ...exchange.user.files.map((f) => f.text.slice(0, 2_000))].join('\n'), answering);
   }
 
   return {
@@ -115,7 +132,11 @@ export function createExtractionJob(deps: {
       const known = related.map((m) => ({ id: m.id, content: m.content }));
       // Dates the model is told and reads back ("today", "下周五") are the user's calendar days.
       const timeZone = userTimeZone(settings.timeZone);
+      // The question each user message answers; in the request only where the reply before it is not already there.
+      const asked = exchanges.map((x) => x.exchange.before?.asked ?? null);
+      const askedInRequest = exchanges.map((x, i) => (i > 0 && exchanges[i - 1]!.exchange.assistant.id === x.exchange.before?.id ? null : asked[i]!));
       const request = buildExtractionRequest({
+        asked: askedInRequest[0],
         userText: first.user.content,
         assistantText: first.assistant.content,
         messageDate: first.user.createdAt,
@@ -123,7 +144,7 @@ export function createExtractionJob(deps: {
         known,
         contextWindow: await deps.model.contextWindow(),
         files: first.user.files,
-        more: more.map((e) => ({ userText: e.user.content, assistantText: e.assistant.content, files: e.user.files })),
+        more: more.map((e, i) => ({ asked: askedInRequest[i + 1], userText: e.user.content, assistantText: e.assistant.content, files: e.user.files })),
       });
       // A model that never closed <think> put the JSON inside it: the gateway hands that reasoning back behind a
       // <think> tag, and the parser takes the last list in it.
@@ -131,7 +152,7 @@ export function createExtractionJob(deps: {
       // Throws LLM_BAD_OUTPUT (retryable) when nothing in the answer is usable; drops invalid items with a reason.
       // Evidence must come from the user's words as the model saw them: the typed text and the learned files as cut.
       const knownIds = new Set(known.map((k) => k.id));
-      const contexts = exchanges.map((x, i) => ({ userText: request.exchangeWords[i]!, messageDate: x.exchange.user.createdAt, timeZone, knownIds }));
+      const contexts = exchanges.map((x, i) => ({ userText: request.exchangeWords[i]!, messageDate: x.exchange.user.createdAt, timeZone, knownIds, asked: asked[i] }));
       const parsed = contexts.length === 1 ? oneExchange(parseExtraction(answer, contexts[0]!)) : parseBatchExtraction(answer, contexts);
       const all = parsed.perExchange.flat();
       const vectors = all.length > 0 ? await memories.prepareEmbeddings(all.map((c) => c.content), signal) : null;
@@ -210,8 +231,9 @@ export function createExtractionJob(deps: {
       const embedding = embeddings?.[i] ?? null;
       const hash = contentHash(candidate.content);
       const sameText = memories.findByHash(hash);
-      // Refused before, or deliberately deleted: never proposed again by the extractor.
-      if (sameText.some((m) => m.status === 'rejected' || m.status === 'trashed')) {
+      // Refused before, or deliberately deleted (forgotten on request too): never proposed again by the extractor, in
+      // these words or in others (memory-forget.ts: a near duplicate by meaning, or nothing a trashed memory does not say).
+      if (sameText.some((m) => m.status === 'rejected' || m.status === 'trashed') || repeatsTrash(candidate, embedding, settings)) {
         outcome.dropped++;
         return;
       }
@@ -271,6 +293,13 @@ export function createExtractionJob(deps: {
       (needsReview ? outcome.review : outcome.created).push(memory);
     });
     return outcome;
+  }
+
+  /** A candidate a trashed memory already says: by meaning (its vector), or by words (memory-forget.ts repeatsTrashed). */
+  function repeatsTrash(candidate: Candidate, embedding: PreparedEmbedding | null, settings: Settings): boolean {
+    const trashed = { statuses: ['trashed' as const] };
+    if (embedding && memories.nearest(embedding.vector, { limit: 1, minSimilarity: settings.nearDuplicateSimilarity, ...trashed }).length > 0) return true;
+    return memories.withAnyWord([candidate.content], { limit: TRASH_LOOKUP_LIMIT, ...trashed }).some((m) => repeatsTrashed(candidate.content, m.content));
   }
 
   /**

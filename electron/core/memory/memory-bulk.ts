@@ -30,7 +30,8 @@ import type { MemoryPatch, MemoryWriter } from './memory-writer';
 
 export interface MemoryBulk {
   bulk(input: OpParsedInput<'memory.bulk'>): Promise<OpOutput<'memory.bulk'>>;
-  trash(memoryId: number): Memory;
+  /** forgotten: trashed because the user asked to forget it (memory-forget.ts): the asking message, null from a tool call. */
+  trash(memoryId: number, how?: { forgotten: number | null }): Memory;
   restore(memoryId: number): Memory;
   purge(memoryIds: readonly number[]): Promise<OpOutput<'memory.purge'>>;
   emptyTrash(trashedBefore?: number): Promise<OpOutput<'memory.emptyTrash'>>;
@@ -156,11 +157,12 @@ export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
   }
 
   return {
-    trash(memoryId) {
+    trash(memoryId, how) {
       const memory = writer.transaction(() => {
         const r = lookup.mustRow(memoryId);
         if (r.status === 'trashed') return null;
-        return toMemory(writer.applyPatch(r, { status: 'trashed' }, { origin: 'user', reason: 'deleted', eventKind: 'deleted' })!, now());
+        const eventData = how ? { eventData: { forgotten: how.forgotten } } : {};
+        return toMemory(writer.applyPatch(r, { status: 'trashed' }, { origin: 'user', reason: 'deleted', eventKind: 'deleted', ...eventData })!, now());
       });
       if (!memory) return toMemory(lookup.mustRow(memoryId), now());
       events.emit('memory.deleted', { memory });

@@ -9,6 +9,9 @@
  *   replaced) is left out of the semantic list.
  * - The semantic floor is judged against all the neighbours, before filters: the background is the query's, not
  *   the filter's.
+ * - A prompt's retrieval waits for the question's embedding at most settings.retrieval.timeBudgetMs: past it, it
+ *   ranks the keyword matches alone and says so (`semanticTimedOut`, shown in "what the model saw"). The embedding
+ *   is not cancelled (the embedder has no way to), only no longer awaited. Browsing searches and tools wait.
  */
 import type { Memory, MemoryReason, OpOutput, OpParsedInput, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
@@ -52,13 +55,22 @@ export interface SearchOptions {
   keyword: KeywordMode;
   /** Candidates per list; default limit x 5 (min 100) semantic, limit x 10 (min 200) keyword. */
   depth?: { semantic: number; keyword: number };
+  /** Wait at most this long for the query's embedding, then search by keyword only (a prompt's time budget). */
+  embedWithinMs?: number;
+}
+
+/** A search's hits, and whether semantic search was given up for taking longer than its time budget. */
+export interface HybridResult {
+  hits: Array<RankedHit<MemoryRow>>;
+  mode: 'hybrid' | 'keyword';
+  semanticTimedOut: boolean;
 }
 
 export interface MemorySearch {
   /** memory.list: filtered and sorted, a page at a time; `query` keeps the memories holding every word. */
   list(input: OpParsedInput<'memory.list'>): OpOutput<'memory.list'>;
-  hybridSearch(query: string, filters: MemoryFilters, opts: SearchOptions): Promise<{ hits: Array<RankedHit<MemoryRow>>; mode: 'hybrid' | 'keyword' }>;
-  retrieveForPrompt(input: RetrieveInput): Promise<{ items: PromptMemoryItem[]; text: string }>;
+  hybridSearch(query: string, filters: MemoryFilters, opts: SearchOptions): Promise<HybridResult>;
+  retrieveForPrompt(input: RetrieveInput): Promise<{ items: PromptMemoryItem[]; text: string; semanticTimedOut: boolean }>;
   /** Active memories about what a message says (its terms ORed, like a prompt's retrieval, plus meaning). */
   related(text: string, limit: number): Promise<Memory[]>;
   /** Memories holding any of these words or CJK terms as written (the index's tokens, no stems), newest first. */
@@ -155,8 +167,23 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
     return list;
   }
 
-  async function hybridSearch(query: string, filters: MemoryFilters, opts: SearchOptions): Promise<{ hits: Array<RankedHit<MemoryRow>>; mode: 'hybrid' | 'keyword' }> {
-    const vector = await vectors.queryVector(query);
+  /** The query's vector; null (timedOut) once `ms` have passed without it, when a time budget is given. */
+  async function queryVectorWithin(query: string, ms: number | undefined): Promise<{ vector: Float32Array | null; timedOut: boolean }> {
+    if (ms === undefined) return { vector: await vectors.queryVector(query), timedOut: false };
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), ms);
+    });
+    try {
+      const first = await Promise.race([vectors.queryVector(query), late]);
+      return first === 'late' ? { vector: null, timedOut: true } : { vector: first, timedOut: false };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function hybridSearch(query: string, filters: MemoryFilters, opts: SearchOptions): Promise<HybridResult> {
+    const { vector, timedOut } = await queryVectorWithin(query, opts.embedWithinMs);
     // No await from here on: nothing else in this process writes between these reads.
     const at = now();
     const r = deps.settings().retrieval;
@@ -190,6 +217,7 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
     return {
       hits: ranked.slice(0, opts.limit).map((h) => ({ ...h, memory: eligible.get(h.memory.id)! })),
       mode: semantic ? 'hybrid' : 'keyword',
+      semanticTimedOut: timedOut,
     };
   }
 
@@ -229,13 +257,14 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
     },
 
     async retrieveForPrompt({ query, tokenBudget, estimateTokens, excludeIds }) {
-      if (!(tokenBudget > 0)) return { items: [], text: '' };
+      if (!(tokenBudget > 0)) return { items: [], text: '', semanticTimedOut: false };
       const r = deps.settings().retrieval;
       const filters = { statuses: ['active' as const], expired: false, pinned: false, excludeIds };
       // A prompt needs only the best `limit`, and its filters drop few candidates: shallower lists keep prompt
       // assembly fast at 100k memories (docs/BENCHMARKS.md) while browsing searches keep their deeper default.
       const depth = { semantic: Math.max(r.limit * 4, 40), keyword: Math.max(r.limit * 8, 80) };
-      const found = query.trim() ? (await hybridSearch(query, filters, { limit: r.limit, keyword: 'prompt', depth })).hits : [];
+      const searched = query.trim() ? await hybridSearch(query, filters, { limit: r.limit, keyword: 'prompt', depth, embedWithinMs: r.timeBudgetMs }) : null;
+      const found = searched?.hits ?? [];
       const at = now();
       const weights = { similarity: r.similarityWeight, importance: r.importanceWeight, recency: r.recencyWeight };
       const pinned = (q.pinnedForPrompt.all(at) as MemoryRow[]).filter((row) => !excludeIds?.has(row.id)).map((row) => ({
@@ -255,7 +284,7 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
         const c = candidates[i]!;
         return { memoryId: c.row.id, memory: toMemory(c.row, at), score: c.score, reason: c.reason, ...(c.matched.length > 0 ? { matched: c.matched } : {}) };
       });
-      return { items, text };
+      return { items, text, semanticTimedOut: searched?.semanticTimedOut ?? false };
     },
 
     withAnyWord(words, { limit, ...filters }) {

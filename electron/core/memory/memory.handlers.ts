@@ -15,10 +15,12 @@ export interface MemoryHandlerDeps {
   maintenance: MemoryMaintenance;
   /** Undoes a consolidation summary (memory-unconsolidate.ts). */
   unconsolidate: (summaryId: number) => OpOutput<'memory.unconsolidate'>;
+  /** Which other apps read or wrote the memory (mcp/mcp.service.ts). */
+  access: (memoryId: number) => OpOutput<'memory.access'>['entries'];
 }
 
 export function memoryHandlers(deps: MemoryHandlerDeps): HandlersFor<'memory'> {
-  const { memories, timeline, exporter, importer, maintenance, unconsolidate } = deps;
+  const { memories, timeline, exporter, importer, maintenance, unconsolidate, access } = deps;
   return {
     'memory.create': (input) => memories.create(input),
     'memory.get': (input) => memories.get(input),
@@ -34,6 +36,7 @@ export function memoryHandlers(deps: MemoryHandlerDeps): HandlersFor<'memory'> {
     'memory.bulk': (input) => memories.bulk(input),
     'memory.stats': () => memories.stats(),
     'memory.asOf': (input) => timeline.asOf(input),
+    'memory.access': ({ memoryId }) => ({ entries: access(memoryId) }),
     'memory.getMany': ({ memoryIds }) => ({ items: memoryIds.map((id) => memories.getMemory(id)).filter((m): m is NonNullable<typeof m> => m !== null) }),
     'memory.export': (input) => exporter.export(input),
     'memory.import': (input) => importer.import(input),

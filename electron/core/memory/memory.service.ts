@@ -31,7 +31,7 @@ import { createTimelineWriter } from '../timeline/timeline-writer';
 import { contentHash } from './content-hash';
 import { createKeywordIndex } from './keyword-index';
 import { createMemoryBulk, type MemoryBulk, type WrittenFromMemories } from './memory-bulk';
-import { createMemorySearch, type MemorySearch, type PromptMemoryItem, type RetrieveInput } from './memory-search';
+import { createMemorySearch, type MemorySearch } from './memory-search';
 import { createMemoryVectors, readyModelOf, type MemoryVectors } from './memory-vectors';
 import { createMemoryWriter, patched, type MemoryPatch, type MemoryWrites, type PreparedEmbedding } from './memory-writer';
 import { createMemoryLineage } from './memory-lineage';
@@ -54,7 +54,7 @@ export interface MemoryService extends MemoryWrites {
   stats(): Promise<OpOutput<'memory.stats'>>;
 
   // For chat (MemoryRetrievalPort).
-  retrieveForPrompt(input: RetrieveInput): Promise<{ items: PromptMemoryItem[]; text: string }>;
+  retrieveForPrompt: MemorySearch['retrieveForPrompt'];
   related: MemorySearch['related'];
   /** Hybrid search with any filters (the memory tools: chat/memory-tool-sources.ts). */
   hybridSearch: MemorySearch['hybridSearch'];
@@ -337,8 +337,8 @@ export function memoryRetrievalPort(service: MemoryService, exclusions: (threadI
   return {
     async retrieveForPrompt(input) {
       const excludeIds = new Set([...(input.excludeIds ?? []), ...exclusions(input.threadId)]);
-      const { items, text } = await service.retrieveForPrompt({ ...input, excludeIds });
-      return { text, items: items.map(({ memoryId, score, reason, matched }) => ({ memoryId, score, reason, ...(matched ? { matched } : {}) })) };
+      const { items, text, semanticTimedOut } = await service.retrieveForPrompt({ ...input, excludeIds });
+      return { text, semanticTimedOut, items: items.map(({ memoryId, score, reason, matched }) => ({ memoryId, score, reason, ...(matched ? { matched } : {}) })) };
     },
     recordUse: (messageId, items) => service.recordUse(messageId, items),
   };

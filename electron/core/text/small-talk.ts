@@ -9,6 +9,10 @@ import { meaningfulTerms } from './meaningful-terms';
  */
 export const TRIVIAL_MAX_TERMS = 1;
 
-export function isTrivial(userText: string): boolean {
-  return meaningfulTerms(userText).length <= TRIVIAL_MAX_TERMS;
+/**
+ * `answering`: the message answers a question the assistant just asked (extraction/answered-question.ts); then one
+ * term is enough ("Rex" after "What is your dog called?"), none is still small talk ("yes", "好的").
+ */
+export function isTrivial(userText: string, answering = false): boolean {
+  return meaningfulTerms(userText).length <= (answering ? 0 : TRIVIAL_MAX_TERMS);
 }

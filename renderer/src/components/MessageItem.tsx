@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import type { Message, ToolSearch } from '../../../shared/contract';
+import type { ForgetNotice, Message, ToolSearch } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
 import { formatBytes, formatDuration, formatNumber, formatTime } from '../format';
 import { copyText } from '../markdown/copy-text';
@@ -11,6 +11,7 @@ import { useLanguage, useT } from '../use-t';
 import { CopyIcon, RetryIcon } from './icons';
 import { CoreError } from './CoreError';
 import { LearnedChips } from './LearnedChips';
+import { ForgetNotices } from './ForgetNotices';
 import { MemoryReceipt } from './MemoryReceipt';
 import { SearchingLine, useSearching } from './SearchingLine';
 import { PromptContextDialog } from './PromptContextDialog';
@@ -21,15 +22,17 @@ interface Props {
   receipt: MemoryUse[] | undefined;
   /** The searches the model ran with the memory tools for this answer. */
   searches?: ToolSearch[] | undefined;
+  /** Requests to forget handled for this answer. */
+  forgets?: ForgetNotice[] | undefined;
   isLast: boolean;
   /** The failure of the last send, shown on the reply it belongs to. */
   error: ErrorInfo | null;
 }
 
-export const MessageItem = memo(function MessageItem({ message, receipt, searches, isLast, error }: Props) {
+export const MessageItem = memo(function MessageItem({ message, receipt, searches, forgets, isLast, error }: Props) {
   if (message.role === 'user') return <UserMessage message={message} />;
   if (message.role === 'system') return null;
-  return <AssistantMessage message={message} receipt={receipt} searches={searches} isLast={isLast} error={error} />;
+  return <AssistantMessage message={message} receipt={receipt} searches={searches} forgets={forgets} isLast={isLast} error={error} />;
 });
 
 /** A question: editable (a new version; the old one and what followed stay, message-branches.ts), with its versions. */
@@ -93,7 +96,7 @@ function SentAttachments({ attachments }: { attachments: NonNullable<Message['at
   );
 }
 
-function AssistantMessage({ message, receipt, searches, isLast, error }: Props) {
+function AssistantMessage({ message, receipt, searches, forgets, isLast, error }: Props) {
   const t = useT();
   const retry = useChatStore((s) => s.retry);
   const sending = useChatStore((s) => s.threads[message.threadId]?.sending ?? false);
@@ -123,6 +126,7 @@ function AssistantMessage({ message, receipt, searches, isLast, error }: Props) 
       {streaming && <SearchingLine threadId={message.threadId} messageId={message.id} />}
       {streaming && !waiting && <span className="caret" aria-hidden="true" />}
       <StatusBadge message={message} error={error} canRetry={isLast && !sending} onRetry={() => void retry(message.threadId)} />
+      {forgets && forgets.length > 0 && <ForgetNotices notices={forgets} />}
       {((receipt && receipt.length > 0) || (searches && searches.length > 0)) && <MemoryReceipt memories={receipt ?? []} searches={searches ?? []} threadId={message.threadId} />}
       {/* Plain text is the answer as rendered: no Markdown marks, lists and paragraphs as lines. */}
       <MessageMeta message={message} streaming={streaming} plainText={() => body.current?.innerText.trim() ?? message.content} canRegenerate={!sending} />

@@ -1,8 +1,9 @@
 /**
  * What the model saw for one answer (chat.context), like a context window viewer: the parts of the prompt with their
  * tokens against the budget (a bar over the whole context window, and the same figures as a table), whether the
- * instructions or older messages were cut, the system text as sent, and the memories by their text. An answer from
- * before Mnemo recorded this says so.
+ * instructions or older messages were cut, the system text as sent, and the memories by their text; the output cap
+ * the request carried (the reply reserve as enforced), and whether semantic search was given up for its time budget.
+ * An answer from before Mnemo recorded this says so.
  */
 import { useEffect, useState } from 'react';
 import type { PromptContext } from '../../../shared/contract';
@@ -102,11 +103,13 @@ function ContextBreakdown({ context }: { context: PromptContext }) {
             <th scope="row">
               <span className="context-swatch seg-reply" aria-hidden="true" /> {t('context.part.reply')}
             </th>
-            <td>–</td>
+            <td>{context.replyCap === null ? '–' : n(context.replyCap)}</td>
             <td>{n(budget.reply)}</td>
           </tr>
         </tbody>
       </table>
+      {context.replyCap !== null && <p className="muted small">{t('context.replyCap', { cap: n(context.replyCap) })}</p>}
+      {context.retrieval.semanticTimedOut && <p className="notice warn small">{t('context.semanticTimedOut')}</p>}
       {cuts.map((key) => (
         <p key={key} className="notice warn small">
           {t(key)}

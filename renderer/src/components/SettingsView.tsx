@@ -5,6 +5,7 @@
  */
 import { EpisodesSwitch, InstantSwitch } from '../settings/InstantSwitch';
 import { LearningSection } from '../settings/LearningSection';
+import { ConnectedAppsSection } from '../settings/ConnectedAppsSection';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { Settings } from '../../../shared/contract';
 import { copyText } from '../markdown/copy-text';
@@ -78,6 +79,7 @@ export function SettingsView() {
             <AppearanceSection settings={settings} />
             <InstructionsSection settings={settings} />
             <SettingsForm settings={settings} />
+            <ConnectedAppsSection />
             <DataSection />
             <BackupsSection />
             <Section title={t('transfer.title')} description={t('transfer.settingsHint')}>
@@ -257,6 +259,7 @@ function SettingsForm({ settings }: { settings: Settings & { openaiApiKeySet: bo
         <NumberField {...field('retrieval.recencyHalfLifeDays')} label={t('settings.halfLife')} hint={t('settings.halfLifeHint')} />
         <NumberField {...field('retrieval.minSimilarity')} label={t('settings.minSimilarity')} hint={t('settings.minSimilarityHint')} />
         <NumberField {...field('retrieval.limit')} label={t('settings.limit')} hint={t('settings.limitHint')} />
+        <NumberField {...field('retrieval.timeBudgetMs')} label={t('settings.retrievalTimeBudget')} hint={t('settings.retrievalTimeBudgetHint')} />
       </Section>
 
       <Section title={t('settings.summaries')} description={t('settings.summariesHint')}>

@@ -1,8 +1,9 @@
 /**
  * The searches the model ran with the memory tools for one answer (ToolSearch): which tool, the words it searched for,
  * and what came back (the memories by their text, episodes by their headline and day with a link to their thread, past
- * messages by their thread's title and day; results deleted since, counted without their titles). A call the model got wrong (bad arguments, an unknown tool, a repeated
- * search) is shown as not run, the reason on hover. Used by the receipt under an answer and by the "What the model
+ * messages by whose they are, the user's or an earlier answer, with their thread's title and day; results deleted since,
+ * counted without their titles). A call the model got wrong (bad arguments, an unknown tool, a repeated search) is
+ * shown as not run, the reason on hover. Used by the receipt under an answer and by the "What the model
  * saw" dialog.
  */
 import { useEffect } from 'react';
@@ -50,7 +51,7 @@ export function ToolSearchList({ searches }: { searches: ToolSearch[] }) {
                   </li>
                 ))}
                 {s.messages.map((m) => (
-                  <li key={`c${m.messageId}`}>{t('receipt.search.message', { title: m.threadTitle || t('receipt.search.untitled'), when: formatRelativeTime(m.createdAt, Date.now(), language) })}</li>
+                  <li key={`c${m.messageId}`}>{t(m.role === 'assistant' ? 'receipt.search.answer' : 'receipt.search.message', { title: m.threadTitle || t('receipt.search.untitled'), when: formatRelativeTime(m.createdAt, Date.now(), language) })}</li>
                 ))}
                 {s.forgotten > 0 && <li className="tool-search-forgotten">{t('receipt.search.forgotten', { count: s.forgotten })}</li>}
               </ul>

@@ -25,8 +25,10 @@ const ORIGINS = ['user', 'extraction', 'maintenance', 'import'] as const;
  * two fragments), else the origin alone ("from a conversation"). null when the event names no origin this renderer
  * knows (a purge, a newer core's origin).
  */
-export function attributionKey(kind: string, origin: unknown): MessageKey | null {
+export function attributionKey(kind: string, origin: unknown, data: Record<string, unknown> = {}): MessageKey | null {
   if (typeof origin !== 'string' || !(ORIGINS as readonly string[]).includes(origin)) return null;
+  // Trashed because the user asked to forget it in a chat (electron/core/memory/memory-forget.ts).
+  if (kind === 'deleted' && origin === 'user' && 'forgotten' in data) return 'timeline.by.user.forgotten';
   const sentence = `timeline.by.${origin}.${kind}`;
   return (Object.prototype.hasOwnProperty.call(dictionaries.en, sentence) ? sentence : `timeline.origin.${origin}`) as MessageKey;
 }
@@ -45,6 +47,7 @@ export const KIND_FILTERS = {
   review: ['proposed', 'approved', 'rejected'],
   thread_summarized: ['thread_summarized'],
   episodes: ['episode_written', 'episode_edited', 'episode_deleted'],
+  apps: ['mcp_read'],
   failed: Object.values(FAILED_JOB_KIND),
 } as const satisfies Record<string, readonly KnownKind[]>;
 export type KindFilter = keyof typeof KIND_FILTERS;

@@ -24,6 +24,7 @@ export const NUMBER_FIELDS = {
   'retrieval.recencyHalfLifeDays': { min: 0, max: 3650, step: 1, exclusiveMin: true },
   'retrieval.minSimilarity': { min: 0, max: 1, step: 0.05 },
   'retrieval.limit': { min: 1, max: 100, step: 1, integer: true },
+  'retrieval.timeBudgetMs': { min: 50, max: 30_000, step: 50, integer: true },
   'summary.minNewMessages': { min: 2, max: 1000, step: 1, integer: true },
   'summary.minNewTokens': { min: 100, max: 100_000, step: 100, integer: true },
   'budget.system': { min: 0, max: 1, step: 0.05 },

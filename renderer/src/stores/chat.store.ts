@@ -6,7 +6,7 @@
  * switch of version reads the thread again in place of what was shown.
  */
 import { create } from 'zustand';
-import type { Message, MessageAttachment, ThreadSummary, ToolSearch } from '../../../shared/contract';
+import type { ForgetNotice, Message, MessageAttachment, ThreadSummary, ToolSearch } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo, Result } from '../../../shared/errors';
 import { useAppStore } from './app.store';
@@ -20,6 +20,8 @@ export interface ThreadChat {
   receipts: Record<number, MemoryUse[]>;
   /** The searches the model ran with the memory tools, by answer id. */
   searches: Record<number, ToolSearch[]>;
+  /** Requests to forget handled for an answer (ForgetNotices.tsx), by answer id. */
+  forgets: Record<number, ForgetNotice[]>;
   hasMore: boolean;
   loaded: boolean;
   loadingOlder: boolean;
@@ -35,15 +37,17 @@ export interface ThreadChat {
 
 const PAGE_SIZE = 200;
 
-/** A thread.messages page's receipts, by answer id: the memories used and the searches run. */
-function receiptsOf(page: ReadonlyArray<{ messageId: number; memories: MemoryUse[]; searches?: ToolSearch[] | undefined }>) {
+/** A thread.messages page's receipts, by answer id: the memories used, the searches run, the forgets handled. */
+function receiptsOf(page: ReadonlyArray<{ messageId: number; memories: MemoryUse[]; searches?: ToolSearch[] | undefined; forgets?: ForgetNotice[] | undefined }>) {
   const receipts: Record<number, MemoryUse[]> = {};
   const searches: Record<number, ToolSearch[]> = {};
+  const forgets: Record<number, ForgetNotice[]> = {};
   for (const r of page) {
     if (r.memories.length > 0) receipts[r.messageId] = r.memories;
     if (r.searches && r.searches.length > 0) searches[r.messageId] = r.searches;
+    if (r.forgets && r.forgets.length > 0) forgets[r.messageId] = r.forgets;
   }
-  return { receipts, searches };
+  return { receipts, searches, forgets };
 }
 /** Failures after which what models.list says has probably changed. */
 const MODEL_ERRORS = new Set(['OLLAMA_UNREACHABLE', 'LLM_UNREACHABLE', 'MODEL_NOT_FOUND', 'MODEL_LOAD_TIMEOUT']);
@@ -52,6 +56,7 @@ export const emptyThreadChat: ThreadChat = Object.freeze({
   messages: [],
   receipts: {},
   searches: {},
+  forgets: {},
   hasMore: false,
   loaded: false,
   loadingOlder: false,
@@ -143,7 +148,7 @@ export const useChatStore = create<ChatState>((set, get) => {
     });
   }
 
-  function absorb(message: Message, memoriesUsed?: MemoryUse[], toolSearches?: ToolSearch[]): void {
+  function absorb(message: Message, memoriesUsed?: MemoryUse[], toolSearches?: ToolSearch[], forgets?: ForgetNotice[]): void {
     if (!get().threads[message.threadId]) return; // not shown: loaded fresh when opened
     // Buffered text of this message is older than a finished message; applied text would double it.
     if (message.status !== 'streaming') pendingDeltas.delete(message.id);
@@ -153,6 +158,7 @@ export const useChatStore = create<ChatState>((set, get) => {
       ...(message.role === 'user' && chat.pendingText !== null ? { pendingText: null } : {}),
       ...(memoriesUsed && memoriesUsed.length > 0 ? { receipts: { ...chat.receipts, [message.id]: memoriesUsed } } : {}),
       ...(toolSearches && toolSearches.length > 0 ? { searches: { ...chat.searches, [message.id]: toolSearches } } : {}),
+      ...(forgets && forgets.length > 0 ? { forgets: { ...chat.forgets, [message.id]: forgets } } : {}),
     }));
   }
 
@@ -199,7 +205,7 @@ export const useChatStore = create<ChatState>((set, get) => {
       client.on('message.searchStarted', ({ threadId, messageId, tool, query }) => {
         if (get().threads[threadId]) patch(threadId, () => ({ searching: { messageId, tool, query } }));
       });
-      client.on('message.completed', ({ message, memoriesUsed, toolSearches }) => absorb(message, memoriesUsed, toolSearches));
+      client.on('message.completed', ({ message, memoriesUsed, toolSearches, forgets }) => absorb(message, memoriesUsed, toolSearches, forgets));
       client.on('thread.branchSwitched', ({ threadId }) => {
         if (get().threads[threadId]) void get().load(threadId, { replace: true });
       });
@@ -220,12 +226,19 @@ export const useChatStore = create<ChatState>((set, get) => {
         if (result.error.code !== 'NOT_FOUND') useAppStore.getState().showError(result.error);
         return;
       }
-      const { receipts, searches } = receiptsOf(result.value.receipts);
+      const { receipts, searches, forgets } = receiptsOf(result.value.receipts);
       patch(threadId, (chat) => {
         // Replies that finished while the page was loading are newer than the page: keep them.
         let messages = result.value.messages;
         if (!opts.replace) for (const m of chat.messages) if (m.status !== 'streaming') messages = upsertMessage(messages, m);
-        return { messages, receipts: { ...chat.receipts, ...receipts }, searches: { ...chat.searches, ...searches }, hasMore: result.value.hasMore, loaded: true };
+        return {
+          messages,
+          receipts: { ...chat.receipts, ...receipts },
+          searches: { ...chat.searches, ...searches },
+          forgets: { ...chat.forgets, ...forgets },
+          hasMore: result.value.hasMore,
+          loaded: true,
+        };
       });
     },
 
@@ -240,11 +253,12 @@ export const useChatStore = create<ChatState>((set, get) => {
         patch(threadId, () => ({ loadingOlder: false }));
         return useAppStore.getState().showError(result.error);
       }
-      const { receipts, searches } = receiptsOf(result.value.receipts);
+      const { receipts, searches, forgets } = receiptsOf(result.value.receipts);
       patch(threadId, (c) => ({
         messages: mergeOlder(result.value.messages, c.messages),
         receipts: { ...receipts, ...c.receipts },
         searches: { ...searches, ...c.searches },
+        forgets: { ...forgets, ...c.forgets },
         hasMore: result.value.hasMore,
         loadingOlder: false,
       }));

@@ -2,6 +2,7 @@
 import type { Client } from '../../../shared/client';
 import { useBackupsStore } from './backups.store';
 import { useChatStore } from './chat.store';
+import { useConnectedAppsStore } from './connected-apps.store';
 import { useEpisodesStore } from './episodes.store';
 import { useFocusStore } from './focus.store';
 import { useMemoriesStore } from './memories.store';
@@ -29,6 +30,7 @@ export function initStores(client: Client): void {
   useTimelineStore.getState().init(client);
   useTransferStore.getState().init(client);
   useBackupsStore.getState().init(client);
+  useConnectedAppsStore.getState().init(client);
   useStatusStore.getState().init(client, () => {
     void useSettingsStore.getState().load();
     void useThreadsStore.getState().reload();
@@ -43,5 +45,6 @@ export function initStores(client: Client): void {
     void useEpisodesStore.getState().load();
     useFocusStore.setState({ byThread: {}, active: null });
     void useTimelineStore.getState().load();
+    if (useConnectedAppsStore.getState().loaded) void useConnectedAppsStore.getState().load();
   });
 }

@@ -1,10 +1,10 @@
 /**
- * The memory open in the detail pane: memory.get (the memory, its versions, provenance and the answers that used it)
- * and every change made from there. Read again whenever an event says the open memory changed, so the history is
+ * The memory open in the detail pane: memory.get (the memory, its versions, provenance and the answers that used it),
+ * memory.access (the other apps that read or wrote it over MCP) and every change made from there. Read again whenever an event says the open memory changed, so the history is
  * never behind what another window (or the background) did.
  */
 import { create } from 'zustand';
-import type { Memory, OpInput, OpOutput } from '../../../shared/contract';
+import type { McpMemoryAccess, Memory, OpInput, OpOutput } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo, Result } from '../../../shared/errors';
 import { useAppStore } from './app.store';
@@ -17,6 +17,10 @@ interface DetailState {
   client: Client | null;
   memoryId: number | null;
   detail: MemoryDetail | null;
+  /** Which other apps read or wrote it (MCP), most recent first. */
+  access: McpMemoryAccess[];
+  /** Its access log could not be read (the memory itself still shows). */
+  accessError: ErrorInfo | null;
   /** The open memory no longer exists (purged). */
   gone: boolean;
   error: ErrorInfo | null;
@@ -53,6 +57,8 @@ export const useMemoryDetailStore = create<DetailState>((set, get) => {
     client: null,
     memoryId: null,
     detail: null,
+    access: [],
+    accessError: null,
     gone: false,
     error: null,
 
@@ -71,19 +77,20 @@ export const useMemoryDetailStore = create<DetailState>((set, get) => {
 
     open(memoryId) {
       if (memoryId === get().memoryId && get().detail) return;
-      set({ memoryId, detail: get().detail?.memory.id === memoryId ? get().detail : null, gone: false, error: null });
+      const same = get().detail?.memory.id === memoryId;
+      set({ memoryId, detail: same ? get().detail : null, access: same ? get().access : [], gone: false, error: null });
       void get().reload();
     },
 
-    close: () => set({ memoryId: null, detail: null, gone: false, error: null }),
+    close: () => set({ memoryId: null, detail: null, access: [], gone: false, error: null }),
 
     async reload() {
       const { client, memoryId } = get();
       if (!client || memoryId === null) return;
       const mine = ++request;
-      const result = await client.call('memory.get', { memoryId, usesLimit: 50 });
+      const [result, access] = await Promise.all([client.call('memory.get', { memoryId, usesLimit: 50 }), client.call('memory.access', { memoryId })]);
       if (mine !== request || memoryId !== get().memoryId) return;
-      if (result.ok) set({ detail: result.value, gone: false, error: null });
+      if (result.ok) set({ detail: result.value, access: access.ok ? access.value.entries : [], accessError: access.ok ? null : access.error, gone: false, error: null });
       else if (result.error.code === 'NOT_FOUND') set({ detail: null, gone: true });
       else set({ error: result.error });
     },
@@ -116,7 +123,7 @@ export const useMemoryDetailStore = create<DetailState>((set, get) => {
         useAppStore.getState().showError(result.error);
         return false;
       }
-      set({ memoryId: null, detail: null, gone: false });
+      set({ memoryId: null, detail: null, access: [], gone: false });
       announcePurge(result.value.purged, result.value.backups.remaining, 'memories', result.value.derived);
       return true;
     },

@@ -29,6 +29,12 @@ interface RefsState {
   loadExclusions(threadId: number): Promise<void>;
   exclude(threadId: number, memoryId: number): Promise<void>;
   include(threadId: number, memoryId: number): Promise<void>;
+  /**
+   * A forget's Undo and its picker (ForgetNotices.tsx): these memories to the trash, or back from it (memory.bulk);
+   * the events that follow update what is shown. Resolves false when it failed (the error is shown).
+   */
+  trashMany(ids: number[]): Promise<boolean>;
+  restoreMany(ids: number[]): Promise<boolean>;
   loadLearned(threadId: number): Promise<void>;
   refreshLearned(messageId: number): Promise<void>;
   /** After a reconnect: events may have been missed. */
@@ -80,6 +86,14 @@ export const useMemoryRefsStore = create<RefsState>((set, get) => {
   }
 
   const announceLearned = createLearnedNotices();
+
+  async function bulk(action: 'delete' | 'restore', memoryIds: number[]): Promise<boolean> {
+    const client = get().client;
+    if (!client || memoryIds.length === 0) return false;
+    const result = await client.call('memory.bulk', { action, memoryIds });
+    if (!result.ok) useAppStore.getState().showError(result.error);
+    return result.ok;
+  }
 
   return {
     client: null,
@@ -155,6 +169,14 @@ export const useMemoryRefsStore = create<RefsState>((set, get) => {
       const result = await client.call('thread.includeMemory', { threadId, memoryId });
       if (!result.ok) return useAppStore.getState().showError(result.error);
       set((s) => ({ exclusions: { ...s.exclusions, [threadId]: (s.exclusions[threadId] ?? []).filter((id) => id !== memoryId) } }));
+    },
+
+    async trashMany(ids) {
+      return bulk('delete', ids);
+    },
+
+    async restoreMany(ids) {
+      return bulk('restore', ids);
     },
 
     async loadLearned(threadId) {

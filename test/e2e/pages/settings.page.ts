@@ -20,6 +20,9 @@ export class SettingsPage {
   readonly saveApiKey: Locator;
   readonly forgetApiKey: Locator;
   readonly serverLine: Locator;
+  /** Settings › Connected apps, and its list of apps (absent until an app has used the memory). */
+  readonly connectedApps: Locator;
+  readonly apps: Locator;
 
   constructor(readonly page: Page) {
     this.openButton = page.getByRole('navigation').getByRole('button', { name: /^Settings/ });
@@ -38,6 +41,8 @@ export class SettingsPage {
     this.apiKey = page.getByLabel('API key (optional)', { exact: true });
     this.saveApiKey = page.getByRole('button', { name: /^(Save|Replace) key$/ });
     this.forgetApiKey = page.getByRole('button', { name: 'Forget key' });
+    this.connectedApps = page.getByRole('region', { name: 'Connected apps' });
+    this.apps = this.connectedApps.getByRole('list', { name: 'Apps that use your memory' });
     this.serverLine = page.locator('.field-note').filter({ has: page.getByRole('button', { name: /^Check again|^Checking/ }) });
   }
 
@@ -54,6 +59,16 @@ export class SettingsPage {
   /** Settings › When Mnemo learns: one of its three schedules, by the name it starts with. */
   learningSchedule(name: 'While I chat' | 'Only when I’m away' | 'Paused'): Locator {
     return this.page.getByRole('group', { name: 'Background model work' }).getByRole('radio', { name: new RegExp(`^${name}`) });
+  }
+
+  /** One app's row in Settings › Connected apps. */
+  app(name: string): Locator {
+    return this.apps.getByRole('listitem').filter({ has: this.page.getByText(name, { exact: true }) });
+  }
+
+  /** What an app may do: its Read, Write or Off radio. */
+  appAccess(name: string, access: 'Read' | 'Write' | 'Off'): Locator {
+    return this.connectedApps.getByRole('group', { name: `What ${name} may do` }).getByRole('radio', { name: access, exact: true });
   }
 
   field(label: string): Locator {

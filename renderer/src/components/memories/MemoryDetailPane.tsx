@@ -1,6 +1,7 @@
 /**
  * The memory open beside the list: edit it, see where it came from (the user's own words and a jump to the message),
- * which answers used it, its whole history with revert, and move it to the trash, restore or purge it.
+ * which answers used it, which other apps read or wrote it (MCP, shown when any did), its whole history with revert,
+ * and move it to the trash, restore or purge it.
  */
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { MemoryPatch } from '../../stores/memory-detail.store';
@@ -16,6 +17,7 @@ import { draftOf, draftReady, expiresAtOf, MemoryEditor, type MemoryDraft } from
 import { MemoryLinkLine, VersionHistory } from './VersionHistory';
 import { CoreError } from '../CoreError';
 import type { ErrorInfo } from '../../../../shared/errors';
+import { accessLine } from '../../memory/mcp-access-words';
 
 export function MemoryDetailPane() {
   const t = useT();
@@ -165,6 +167,7 @@ function DetailBody({ detail }: { detail: MemoryDetail }) {
       <Section title={detail.usesTotal > 0 ? t('memory.uses', { count: detail.usesTotal, n: formatNumber(detail.usesTotal, language, 0) }) : t('memory.usesNone')}>
         <Uses detail={detail} />
       </Section>
+      <AppAccess />
       <Section title={t('memory.history', { count: detail.versions.length })}>
         {/* A summary maintenance wrote (its first version says so): undone here as on the timeline, by the same call. */}
         {detail.versions[0]?.reason === 'consolidated' && memory.status === 'active' && (
@@ -282,6 +285,33 @@ function Provenance({ detail }: { detail: MemoryDetail }) {
         ))}
       {provenance.messageEdited && <p className="muted small">{t('memory.fromEditedMessage')}</p>}
     </div>
+  );
+}
+
+/** The other apps that read or wrote this memory, one line each ("LM Studio read this 3 times, last at 10:02"). */
+function AppAccess() {
+  const t = useT();
+  const language = useLanguage();
+  const access = useMemoryDetailStore((s) => s.access);
+  const error = useMemoryDetailStore((s) => s.accessError);
+  if (access.length === 0 && !error) return null;
+  const now = Date.now();
+  return (
+    <Section title={t('memory.access.title')}>
+      {error ? (
+        <div className="field-error" role="alert">
+          <CoreError error={error} />
+        </div>
+      ) : (
+        <ul className="uses app-access-log">
+          {access.map((entry) => (
+            <li key={entry.client} className="small">
+              {accessLine(entry, now, t, language)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
   );
 }
 

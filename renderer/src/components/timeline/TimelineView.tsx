@@ -1,7 +1,9 @@
 /**
  * What happened, day by day: memories learned, changed, merged, superseded, expired, deleted, restored, purged,
- * threads summarized. Each event shows the memory's text as it was then (its version at the event), what an update
- * changed besides the text (as the memory's history says it), and leads to the memory or the thread. Above it the activity chart; beside it, on request, what Mnemo believed on a chosen day.
+ * threads summarized, other apps' reads over MCP (the app, what it asked, the memories it was given, folded). Each
+ * event shows the memory's text as it was then (its version at the event), what an update changed besides the text
+ * (as the memory's history says it), and leads to the memory or the thread. Above it the activity chart; beside it,
+ * on request, what Mnemo believed on a chosen day.
  */
 import { isDay } from '../../memory/day-text';
 import { DayField } from '../DayField';
@@ -22,6 +24,7 @@ import { ActivityChart } from './ActivityChart';
 import { AsOfPanel } from './AsOfPanel';
 import { CategoryOptions } from '../CategoryOptions';
 import { CoreError } from '../CoreError';
+import { mcpReadMemoryIds, mcpReadText, mcpWriteAttribution } from '../../memory/mcp-access-words';
 
 export function TimelineView() {
   const t = useT();
@@ -170,7 +173,9 @@ function EventItem({ event }: { event: TimelineEvent }) {
   const memory = useMemoryRefsStore((s) => (event.memoryId === null ? undefined : s.byId[event.memoryId]));
   const then = useTimelineStore((s) => s.versions[event.id]);
   const thread = useThreadsStore((s) => (event.threadId === null ? undefined : s.threads.find((th) => th.id === event.threadId)));
-  const attribution = attributionKey(event.kind, event.data.origin);
+  const attribution = attributionKey(event.kind, event.data.origin, event.data);
+  // An app's write (MCP) is recorded as learned or proposed from a conversation: the app is who wrote it.
+  const byApp = mcpWriteAttribution(event, t);
   const undoSummary = useTimelineStore((s) => s.undoSummary);
   const textId = `tl-${event.id}`;
   return (
@@ -181,12 +186,13 @@ function EventItem({ event }: { event: TimelineEvent }) {
       <span className={`tl-kind kind-${event.kind}`}>{t(kindLabelKey(event.kind))}</span>
       <span id={textId} className="tl-text">
         <EventText event={event} memoryText={then ? then.version.content : then === null ? (memory ? memory.content : memory) : undefined} threadTitle={thread?.title} />
+        {event.kind === 'mcp_read' && <GivenMemories event={event} />}
         <span className="tl-meta muted small">
           {then?.previous && event.kind !== 'deleted' && event.kind !== 'restored' && <Changes before={then.previous} after={then.version} />}
           {event.category && (event.category === 'knowledge' || event.category === 'preference' || event.category === 'project' || event.category === 'skill') && (
             <span className={`cat cat-${event.category}`}>{t(`category.${event.category}`)}</span>
           )}
-          {attribution && <span>{t(attribution)}</span>}
+          {byApp ? <span>{byApp}</span> : attribution && <span>{t(attribution)}</span>}
           {event.kind === 'consolidated' && typeof event.data.summarised === 'number' && <span>{t('timeline.consolidatedCount', { count: event.data.summarised })}</span>}
           {memory && memory.status !== 'active' && event.kind !== 'deleted' && <span>{t('timeline.nowStatus', { status: t(`status.memory.${memory.status}`) })}</span>}
         </span>
@@ -212,6 +218,43 @@ function EventItem({ event }: { event: TimelineEvent }) {
   );
 }
 
+/** The memories an app was given in one read, folded: their text is read when the user opens the list. */
+function GivenMemories({ event }: { event: TimelineEvent }) {
+  const t = useT();
+  const ids = mcpReadMemoryIds(event);
+  const want = useMemoryRefsStore((s) => s.want);
+  const byId = useMemoryRefsStore((s) => s.byId);
+  if (ids.length === 0) return null;
+  return (
+    <details className="tl-given" onToggle={(e) => e.currentTarget.open && want(ids)}>
+      <summary className="small">{t('timeline.mcp.showMemories', { count: ids.length })}</summary>
+      <ul className="tl-given-list">
+        {ids.map((id) => {
+          const memory = byId[id];
+          return (
+            <li key={id} className="small">
+              {memory === undefined ? (
+                <span className="muted">{t('common.loading')}</span>
+              ) : memory === null ? (
+                <span className="muted">{t('timeline.memoryPurged', { id })}</span>
+              ) : (
+                <>
+                  <span id={`tl-${event.id}-m${id}`} className="grow">
+                    {memory.content}
+                  </span>
+                  <button type="button" className="ghost small" aria-describedby={`tl-${event.id}-m${id}`} onClick={() => showMemory(id)}>
+                    {t('timeline.openMemory')}
+                  </button>
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </details>
+  );
+}
+
 /** What an update changed besides the text ("pinned", "category Skill → Project"), as the memory's history says it. */
 function Changes({ before, after }: { before: MemoryVersion; after: MemoryVersion }) {
   const t = useT();
@@ -231,6 +274,7 @@ function EventText({ event, memoryText, threadTitle }: { event: TimelineEvent; m
   if (event.kind === 'import_completed') return <span className="tl-content">{t('timeline.importSummary', { count: n('written') })}</span>;
   if (event.kind === 'maintained') return <span className="tl-content">{t('timeline.maintainSummary', { merged: n('merged'), decayed: n('decayed'), trashed: n('trashedForCap'), purged: n('purged') })}</span>;
   if (event.kind === 'extraction_failed') return <span className="tl-content">{t('timeline.extractionFailed')}</span>;
+  if (event.kind === 'mcp_read') return <span className="tl-content">{mcpReadText(event, t)}</span>;
   if (!showsMemory(event)) return gone;
   if (memoryText === undefined) return <span className="tl-content muted">{t('common.loading')}</span>;
   if (memoryText === null) return gone;

@@ -1,0 +1,138 @@
+/**
+ * Retrieval on long multi-session conversations (issue 28 item 7): the LoCoMo development conversations
+ * (bench/locomo.ts; protocol in ../shared/data/locomo-dev/README.md). Each conversation is its own store: its
+ * observations go in through memory.create, then every question of categories 1-4 is asked through chat.send in a new
+ * thread (the prompt's memories, memoriesUsed) and memory.search (limit 10), through a real core whose real Ollama
+ * adapter talks to the fake Ollama on loopback.
+ *
+ * Baselines in the same run, over the same texts: SQLite FTS5 `porter unicode61`, the question's words ORed, bm25,
+ * top 10; with the embedding model: exact cosine top 10 (the model's own vectors, no index) and the reciprocal-rank
+ * fusion (k = 60) of the two top-50 lists, top 10. Mnemo keyword-only runs without an embedder (a new offline user);
+ * Mnemo hybrid and the cosine baselines use all-MiniLM-L6-v2 as scripts/prepare-eval-model.sh prepares it, and are
+ * skipped with the reason when it is not prepared.
+ *
+ * Goals (issue 28): keyword-only prompt hit ≥ bm25 + 0.10; hybrid prompt hit ≥ the best baseline + 0.08. Tune on these
+ * conversations only; the other five LoCoMo conversations are kept for evaluation.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createClient, unwrap } from '../../shared/client';
+import { createCore } from '../../electron/core/create-core';
+import { createInProcessTransport } from '../../electron/core/in-process.transport';
+import type { Embedder } from '../../electron/core/embedding/embedder.port';
+import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
+import { startFakeOllama } from '../../test/fakes/fake-ollama';
+import { bm25Top, cosineTop, reciprocalRankFusion } from '../baselines';
+import { createEvalEmbedder, EVAL_DTYPE, EVAL_MODEL, findEvalModel, PREPARE_COMMAND } from '../eval-model';
+import type { SuiteResult } from '../harness';
+import { CATEGORY_NAMES, LOCOMO_CATEGORIES, readLocomo, scoreLocomo, type LocomoConversation, type Retrieved } from '../locomo';
+
+const TOP = 10;
+const FUSION_DEPTH = 50;
+const KEYWORD_GOAL = 0.1;
+const HYBRID_GOAL = 0.08;
+const ANSWERS_FILE = path.join(os.tmpdir(), 'mnemo-locomo-retrieval.json');
+
+export async function locomoRetrievalBench(): Promise<SuiteResult> {
+  const suite = 'Retrieval on long conversations (LoCoMo development conversations, categories 1-4)';
+  const data = readLocomo();
+  if (!data.available) return { suite, rows: [], notes: [`skipped: ${data.why}`] };
+  const { conversations } = data;
+  const started = performance.now();
+
+  const variants: Array<{ name: string; answers: Retrieved[][] }> = [];
+  const keyword = await askMnemo(conversations, null);
+  variants.push({ name: 'Mnemo keyword-only: prompt', answers: keyword.prompt }, { name: 'Mnemo keyword-only: memory.search', answers: keyword.search });
+  const bm25 = conversations.map((c) => bm25Top(c.memories.map((m) => m.content), c.questions.map((q) => q.text), FUSION_DEPTH));
+  variants.push({ name: 'baseline: FTS5 porter bm25', answers: bm25.map((c) => c.map((a) => a.slice(0, TOP))) });
+
+  const model = findEvalModel();
+  const notes: string[] = [];
+  if (model.available) {
+    const embedder = createEvalEmbedder(model.modelsDir);
+    await embedder.load();
+    const cosine: Retrieved[][] = [];
+    for (const c of conversations) {
+      const texts = await embedder.embed(c.memories.map((m) => m.content), 'passage');
+      const queries = await embedder.embed(c.questions.map((q) => q.text), 'query');
+      cosine.push(cosineTop(texts, queries, FUSION_DEPTH));
+    }
+    await embedder.dispose();
+    const fusion = cosine.map((c, ci) => c.map((list, qi) => reciprocalRankFusion([bm25[ci]![qi]!, list]).slice(0, TOP)));
+    const hybrid = await askMnemo(conversations, createEvalEmbedder(model.modelsDir));
+    variants.push(
+      { name: 'baseline: exact cosine (MiniLM)', answers: cosine.map((c) => c.map((a) => a.slice(0, TOP))) },
+      { name: 'baseline: fusion of bm25 and cosine (RRF k=60)', answers: fusion },
+      { name: 'Mnemo hybrid (MiniLM): prompt', answers: hybrid.prompt },
+      { name: 'Mnemo hybrid (MiniLM): memory.search', answers: hybrid.search },
+    );
+    notes.push(`embedding model: ${EVAL_MODEL}, ${EVAL_DTYPE}, from ${model.modelsDir} (\`${PREPARE_COMMAND}\`), no query/passage prefixes`);
+  } else {
+    notes.push(`hybrid rows skipped: ${model.why}`);
+  }
+
+  const scores = variants.map((v) => ({ name: v.name, score: scoreLocomo(conversations, v.answers) }));
+  const rows = scores.map(({ name, score }) => ({
+    variant: name,
+    'hit': score.hit.toFixed(3),
+    'evidence recall': score.evidenceRecall.toFixed(3),
+    ...Object.fromEntries(LOCOMO_CATEGORIES.map((k) => [`${CATEGORY_NAMES[k]} (${k})`, score.byCategory[k].toFixed(3)])),
+    returned: score.returned.toFixed(1),
+  }));
+  const hitOf = (name: string) => scores.find((s) => s.name === name)?.score.hit;
+  const keywordMargin = hitOf('Mnemo keyword-only: prompt')! - hitOf('baseline: FTS5 porter bm25')!;
+  notes.push(`goal, keyword-only prompt hit ≥ bm25 + ${KEYWORD_GOAL}: ${keywordMargin >= 0 ? '+' : ''}${keywordMargin.toFixed(3)} -> ${keywordMargin >= KEYWORD_GOAL ? 'MET' : 'NOT MET'}`);
+  const hybridHit = hitOf('Mnemo hybrid (MiniLM): prompt');
+  if (hybridHit !== undefined) {
+    const best = Math.max(...['baseline: FTS5 porter bm25', 'baseline: exact cosine (MiniLM)', 'baseline: fusion of bm25 and cosine (RRF k=60)'].map((n) => hitOf(n)!));
+    const margin = hybridHit - best;
+    notes.push(`goal, hybrid prompt hit ≥ best baseline + ${HYBRID_GOAL}: ${margin >= 0 ? '+' : ''}${margin.toFixed(3)} -> ${margin >= HYBRID_GOAL ? 'MET' : 'NOT MET'}`);
+  }
+  const questions = conversations.reduce((n, c) => n + c.questions.length, 0);
+  const memories = conversations.reduce((n, c) => n + c.memories.length, 0);
+  fs.writeFileSync(ANSWERS_FILE, JSON.stringify({ conversations: conversations.map((c) => c.id), variants }, null, 0));
+  notes.push(
+    `conversations ${conversations.map((c) => c.id).join(', ')}: ${memories.toLocaleString('en')} memories (observations), ${questions} questions; each conversation its own store`,
+    `hit: a retrieved memory's dialogue ids meet the question's evidence; evidence recall: share of the evidence ids covered; prompt: chat.send's memoriesUsed (up to the retrieval limit), memory.search and baselines: top ${TOP}`,
+    `each question's answers: ${ANSWERS_FILE}; run took ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  return { suite, rows, notes };
+}
+
+/** Every conversation in a fresh core (with `embedder`, or keyword-only), every question through chat.send and memory.search. */
+async function askMnemo(conversations: LocomoConversation[], embedder: Embedder | null): Promise<{ prompt: Retrieved[][]; search: Retrieved[][] }> {
+  const prompt: Retrieved[][] = [];
+  const search: Retrieved[][] = [];
+  for (const c of conversations) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-bench-locomo-'));
+    const fake = await startFakeOllama();
+    const core = createCore({ dataDir: dir, host: 'cli', embedder, startQueue: false, llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url } });
+    try {
+      const client = createClient(createInProcessTransport(core));
+      const indexOf = new Map<number, number>();
+      for (const [i, m] of c.memories.entries()) {
+        const made = unwrap(await client.call('memory.create', { content: m.content, category: 'knowledge' }));
+        if (embedder && made.embeddingModel === null) throw new Error(`memory ${i} of conversation ${c.id} got no vector from ${embedder.modelId}`);
+        indexOf.set(made.id, i);
+      }
+      const indexes = (ids: number[]) => ids.map((id) => indexOf.get(id)!);
+      const promptAnswers: Retrieved[] = [];
+      const searchAnswers: Retrieved[] = [];
+      for (const q of c.questions) {
+        const sent = unwrap(await client.call('chat.send', { text: q.text }));
+        promptAnswers.push(indexes(sent.memoriesUsed.map((u) => u.memoryId)));
+        const found = unwrap(await client.call('memory.search', { query: q.text, limit: TOP }));
+        if (embedder && found.mode !== 'hybrid') throw new Error(`memory.search answered in ${found.mode} mode with ${embedder.modelId}`);
+        searchAnswers.push(indexes(found.hits.map((h) => h.memory.id)));
+      }
+      prompt.push(promptAnswers);
+      search.push(searchAnswers);
+    } finally {
+      await core.dispose();
+      await fake.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return { prompt, search };
+}

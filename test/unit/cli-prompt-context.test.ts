@@ -1,0 +1,52 @@
+/**
+ * The terminal's lines about one answer: `thread context` shows the output cap the request carried and says when
+ * semantic search was given up for time; `chat` names earlier answers among a conversation search's results.
+ */
+import { describe, expect, it } from 'vitest';
+import { PromptContext, ToolSearch } from '../../shared/contract';
+import { formatPromptContext } from '../../electron/cli/commands/thread-settings.commands';
+import { describeSearch } from '../../electron/cli/commands/chat.commands';
+
+const recorded = {
+  model: 'llama3.2',
+  budget: { contextWindow: 4096, system: 614, memories: 614, conversation: 2048, reply: 819 },
+  system: { text: 'You are Mnemo.', tokens: 10, globalInstructions: null, threadInstructions: null },
+  memories: { ids: [], tokens: 0 },
+  summary: { included: false, tokens: 0 },
+  recent: { count: 0, tokens: 0, fromMessageId: null },
+  question: { tokens: 5 },
+  conversationCut: false,
+};
+
+describe('thread context', () => {
+  it('shows the cap the request carried against the reserve, and a semantic search given up for time', () => {
+    const text = formatPromptContext(PromptContext.parse({ ...recorded, replyCap: 4070, retrieval: { semanticTimedOut: true } }));
+    expect(text).toMatch(/kept for the answer \(request cap\) +4070 +819/);
+    expect(text).toContain('Semantic search took too long; keyword results only');
+  });
+
+  it('an answer recorded before caps shows the reserve, and no note', () => {
+    const text = formatPromptContext(PromptContext.parse(recorded));
+    expect(text).toMatch(/kept for the answer +819 +819/);
+    expect(text).not.toContain('Semantic search took too long');
+  });
+});
+
+describe('describeSearch', () => {
+  const search = (roles: Array<'user' | 'assistant'>) =>
+    ToolSearch.parse({
+      tool: 'search_conversations',
+      query: 'knee',
+      memoryIds: [],
+      messages: roles.map((role, i) => ({ messageId: i + 1, threadId: 1, threadTitle: 'Knee', role, createdAt: 0 })),
+      problem: null,
+      tokens: 10,
+      cut: false,
+    });
+
+  it('names earlier answers among the past messages found', () => {
+    expect(describeSearch(search(['user']))).toBe('(searched conversations: “knee” → 1)');
+    expect(describeSearch(search(['assistant']))).toBe('(searched conversations: “knee” → 1 (an earlier answer))');
+    expect(describeSearch(search(['user', 'assistant', 'assistant']))).toBe('(searched conversations: “knee” → 3 (2 of them earlier answers))');
+  });
+});
