@@ -86,8 +86,9 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
     await chat.send('which model?');
     await expect.poll(() => chat.lastAnswer().textContent()).toContain('You said: which model?');
     expect(answerRequests(fake).map((r) => r.model)).toEqual(['llama3.2', 'qwen3:4b']);
-    // The answer names its model, and the choice outlives a reload.
-    expect(await chat.lastAnswer().textContent()).toContain('qwen3:4b');
+    // The answer names its model once it is complete (the text can show before the completion event that brings the
+    // line), and the choice outlives a reload.
+    await expect.poll(() => chat.lastAnswer().textContent()).toContain('qwen3:4b');
     await page.reload();
     await chat.threads.first().getByRole('button').first().click();
     await expect.poll(() => tools.modelPicker.inputValue()).toBe('qwen3:4b');
