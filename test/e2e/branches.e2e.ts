@@ -153,6 +153,23 @@ describe('edit, versions and regenerate (web host + fake Ollama)', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('an answer’s buttons keep their words on one line in narrow windows, in English and Chinese', async () => {
+    // Issue 30's last walk: beside a long model name and the ‹ 2/2 › switcher, "Copy text" broke into two lines, and in
+    // Chinese every button did (复/制, 重新生/成, 上下/文). The row wraps between buttons, never inside one.
+    try {
+      for (const language of ['en', 'zh-CN'] as const) {
+        unwrap(await api.call('settings.update', { patch: { language } }));
+        for (const width of [1100, 860, 720]) {
+          await page.setViewportSize({ width, height: 700 });
+          await expect.poll(() => buttonsBrokenAcrossLines(page), { message: `${language} at ${width} px` }).toEqual([]);
+        }
+      }
+    } finally {
+      unwrap(await api.call('settings.update', { patch: { language: 'en' } }));
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it('a summary written from another version says so in the summary panel, and saving it makes it this version’s', async () => {
     unwrap(await api.call('settings.update', { patch: { summary: { minNewMessages: 2, minNewTokens: 100_000 } } }));
     await chat.send('Remember: tea at five');
@@ -200,3 +217,15 @@ describe('edit, versions and regenerate (web host + fake Ollama)', () => {
     await expect.poll(() => chat.questions.first().getAttribute('class')).toContain('flash');
   });
 });
+
+/** The message buttons whose label runs onto a second line (their text's line boxes start at more than one height). */
+function buttonsBrokenAcrossLines(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.message-meta button')].flatMap((button) => {
+      const range = document.createRange();
+      range.selectNodeContents(button);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      return tops.size > 1 ? [(button.textContent ?? '').trim()] : [];
+    }),
+  );
+}

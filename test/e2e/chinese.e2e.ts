@@ -112,6 +112,14 @@ describe('the Chinese UI shows Chinese, including the core’s failures', () => 
     expect(latinWords(stream)).toEqual([]);
   });
 
+  it('“截至” takes a day the Chinese way (年/月/日), not the browser’s mm/dd/yyyy', async () => {
+    const asOf = page.getByRole('textbox', { name: '截至' });
+    expect(await asOf.getAttribute('placeholder')).toBe('年/月/日');
+    await asOf.fill('2026年11月1日');
+    await expect.poll(() => page.getByRole('complementary').getByRole('heading').innerText()).toBe('2026年11月1日 时 Mnemo 记得的内容');
+    await page.getByRole('complementary').getByRole('button').first().click();
+  });
+
   it('a thread in Chinese, drawn in a Chinese font (docs/screenshots/zh-CN-chat.png)', async () => {
     await page.reload();
     await ui.nav.getByRole('listitem').first().getByRole('button').first().click();

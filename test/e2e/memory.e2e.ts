@@ -545,6 +545,8 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await expect.poll(() => memories.reviewList.getByRole('listitem').count()).toBe(2);
     const piano = memories.reviewCard('Plays the piano every evening');
     expect(await piano.textContent()).toContain('“I play the piano every evening”');
+    // Importance in words, as in the memory's pane (issue 30's last walk: the card said "Importance 0.6").
+    expect(norm([(await piano.textContent()) ?? ''])[0]).toContain('Skill · Importance medium · ');
     expect(await unnamedControls(page)).toEqual([]);
     await piano.getByRole('button', { name: 'Edit “Plays the piano every evening” before approving' }).click();
     await piano.getByRole('textbox', { name: 'What Mnemo remembers' }).fill('Plays the piano most evenings');

@@ -23,6 +23,8 @@ const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 const LLAMA: FakeModel = { name: 'llama3.2', family: 'llama', parameterSize: '3.2B', sizeBytes: 2_019_393_189, capabilities: ['completion', 'tools'] };
 const QWEN: FakeModel = { name: 'qwen3:4b', family: 'qwen3', parameterSize: '4.0B', sizeBytes: 2_500_000_000, contextLength: 32_768, capabilities: ['completion', 'tools', 'thinking'] };
+/** A name as Ollama lists a model pulled from Hugging Face: what tells it apart is at the end. */
+const LONG: FakeModel = { name: 'hf.co/bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q4_K_M', family: 'llama', parameterSize: '8B', sizeBytes: 4_920_000_000, contextLength: 131_072, capabilities: ['completion', 'tools'] };
 const EMBED: FakeModel = { name: 'nomic-embed-text', family: 'nomic-bert', parameterSize: '137M', sizeBytes: 274_302_450, capabilities: ['embedding'] };
 const THREAD_INSTRUCTIONS = '请用中文回答，并且每次都先给结论。';
 const GLOBAL_INSTRUCTIONS = 'Answer in a cheerful tone.';
@@ -84,8 +86,9 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
     await chat.send('which model?');
     await expect.poll(() => chat.lastAnswer().textContent()).toContain('You said: which model?');
     expect(answerRequests(fake).map((r) => r.model)).toEqual(['llama3.2', 'qwen3:4b']);
-    // The answer names its model, and the choice outlives a reload.
-    expect(await chat.lastAnswer().textContent()).toContain('qwen3:4b');
+    // The answer names its model once it is complete (the text can show before the completion event that brings the
+    // line), and the choice outlives a reload.
+    await expect.poll(() => chat.lastAnswer().textContent()).toContain('qwen3:4b');
     await page.reload();
     await chat.threads.first().getByRole('button').first().click();
     await expect.poll(() => tools.modelPicker.inputValue()).toBe('qwen3:4b');
@@ -107,6 +110,13 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
     await global.press('Control+Enter');
     await expect.poll(() => page.getByText('Instructions saved.').isVisible()).toBe(true);
     expect(unwrap(await api.call('settings.get', {})).instructions).toBe(GLOBAL_INSTRUCTIONS);
+    // The field takes the section's width and its Save sits under it (issue 30's last walk: the Save floated in a
+    // column of its own beside the box, and the label broke after "language,").
+    const box = (await global.boundingBox())!;
+    const save = (await global.locator('xpath=ancestor::section[1]').getByRole('button', { name: 'Save' }).boundingBox())!;
+    expect(save.y).toBeGreaterThanOrEqual(box.y + box.height);
+    const label = await page.locator('label', { hasText: 'How should Mnemo answer?' }).evaluate((el) => el.getClientRects().length === 1 && el.getBoundingClientRect().height < 24);
+    expect(label).toBe(true);
     await page.getByRole('button', { name: 'Back to chat' }).click();
 
     await chat.send('what shall I cook?');
@@ -188,7 +198,42 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
       await page.setViewportSize({ width: 1280, height: 800 });
     }
   });
+
+  it('a long model name in the capped picker: its own name and its tag shown, cut in the middle, whole in the tooltip', async () => {
+    fake.setModels([LLAMA, LONG, EMBED]);
+    await page.reload();
+    await chat.threads.first().getByRole('button').first().click();
+    await expect.poll(() => tools.modelPicker.locator('option').allTextContents()).toContain('hf.co/bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q4_K_M · 4.9 GB · 131,072-token context');
+    await tools.modelPicker.selectOption(LONG.name);
+    try {
+      for (const width of [1100, 860]) {
+        await page.setViewportSize({ width, height: 700 });
+        // Issue 30's walk: the closed picker read "hf.co/bartowski/Meta-Llama-3.1-" and stopped.
+        await expect.poll(() => pickerFace(page), { message: `at ${width} px` }).toMatchObject({ tail: ':Q4_K_M', tailInside: true, headStart: 'Meta-Llama-3.1-8B', headCut: true });
+      }
+      expect(await tools.modelPicker.getAttribute('title')).toContain('hf.co/bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q4_K_M · 4.9 GB · 131,072-token context');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
 });
+
+/** What the closed model picker shows: the end kept whole (inside the box, clear of the arrow) and the start. */
+function pickerFace(page: Page) {
+  return page.evaluate(() => {
+    const select = document.querySelector('.thread-header select')!.getBoundingClientRect();
+    const visible = [...document.querySelectorAll('.thread-header .thread-model *:not(select):not(option):not(label)')].filter((el) => el.children.length === 0 && el.textContent);
+    const [head, tail] = visible;
+    if (!head || !tail) return { tail: null };
+    const tailBox = tail.getBoundingClientRect();
+    return {
+      tail: tail.textContent,
+      tailInside: tailBox.left >= select.left && tailBox.right <= select.right - 16,
+      headStart: head.textContent!.slice(0, 17),
+      headCut: head.scrollWidth > head.clientWidth && getComputedStyle(head).textOverflow === 'ellipsis',
+    };
+  });
+}
 
 /** The open thread's id, from the header's thread (the sidebar marks it current). */
 async function openThreadId(page: Page): Promise<number> {

@@ -40,7 +40,8 @@ export function InstructionsSection({ settings }: { settings: Settings }) {
 
   return (
     <Section title={t('instructions.globalTitle')} description={t('instructions.globalDescription')}>
-      <div className="field">
+      {/* The whole width, its Save under it: in the section's two columns the Save floated beside the box. */}
+      <div className="field span-all">
         <label htmlFor={fieldId}>{t('instructions.globalLabel')}</label>
         <textarea
           id={fieldId}
@@ -61,17 +62,17 @@ export function InstructionsSection({ settings }: { settings: Settings }) {
             }
           }}
         />
-        <p id={hintId} className="muted small">
+        <p id={hintId} className="field-hint">
           {t('instructions.count', { count: formatNumber(text.trim().length, language), max: formatNumber(INSTRUCTIONS_MAX_CHARS, language) })}
         </p>
         <div id={statusId} className={tooLong || save.kind === 'error' ? 'field-error' : 'muted small'} role="status">
           {tooLong ? t('instructions.tooLong', { max: formatNumber(INSTRUCTIONS_MAX_CHARS, language) }) : save.kind === 'error' ? <CoreError error={save.error} /> : save.kind === 'saved' ? t('instructions.saved') : ''}
         </div>
-      </div>
-      <div className="button-row">
-        <button type="button" disabled={!changed || tooLong || save.kind === 'saving'} onClick={() => void commit()}>
-          {t('common.save')}
-        </button>
+        <div className="button-row">
+          <button type="button" disabled={!changed || tooLong || save.kind === 'saving'} onClick={() => void commit()}>
+            {t('common.save')}
+          </button>
+        </div>
       </div>
     </Section>
   );

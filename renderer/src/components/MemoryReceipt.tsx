@@ -4,6 +4,7 @@
  * "not in this thread" (thread.excludeMemory; shown as excluded, with a way back). Above them, the searches the model ran
  * with the memory tools and what each returned (ToolSearchList.tsx).
  */
+import { DayField } from './DayField';
 import { useEffect, useId, useState } from 'react';
 import type { Memory, ToolSearch } from '../../../shared/contract';
 import type { Result } from '../../../shared/errors';
@@ -128,7 +129,7 @@ function OutdatedActions({ memory, onDone }: { memory: Memory; onDone(): void })
         {t('receipt.expireNow')}
       </button>
       <InlineField label={t('receipt.validUntil')} className="small">
-        {(id) => <input id={id} type="date" value={date} min={toDateInput(Date.now())} onChange={(e) => setDate(e.target.value)} />}
+        {(id) => <DayField id={id} value={date} onChange={setDate} />}
       </InlineField>
       <button
         type="button"

@@ -46,6 +46,7 @@ import { ConfirmDialog } from './Dialog';
 import { TransferPanel } from './memories/TransferPanel';
 import { InstructionsSection } from './InstructionsSection';
 import { Section } from './SettingsSection';
+import { schemaLabel } from '../status/schema-label';
 
 export function SettingsView() {
   const t = useT();
@@ -605,10 +606,4 @@ function DataSection() {
       </p>
     </Section>
   );
-}
-
-/** "Database version 17" for the migration "0017_reply_writer"; a name without a number is shown as it is. */
-function schemaLabel(schemaVersion: string, t: ReturnType<typeof useT>): string {
-  const match = /^(\d+)_/.exec(schemaVersion);
-  return match ? t('status.schemaVersion', { n: Number(match[1]) }) : `${t('status.schema')}: ${schemaVersion}`;
 }

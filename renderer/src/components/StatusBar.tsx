@@ -1,6 +1,6 @@
 /**
  * One line at the bottom: connection, the model server and the chat model (and its machine when that is another one), background work, semantic search, version
- * (schema on hover). It is not a live region (it changes with every queue tick and download percent): what is worth
+ * (database version in words and data folder on hover). It is not a live region (it changes with every queue tick and download percent): what is worth
  * hearing is said once, in a separate polite one (status-announcements.ts).
  */
 import { useEffect, useState } from 'react';
@@ -14,6 +14,7 @@ import { useAppStore } from '../stores/app.store';
 import { queueLine, shownHold } from '../status/queue-line';
 import { openLearningSettings } from '../settings/LearningSection';
 import { embeddingOffSentence } from '../status/embedding-reason';
+import { schemaLabel } from '../status/schema-label';
 
 export function StatusBar() {
   const t = useT();
@@ -75,8 +76,8 @@ export function StatusBar() {
       <span className="status-spacer" />
       {info && (
         <>
-          {/* The schema version is for support, not for reading: it waits on hover. */}
-          <span className="status-item muted" title={t('status.versionHint', { schema: info.schemaVersion, dataDir: info.dataDir })}>
+          {/* The database version and data folder are for support, not for reading: they wait on hover, in words. */}
+          <span className="status-item muted" title={t('status.versionHint', { schema: schemaLabel(info.schemaVersion, t), dataDir: info.dataDir })}>
             Mnemo {info.version}
           </span>
         </>

@@ -8,6 +8,7 @@ import { useId, type RefObject } from 'react';
 import type { OpOutput, Thread } from '../../../shared/contract';
 import { sameModel } from '../../../shared/model-name';
 import { formatBytes, formatNumber } from '../format';
+import { modelShortName, splitForMiddleEllipsis } from '../model-label';
 import { useSettingsStore } from '../stores/settings.store';
 import { useStatusStore } from '../stores/status.store';
 import { useThreadsStore } from '../stores/threads.store';
@@ -40,6 +41,18 @@ export function ThreadModelPicker({ thread, selectRef }: { thread: Thread; selec
     return parts.join(' · ');
   };
 
+  // The closed picker shows a face, not the option's text: the model's own name with its end kept whole (a long
+  // name was cut at the tag that tells it apart, issue 30's walk); the whole name, size and context are in the tooltip.
+  const shown = chosen === null ? null : (listed ?? null);
+  const faceLabel =
+    chosen === null
+      ? t('threadModel.default', { model: modelShortName(defaultModel) })
+      : missing
+        ? t('threadModel.missingOption', { model: modelShortName(chosen) })
+        : modelShortName(chosen);
+  const face = splitForMiddleEllipsis(faceLabel);
+  const full = chosen === null ? t('threadModel.default', { model: defaultModel }) : shown ? describe(shown) : missing ? t('threadModel.missingOption', { model: chosen }) : chosen;
+
   return (
     <span className="thread-model">
       <label htmlFor={id} className="visually-hidden">
@@ -49,7 +62,7 @@ export function ThreadModelPicker({ thread, selectRef }: { thread: Thread; selec
         id={id}
         ref={selectRef}
         className="model-select"
-        title={t('threadModel.hint')}
+        title={`${full}\n${t('threadModel.hint')}`}
         value={chosen === null ? '' : (listed?.name ?? chosen)}
         onChange={(e) => void setModel(thread.id, e.target.value === '' ? null : e.target.value)}
       >
@@ -61,6 +74,10 @@ export function ThreadModelPicker({ thread, selectRef }: { thread: Thread; selec
           </option>
         ))}
       </select>
+      <span className="model-select-face" aria-hidden="true">
+        <span className="face-head">{face.head}</span>
+        {face.tail && <span className="face-tail">{face.tail}</span>}
+      </span>
     </span>
   );
 }

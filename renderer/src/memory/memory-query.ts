@@ -17,7 +17,7 @@ export interface MemoryQuery {
   categories: MemoryCategory[];
   status: StatusFilter;
   pinned: PinnedFilter;
-  /** yyyy-mm-dd (a date input's value) or ''. */
+  /** yyyy-mm-dd, '' or text still being typed (DayField): only a real day filters. */
   createdFrom: string;
   createdTo: string;
   sourceThreadId: number | null;

@@ -4,7 +4,7 @@ import { useMemoriesStore } from '../../stores/memories.store';
 import { showMemory } from '../../stores/navigate';
 import { useT } from '../../use-t';
 import { Dialog } from '../Dialog';
-import { expiresAtOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
+import { draftReady, expiresAtOf, MemoryEditor, type MemoryDraft } from './MemoryEditor';
 import type { ErrorInfo } from '../../../../shared/errors';
 
 const EMPTY: MemoryDraft = { content: '', category: 'knowledge', importance: 0.5, pinned: false, expires: '' };
@@ -15,7 +15,7 @@ export function AddMemoryDialog({ onClose }: { onClose(): void }) {
   const [draft, setDraft] = useState<MemoryDraft>(EMPTY);
   const [error, setError] = useState<ErrorInfo | null>(null);
   const [saving, setSaving] = useState(false);
-  const valid = draft.content.trim() !== '' && draft.content.length <= MAX_CONTENT;
+  const valid = draftReady(draft);
 
   const save = async () => {
     if (!client || !valid) return;

@@ -52,8 +52,18 @@ export function MemoriesView() {
 
   return (
     <section className="memories-view" aria-labelledby={headingId}>
-      <header className="view-head">
+      {/* Title and actions on one line, the tabs on their own below: a row that wraps by accident put the actions
+          under the tabs at 1100 px (issue 30's walk); the tabs never wrap (they scroll in a very narrow window). */}
+      <header className="view-head tabbed">
         <h2 id={headingId}>{t('memories.title')}</h2>
+        <div className="view-head-tools">
+          <button type="button" onClick={() => setDialog('transfer')}>
+            <UploadIcon /> {t('transfer.open')}
+          </button>
+          <button type="button" className="primary" onClick={() => setDialog('add')}>
+            <PlusIcon /> {t('memories.add')}
+          </button>
+        </div>
         <div className="tabs" role="tablist" aria-label={t('memories.sections')} onKeyDown={onTabKey}>
           {TABS.map((name) => (
             <button
@@ -71,14 +81,6 @@ export function MemoriesView() {
               {counts[name] !== null && counts[name]! > 0 && <span className={name === 'review' ? 'badge accent' : 'badge'}>{formatNumber(counts[name]!, language, 0)}</span>}
             </button>
           ))}
-        </div>
-        <div className="view-head-tools">
-          <button type="button" onClick={() => setDialog('transfer')}>
-            <UploadIcon /> {t('transfer.open')}
-          </button>
-          <button type="button" className="primary" onClick={() => setDialog('add')}>
-            <PlusIcon /> {t('memories.add')}
-          </button>
         </div>
       </header>
       <SemanticNotice />

@@ -13,7 +13,7 @@ import { useTimelineStore } from '../../stores/timeline.store';
 import { useLanguage, useT } from '../../use-t';
 import { ConfirmDialog } from '../Dialog';
 import { ArchiveIcon, CloseIcon, ExternalIcon, RestoreIcon, TrashIcon } from '../icons';
-import { draftOf, expiresAtOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
+import { draftOf, draftReady, expiresAtOf, MemoryEditor, type MemoryDraft } from './MemoryEditor';
 import { MemoryLinkLine, VersionHistory } from './VersionHistory';
 import { CoreError } from '../CoreError';
 import type { ErrorInfo } from '../../../../shared/errors';
@@ -219,7 +219,7 @@ function EditForm({ detail }: { detail: MemoryDetail }) {
 
   const patch = patchOf(saved, draft);
   const dirty = Object.keys(patch).length > 0;
-  const valid = draft.content.trim() !== '' && draft.content.length <= MAX_CONTENT;
+  const valid = draftReady(draft);
   const save = async () => {
     setState({ kind: 'saving' });
     const result = await update(patch);

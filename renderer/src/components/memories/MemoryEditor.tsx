@@ -6,6 +6,8 @@ import { useId, type ReactNode } from 'react';
 import type { MemoryCategory } from '../../../../shared/contract';
 import { localDayStart, nextLocalDay, toDateInput } from '../../memory/memory-query';
 import { formatNumber } from '../../format';
+import { isDay } from '../../memory/day-text';
+import { DayField } from '../DayField';
 import { useLanguage, useT } from '../../use-t';
 import { CategoryOptions } from '../CategoryOptions';
 import type { ErrorInfo } from '../../../../shared/errors';
@@ -16,7 +18,7 @@ export interface MemoryDraft {
   category: MemoryCategory;
   importance: number;
   pinned: boolean;
-  /** yyyy-mm-dd, or '' for never. */
+  /** yyyy-mm-dd, '' for never, or the text typed so far while it is not a day yet (DayField). */
   expires: string;
 }
 
@@ -24,6 +26,11 @@ export const MAX_CONTENT = 4000;
 
 export function draftOf(m: { content: string; category: MemoryCategory; importance: number; pinned: boolean; expiresAt: number | null }): MemoryDraft {
   return { content: m.content, category: m.category, importance: m.importance, pinned: m.pinned, expires: m.expiresAt === null ? '' : toDateInput(m.expiresAt) };
+}
+
+/** Whether the draft can be saved: some content within the cap, and never or a real day for the expiry. */
+export function draftReady(draft: MemoryDraft, maxContent = MAX_CONTENT): boolean {
+  return draft.content.trim() !== '' && draft.content.length <= maxContent && (draft.expires === '' || isDay(draft.expires));
 }
 
 /** The end of the chosen day (the memory still holds on it), or null for never. */
@@ -125,7 +132,7 @@ export function MemoryEditor({
               />
               {t('memory.field.on')}
             </label>
-            <input type="date" aria-label={t('memory.field.expiryDate')} value={draft.expires} onChange={(e) => set({ expires: e.target.value })} />
+            <DayField label={t('memory.field.expiryDate')} value={draft.expires} onChange={(expires) => set({ expires })} />
           </fieldset>
         )}
       </div>

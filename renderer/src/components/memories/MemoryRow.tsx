@@ -54,7 +54,7 @@ export const MemoryRow = memo(function MemoryRow({ index, total, memory, selecte
               <span className="visually-hidden">{t('memories.pinned')}</span>
             </span>
           )}
-          {memory.content}
+          <span className="memory-row-text">{memory.content}</span>
         </span>
         <span className="memory-row-meta">
           <span className={`cat cat-${memory.category}`}>{t(`category.${memory.category}`)}</span>

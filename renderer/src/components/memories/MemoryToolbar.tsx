@@ -1,4 +1,5 @@
 /** Search as you type, the sort, and the filters (category, status, pinned, date range, source thread). */
+import { DayField } from '../DayField';
 import { useId, useState } from 'react';
 import type { MemoryCategory } from '../../../../shared/contract';
 import { ALL_STATUSES, CATEGORIES, activeFilterCount, effectiveSort, type PinnedFilter, type SortChoice, type StatusFilter } from '../../memory/memory-query';
@@ -25,6 +26,7 @@ export function MemoryToolbar() {
   const liveEmbedding = useStatusStore((s) => s.embedding);
   const statsEmbedding = useMemoriesStore((s) => s.stats?.semanticSearch);
   const byMeaning = (liveEmbedding ?? statsEmbedding)?.state === 'ready';
+  const placeholder = t(byMeaning ? 'memories.searchPlaceholder' : 'memories.searchPlaceholderKeywords');
   const sort = effectiveSort(query);
   const searching = query.text.trim() !== '';
   const filterCount = activeFilterCount(tab === 'trash' ? { ...query, status: 'active' } : query);
@@ -37,47 +39,54 @@ export function MemoryToolbar() {
       <div className="toolbar-row">
         <div className="search-box">
           <SearchIcon />
-          <input
-            type="search"
-            aria-label={t('memories.search')}
-            placeholder={t(byMeaning ? 'memories.searchPlaceholder' : 'memories.searchPlaceholderKeywords')}
-            value={query.text}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape' && query.text) {
-                e.preventDefault();
-                setText('');
-              }
-            }}
-          />
-        </div>
-        <InlineField label={t('memories.sort')}>
-          {(id) => (
-            <select
-              id={id}
-              value={sort}
-              onChange={(e) => {
-                const value = e.target.value as SortChoice;
-                setQuery(value === 'relevance' ? { byRelevance: true } : { sort: value, byRelevance: false });
+          {/* The hidden copy of the placeholder holds the box at least as wide as its words (issue 30's walk: cut
+              when the detail pane was open); Sort and Filters wrap below instead. */}
+          <span className="search-sizer" data-placeholder={placeholder}>
+            <input
+              type="search"
+              aria-label={t('memories.search')}
+              placeholder={placeholder}
+              value={query.text}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape' && query.text) {
+                  e.preventDefault();
+                  setText('');
+                }
               }}
-            >
-              {SORTS.filter((s) => s !== 'relevance' || searching).map((s) => (
-                <option key={s} value={s}>
-                  {t(`memories.sort.${s}`)}
-                </option>
-              ))}
-            </select>
-          )}
-        </InlineField>
-        <button type="button" className={showFilters ? 'ghost active' : 'ghost'} aria-expanded={showFilters} aria-controls={`${ids}-filters`} onClick={() => setShowFilters(!showFilters)}>
-          {t('memories.filters')}
-          {filterCount > 0 && <span className="badge accent">{filterCount}</span>}
-        </button>
-        {filterCount > 0 && (
-          <button type="button" className="ghost small" onClick={resetQuery}>
-            <CloseIcon /> {t('memories.clearFilters')}
+            />
+          </span>
+        </div>
+        {/* Sort and Filters wrap together below the search box, never one without the other. */}
+        <span className="toolbar-group">
+          <InlineField label={t('memories.sort')}>
+            {(id) => (
+              <select
+                id={id}
+                value={sort}
+                onChange={(e) => {
+                  const value = e.target.value as SortChoice;
+                  setQuery(value === 'relevance' ? { byRelevance: true } : { sort: value, byRelevance: false });
+                }}
+              >
+                {SORTS.filter((s) => s !== 'relevance' || searching).map((s) => (
+                  <option key={s} value={s}>
+                    {t(`memories.sort.${s}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </InlineField>
+          <button type="button" className={showFilters ? 'ghost active' : 'ghost'} aria-expanded={showFilters} aria-controls={`${ids}-filters`} onClick={() => setShowFilters(!showFilters)}>
+            {t('memories.filters')}
+            {filterCount > 0 && <span className="badge accent">{filterCount}</span>}
           </button>
-        )}
+          {filterCount > 0 && (
+            <button type="button" className="ghost small" onClick={resetQuery}>
+              <CloseIcon /> {t('memories.clearFilters')}
+            </button>
+          )}
+        </span>
       </div>
       {showFilters && (
         <div id={`${ids}-filters`} className="toolbar-row filters" role="group" aria-label={t('memories.filters')}>
@@ -114,16 +123,19 @@ export function MemoryToolbar() {
               </select>
             )}
           </InlineField>
-          <InlineField label={t('memories.filter.from')}>
-            {(id) => (
-              <input id={id} type="date" value={query.createdFrom} max={query.createdTo || undefined} onChange={(e) => setQuery({ createdFrom: e.target.value })} />
-            )}
-          </InlineField>
-          <InlineField label={t('memories.filter.to')}>
-            {(id) => (
-              <input id={id} type="date" value={query.createdTo} min={query.createdFrom || undefined} onChange={(e) => setQuery({ createdTo: e.target.value })} />
-            )}
-          </InlineField>
+          {/* One range, kept on one line: "to" was left to start the next line alone. */}
+          <span className="toolbar-group">
+            <InlineField label={t('memories.filter.from')}>
+              {(id) => (
+                <DayField id={id} value={query.createdFrom} onChange={(createdFrom) => setQuery({ createdFrom })} />
+              )}
+            </InlineField>
+            <InlineField label={t('memories.filter.to')}>
+              {(id) => (
+                <DayField id={id} value={query.createdTo} onChange={(createdTo) => setQuery({ createdTo })} />
+              )}
+            </InlineField>
+          </span>
           <InlineField label={t('memories.filter.thread')}>
             {(id) => (
               <select id={id} value={query.sourceThreadId ?? ''} onChange={(e) => setQuery({ sourceThreadId: e.target.value ? Number(e.target.value) : null })}>

@@ -13,7 +13,7 @@ import { useSettingsStore } from '../../stores/settings.store';
 import { useThreadsStore } from '../../stores/threads.store';
 import { useLanguage, useT } from '../../use-t';
 import { CheckIcon, CloseIcon, ExternalIcon, PencilIcon } from '../icons';
-import { draftOf, expiresAtOf, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
+import { draftOf, draftReady, expiresAtOf, importanceLevel, MAX_CONTENT, MemoryEditor, type MemoryDraft } from './MemoryEditor';
 import type { ErrorInfo } from '../../../../shared/errors';
 import { CoreError } from '../CoreError';
 
@@ -82,7 +82,7 @@ function ReviewCard({ memory }: { memory: ReviewItem }) {
           </h3>
           <MemoryEditor draft={editing} onChange={setEditing} fields={['content', 'category', 'importance', 'pinned', 'expires']} error={error}>
             <div className="button-row">
-              <button type="submit" className="primary" disabled={busy || editing.content.trim() === '' || editing.content.length > Math.min(MAX_CONTENT, 2000)}>
+              <button type="submit" className="primary" disabled={busy || !draftReady(editing, Math.min(MAX_CONTENT, 2000))}>
                 <CheckIcon /> {t('review.approveEdited')}
               </button>
               <button type="button" onClick={() => setEditing(null)}>
@@ -97,7 +97,10 @@ function ReviewCard({ memory }: { memory: ReviewItem }) {
             {memory.content}
           </h3>
           <p className="muted small">
-            {t(`category.${memory.category}`)} · {t('memories.importance')} {formatNumber(memory.importance, language, 2)} · {formatRelativeTime(memory.createdAt, Date.now(), language)}
+            {/* Importance in words, as in the memory's pane (the number waits in a tooltip). */}
+            {t(`category.${memory.category}`)} · {t('memories.importance')}{' '}
+            <span title={formatNumber(memory.importance, language, 2)}>{t(`memory.importanceLevel.${importanceLevel(memory.importance)}`)}</span> ·{' '}
+            {formatRelativeTime(memory.createdAt, Date.now(), language)}
           </p>
           {memory.evidence && <blockquote className="evidence">“{memory.evidence}”</blockquote>}
           {memory.flag && <p className="review-flag small">{t(`review.flag.${memory.flag}`)}</p>}

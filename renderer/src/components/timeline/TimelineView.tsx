@@ -5,9 +5,10 @@
  * (as the memory's history says it), and leads to the memory or the thread. Above it the activity chart; beside it,
  * on request, what Mnemo believed on a chosen day.
  */
+import { isDay } from '../../memory/day-text';
+import { DayField } from '../DayField';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { MemoryCategory, MemoryVersion, TimelineEvent } from '../../../../shared/contract';
-import { toDateInput } from '../../memory/memory-query';
 import { attributionKey, groupByDay, KIND_FILTERS, kindLabelKey, showsMemory, type KindFilter } from '../../memory/timeline-format';
 import { useMemoryRefsStore } from '../../stores/memory-refs.store';
 import { selectTimeZone, useSettingsStore } from '../../stores/settings.store';
@@ -110,7 +111,7 @@ export function TimelineView() {
           </InlineField>
           <InlineField label={t('timeline.asOf')}>
             {(id) => (
-              <input id={id} type="date" value={asOfDate} max={toDateInput(Date.now(), timeZone)} onChange={(e) => setAsOfDate(e.target.value)} />
+              <DayField id={id} value={asOfDate} onChange={(value) => (value === '' || isDay(value)) && setAsOfDate(value)} />
             )}
           </InlineField>
         </div>
