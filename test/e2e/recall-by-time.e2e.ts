@@ -1,7 +1,8 @@
 /**
  * Asking by time, as a user does, in Chromium against `npm run web` and a fake Ollama: "What did I tell you about
- * the dentist this week?" brings the dentist memory into the prompt (the time is a filter, not words to match), and
- * the receipt under the answer names it; a question of two parts gets a memory for each; 这周 works the same.
+ * the dentist last week?" brings the dentist memory into the prompt (the time is a filter, not words to match: the
+ * memory, told today, is still what the store knows about the dentist), and the receipt under the answer names it; a
+ * question of two parts gets a memory for each; 上周 works the same.
  * The chat model answers from what the prompt holds. One web host and one page for the whole file.
  */
 import type { Page } from 'playwright-core';
@@ -44,10 +45,10 @@ describe('asking by time (web host + fake Ollama)', () => {
 
   afterAll(() => session?.close());
 
-  it('“this week” is a filter: the dentist memory answers, and the receipt names it', async () => {
+  it('“last week” is not words to match: the dentist memory answers, and the receipt names it', async () => {
     await chat.open(app.url);
     await chat.newThreadButton.click();
-    await chat.send('What did I tell you about the dentist this week?');
+    await chat.send('What did I tell you about the dentist last week?');
     const answer = chat.lastAnswer();
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your dentist said the wisdom tooth has to come out.');
     expect(await answer.textContent()).not.toContain('nurse');
@@ -56,13 +57,13 @@ describe('asking by time (web host + fake Ollama)', () => {
   });
 
   it('a question of two parts with a time gets a memory for each', async () => {
-    await chat.send('Where do I work, and what did the dentist say this week?');
+    await chat.send('Where do I work, and what did the dentist say last week?');
     const answer = chat.lastAnswer();
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your dentist said the wisdom tooth has to come out. You work as a nurse.');
   });
 
-  it('这周 in Chinese, written without spaces', async () => {
-    await chat.send('这周我跟你说过牙医的什么？');
+  it('上周 in Chinese, written without spaces', async () => {
+    await chat.send('上周我跟你说过牙医的什么？');
     const answer = chat.lastAnswer();
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('牙医说你的智齿要拔掉。');
   });
