@@ -2,7 +2,8 @@
  * Asking by time, as a user does, in Chromium against `npm run web` and a fake Ollama: "What did I tell you about
  * the dentist last week?" brings the dentist memory into the prompt (the time is a filter, not words to match: the
  * memory, told today, is still what the store knows about the dentist), and the receipt under the answer names it; a
- * question of two parts gets a memory for each; 上周 works the same.
+ * question of two parts gets a memory for each; 上周 works the same. A memory search whose match the prompt already
+ * holds reads as found, "already in the prompt", in the receipt.
  * The chat model answers from what the prompt holds. One web host and one page for the whole file.
  */
 import type { Page } from 'playwright-core';
@@ -18,9 +19,14 @@ const DENTIST = 'The dentist said my wisdom tooth has to come out';
 const WORK = 'Works as a nurse at St. Mary’s hospital';
 const DENTIST_ZH = '牙医说我的智齿要拔掉';
 
-/** The chat model says what its prompt holds about the dentist and work; the background model learns nothing. */
+/**
+ * The chat model says what its prompt holds about the dentist and work; offered tools for a question that says
+ * "again", it first searches its memories for the dentist. The background model learns nothing.
+ */
 function reply(request: FakeInferenceRequest): FakeReply {
   if (request.body.format !== undefined) return { content: '{"memories": []}' };
+  const searched = request.messages.some((m) => m.role === 'tool');
+  if (request.body.tools && !searched && request.messages.at(-1)!.content.includes('again')) return { toolCalls: [{ name: 'search_memory', arguments: { query: 'dentist' } }] };
   if (request.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'Dentist' };
   const system = request.messages[0]?.content ?? '';
   const said = [system.includes('wisdom tooth') && 'Your dentist said the wisdom tooth has to come out.', system.includes('nurse') && 'You work as a nurse.', system.includes('智齿') && '牙医说你的智齿要拔掉。'];
@@ -66,5 +72,16 @@ describe('asking by time (web host + fake Ollama)', () => {
     await chat.send('上周我跟你说过牙医的什么？');
     const answer = chat.lastAnswer();
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('牙医说你的智齿要拔掉。');
+  });
+
+  it('a memory search whose match is already in the prompt reads as found, marked “already in the prompt”', async () => {
+    unwrap(await api.call('settings.update', { patch: { memoryAccess: 'both' } }));
+    await chat.send('What did the dentist say last week, again?');
+    const answer = chat.lastAnswer();
+    await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your dentist said the wisdom tooth has to come out.');
+    await answer.locator('details.receipt summary').click();
+    const line = answer.locator('.tool-search-line');
+    await expect.poll(() => line.textContent()).toBe('Searched memories for “dentist”: 1 foundalready in the prompt');
+    await expect.poll(() => answer.locator('.tool-search-results').textContent()).toBe(DENTIST);
   });
 });
