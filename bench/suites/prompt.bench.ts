@@ -91,7 +91,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
     const focusStore = createFocusStore(sqlite);
     writeTransaction(sqlite, () => focusStore.save(threadId, applyModelUpdate(EMPTY_STATE, WORKING_UPDATE, FIXTURE_NOW, () => false), FIXTURE_NOW));
     const workingMemory = (id: number) => liveState(focusStore.read(id).state, FIXTURE_NOW);
-    const memory = memoryRetrievalPort(open.memories, () => []);
+    const memory = memoryRetrievalPort(open.memories, () => [], () => []);
     const calibrator = createTokenCalibrator();
     const settings: Settings = { ...open.settings.get(), instructions: GLOBAL_INSTRUCTIONS };
     // Each iteration asks about something else, so retrieval is not answered from one warm set of pages.
@@ -109,7 +109,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
       included = { mnemo: (await mnemo(i)).includedMessageIds.length, naive: (await naive(i)).includedIds.length };
     }
     if (included.mnemo !== included.naive) throw new Error(`prompt bench: Mnemo kept ${included.mnemo} messages, the baseline ${included.naive}`);
-    const exactMemory = memoryRetrievalPort(exactService.memories, () => []);
+    const exactMemory = memoryRetrievalPort(exactService.memories, () => [], () => []);
     const budget = computeBudget(CONTEXT_WINDOW, settings.budget).memories - profileTokens(settings);
     const exactIds = async (i: number) =>
       (await exactMemory.retrieveForPrompt({ query: userMessage(i).content, threadId, tokenBudget: budget, estimateTokens })).items.map((m) => m.memoryId);

@@ -232,7 +232,6 @@ export function createCore(options: CoreOptions): Core {
     }
   });
   const timeline = createTimelineService({ sqlite: db.sqlite, clock });
-  const retrieval = memoryRetrievalPort(memories, (threadId) => timeline.exclusions(threadId));
   // Every job that asks the model asks through the background-model gateway (llm/background-model.ts), never llm.
   const jobDeps = { sqlite: db.sqlite, clock, events, model: backgroundModel, settings: () => settings.get() };
   queue.register(createSummaryJob(jobDeps));
@@ -254,12 +253,15 @@ export function createCore(options: CoreOptions): Core {
   disposers.push(() => episodes.dispose());
   queue.register(createEpisodeJob({ ...jobDeps, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
   const forget = createMemoryForget({ search: memories, bulk: memories, toMemory: (id) => memories.getMemory(id) });
+  const retrieval = memoryRetrievalPort(memories, (threadId) => timeline.exclusions(threadId), (window, topic, limit) =>
+    episodes.searchEpisodes(topic, limit, window).map((e) => ({ episodeId: e.id, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt })),
+  );
   const memoryToolSources = createMemoryToolSources({
     sqlite: db.sqlite,
     memory: memories,
     forget,
     exclusions: (threadId) => timeline.exclusions(threadId),
-    episodes: (query, limit) => episodes.searchEpisodes(query, limit),
+    episodes: (query, limit, window) => episodes.searchEpisodes(query, limit, window),
   });
   const focusStore = createFocusStore(db.sqlite);
   const focus = createFocusService({ sqlite: db.sqlite, store: focusStore, queue, clock, events, settings: () => settings.get(), assertThread: (id) => void threads.get(id) });
@@ -298,7 +300,7 @@ export function createCore(options: CoreOptions): Core {
     memories,
     settings: () => settings.get(),
     profile: () => profile.forPrompt(),
-    conversations: (query, limit) => memoryToolSources.searchConversations({ query, limit, excludeMessageIds: new Set() }),
+    conversations: (query, limit) => memoryToolSources.searchConversations({ query, limit, excludeMessageIds: new Set(), window: null, windowOnly: false }),
     events,
     clock,
   });

@@ -68,6 +68,8 @@ export const ToolSearch = z.object({
   /** null when the call could not be read. */
   query: z.string().nullable(),
   memoryIds: z.array(Id),
+  /** How many of memoryIds (the first ones) the prompt already held, pinned or retrieved: found, not repeated to the model. */
+  inPrompt: z.number().int().nonnegative().default(0),
   /** Episodes search_memory returned (what earlier conversations were about); absent in rows written before episodes. */
   episodes: z.array(z.object({ episodeId: Id, threadId: Id, threadTitle: z.string(), title: z.string(), startedAt: Timestamp })).default([]),
   /** Past messages search_conversations returned, and whose they are (rows written before answers were searched: the user's). */

@@ -242,7 +242,7 @@ describe('memory tools in chat', () => {
       fake.script({ toolCalls: [{ name: 'search_conversations', arguments: { query: 'cat' } }] }, { content: 'You asked before.' });
       const json = await runCli(['chat', '--json', 'Did I ask about my cat?'], env);
       expect(json.code, json.stderr).toBe(0);
-      expect(JSON.parse(json.stdout).searches).toEqual([{ tool: 'search_conversations', query: 'cat', memory_ids: [], message_ids: [1], message_roles: ['user'] }]);
+      expect(JSON.parse(json.stdout).searches).toEqual([{ tool: 'search_conversations', query: 'cat', memory_ids: [], in_prompt: 0, message_ids: [1], message_roles: ['user'] }]);
     } finally {
       await fake.close();
     }

@@ -49,4 +49,12 @@ describe('describeSearch', () => {
     expect(describeSearch(search(['assistant']))).toBe('(searched conversations: “knee” → 1 (an earlier answer))');
     expect(describeSearch(search(['user', 'assistant', 'assistant']))).toBe('(searched conversations: “knee” → 3 (2 of them earlier answers))');
   });
+
+  it('names the memories found that the prompt already held, so such a search never reads as nothing found', () => {
+    const memories = (ids: number[], inPrompt: number) => ToolSearch.parse({ tool: 'search_memory', query: 'dentist', memoryIds: ids, inPrompt, messages: [], problem: null, tokens: 10, cut: false });
+    expect(describeSearch(memories([3], 1))).toBe('(searched memories: “dentist” → 1 (already in the prompt))');
+    expect(describeSearch(memories([3, 4], 2))).toBe('(searched memories: “dentist” → 2 (all already in the prompt))');
+    expect(describeSearch(memories([3, 4, 5], 1))).toBe('(searched memories: “dentist” → 3 (1 already in the prompt))');
+    expect(describeSearch(memories([3], 0))).toBe('(searched memories: “dentist” → 1)');
+  });
 });

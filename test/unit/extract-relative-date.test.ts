@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveRelativeDate } from '../../electron/core/extraction/relative-date';
+import { resolveRelativeDate } from '../../electron/core/time/relative-date';
 import { addDays, dayOf, endOfDay } from '../../shared/calendar-day';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 

@@ -99,6 +99,61 @@ describe('termCoverage and relevantMatches', () => {
     expect(termCoverage(q, new Set(['the']))).toBeLessThan(MEMORY_FLOOR);
   });
 
+  it('a question of several parts is judged part by part too: a part the store does not know keeps no other part out', () => {
+    // "Where do I work, and what is my blood type?": blood and type are in no memory.
+    const q: WeightedTerm[] = [
+      { key: 'work', weight: 4 },
+      { key: 'blood', weight: 7.6 },
+      { key: 'type', weight: 7.6 },
+    ];
+    const memories = [new Set(['work', 'nurse']), new Set(['split', 'keyboard'])];
+    expect(relevantMatches(q, memories)).toEqual([false, false]);
+    const parts = [new Set(['where', 'do', 'i', 'work']), new Set(['what', 'is', 'my', 'blood', 'type'])];
+    expect(relevantMatches(q, memories, parts)).toEqual([true, false]);
+    // One part alone is the whole question: no second judgement.
+    expect(relevantMatches(q, memories, [parts[0]!])).toEqual([false, false]);
+  });
+
+  it('a time phrase counts for a memory that holds it, never against one that lacks it', () => {
+    // "What did the dentist say last week?": last and week are in no memory about the dentist.
+    const q: WeightedTerm[] = [
+      { key: 'dentist', weight: 5 },
+      { key: 'last', weight: 7.6 },
+      { key: 'week', weight: 7.6 },
+    ];
+    const dentist = [new Set(['dentist', 'tooth'])];
+    expect(relevantMatches(q, dentist)).toEqual([false]);
+    const timed = q.map((t) => (t.key === 'dentist' ? t : { ...t, optional: true }));
+    expect(relevantMatches(timed, dentist)).toEqual([true]);
+    // "Where did I travel last year?" and "Went to Japan last year": the phrase's words still help the memory holding them.
+    const travel: WeightedTerm[] = [
+      { key: 'travel', weight: 7.6 },
+      { key: 'trip', weight: 3 },
+      { key: 'last', weight: 4, optional: true },
+      { key: 'year', weight: 4, optional: true },
+    ];
+    expect(termCoverage(travel, new Set(['trip']))).toBeLessThan(MEMORY_FLOOR + 0.05);
+    expect(termCoverage(travel, new Set(['trip', 'last', 'year']))).toBeGreaterThan(termCoverage(travel, new Set(['trip'])));
+    expect(termCoverage([{ key: 'year', weight: 2, optional: true }], new Set(['year']))).toBe(1);
+    expect(termCoverage([{ key: 'year', weight: 2, optional: true }], new Set(['day']))).toBe(0);
+  });
+
+  it('parts never make a candidate irrelevant (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c', 'd', 'e'), weight: fc.double({ min: 0.1, max: 10, noNaN: true }) }), { maxLength: 5 }),
+        fc.array(fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'x')).map((k) => new Set(k)), { maxLength: 6 }),
+        fc.array(fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e')).map((k) => new Set(k)), { maxLength: 3 }),
+        (terms, candidates, parts) => {
+          const whole = relevantMatches(terms, candidates);
+          relevantMatches(terms, candidates, parts).forEach((kept, i) => {
+            if (whole[i]) expect(kept).toBe(true);
+          });
+        },
+      ),
+    );
+  });
+
   it('a memory holding a word the question wrote as a name is relevant whatever the floors say', () => {
     const porto: WeightedTerm[] = [
       { key: 'tip', weight: 7.6 },

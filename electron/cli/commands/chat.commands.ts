@@ -88,6 +88,7 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
         tool: s.tool,
         query: s.query,
         memory_ids: s.memoryIds,
+        in_prompt: s.inPrompt,
         message_ids: s.messages.map((m) => m.messageId),
         message_roles: s.messages.map((m) => m.role),
         ...(s.problem ? { problem: s.problem } : {}),
@@ -117,14 +118,18 @@ export function describeForget(f: ForgetNotice, byId: ReadonlyMap<number, Memory
   return `Nothing in memory matched “${f.request}”; nothing was forgotten.`;
 }
 
-/** One line per search: "(searched memories: “cat” → 1)", earlier answers among past messages named; a call the model got wrong says so. */
+/**
+ * One line per search: "(searched memories: “cat” → 1)", matches the prompt already held and earlier answers among
+ * past messages named; a call the model got wrong says so.
+ */
 export function describeSearch(s: ToolSearch): string {
   if (s.tool === 'forget_memory' && !s.problem) return `(asked to forget: “${s.query ?? ''}”)`;
   const what = s.tool === 'search_memory' ? 'memories' : s.tool === 'search_conversations' ? 'conversations' : s.tool;
   if (s.problem) return `(search ${what}${s.query === null ? '' : ` “${s.query}”`} not run: ${s.problem})`;
   const answers = s.messages.filter((m) => m.role === 'assistant').length;
   const whose = answers > 0 ? ` (${answers === s.messages.length ? (answers === 1 ? 'an earlier answer' : 'earlier answers') : `${answers} of them earlier answers`})` : '';
-  return `(searched ${what}: “${s.query ?? ''}” → ${s.tool === 'search_conversations' ? `${s.messages.length}${whose}` : s.memoryIds.length})`;
+  const inPrompt = s.inPrompt > 0 ? ` (${s.inPrompt === s.memoryIds.length ? (s.inPrompt === 1 ? 'already' : 'all already') : `${s.inPrompt} already`} in the prompt)` : '';
+  return `(searched ${what}: “${s.query ?? ''}” → ${s.tool === 'search_conversations' ? `${s.messages.length}${whose}` : `${s.memoryIds.length}${inPrompt}`})`;
 }
 
 function formatThread(t: Thread, time: CliContext['localTime']): string {

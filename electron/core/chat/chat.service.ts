@@ -267,6 +267,7 @@ export function createChatService(deps: ChatServiceDeps) {
         incognito,
         userMessageId: userMessage.id,
         timeZone: userTimeZone(settings.timeZone),
+        now: clock.now(),
         signal: controller.signal,
         forgotten: forgot !== null,
         firstChunkTimeoutMs: settings.modelLoadTimeoutSeconds * 1000,

@@ -22,7 +22,8 @@ import type { MemoryRetrievalPort, RetrievedMemory } from './memory-retrieval.po
 import { attachmentsOf, type MessagesRepo } from './messages.repo';
 import { loadSummary } from './summary.job';
 import { summaryForPath } from './message-branches';
-import { fitProfileForPrompt, profileTokenBudget } from '../memory/memory-prompt';
+import { fitProfileForPrompt, formatEpisodesForPrompt, profileTokenBudget } from '../memory/memory-prompt';
+import { aboutTheTimeItself, findQuestionTime, inThePast } from '../time/time-window';
 import { MEMORY_TOOLS_RULE } from './memory-tools';
 import type { MemoryAccess } from './tool-loop';
 import type { FocusState } from '../focus/focus-rules';
@@ -58,6 +59,13 @@ export { PROFILE_SHARE_OF_MEMORIES } from '../memory/memory-prompt';
  */
 export const ATTACHMENT_SHARE_OF_CONVERSATION = 0.75;
 
+/**
+ * A question about a past time ("What did we talk about last week?", 上周我们聊了什么) gets that time's episodes,
+ * at most PROMPT_EPISODES, within this share of what the profile leaves of the memory share; memories get the rest.
+ */
+export const PROMPT_EPISODES = 5;
+export const EPISODE_SHARE_OF_MEMORIES = 1 / 3;
+
 export async function assemblePrompt(
   /** profile: the user's profile while it is on (profile.service.ts), else null. */
   /** workingMemory: the thread's focus and tasks for the path ending at pathEndId while working memory is on (focus/focus.service.ts), else null. */
@@ -88,11 +96,26 @@ export async function assemblePrompt(
     profileText = profile.text;
     if (profile.cutAt !== null) profileCut = { lines: profile.lines, ofLines: profile.ofLines };
     const profileTokens = profileText ? estimateTokens(profileText) + 1 : 0;
+    // A time phrase is a filter, not words to match (time/time-window.ts): retrieval gets the question's window and
+    // its topic, and the window's episodes go in beside the memories. A time wholly ahead filters nothing.
+    const timeZone = userTimeZone(settings.timeZone);
+    const asked = access.inject ? findQuestionTime(userMessage.content, input.now, timeZone) : null;
+    const window = asked ? inThePast(asked.window, input.now) : null;
+    const room = budget.memories - profileTokens;
+    const episodes = window
+      ? formatEpisodesForPrompt(
+          deps.memory.episodesWithin(window, aboutTheTimeItself(asked!.topic) ? '' : asked!.topic, PROMPT_EPISODES).map((e) => ({ day: isoDate(dayOf(e.startedAt, timeZone)), threadTitle: e.threadTitle, title: e.title, content: e.content })),
+          Math.floor(room * EPISODE_SHARE_OF_MEMORIES),
+          estimateTokens,
+        )
+      : { text: '' };
+    const episodeTokens = episodes.text ? estimateTokens(episodes.text) + 1 : 0;
     // Without injection only the always-on part goes in: an empty query retrieves the pinned memories alone.
-    const retrieved = await deps.memory.retrieveForPrompt({ query: access.inject ? userMessage.content : '', threadId, tokenBudget: budget.memories - profileTokens, estimateTokens });
+    const query = access.inject ? userMessage.content : '';
+    const retrieved = await deps.memory.retrieveForPrompt({ query, ...(window && asked ? { window, topic: asked.topic } : {}), threadId, tokenBudget: room - episodeTokens, estimateTokens });
     memoriesUsed = retrieved.items;
     semanticTimedOut = retrieved.semanticTimedOut ?? false;
-    memoryText = [profileText, retrieved.text].filter(Boolean).join('\n\n');
+    memoryText = [profileText, retrieved.text, episodes.text].filter(Boolean).join('\n\n');
   }
   // Like the summary: only what was derived from this question's own conversation (message-branches.ts appliesToPath).
   const working = formatWorkingMemoryForPrompt(deps.workingMemory?.(threadId, userMessage.parentId ?? null) ?? null, Math.floor(budget.conversation * WORKING_MEMORY_SHARE_OF_CONVERSATION), estimateTokens);

@@ -67,6 +67,8 @@ export interface AssembledForTools {
   prompt: ChatMessage[];
   budget: Budget;
   includedMessageIds: number[];
+  /** The memories the prompt holds: a search finding them says so rather than repeating them. */
+  memoriesUsed: ReadonlyArray<{ memoryId: number }>;
   context: { memories: { tokens: number } };
   /** The prompt's estimate: uncalibrated, and calibrated to the model. */
   rawTokens: number;
@@ -81,6 +83,8 @@ export interface AnswerInput<A extends AssembledForTools> {
   /** The question being answered: never returned by search_conversations (it is in the prompt). */
   userMessageId: number;
   timeZone: string;
+  /** The question's time: what a date or "last week" in a search means. */
+  now: number;
   signal: AbortSignal;
   firstChunkTimeoutMs: number;
   onChunk: (chunk: ChatChunk) => void;
@@ -142,6 +146,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
     // The question's own request to forget was done before the answer (forget-in-chat.ts): a second forget of it would
     // find nothing and tell the model so.
     const tools = input.forgotten ? MEMORY_TOOL_DEFINITIONS.filter((t) => t.name !== 'forget_memory') : MEMORY_TOOL_DEFINITIONS;
+    const inPromptMemoryIds = new Set(assembled.memoriesUsed.map((m) => m.memoryId));
     let used = 0;
     let content = '';
     let thinking = '';
@@ -196,9 +201,9 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
         input.trace.searches.push({ ...search, forgotten: 0, tokens: estimateTokens(text) });
         return text;
       };
-      const parsed = parseToolCall(call.name, call.arguments);
+      const parsed = parseToolCall(call.name, call.arguments, { now: input.now, timeZone: input.timeZone });
       const failed = (problem: string, query: string | null) =>
-        record({ tool: call.name.slice(0, 200), query, memoryIds: [], episodes: [], messages: [], problem, cut: false }, `Error: ${problem}`);
+        record({ tool: call.name.slice(0, 200), query, memoryIds: [], inPrompt: 0, episodes: [], messages: [], problem, cut: false }, `Error: ${problem}`);
       if (index >= MAX_CALLS_PER_ROUND) return failed(`Too many searches at once: at most ${MAX_CALLS_PER_ROUND} per turn. Run the most useful ones first.`, parsed.ok ? parsed.query : null);
       if (!parsed.ok) return failed(parsed.problem, null);
       const key = callKey(parsed);
@@ -211,6 +216,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
         const run = await runMemoryTool(deps.sources(), parsed, {
           threadId: input.threadId,
           excludeMessageIds,
+          inPromptMemoryIds,
           maxTokens: Math.min(left, Math.max(MIN_RESULT_TOKENS, Math.ceil(allowance / 2))),
           timeZone: input.timeZone,
           estimate: estimateTokens,
@@ -227,6 +233,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
             tool: parsed.tool,
             query: parsed.query,
             memoryIds: run.memories.map((m) => m.memoryId),
+            inPrompt: run.inPrompt,
             episodes: run.episodes.map(({ episodeId, threadId, threadTitle, title, startedAt }) => ({ episodeId, threadId, threadTitle, title, startedAt })),
             messages: run.messages.map(({ messageId, threadId, threadTitle, role, createdAt }) => ({ messageId, threadId, threadTitle, role, createdAt })),
             problem: null,

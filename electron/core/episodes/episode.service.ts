@@ -103,7 +103,7 @@ export function createEpisodeService(deps: {
     const candidates = found.hits
       .map((h) => store.get(h.id))
       .filter((e): e is Episode => e !== null && e.status === status && (filter.threadId === undefined || e.threadId === filter.threadId));
-    const relevant = relevantMatches(found.terms, candidates.map((e) => termKeys(episodeText(e))));
+    const relevant = relevantMatches(found.terms, candidates.map((e) => termKeys(episodeText(e))), found.parts);
     return candidates.filter((_, i) => relevant[i]).slice(0, filter.limit);
   }
 
@@ -188,8 +188,15 @@ export function createEpisodeService(deps: {
         jobId: queue.enqueue({ kind: 'episode', payload: { fromMessageId: stretch[0]!.id, reason: 'user' }, idempotencyKey: `episode:user:${threadId}:${now}`, threadId }),
       };
     },
-    /** For search_memory (the memory tools): active episodes about the query, best first. */
-    searchEpisodes: (query: string, limit: number): Episode[] => search(query, { limit }),
+    /**
+     * For search_memory (the memory tools) and a question's time: active episodes about the query, best first; with a
+     * window, those overlapping it (all of them, newest first, when the query is empty).
+     */
+    searchEpisodes: (query: string, limit: number, window?: { from: number; to: number } | null): Episode[] => {
+      if (!window) return search(query, { limit });
+      if (!query.trim()) return store.within(window, limit);
+      return search(query, { limit: Math.max(limit, SEARCH_DEPTH) }).filter((e) => e.startedAt < window.to && e.endedAt >= window.from).slice(0, limit);
+    },
     schedule,
     dispose: unsubscribe,
   };

@@ -77,6 +77,8 @@ export function createEpisodeStore(sqlite: Sqlite) {
          AND (@endedAt IS NULL OR e.ended_at < @endedAt OR (e.ended_at = @endedAt AND e.id < @id))
        ORDER BY e.ended_at DESC, e.id DESC LIMIT @limit`,
     ),
+    // Episodes that overlap a window, newest first: a question's time, or a tool's date range.
+    within: sqlite.prepare(`${SELECT} WHERE e.status = 'active' AND e.started_at < @to AND e.ended_at >= @from ORDER BY e.ended_at DESC, e.id DESC LIMIT @limit`),
     versions: sqlite.prepare('SELECT version, title, content, origin, reason, created_at FROM episode_versions WHERE episode_id = ? ORDER BY version DESC'),
     version: sqlite.prepare('SELECT version, title, content, origin, reason, created_at FROM episode_versions WHERE episode_id = ? AND version = ?'),
     insert: sqlite.prepare(
@@ -120,6 +122,8 @@ export function createEpisodeStore(sqlite: Sqlite) {
       const rows = q.page.all({ status: input.status, threadId: input.threadId, endedAt: input.after?.endedAt ?? null, id: input.after?.id ?? null, limit: input.limit }) as Row[];
       return rows.map(toEpisode);
     },
+    /** Active episodes that overlap [from, to), newest first. */
+    within: (window: { from: number; to: number }, limit: number): Episode[] => (q.within.all({ ...window, limit }) as Row[]).map(toEpisode),
     versions: (id: number): EpisodeVersion[] => (q.versions.all(id) as VersionRow[]).map(toVersion),
     version(id: number, version: number): EpisodeVersion | null {
       const r = q.version.get(id, version) as VersionRow | undefined;

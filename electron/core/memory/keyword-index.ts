@@ -20,7 +20,8 @@
 import type Database from 'better-sqlite3';
 import type { Sqlite } from '../db/open-database';
 import { isShortPrefixQuery, toFtsQuery } from '../text/fts-text';
-import { meaningfulTerms, type MeaningfulTerm } from '../text/meaningful-terms';
+import { meaningfulTerms, termKeys, type MeaningfulTerm } from '../text/meaningful-terms';
+import { questionParts } from '../text/question-parts';
 import { stemPrefix, stemWord } from '../text/word-stem';
 import { anyOf, rarestTerms, termWeight, type IndexedTerm, type WeightedTerm } from './keyword-query';
 
@@ -44,13 +45,19 @@ export interface RelevantMatches {
   hits: KeywordHit[];
   /** The query's meaningful terms with their weights, for the relevance floor (keyword-query.ts, relevantMatches). */
   terms: WeightedTerm[];
+  /** Each part's term keys when the query asks several things (text/question-parts.ts); [] for one. */
+  parts: Array<Set<string>>;
 }
 
 export interface KeywordIndex {
   /** Every term of a search-box query; null when it has nothing searchable. */
   strict(query: string, opts: { prefix: boolean; depth: number }): KeywordHit[] | null;
-  /** The meaningful terms of a sentence, ORed; null when it has none (only function words, or nothing searchable). */
-  relevant(query: string, opts: { depth: number }): RelevantMatches | null;
+  /**
+   * The meaningful terms of a sentence, ORed; null when it has none (only function words, or nothing searchable).
+   * `topic`: the sentence without its time phrase (time/time-window.ts): the phrase's terms are optional for the
+   * relevance floor (keyword-query.ts WeightedTerm), so "last week" counts against no memory; the whole sentence ranks.
+   */
+  relevant(query: string, opts: { depth: number; topic?: string | undefined }): RelevantMatches | null;
   /** This connection changed memories_fts. */
   changed(): void;
 }
@@ -62,6 +69,12 @@ export interface KeywordIndex {
 export interface KeywordTables {
   fts: 'memories_fts' | 'episodes_fts';
   documents: 'memories' | 'episodes';
+}
+
+/** The term keys of each part of a question that asks several things; [] for one part. */
+function questionPartKeys(query: string): Array<Set<string>> {
+  const parts = questionParts(query);
+  return parts.length > 1 ? parts.map(termKeys).filter((keys) => keys.size > 0) : [];
 }
 
 export function createKeywordIndex(sqlite: Sqlite, tables: KeywordTables = { fts: 'memories_fts', documents: 'memories' }): KeywordIndex {
@@ -157,17 +170,24 @@ export function createKeywordIndex(sqlite: Sqlite, tables: KeywordTables = { fts
       return ranked(match, depth);
     },
 
-    relevant(query, { depth }) {
+    relevant(query, { depth, topic }) {
       const terms = meaningfulTerms(query);
       if (terms.length === 0) return null;
       checkOtherWriters();
       const all = terms.map(indexed);
+      const topicKeys = topic === undefined ? null : new Set(meaningfulTerms(topic).map((t) => t.key));
       const n = memoryCount();
       const match = anyOf(rarestTerms(all, (t) => t.documents, ANY_TERMS_BUDGET));
       return {
         // No term occurs in any memory: nothing to rank.
         hits: match === null ? [] : ranked(match, depth),
-        terms: all.map((t) => ({ key: t.term.key, weight: termWeight(t.term, t.documents, n), ...(t.term.name ? { name: true } : {}) })),
+        terms: all.map((t) => ({
+          key: t.term.key,
+          weight: termWeight(t.term, t.documents, n),
+          ...(t.term.name ? { name: true } : {}),
+          ...(topicKeys && !topicKeys.has(t.term.key) ? { optional: true } : {}),
+        })),
+        parts: questionPartKeys(topic ?? query),
       };
     },
 

@@ -48,6 +48,11 @@ export interface WeightedTerm {
   weight: number;
   /** Written as a name (meaningful-terms.ts): a memory holding it is relevant whatever the floors say. */
   name?: boolean;
+  /**
+   * A word of the question's time phrase ("last week", 去年; time/time-window.ts): it counts for a memory that holds
+   * it ("Went to Japan last year"), never against one that lacks it, since a time is a filter, not a subject.
+   */
+  optional?: boolean;
 }
 
 /** A meaningful term of a message with the index tokens that stand for it and how many memories hold them. */
@@ -97,22 +102,34 @@ export function termWeight(term: MeaningfulTerm, documents: number, total: numbe
   return n === 0 && term.kind === 'cjk' ? idf * UNSEEN_CJK_SHARE : idf;
 }
 
-/** The weighted share of the terms whose key is in `keys` (termKeys of meaningful-terms.ts), in [0, 1]; 0 without terms. */
+/**
+ * The weighted share of the terms whose key is in `keys` (termKeys of meaningful-terms.ts); 0 without terms. An
+ * optional term adds to what is held, not to the whole: in [0, 1] without optional terms, possibly above with them.
+ */
 export function termCoverage(terms: readonly WeightedTerm[], keys: ReadonlySet<string>): number {
   let all = 0;
   let found = 0;
   for (const t of terms) {
-    all += t.weight;
+    if (t.optional !== true) all += t.weight;
     if (keys.has(t.key)) found += t.weight;
   }
-  return all > 0 ? found / all : 0;
+  return all > 0 ? found / all : found > 0 ? 1 : 0;
 }
 
 /**
  * Which candidates are relevant keyword matches for a question with these terms (the floors of the file comment);
- * `keys` are each candidate's termKeys. Order-independent, and holding more keys never makes a candidate irrelevant.
+ * `keys` are each candidate's termKeys. A question of several parts (text/question-parts.ts; `parts`: each part's
+ * term keys) is judged whole and part by part: a candidate relevant to one part is relevant, so "Where do I work,
+ * and what did the dentist say?" keeps the work memory though the dentist's words are most of the question's weight.
+ * Order-independent, and holding more keys never makes a candidate irrelevant.
  */
-export function relevantMatches(terms: readonly WeightedTerm[], keys: ReadonlyArray<ReadonlySet<string>>): boolean[] {
+export function relevantMatches(terms: readonly WeightedTerm[], keys: ReadonlyArray<ReadonlySet<string>>, parts: ReadonlyArray<ReadonlySet<string>> = []): boolean[] {
+  const judged = [terms, ...(parts.length > 1 ? parts.map((p) => terms.filter((t) => p.has(t.key))) : [])].filter((ts) => ts.length > 0);
+  const verdicts = judged.map((ts) => floorsFor(ts, keys));
+  return keys.map((_, i) => verdicts.some((v) => v[i]!));
+}
+
+function floorsFor(terms: readonly WeightedTerm[], keys: ReadonlyArray<ReadonlySet<string>>): boolean[] {
   const held = new Set<string>();
   for (const k of keys) for (const t of terms) if (k.has(t.key)) held.add(t.key);
   const known = termCoverage(terms, held) >= QUESTION_FLOOR;

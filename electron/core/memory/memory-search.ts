@@ -12,6 +12,12 @@
  * - A prompt's retrieval waits for the question's embedding at most settings.retrieval.timeBudgetMs: past it, it
  *   ranks the keyword matches alone and says so (`semanticTimedOut`, shown in "what the model saw"). The embedding
  *   is not cancelled (the embedder has no way to), only no longer awaited. Browsing searches and tools wait.
+ * - A question's time (`window`, time/time-window.ts) is not words to match: the relevance floor weighs the question
+ *   without its phrase (`topic`), the whole question still ranks. The window orders, it does not exclude: memories
+ *   learned in the window come first, the topic's other matches after them (a fact told long ago still answers "what
+ *   did the dentist say last week?" when it is all the store knows); when nothing learned in the window matches a
+ *   question that names no subject ("What did we talk about last week?", time-window.ts aboutTheTimeItself), the
+ *   window's newest memories come first. A tool's explicit date range is a strict filter (MemoryFilters.learnedWithin).
  */
 import type { Memory, MemoryReason, OpOutput, OpParsedInput, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
@@ -22,7 +28,8 @@ import { termKeys } from '../text/meaningful-terms';
 import { rankHybrid, semanticFloor, type RankedHit } from './hybrid-search';
 import type { KeywordHit, KeywordIndex, RelevantMatches } from './keyword-index';
 import { relevantMatches } from './keyword-query';
-import { filterSql, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
+import { aboutTheTimeItself, type TimeWindow } from '../time/time-window';
+import { filterSql, LEARNED_AT_SQL, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
 import { finalScore, recencyFactor } from './memory-scoring';
 import { formatMemoriesForPrompt } from './memory-prompt';
 import type { MemoryVectors } from './memory-vectors';
@@ -46,6 +53,10 @@ export interface RetrieveInput {
   estimateTokens: (text: string) => number;
   /** Memories the user said not to use in this thread. */
   excludeIds?: ReadonlySet<number>;
+  /** The time the question asks about, already past (time/time-window.ts inThePast). */
+  window?: TimeWindow | null;
+  /** With a window: the question without its time phrase, what the relevance floor weighs. */
+  topic?: string | undefined;
 }
 
 export type KeywordMode = 'search' | 'prompt' | 'related';
@@ -55,6 +66,10 @@ export interface SearchOptions {
   keyword: KeywordMode;
   /** Candidates per list; default limit x 5 (min 100) semantic, limit x 10 (min 200) keyword. */
   depth?: { semantic: number; keyword: number };
+  /** Memories learned within this window rank before the others (a question's time); the order within each part is kept. */
+  learnedFirst?: TimeWindow | null;
+  /** The query without its time phrase: what the relevance floor weighs (keyword-index.ts relevant). */
+  topic?: string | undefined;
   /** Wait at most this long for the query's embedding, then search by keyword only (a prompt's time budget). */
   embedWithinMs?: number;
 }
@@ -71,6 +86,8 @@ export interface MemorySearch {
   list(input: OpParsedInput<'memory.list'>): OpOutput<'memory.list'>;
   hybridSearch(query: string, filters: MemoryFilters, opts: SearchOptions): Promise<HybridResult>;
   retrieveForPrompt(input: RetrieveInput): Promise<{ items: PromptMemoryItem[]; text: string; semanticTimedOut: boolean }>;
+  /** The memories learned within the window that pass the filters, newest first (a time without a topic). */
+  newestLearnedWithin(filters: MemoryFilters, window: TimeWindow, limit: number): Array<RankedHit<MemoryRow>>;
   /** Active memories about what a message says (its terms ORed, like a prompt's retrieval, plus meaning). */
   related(text: string, limit: number): Promise<Memory[]>;
   /** Memories holding any of these words or CJK terms as written (the index's tokens, no stems), newest first. */
@@ -109,6 +126,9 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
   const { sqlite, clock, keywords, index, vectors } = deps;
   const q = {
     ftsCount: sqlite.prepare('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?'),
+    learnedWithin: sqlite.prepare(
+      `SELECT m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.id = j.value WHERE m.created_at >= ? AND ${LEARNED_AT_SQL} >= ? AND ${LEARNED_AT_SQL} < ?`,
+    ),
     pinnedForPrompt: sqlite.prepare(
       `SELECT * FROM memories WHERE status = 'active' AND pinned = 1 AND (expires_at IS NULL OR expires_at > ?)
        ORDER BY importance DESC, updated_at DESC, id DESC LIMIT ${MAX_PINNED}`,
@@ -136,9 +156,9 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
    * - 'prompt' (a chat message): the relevant matches.
    * - 'related' (extraction's known memories, judged by the model): the relevant matches without the relevance floor.
    */
-  function keywordCandidates(query: string, mode: KeywordMode, limit: number, depth: number): KeywordCandidates | null {
+  function keywordCandidates(query: string, mode: KeywordMode, limit: number, depth: number, topic?: string): KeywordCandidates | null {
     if (mode !== 'search') {
-      const relevant = keywords.relevant(query, { depth });
+      const relevant = keywords.relevant(query, { depth, topic });
       return relevant && { strict: [], relevant, floor: mode === 'prompt' };
     }
     const strict = keywords.strict(query, { prefix: true, depth });
@@ -160,7 +180,7 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
     const seen = new Set(list.map((h) => h.id));
     const relevant = (found.relevant?.hits ?? []).filter((h) => !seen.has(h.id) && rows.has(h.id));
     const terms = found.relevant?.terms ?? [];
-    const kept = found.floor ? relevantMatches(terms, relevant.map((h) => termKeys(rows.get(h.id)!.content))) : relevant.map(() => true);
+    const kept = found.floor ? relevantMatches(terms, relevant.map((h) => termKeys(rows.get(h.id)!.content)), found.relevant?.parts) : relevant.map(() => true);
     relevant.forEach((h, i) => {
       if (kept[i]) list.push({ id: h.id, score: squash(h.score) });
     });
@@ -198,7 +218,7 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
       const judged = Math.min(JUDGED, opts.limit);
       neighbors = index.knn(vector, semanticDepth, { judged }).map((n) => ({ id: n.id, similarity: 1 - n.distance }));
     }
-    const found = keywordCandidates(query, opts.keyword, opts.limit, keywordDepth);
+    const found = keywordCandidates(query, opts.keyword, opts.limit, keywordDepth, opts.topic);
     const candidateIds = found ? [...found.strict, ...(found.relevant?.hits ?? [])].map((k) => k.id) : [];
     const eligible = loadRows([...(neighbors ?? []).map((n) => n.id), ...candidateIds], filters, at);
     const keyword = found && keywordList(found, eligible);
@@ -214,15 +234,39 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
       minSimilarity: semanticFloor((neighbors ?? []).map((n) => n.similarity), r.minSimilarity),
       now: at,
     });
+    const ordered = opts.learnedFirst ? learnedFirst(ranked, opts.learnedFirst) : ranked;
     return {
-      hits: ranked.slice(0, opts.limit).map((h) => ({ ...h, memory: eligible.get(h.memory.id)! })),
+      hits: ordered.slice(0, opts.limit).map((h) => ({ ...h, memory: eligible.get(h.memory.id)! })),
       mode: semantic ? 'hybrid' : 'keyword',
       semanticTimedOut: timedOut,
     };
   }
 
+  /** The memories learned within the window, newest first, as hits found by when they were learned ('recency'). */
+  function newestLearnedWithin(filters: MemoryFilters, window: TimeWindow, limit: number): Array<RankedHit<MemoryRow>> {
+    const at = now();
+    const { where, params } = filterSql({ ...filters, learnedWithin: window }, at);
+    const rows = sqlite.prepare(`SELECT m.* FROM memories m WHERE ${where.join(' AND ')} ORDER BY m.created_at DESC, m.id DESC LIMIT ?`).all(...params, limit) as MemoryRow[];
+    return rows.map((row) => ({
+      memory: row,
+      score: 0,
+      reason: 'recency' as const,
+      parts: { similarity: null, semanticRank: null, keywordRank: null, relevance: 0, importance: row.importance, recency: 1 },
+    }));
+  }
+
+  /** The ranked hits with those learned within the window first, each part in its order. */
+  function learnedFirst<H extends { memory: { id: number } }>(ranked: readonly H[], window: TimeWindow): H[] {
+    if (ranked.length === 0) return [...ranked];
+    const inside = new Set(
+      (q.learnedWithin.all(JSON.stringify(ranked.map((h) => h.memory.id)), window.from, window.from, window.to) as Array<{ id: number }>).map((r) => r.id),
+    );
+    return [...ranked.filter((h) => inside.has(h.memory.id)), ...ranked.filter((h) => !inside.has(h.memory.id))];
+  }
+
   return {
     hybridSearch,
+    newestLearnedWithin,
 
     list(input) {
       const at = now();
@@ -256,15 +300,19 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
       return hits.map((h) => toMemory(h.memory, at));
     },
 
-    async retrieveForPrompt({ query, tokenBudget, estimateTokens, excludeIds }) {
+    async retrieveForPrompt({ query, tokenBudget, estimateTokens, excludeIds, window, topic }) {
       if (!(tokenBudget > 0)) return { items: [], text: '', semanticTimedOut: false };
       const r = deps.settings().retrieval;
       const filters = { statuses: ['active' as const], expired: false, pinned: false, excludeIds };
       // A prompt needs only the best `limit`, and its filters drop few candidates: shallower lists keep prompt
       // assembly fast at 100k memories (docs/BENCHMARKS.md) while browsing searches keep their deeper default.
       const depth = { semantic: Math.max(r.limit * 4, 40), keyword: Math.max(r.limit * 8, 80) };
-      const searched = query.trim() ? await hybridSearch(query, filters, { limit: r.limit, keyword: 'prompt', depth, embedWithinMs: r.timeBudgetMs }) : null;
-      const found = searched?.hits ?? [];
+      const searched = query.trim() ? await hybridSearch(query, filters, { limit: r.limit, keyword: 'prompt', depth, embedWithinMs: r.timeBudgetMs, learnedFirst: window ?? null, topic }) : null;
+      let found = searched?.hits ?? [];
+      if (window && aboutTheTimeItself(topic ?? query) && !(found.length > 0 && q.learnedWithin.get(JSON.stringify([found[0]!.memory.id]), window.from, window.from, window.to))) {
+        // The question names no subject, and nothing learned in the window matched it: the time itself is the subject.
+        found = [...newestLearnedWithin(filters, window, r.limit), ...found].slice(0, r.limit);
+      }
       const at = now();
       const weights = { similarity: r.similarityWeight, importance: r.importanceWeight, recency: r.recencyWeight };
       const pinned = (q.pinnedForPrompt.all(at) as MemoryRow[]).filter((row) => !excludeIds?.has(row.id)).map((row) => ({

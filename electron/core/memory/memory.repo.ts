@@ -133,7 +133,15 @@ export interface MemoryFilters {
   sourceMessageId?: number | undefined;
   /** Never these (e.g. memories the user excluded from a thread). */
   excludeIds?: ReadonlySet<number> | undefined;
+  /** Learned within [from, to) (LEARNED_AT_SQL): a question's time (time/time-window.ts) or a tool's date range. */
+  learnedWithin?: { from: number; to: number } | undefined;
 }
+
+/**
+ * When a memory was learned: the time of the message it was learned from (what the user said, and when; a thread
+ * imported with its history keeps its dates), else when it was written (by hand, imported, a summary).
+ */
+export const LEARNED_AT_SQL = 'COALESCE((SELECT lm.created_at FROM messages lm WHERE lm.id = m.source_message_id), m.created_at)';
 
 export type MemorySortKey = 'importance' | 'created' | 'lastUsed' | 'accessCount';
 
@@ -193,6 +201,12 @@ export function filterSql(f: MemoryFilters, now: number): { where: string[]; par
   if (f.excludeIds && f.excludeIds.size > 0) {
     where.push(`m.id NOT IN (${[...f.excludeIds].map(() => '?').join(',')})`);
     params.push(...f.excludeIds);
+  }
+  if (f.learnedWithin) {
+    // A memory is written after the message it was learned from, so created_at >= from holds for every match: it
+    // lets the (status, created_at) index skip what is older before the per-row lookup of the source message.
+    where.push(`m.created_at >= ? AND ${LEARNED_AT_SQL} >= ? AND ${LEARNED_AT_SQL} < ?`);
+    params.push(f.learnedWithin.from, f.learnedWithin.from, f.learnedWithin.to);
   }
   return { where, params };
 }

@@ -58,6 +58,7 @@ export interface MemoryService extends MemoryWrites {
   related: MemorySearch['related'];
   /** Hybrid search with any filters (the memory tools: chat/memory-tool-sources.ts). */
   hybridSearch: MemorySearch['hybridSearch'];
+  newestLearnedWithin: MemorySearch['newestLearnedWithin'];
   /** Records which memories an answer used and bumps their use counts. Synchronous: runs inside the caller's transaction. */
   recordUse(messageId: number, items: ReadonlyArray<{ memoryId: number; score: number; reason: MemoryReason; matched?: readonly string[] }>): void;
 
@@ -300,6 +301,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     retrieveForPrompt: search.retrieveForPrompt,
     related: search.related,
     hybridSearch: search.hybridSearch,
+    newestLearnedWithin: search.newestLearnedWithin,
     recordUse: writer.recordUse,
 
     transaction: writer.transaction,
@@ -333,8 +335,13 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
  * What chat uses: memories for a thread's prompt, leaving out the ones the user excluded from that thread. Only ids,
  * scores, reasons and the matched words (the user's own, from the message) travel with an answer, never the memories' text.
  */
-export function memoryRetrievalPort(service: MemoryService, exclusions: (threadId: number) => readonly number[]): MemoryRetrievalPort {
+export function memoryRetrievalPort(
+  service: MemoryService,
+  exclusions: (threadId: number) => readonly number[],
+  episodesWithin: MemoryRetrievalPort['episodesWithin'],
+): MemoryRetrievalPort {
   return {
+    episodesWithin,
     async retrieveForPrompt(input) {
       const excludeIds = new Set([...(input.excludeIds ?? []), ...exclusions(input.threadId)]);
       const { items, text, semanticTimedOut } = await service.retrieveForPrompt({ ...input, excludeIds });

@@ -2,8 +2,9 @@
  * The searches the model ran with the memory tools for one answer (ToolSearch): which tool, the words it searched for,
  * and what came back (the memories by their text, episodes by their headline and day with a link to their thread, past
  * messages by whose they are, the user's or an earlier answer, with their thread's title and day; results deleted since,
- * counted without their titles). A call the model got wrong (bad arguments, an unknown tool, a repeated search) is
- * shown as not run, the reason on hover. Used by the receipt under an answer and by the "What the model
+ * counted without their titles; memories the prompt already held, pinned or retrieved, counted as found and marked,
+ * so such a search never reads as "0 found"). A call the model got wrong (bad arguments, an unknown tool, a repeated
+ * search) is shown as not run, the reason on hover. Used by the receipt under an answer and by the "What the model
  * saw" dialog.
  */
 import { useEffect } from 'react';
@@ -34,6 +35,7 @@ export function ToolSearchList({ searches }: { searches: ToolSearch[] }) {
               {s.problem !== null
                 ? t('receipt.search.notRun', { tool: s.tool, query: s.query ?? '' })
                 : t(conversations ? 'receipt.search.conversations' : 'receipt.search.memories', { query: s.query ?? '', count: found })}
+              {s.inPrompt > 0 && <span className="badge">{t('receipt.search.inPrompt', { count: s.inPrompt })}</span>}
               {s.cut && <span className="badge">{t('receipt.search.cut')}</span>}
             </span>
             {s.memoryIds.length + s.episodes.length + s.messages.length + s.forgotten > 0 && (

@@ -25,19 +25,9 @@
  * last, does not read 本周末, and its Chinese parser ignores the user's zone: 今天 comes out as the UTC date, Sunday.
  */
 import { addDays, dayOf, daysInMonth, endOfDay, isoWeekday, type CalendarDay } from '../../../shared/calendar-day';
+import { addMonths, compareDays, EN_MONTHS, EN_WEEKDAYS, enNumber, validDay, ZH_NUM, ZH_WEEKDAYS, zhNumber } from './date-words';
 
 type Day = CalendarDay;
-
-function compareDays(a: Day, b: Day): number {
-  return a.y - b.y || a.m - b.m || a.d - b.d;
-}
-
-function addMonths(day: Day, n: number): Day {
-  const total = day.y * 12 + day.m + n;
-  const y = Math.floor(total / 12);
-  const m = total - y * 12;
-  return { y, m, d: Math.min(day.d, daysInMonth(y, m)) };
-}
 
 function endOfMonth(day: Day, plusMonths = 0): Day {
   const first = addMonths({ y: day.y, m: day.m, d: 1 }, plusMonths);
@@ -51,11 +41,6 @@ function weekdayOfWeek(base: Day, weekday: number, weeksAhead: number): Day {
 
 function upcomingWeekday(base: Day, weekday: number): Day {
   return addDays(base, (weekday - isoWeekday(base) + 7) % 7);
-}
-
-function validDay(y: number, m: number, d: number): Day | null {
-  if (!Number.isInteger(y) || y < 1970 || y > 9999 || m < 0 || m > 11 || d < 1 || d > daysInMonth(y, m)) return null;
-  return { y, m, d };
 }
 
 /** Month and day without a year: the next such date on or after the base day. */
@@ -75,46 +60,6 @@ function monthEnd(base: Day, m: number, year?: number): Day | null {
   if (m < 0 || m > 11) return null;
   const y = year ?? (m >= base.m ? base.y : base.y + 1);
   return validDay(y, m, 1) ? endOfMonth({ y, m, d: 1 }) : null;
-}
-
-const EN_WEEKDAYS: Record<string, number> = {
-  monday: 0, mon: 0,
-  tuesday: 1, tue: 1, tues: 1,
-  wednesday: 2, wed: 2,
-  thursday: 3, thu: 3, thur: 3, thurs: 3,
-  friday: 4, fri: 4,
-  saturday: 5, sat: 5,
-  sunday: 6, sun: 6,
-};
-
-const EN_MONTHS: Record<string, number> = {
-  january: 0, jan: 0, february: 1, feb: 1, march: 2, mar: 2, april: 3, apr: 3, may: 4, june: 5, jun: 5,
-  july: 6, jul: 6, august: 7, aug: 7, september: 8, sep: 8, sept: 8, october: 9, oct: 9, november: 10, nov: 10,
-  december: 11, dec: 11,
-};
-
-const EN_NUMBERS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
-  nineteen: 19, twenty: 20, thirty: 30, 'a couple of': 2, 'a couple': 2, couple: 2, 'a few': 3, few: 3,
-};
-
-const ZH_WEEKDAYS: Record<string, number> = { 一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6, '1': 0, '2': 1, '3': 2, '4': 3, '5': 4, '6': 5, '7': 6 };
-
-const ZH_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
-
-/** 3, 三, 十五, 二十, 二十五, 两 (up to 99). */
-function zhNumber(text: string): number | null {
-  if (/^\d+$/.test(text)) return Number(text);
-  const tens = /^([一二三四五六七八九两]?)十([一二三四五六七八九]?)$/.exec(text);
-  if (tens) return (tens[1] ? ZH_DIGITS[tens[1]]! : 1) * 10 + (tens[2] ? ZH_DIGITS[tens[2]]! : 0);
-  if (text.length === 1 && text in ZH_DIGITS) return ZH_DIGITS[text]!;
-  return null;
-}
-
-function enNumber(text: string): number | null {
-  if (/^\d+$/.test(text)) return Number(text);
-  return EN_NUMBERS[text] ?? null;
 }
 
 type Unit = 'day' | 'week' | 'month' | 'year';
@@ -243,7 +188,6 @@ function resolveEnglish(text: string, base: Day, after: DayAfter): Day | null {
 
 const ZH_PREFIX = /^(?:有效期?|期限)?(?:直到|一直到|截至到?|截止到?|持续到?|持续|到|至|在|于|为期)?/;
 const ZH_SUFFIX = /(?:之前|以前|前|为止|止|结束|截止|有效)*$/;
-const ZH_NUM = '(\\d+|[零〇一二两三四五六七八九十]+)';
 
 const ZH_SPAN = new RegExp(`^${ZH_NUM}\\s*(天|日|周|个星期|星期|个礼拜|礼拜|个月|年)(?:后|之后|以后|内|之内|以内)?$`);
 const ZH_CLOCK_SPAN = new RegExp(`^${ZH_NUM}\\s*(?:个)?(小时|钟头|分钟|分)(?:后|之后|以后|内|之内|以内)?$`);
