@@ -93,8 +93,8 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
     await page.screenshot({ path: path.join(SCREENSHOTS, 'memory-tools.png') });
     expect(await unnamedControls(page)).toEqual([]);
     // The first request carried no memory but offered the tools.
-    const first = fake.requests.find((r) => r.path === '/api/chat' && JSON.stringify(r.body).includes('What is my cat called?'))!.body as { tools?: unknown[]; messages: Array<{ content: string }> };
-    expect(first.tools).toHaveLength(2);
+    const first = fake.requests.find((r) => r.path === '/api/chat' && JSON.stringify(r.body).includes('What is my cat called?'))!.body as { tools?: Array<{ function: { name: string } }>; messages: Array<{ content: string }> };
+    expect(first.tools?.map((t) => t.function.name)).toEqual(['search_memory', 'search_conversations', 'forget_memory']);
     expect(first.messages[0]!.content).not.toContain('Miso');
   });
 
