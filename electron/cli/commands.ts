@@ -22,6 +22,7 @@ import { transferCommands } from './commands/transfer.commands';
 import { infoCommands } from './commands/info.commands';
 import { mcpCommands } from './commands/mcp.commands';
 import type { Options } from './options';
+import type { CliIo } from './cli-io';
 import type { Paint, ProgressBar } from './terminal';
 
 export type CliOutput =
@@ -36,6 +37,8 @@ export interface CliContext {
   json: boolean;
   /** The in-process core, for commands that drive the background queue themselves. */
   core: Core;
+  /** The command line's stdin, environment, folder and Ctrl-C (never process's own: run.ts). */
+  io: CliIo;
   /** Streams text to stdout as it arrives (not used with --json). */
   write(text: string): void;
   /** Tells the user one line on stderr, apart from the result (also with --json, whose stdout stays one JSON value). */
@@ -56,6 +59,7 @@ export interface StandaloneContext {
   flags: Record<string, string>;
   json: boolean;
   dataDir: string;
+  io: CliIo;
 }
 
 interface CommandWords {

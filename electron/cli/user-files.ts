@@ -10,8 +10,9 @@ type Failure = Extract<CliOutput, { ok: false }>;
 
 const reason = (e: unknown) => (e as { code?: string }).code ?? (e as Error).message;
 
-export function readUserFile(name: string): { ok: true; file: string; content: string } | Failure {
-  const file = path.resolve(name);
+/** `name` as typed: relative to `cwd`, the folder the command was run in. */
+export function readUserFile(cwd: string, name: string): { ok: true; file: string; content: string } | Failure {
+  const file = path.resolve(cwd, name);
   try {
     return { ok: true, file, content: fs.readFileSync(file, 'utf8') };
   } catch (e) {
@@ -19,8 +20,8 @@ export function readUserFile(name: string): { ok: true; file: string; content: s
   }
 }
 
-export function writeUserFile(name: string, content: string): { ok: true; file: string } | Failure {
-  const file = path.resolve(name);
+export function writeUserFile(cwd: string, name: string, content: string): { ok: true; file: string } | Failure {
+  const file = path.resolve(cwd, name);
   try {
     fs.writeFileSync(file, content, 'utf8');
     return { ok: true, file };

@@ -104,7 +104,7 @@ export interface CoreOptions {
   laneTiming?: Partial<Pick<ModelLaneOptions, 'typingGraceMs' | 'afterChatGraceMs' | 'awayAfterMs' | 'pollMs'>>;
   /** Start the background queue (default true). The CLI's `queue run` and some tests drive it themselves. */
   startQueue?: boolean;
-  /** Environment for OLLAMA_HOST and friends (default process.env). */
+  /** Environment for OLLAMA_HOST, MNEMO_MODELS_DIR and friends (default process.env). */
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
   logger?: Logger;
@@ -138,7 +138,7 @@ export interface Core {
 export function createCore(options: CoreOptions): Core {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const paths = derivePaths(options.dataDir, options.paths);
+  const paths = derivePaths(options.dataDir, options.paths, options.env);
   const disposers: Array<() => void | Promise<void>> = [];
 
   fs.mkdirSync(paths.dataDir, { recursive: true });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { startFakeOllama } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
 const harnesses: Array<{ close(): Promise<void> }> = [];
@@ -84,11 +84,11 @@ describe('search_conversations finds what the assistant said', () => {
     try {
       const env = { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: tempDir() };
       fake.script({ content: KNEE_ADVICE });
-      expect((await runCli(['chat', 'My knee hurts'], env)).code).toBe(0);
-      const plain = await runCli(['thread', 'search', 'quad sets'], env);
+      expect((await runCliInProcess(['chat', 'My knee hurts'], env)).code).toBe(0);
+      const plain = await runCliInProcess(['thread', 'search', 'quad sets'], env);
       expect(plain.code, plain.stderr).toBe(0);
       expect(plain.stdout).toMatch(/#2 {2}thread 1 .* Mnemo\n {4}For your knee I recommend quad sets/);
-      const json = await runCli(['thread', 'search', '--json', 'knee'], env);
+      const json = await runCliInProcess(['thread', 'search', '--json', 'knee'], env);
       expect(JSON.parse(json.stdout).map((h: { message: { role: string } }) => h.message.role).sort()).toEqual(['assistant', 'user']);
     } finally {
       await fake.close();

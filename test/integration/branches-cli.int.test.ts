@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { startFakeOllama } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
 describe('terminal host: versions of messages', () => {
@@ -15,40 +15,40 @@ describe('terminal host: versions of messages', () => {
     try {
       const env = { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: tempDir() };
       fake.setDefaultReply((req) => ({ content: `Answer to ${req.messages.at(-1)!.content}` }));
-      const first = await runCli(['chat', '--json', 'I like tea'], env);
+      const first = await runCliInProcess(['chat', '--json', 'I like tea'], env);
       expect(first.code, first.stderr).toBe(0);
       const { thread_id: threadId, message_id: answerId } = JSON.parse(first.stdout) as { thread_id: number; message_id: number };
       const questionId = answerId - 1;
 
-      const edited = await runCli(['chat', '--edit', String(questionId), 'I like coffee'], env);
+      const edited = await runCliInProcess(['chat', '--edit', String(questionId), 'I like coffee'], env);
       expect(edited.code, edited.stderr).toBe(0);
       expect(edited.stdout.trim()).toBe('Answer to I like coffee');
-      const regenerated = await runCli(['chat', '--json', '--regenerate', String(answerId + 2)], env);
+      const regenerated = await runCliInProcess(['chat', '--json', '--regenerate', String(answerId + 2)], env);
       expect(regenerated.code, regenerated.stderr).toBe(0);
       expect(JSON.parse(regenerated.stdout)).toMatchObject({ thread_id: threadId, reply: 'Answer to I like coffee' });
 
-      let show = await runCli(['thread', 'show', String(threadId)], env);
+      let show = await runCliInProcess(['thread', 'show', String(threadId)], env);
       expect(show.stdout).toContain('I like coffee');
       expect(show.stdout).toContain('(version 2 of 2');
       expect(show.stdout).not.toContain('I like tea');
 
-      const back = await runCli(['thread', 'branch', String(questionId), '1'], env);
+      const back = await runCliInProcess(['thread', 'branch', String(questionId), '1'], env);
       expect(back.code, back.stderr).toBe(0);
-      show = await runCli(['thread', 'show', String(threadId)], env);
+      show = await runCliInProcess(['thread', 'show', String(threadId)], env);
       expect(show.stdout).toContain('I like tea');
       expect(show.stdout).not.toContain('I like coffee');
 
       // Bad input: an empty edit, an answer edited, a version that does not exist, --edit with --thread.
-      const empty = await runCli(['chat', '--edit', String(questionId)], env);
+      const empty = await runCliInProcess(['chat', '--edit', String(questionId)], env);
       expect(empty.code).not.toBe(0);
       expect(empty.stderr).toContain('cannot be empty');
-      const answer = await runCli(['chat', '--edit', String(answerId), 'hi'], env);
+      const answer = await runCliInProcess(['chat', '--edit', String(answerId), 'hi'], env);
       expect(answer.code).not.toBe(0);
       expect(answer.stderr).toContain('Only your own messages can be edited');
-      const missing = await runCli(['thread', 'branch', String(questionId), '3'], env);
+      const missing = await runCliInProcess(['thread', 'branch', String(questionId), '3'], env);
       expect(missing.code).not.toBe(0);
       expect(missing.stderr).toContain('there is no version 3');
-      const both = await runCli(['chat', '--thread', String(threadId), '--edit', String(questionId), 'x'], env);
+      const both = await runCliInProcess(['chat', '--thread', String(threadId), '--edit', String(questionId), 'x'], env);
       expect(both.code).not.toBe(0);
       expect(both.stderr).toContain('--edit and --regenerate');
     } finally {
@@ -72,13 +72,13 @@ describe('terminal host: versions of messages', () => {
       const env = { OLLAMA_HOST: h.fake.url, MNEMO_DATA_DIR: path.join(dir, 'data') };
       await h.core.dispose();
       coreOpen = false;
-      let show = await runCli(['thread', 'show', String(threadId)], env);
+      let show = await runCliInProcess(['thread', 'show', String(threadId)], env);
       expect(show.code, show.stderr).toBe(0);
       expect(show.stdout).toContain('Summary (4 messages):\nSUMMARY: tomatoes');
 
-      const edited = await runCli(['chat', '--edit', String(first.userMessage.id), 'We plan a garden with roses'], env);
+      const edited = await runCliInProcess(['chat', '--edit', String(first.userMessage.id), 'We plan a garden with roses'], env);
       expect(edited.code, edited.stderr).toBe(0);
-      show = await runCli(['thread', 'show', String(threadId)], env);
+      show = await runCliInProcess(['thread', 'show', String(threadId)], env);
       expect(show.stdout).toContain('Summary (4 messages; written from another version of this conversation, not used for the one shown):\nSUMMARY: tomatoes');
     } finally {
       if (coreOpen) await h.close();

@@ -3,6 +3,7 @@
  * core, with the bar drawn by terminal.ts into a stream that says it is a TTY. (In a pipe the CLI gets no bar at all:
  * terminal.ts decides, cli-terminal.test.ts tests the decision, the CLI process tests check the streams.)
  */
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
 import type { Core } from '../../electron/core/create-core';
@@ -37,6 +38,7 @@ describe('progress bars on a terminal', () => {
       args: found.args,
       flags: {},
       json: false,
+      io: { stdout: terminal, stderr: terminal, stdin: Readable.from([]), env: {}, cwd: process.cwd(), onInterrupt: () => () => {} },
       write: () => {},
       note: () => {},
       progress: (label) => createProgressBar(terminal, label),

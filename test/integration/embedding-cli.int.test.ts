@@ -1,5 +1,5 @@
 /**
- * `embedding status` and `embedding download` in the terminal host, as a user runs them: a child process, the data
+ * `embedding status` and `embedding download` in the terminal host, as a user runs them: run.ts in this process, the data
  * and models folders from the environment, and HF_ENDPOINT pointing at a fake hub on loopback that serves the tiny
  * model under the default model's name.
  */
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ONNX_MODEL } from '../../electron/core/embedding/onnx.embedder';
 import { startFakeHfHub, type FakeHfHub } from '../fakes/fake-hf-hub';
 import { writeTinyEmbeddingModel } from '../fakes/tiny-onnx-model';
-import { runCli as cli } from '../support/run-cli';
+import { runCliInProcess as cli } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
 

@@ -10,7 +10,7 @@ import type { EventMessage, Settings } from '../../shared/contract';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
 import { startFakeOllama } from '../fakes/fake-ollama';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 import { isExtractionBody } from '../support/request-kind';
 
@@ -167,17 +167,17 @@ describe('forget by asking', () => {
     const fake = await startFakeOllama();
     try {
       const env = { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: tempDir() };
-      for (const content of ['Lives in Berlin', 'Was born in Hamburg', 'Studied in Hamburg']) expect((await runCli(['memory', 'add', content], env)).code).toBe(0);
+      for (const content of ['Lives in Berlin', 'Was born in Hamburg', 'Studied in Hamburg']) expect((await runCliInProcess(['memory', 'add', content], env)).code).toBe(0);
       fake.script({ content: 'Forgotten.' });
-      const one = await runCli(['chat', 'Please forget that I live in Berlin'], env);
+      const one = await runCliInProcess(['chat', 'Please forget that I live in Berlin'], env);
       expect(one.code, one.stderr).toBe(0);
       expect(one.stderr).toContain('Forgotten (moved to the trash):\n  #1 Lives in Berlin\nUndo: memory restore 1');
       fake.script({ content: 'Which one?' });
-      const several = await runCli(['chat', 'Forget what you know about Hamburg'], env);
+      const several = await runCliInProcess(['chat', 'Forget what you know about Hamburg'], env);
       expect(several.stderr).toContain('Several memories match “Hamburg”; nothing was forgotten yet:');
       expect(several.stderr).toMatch(/#2 Was born in Hamburg[\s\S]*To forget one: memory delete ID/);
       fake.script({ content: 'Nothing.' });
-      const none = await runCli(['chat', 'Forget that I have a dog'], env);
+      const none = await runCliInProcess(['chat', 'Forget that I have a dog'], env);
       expect(none.stderr).toContain('Nothing in memory matched “I have a dog”; nothing was forgotten.');
     } finally {
       await fake.close();

@@ -1,16 +1,17 @@
 /**
  * `thread import` and `memory import` as scripts run them: an import that brings nothing in because the file's entries
  * are invalid exits 1 with one line saying so and what to do (the table with each entry's reason still on stdout); a
- * partial import, or one whose entries are all here already, exits 0. Real CLI child processes on a real data folder.
+ * partial import, or one whose entries are all here already, exits 0. The terminal host in this process (run.ts) on a
+ * real data folder.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { THREAD_EXPORT_FORMAT, THREAD_EXPORT_VERSION } from '../../shared/contract';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
-// Each test starts several CLI processes (tsx start-up plus opening a core each): minutes on a loaded 2-core machine.
+// Each test runs several command lines, each opening a core: a minute or more on a loaded 2-core machine.
 const TIMEOUT_MS = 300_000;
 
 const validThread = {
@@ -40,7 +41,7 @@ describe('an import that brings nothing in fails in the terminal', () => {
   function setUp() {
     const dir = tempDir();
     const env = { MNEMO_DATA_DIR: path.join(dir, 'data'), MNEMO_MODELS_DIR: path.join(dir, 'no-models'), NO_COLOR: '1' };
-    return { dir, mnemo: (args: string[]) => runCli(args, env) };
+    return { dir, mnemo: (args: string[]) => runCliInProcess(args, env) };
   }
 
   it('thread import: every thread invalid exits 1 (dry run too); a partial import and a repeated one exit 0', { timeout: TIMEOUT_MS }, async () => {

@@ -11,7 +11,7 @@ import { localDateTime } from '../../shared/calendar-day';
 import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
 import { createChatHarness } from '../support/chat-harness';
 import { createTestClock, type TestClock } from '../support/memory-harness';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 import { isExtractionBody } from '../support/request-kind';
 
@@ -170,10 +170,10 @@ describe('local time through the real core', () => {
   it('the terminal host reads --expires DATE as the end of that day in the user\'s zone, and refuses a day that does not exist', async () => {
     const dir = tempDir();
     const env = { TZ: 'Asia/Shanghai', MNEMO_MODELS_DIR: path.join(dir, 'no-models') };
-    const added = await runCli(['memory', 'add', 'Passport renewal is due', '--expires', '2099-06-15', '--json', '--data-dir', dir], env);
+    const added = await runCliInProcess(['memory', 'add', 'Passport renewal is due', '--expires', '2099-06-15', '--json', '--data-dir', dir], env);
     expect(added.code, added.stderr).toBe(0);
     expect((JSON.parse(added.stdout) as Memory).expiresAt).toBe(endOfDayAt(2099, 6, 15, 8));
-    const refused = await runCli(['memory', 'add', 'Passport renewal is due', '--expires', '2099-02-30', '--data-dir', dir], env);
+    const refused = await runCliInProcess(['memory', 'add', 'Passport renewal is due', '--expires', '2099-02-30', '--data-dir', dir], env);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr + refused.stdout).toContain('--expires must be a date like 2026-03-01');
   }, 120_000);
@@ -181,16 +181,16 @@ describe('local time through the real core', () => {
   it('the terminal prints times on the user\'s clock: the zone in settings, else the system\'s', async () => {
     const dir = tempDir();
     const env = { TZ: 'Asia/Shanghai', MNEMO_MODELS_DIR: path.join(dir, 'no-models') };
-    const added = await runCli(['memory', 'add', 'Passport renewal is due', '--expires', '2099-06-15', '--json', '--data-dir', dir], env);
+    const added = await runCliInProcess(['memory', 'add', 'Passport renewal is due', '--expires', '2099-06-15', '--json', '--data-dir', dir], env);
     expect(added.code, added.stderr).toBe(0);
     const memory = JSON.parse(added.stdout) as Memory;
-    const show = async () => (await runCli(['memory', 'show', String(memory.id), '--data-dir', dir], env)).stdout;
+    const show = async () => (await runCliInProcess(['memory', 'show', String(memory.id), '--data-dir', dir], env)).stdout;
 
     const inShanghai = await show();
     expect(inShanghai).toContain('expires     2099-06-15 23:59\n'); // the end of that day where the user is
     expect(inShanghai).toContain(`created     ${localDateTime(memory.createdAt, 'Asia/Shanghai')}`);
 
-    expect((await runCli(['settings', 'set', 'timeZone', 'America/Los_Angeles', '--data-dir', dir], env)).code).toBe(0);
+    expect((await runCliInProcess(['settings', 'set', 'timeZone', 'America/Los_Angeles', '--data-dir', dir], env)).code).toBe(0);
     const inLosAngeles = await show();
     expect(inLosAngeles).toContain('expires     2099-06-15 08:59\n'); // the same instant: 15:59 UTC, summer time
     expect(inLosAngeles).toContain(`created     ${localDateTime(memory.createdAt, 'America/Los_Angeles')}`);

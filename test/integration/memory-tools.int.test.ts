@@ -9,7 +9,7 @@ import type { FakeOllamaOptions } from '../fakes/fake-ollama';
 import { startFakeOllama } from '../fakes/fake-ollama';
 import { createChatHarness, createOpenAiChatHarness } from '../support/chat-harness';
 import type { FakeOpenAiOptions } from '../fakes/fake-openai';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 import { MEMORY_TOOL_NAMES } from '../../electron/core/chat/memory-tools';
 
@@ -232,15 +232,15 @@ describe('memory tools in chat', () => {
     const fake = await startFakeOllama();
     try {
       const env = { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: tempDir() };
-      expect((await runCli(['settings', 'set', 'memoryAccess', 'tools'], env)).code).toBe(0);
-      expect((await runCli(['memory', 'add', 'The user’s cat is called Miso'], env)).code).toBe(0);
+      expect((await runCliInProcess(['settings', 'set', 'memoryAccess', 'tools'], env)).code).toBe(0);
+      expect((await runCliInProcess(['memory', 'add', 'The user’s cat is called Miso'], env)).code).toBe(0);
       fake.script({ toolCalls: [{ name: 'search_memory', arguments: { query: 'cat' } }] }, { content: 'Miso.' });
-      const plain = await runCli(['chat', 'What is my cat called?'], env);
+      const plain = await runCliInProcess(['chat', 'What is my cat called?'], env);
       expect(plain.code, plain.stderr).toBe(0);
       expect(plain.stdout.trim()).toBe('Miso.');
       expect(plain.stderr).toContain('(searched memories: “cat” → 1)');
       fake.script({ toolCalls: [{ name: 'search_conversations', arguments: { query: 'cat' } }] }, { content: 'You asked before.' });
-      const json = await runCli(['chat', '--json', 'Did I ask about my cat?'], env);
+      const json = await runCliInProcess(['chat', '--json', 'Did I ask about my cat?'], env);
       expect(json.code, json.stderr).toBe(0);
       expect(JSON.parse(json.stdout).searches).toEqual([{ tool: 'search_conversations', query: 'cat', memory_ids: [], in_prompt: 0, message_ids: [1], message_roles: ['user'] }]);
     } finally {

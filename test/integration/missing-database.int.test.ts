@@ -16,17 +16,18 @@ import type { Core } from '../../electron/core/create-core';
 import { sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { createTestClock } from '../support/memory-harness';
 import { memoriesIn } from '../support/memories-in-file';
+import { runCliInProcess as cli } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 import { createTestCore } from '../support/test-core';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const JAN_1 = Date.UTC(2026, 0, 1);
 
+/** The web host as a process (it serves until stopped; here it must exit at once). */
 function run(entry: string, args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...args], { cwd: ROOT, encoding: 'utf8', env: process.env, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-const cli = (args: string[]) => run('electron/cli/main.ts', args);
 
 /** Every file under a folder with a hash of its bytes. */
 function snapshot(dir: string): Record<string, string> {
@@ -161,40 +162,40 @@ describe('a missing or empty database beside good backups', () => {
 
   it('the CLI says so in one line and offers the way out: db restore --latest, db start-empty', async () => {
     const { dir, dbFile } = await lostDatabase();
-    const refused = cli(['memory', 'list', '--data-dir', dir]);
+    const refused = await cli(['memory', 'list', '--data-dir', dir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toMatch(/^mnemo: Mnemo's database at .* is missing, but the backups folder holds a good copy: .*db restore --latest.*db start-empty/);
     expect(fs.existsSync(dbFile)).toBe(false);
 
     // start-empty refuses where there is a database to lose; restore --latest brings the memories back.
-    const restored = cli(['db', 'restore', '--latest', '--data-dir', dir]);
+    const restored = await cli(['db', 'restore', '--latest', '--data-dir', dir]);
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stdout).toMatch(/^Restored mnemo-2026-01-01T00-00-00-000Z\.sqlite \(3 memories, schema \d{4}_/);
     expect(memoriesIn(dbFile)).toEqual(['Lives in Lyon', 'Prefers green tea', '喜欢爬山']);
     const before = snapshot(dir);
-    const conflict = cli(['db', 'start-empty', '--data-dir', dir]);
+    const conflict = await cli(['db', 'start-empty', '--data-dir', dir]);
     expect(conflict.code).toBe(1);
     expect(conflict.stderr).toMatch(/There is already a database at .*Nothing was changed\./);
     expect(snapshot(dir)).toEqual(before);
 
     fs.rmSync(dbFile);
-    const empty = cli(['db', 'start-empty', '--data-dir', dir]);
+    const empty = await cli(['db', 'start-empty', '--data-dir', dir]);
     expect(empty.code, empty.stderr).toBe(0);
     expect(empty.stdout).toMatch(/^Started with an empty database at .*mnemo\.db\. The backups in .* stay as they were/);
     expect(memoriesIn(dbFile)).toEqual([]);
-    expect(cli(['db', 'check', '--data-dir', dir]).code).toBe(0);
+    expect((await cli(['db', 'check', '--data-dir', dir])).code).toBe(0);
 
     // Backups kept aside by rotation are not listed among the others, but the listing says where they are.
     fs.mkdirSync(path.join(dir, 'backups', 'kept-aside'));
     fs.copyFileSync(path.join(dir, 'backups', 'mnemo-2026-01-01T00-00-00-000Z.sqlite'), path.join(dir, 'backups', 'kept-aside', backupName('automatic', JAN_1 + 5000)));
-    const listed = cli(['db', 'backups', '--data-dir', dir]);
+    const listed = await cli(['db', 'backups', '--data-dir', dir]);
     expect(listed.stdout).toContain(`kept aside: 1 automatic backup holding much less than the others, in ${path.join(dir, 'backups', 'kept-aside')}`);
   }, 120_000);
 
-  it('db restore --latest with no good backup says so and changes nothing', () => {
+  it('db restore --latest with no good backup says so and changes nothing', async () => {
     const dir = tempDir();
-    const r = cli(['db', 'restore', '--latest', '--data-dir', dir]);
+    const r = await cli(['db', 'restore', '--latest', '--data-dir', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/There is no backup to restore in .*Nothing was changed\./);
     expect(fs.readdirSync(dir)).toEqual([]);

@@ -2,20 +2,20 @@
  * A chat model that just works: a user who never chose models and has not installed the default (llama3.2) gets an
  * installed chat model for chat and background work, told once and stored; an embedding-only model is never it, a
  * model the user chose is never replaced. The real core on real SQLite, the real Ollama adapter, a fake Ollama on
- * loopback; the terminal host as a real child process.
+ * loopback; the terminal host in this process (run.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { EventMessage, EventPayload } from '../../shared/contract';
 import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { startFakeOllama, type FakeModel, type FakeOllama, type FakeOllamaOptions } from '../fakes/fake-ollama';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess } from '../support/run-cli';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
 
 const QWEN: FakeModel = { name: 'qwen3:4b', family: 'qwen3', parameterSize: '4.0B', capabilities: ['completion', 'tools', 'thinking'] };
 const NOMIC: FakeModel = { name: 'nomic-embed-text', family: 'nomic-bert', parameterSize: '137M', capabilities: ['embedding'] };
-/** Starts a few CLI processes (tsx start-up takes seconds on a loaded machine). */
+/** Runs a few command lines, each opening a core: seconds on a loaded machine. */
 const CLI_TEST_TIMEOUT_MS = 120_000;
 
 describe('choosing a chat model when the user has not', () => {
@@ -197,19 +197,19 @@ describe('choosing a chat model when the user has not', () => {
     const fake = await fakeOllama({ models: [NOMIC, QWEN] });
     const env = { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: tempDir() };
 
-    const first = await runCli(['chat', 'hi'], env);
+    const first = await runCliInProcess(['chat', 'hi'], env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout.trim()).toBe('You said: hi');
     expect(first.stderr.trim().split('\n')).toEqual([
       "mnemo: llama3.2 is not installed, so Mnemo uses qwen3:4b for chat and background work from now on (change it in the app's Settings; --model NAME for one message).",
     ]);
 
-    const second = await runCli(['chat', '--json', 'hi again'], env);
+    const second = await runCliInProcess(['chat', '--json', 'hi again'], env);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toBe('');
     expect(JSON.parse(second.stdout)).toMatchObject({ reply: 'You said: hi again', status: 'complete' });
 
-    const models = await runCli(['models'], env);
+    const models = await runCliInProcess(['models'], env);
     expect(models.code, models.stderr).toBe(0);
     expect(models.stdout).toMatch(/nomic-embed-text:latest\s+137M\s+\(not a chat model\)/);
     expect(models.stdout).toMatch(/qwen3:4b\s+4\.0B\n/);

@@ -1,11 +1,11 @@
 /**
- * `mnemo models pull NAME` as a user runs it: a child process against the fake Ollama (its real pull protocol, with
+ * `mnemo models pull NAME` as a user runs it: the terminal host (in this process, run.ts) against the fake Ollama (its real pull protocol, with
  * progress lines and faults), and against an OpenAI-compatible server, which cannot download models.
  */
 import { describe, expect, it } from 'vitest';
 import { startFakeOllama } from '../fakes/fake-ollama';
 import { startFakeOpenAi } from '../fakes/fake-openai';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
 describe('models pull in the terminal host', () => {
@@ -15,7 +15,7 @@ describe('models pull in the terminal host', () => {
     const fake = await startFakeOllama({ models: [] });
     try {
       const env = { MNEMO_DATA_DIR: tempDir(), OLLAMA_HOST: fake.url };
-      const pulled = await runCli(['models', 'pull', 'qwen2.5:3b'], env);
+      const pulled = await runCliInProcess(['models', 'pull', 'qwen2.5:3b'], env);
       expect(pulled.code, pulled.stderr).toBe(0);
       expect(pulled.stdout.trim()).toBe('Pulled qwen2.5:3b. To chat with it: mnemo settings set chatModel qwen2.5:3b');
       // Not a terminal: no progress bar in either stream (a pipe or a log gets the outcome only).
@@ -23,11 +23,11 @@ describe('models pull in the terminal host', () => {
       expect(pulled.stderr).toBe('');
       expect(fake.requests.filter((r) => r.path === '/api/pull')).toHaveLength(1);
 
-      const models = await runCli(['models', '--json'], env);
+      const models = await runCliInProcess(['models', '--json'], env);
       expect(models.code, models.stderr).toBe(0);
       expect(JSON.parse(models.stdout).models.map((m: { name: string }) => m.name)).toContain('qwen2.5:3b');
 
-      const json = await runCli(['models', 'pull', 'llama3.2', '--json'], env);
+      const json = await runCliInProcess(['models', 'pull', 'llama3.2', '--json'], env);
       expect(json.code, json.stderr).toBe(0);
       expect(JSON.parse(json.stdout)).toEqual({ name: 'llama3.2', started: true, status: 'success' });
     } finally {
@@ -40,25 +40,25 @@ describe('models pull in the terminal host', () => {
     try {
       const env = { MNEMO_DATA_DIR: tempDir(), OLLAMA_HOST: fake.url };
       fake.setFault({ kind: 'error-mid-stream', afterChunks: 3, message: 'max retries exceeded: connection reset', paths: ['/api/pull'] });
-      const broken = await runCli(['models', 'pull', 'qwen2.5:3b'], env);
+      const broken = await runCliInProcess(['models', 'pull', 'qwen2.5:3b'], env);
       expect(broken.code).toBe(1);
       expect(broken.stdout).toBe('');
       expect(broken.stderr.trim().split('\n')).toHaveLength(1);
       expect(broken.stderr).toContain('max retries exceeded');
-      const listed = await runCli(['models', '--json'], env);
+      const listed = await runCliInProcess(['models', '--json'], env);
       expect(JSON.parse(listed.stdout).models).toEqual([]);
 
-      const json = await runCli(['models', 'pull', 'qwen2.5:3b', '--json'], { ...env, OLLAMA_HOST: 'http://127.0.0.1:9' });
+      const json = await runCliInProcess(['models', 'pull', 'qwen2.5:3b', '--json'], { ...env, OLLAMA_HOST: 'http://127.0.0.1:9' });
       expect(json.code).toBe(1);
       expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: 'OLLAMA_UNREACHABLE' } });
       expect(json.stderr).toContain('http://127.0.0.1:9');
 
-      const nameless = await runCli(['models', 'pull'], env);
+      const nameless = await runCliInProcess(['models', 'pull'], env);
       expect(nameless.code).toBe(1);
       expect(nameless.stderr).toContain('Say which model to download: mnemo models pull NAME');
 
       // A misspelt "pull" is a wrong command line, not a listing that looks like success.
-      const misspelt = await runCli(['models', 'pul', 'qwen2.5:3b'], env);
+      const misspelt = await runCliInProcess(['models', 'pul', 'qwen2.5:3b'], env);
       expect(misspelt.code).toBe(2);
       expect(misspelt.stderr).toContain('Unknown command "models pul qwen2.5:3b". Did you mean "mnemo models pull"?');
       expect(misspelt.stderr).toContain('See "mnemo models --help".');
@@ -71,9 +71,9 @@ describe('models pull in the terminal host', () => {
     const fake = await startFakeOpenAi();
     try {
       const env = { MNEMO_DATA_DIR: tempDir(), OLLAMA_HOST: 'http://127.0.0.1:9' };
-      expect((await runCli(['settings', 'set', 'llmProvider', 'openai'], env)).code).toBe(0);
-      expect((await runCli(['settings', 'set', 'openaiBaseUrl', fake.baseUrl], env)).code).toBe(0);
-      const refused = await runCli(['models', 'pull', 'qwen2.5:3b'], env);
+      expect((await runCliInProcess(['settings', 'set', 'llmProvider', 'openai'], env)).code).toBe(0);
+      expect((await runCliInProcess(['settings', 'set', 'openaiBaseUrl', fake.baseUrl], env)).code).toBe(0);
+      const refused = await runCliInProcess(['models', 'pull', 'qwen2.5:3b'], env);
       expect(refused.code).toBe(1);
       expect(refused.stderr.trim().split('\n')).toHaveLength(1);
       expect(refused.stderr).toContain('Mnemo downloads models only from Ollama. Download "qwen2.5:3b" in your model server (LM Studio: the Discover tab');

@@ -4,7 +4,6 @@
  * one in bulk from the trash, one by emptying the trash) and then its bytes are looked for in every file under the
  * data folder. The backups stay sound and keep everything else; one that cannot be changed is named, not skipped.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -23,10 +22,10 @@ import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import { createTestClock, type TestClock } from '../support/memory-harness';
 import { migrationJournal, migrationsUpTo } from '../support/older-migrations';
 import { filesUnder } from '../support/files-holding';
+import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 import { createTestCore } from '../support/test-core';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const CANARY = 'Zorblaxquintcanary';
 /** CJK is indexed as overlapping bigrams (fts-text.ts): each bigram is looked for too. */
 const CJK = '鹦鹉螺钥匙';
@@ -207,25 +206,21 @@ describe('purging a memory erases it from the backups too', () => {
     expect(contentsOf(backup)).toEqual(['Keeps the red kayak in the garage']);
   });
 
-  it('the CLI says the purge reached the backups, or names the file that still holds a copy and what to do', { timeout: 120_000 }, () => {
+  it('the CLI says the purge reached the backups, or names the file that still holds a copy and what to do', { timeout: 120_000 }, async () => {
     const dir = tempDir();
-    const cli = (...args: string[]) => {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'electron/cli/main.ts'), ...args, '--data-dir', dir], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        env: { ...process.env, MNEMO_MODELS_DIR: path.join(dir, 'no-models') },
-      });
-      expect(r.status, r.stderr).toBe(0);
+    const cli = async (...args: string[]) => {
+      const r = await runCliInProcess([...args, '--data-dir', dir], { MNEMO_MODELS_DIR: path.join(dir, 'no-models') });
+      expect(r.code, r.stderr).toBe(0);
       return r.stdout;
     };
-    const first = JSON.parse(cli('memory', 'add', `${CANARY} one`, '--json')) as { id: number };
-    const second = JSON.parse(cli('memory', 'add', `${CANARY} two`, '--json')) as { id: number };
-    const backup = (JSON.parse(cli('db', 'backup', '--json')) as { path: string }).path;
-    expect(cli('memory', 'purge', String(first.id))).toBe(`Purged memory #${first.id}: erased from the database and from every backup (1 backup); nothing of it is left.\n`);
+    const first = JSON.parse(await cli('memory', 'add', `${CANARY} one`, '--json')) as { id: number };
+    const second = JSON.parse(await cli('memory', 'add', `${CANARY} two`, '--json')) as { id: number };
+    const backup = (JSON.parse(await cli('db', 'backup', '--json')) as { path: string }).path;
+    expect(await cli('memory', 'purge', String(first.id))).toBe(`Purged memory #${first.id}: erased from the database and from every backup (1 backup); nothing of it is left.\n`);
 
     const damaged = `${backup.slice(0, -'.sqlite'.length)}-1.sqlite`;
     fs.writeFileSync(damaged, Buffer.concat([Buffer.alloc(100, 0xff), fs.readFileSync(backup).subarray(100)]));
-    expect(cli('memory', 'purge', String(second.id))).toBe(
+    expect(await cli('memory', 'purge', String(second.id))).toBe(
       `Purged memory #${second.id}: erased from the database and from 1 backup, but not from every backup.\n` +
         'This file could not be changed and may still hold a copy:\n' +
         `  ${damaged}  (it is damaged and cannot be read)\n` +

@@ -1,17 +1,17 @@
 /**
  * `queue status` in the terminal tells the truth about a pause, although its process never ran the queue: with
  * Ollama down and jobs waiting it says paused, why, and what to do; a pause the last `queue run` hit (the model is
- * missing) is shown with its time until a run gets past it. Real CLI child processes, a fake Ollama on loopback.
+ * missing) is shown with its time until a run gets past it. The terminal host in this process (run.ts), a fake Ollama on loopback.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
-import { runCli as cli } from '../support/run-cli';
+import { runCliInProcess as cli } from '../support/run-cli';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
 
-/** Every test starts a few CLI processes (tsx start-up takes seconds on a loaded machine). */
+/** Every test runs a few command lines, each opening a core: seconds on a loaded machine. */
 const TEST_TIMEOUT_MS = 120_000;
 
 /** Asynchronous, so the fake Ollama in this process keeps answering while the CLI runs. */

@@ -17,7 +17,7 @@ import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import type { Logger } from '../../electron/core/ports/logger.port';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { startFakeOpenAi } from '../fakes/fake-openai';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess } from '../support/run-cli';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -155,7 +155,7 @@ describe('from the terminal', () => {
 
   it('an OLLAMA_HOST on another machine: the error names the command that confirms it; --confirm-remote confirms a host set', { timeout: 300_000 }, async () => {
     const dataDir = tempDir();
-    const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { MNEMO_DATA_DIR: dataDir, OLLAMA_HOST: '', ...env });
+    const run = (args: string[], env: Record<string, string> = {}) => runCliInProcess(args, { MNEMO_DATA_DIR: dataDir, OLLAMA_HOST: '', ...env });
 
     const models = await run(['models'], { OLLAMA_HOST: '192.0.2.20:11434' });
     expect(models.code).toBe(1);

@@ -1,16 +1,16 @@
 /**
- * `thread export|import`, `profile show|edit|refresh` and chat's matched words, as people run them: real CLI child
- * processes on real data folders, a fake Ollama on loopback for the replies and the profile's rewrite.
+ * `thread export|import`, `profile show|edit|refresh` and chat's matched words, as people run them: the terminal host
+ * (in this process, run.ts) on real data folders, a fake Ollama on loopback for the replies and the profile's rewrite.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { THREAD_EXPORT_FORMAT, operations } from '../../shared/contract';
 import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
-// Each test starts many CLI processes (tsx start-up plus opening a core each): minutes on a loaded 2-core machine.
+// Each test runs many command lines, each opening a core: a minute or more on a loaded 2-core machine.
 const TIMEOUT_MS = 300_000;
 const isProfileRequest = (content: string) => content.startsWith('You keep a short profile of the user');
 
@@ -27,7 +27,7 @@ describe('threads and the profile from the terminal', () => {
     const dir = tempDir();
     // No embedding model: retrieval is by keyword, whose receipts name the matched words.
     const env = { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: dir, MNEMO_MODELS_DIR: path.join(dir, 'no-models'), NO_COLOR: '1' };
-    const mnemo = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) => runCli(args, { ...env, ...options.env }, options);
+    const mnemo = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) => runCliInProcess(args, { ...env, ...options.env }, options);
     return { fake, dir, mnemo };
   }
 

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { run } from '../../electron/cli/run';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -7,6 +9,26 @@ export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * The terminal host in this test's process: run.ts, the code path main.ts hands the real process to, with stdout and
+ * stderr kept (neither a terminal), `stdin` (or an empty one), the test's environment plus `env`, and `cwd` (default
+ * the repository, as runCli). No process to start: the choice for every test but those of the process itself (exit
+ * on a signal, kill -9, the installed command, `mnemo mcp`), which use runCli or runMnemo.
+ */
+export async function runCliInProcess(args: string[], env: Record<string, string> = {}, options: { stdin?: string; cwd?: string } = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(args, {
+    stdout: { isTTY: false, write: (text: string) => (stdout += text) },
+    stderr: { isTTY: false, write: (text: string) => (stderr += text) },
+    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    env: { ...process.env, ...env },
+    cwd: options.cwd ?? ROOT,
+    onInterrupt: () => () => {},
+  });
+  return { code, stdout, stderr };
 }
 
 /**

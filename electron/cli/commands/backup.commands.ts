@@ -45,14 +45,14 @@ function openOnce(paths: Paths): OpenedDatabase {
   });
 }
 
-async function restore({ args, flags, dataDir }: StandaloneContext): Promise<CliOutput> {
+async function restore({ args, flags, dataDir, io }: StandaloneContext): Promise<CliOutput> {
   const arg = args.join(' ').trim();
   const latest = flags.latest === 'true';
   if (latest && arg) return { ok: false, error: { code: 'INVALID_INPUT', message: 'Say either a backup to restore (FILE) or --latest, not both.' } };
   if (!arg && !latest) {
     return { ok: false, error: { code: 'INVALID_INPUT', message: 'Say which backup to restore: npm run -s cli -- db restore FILE (a path, or a name from "db backups"), or --latest for the newest good one.' } };
   }
-  const paths = derivePaths(dataDir);
+  const paths = derivePaths(dataDir, {}, io.env);
   let file: string;
   if (latest) {
     const good = newestGoodBackup(paths);
@@ -60,10 +60,10 @@ async function restore({ args, flags, dataDir }: StandaloneContext): Promise<Cli
     file = good.path;
   } else {
     // A path as typed (relative to here) when it exists; otherwise a name in the backups folder.
-    file = fs.existsSync(path.resolve(arg)) ? path.resolve(arg) : arg;
+    file = fs.existsSync(path.resolve(io.cwd, arg)) ? path.resolve(io.cwd, arg) : arg;
   }
   try {
-    const staged = stageRestore(paths, file, createStderrLogger('error'));
+    const staged = stageRestore(paths, file, createStderrLogger('error', io.stderr));
     const db = openOnce(paths);
     const outcome = db.restore;
     db.close();
@@ -83,8 +83,8 @@ async function restore({ args, flags, dataDir }: StandaloneContext): Promise<Cli
 }
 
 /** Begins with an empty database where there is none (or a 0-byte one), when the user chooses that over a backup. */
-async function startEmpty({ dataDir }: StandaloneContext): Promise<CliOutput> {
-  const paths = derivePaths(dataDir);
+async function startEmpty({ dataDir, io }: StandaloneContext): Promise<CliOutput> {
+  const paths = derivePaths(dataDir, {}, io.env);
   if (!missingDatabase(paths.dbFile)) {
     return {
       ok: false,

@@ -20,7 +20,7 @@ async function download(ctx: CliContext): Promise<CliOutput> {
   const bar = ctx.progress('downloading');
   const offProgress = ctx.client.on('embedding.downloadProgressed', (p) => bar?.update(p.loadedBytes, p.totalBytes, formatProgress(p)));
   const cancel = () => void ctx.client.call('embedding.cancelDownload', {});
-  process.once('SIGINT', cancel);
+  const offInterrupt = ctx.io.onInterrupt(cancel);
   try {
     const started = await ctx.client.call('embedding.download', {});
     if (!started.ok) return started;
@@ -30,7 +30,7 @@ async function download(ctx: CliContext): Promise<CliOutput> {
     return done(await finished);
   } finally {
     bar?.end();
-    process.off('SIGINT', cancel);
+    offInterrupt();
     offStatus();
     offProgress();
   }

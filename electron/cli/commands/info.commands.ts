@@ -63,7 +63,8 @@ export function formatInfo(r: InfoReport, p: Paint): string {
   ].join('\n');
 }
 
-async function info(ctx: CliContext, env: NodeJS.ProcessEnv = process.env): Promise<CliOutput> {
+async function info(ctx: CliContext): Promise<CliOutput> {
+  const env = ctx.io.env;
   const [app, settings] = await Promise.all([ctx.client.call('app.info', {}), ctx.client.call('settings.get', {})]);
   if (!app.ok) return app;
   if (!settings.ok) return settings;

@@ -42,9 +42,12 @@ function takeStdoutForProtocol(): Writable {
   return { write: (chunk: string) => write(chunk), once: (event: string, listener: () => void) => stdout.once(event, listener) } as unknown as Writable;
 }
 
-/** Serves until the app closes stdin or stops the process. */
+/**
+ * Serves until the app closes stdin or stops the process. The one command that owns its process (its stdout is the
+ * protocol's, SIGTERM stops it), so it uses the process's streams, not ctx.io: it is tested as a real process.
+ */
 async function serve(ctx: CliContext): Promise<CliOutput> {
-  const logger = createStderrLogger(process.env.MNEMO_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
+  const logger = createStderrLogger(ctx.io.env.MNEMO_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
   const { server, whenIdle } = createMcpServer({ tools: ctx.core.mcpTools, version: packageVersion(), logger });
   const transport = new StdioServerTransport(process.stdin, takeStdoutForProtocol());
   const closed = new Promise<void>((resolve) => {

@@ -33,7 +33,7 @@ async function pull(ctx: CliContext): Promise<CliOutput> {
   });
   // Ctrl-C stops the pull in the core, whose last event then ends the wait.
   const cancel = () => void ctx.client.call('models.cancelPull', { name });
-  process.once('SIGINT', cancel);
+  const offInterrupt = ctx.io.onInterrupt(cancel);
   try {
     const started = await ctx.client.call('models.pull', { name });
     if (!started.ok) return started;
@@ -49,7 +49,7 @@ async function pull(ctx: CliContext): Promise<CliOutput> {
       text: `Pulled ${name}. To chat with it: mnemo settings set chatModel ${name}`,
     };
   } finally {
-    process.off('SIGINT', cancel);
+    offInterrupt();
     bar?.end();
     off();
   }

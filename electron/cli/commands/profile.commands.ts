@@ -39,12 +39,12 @@ async function editProfile(ctx: CliContext): Promise<CliOutput> {
   if (ctx.args.length > 0) return { ok: false, error: { code: 'INVALID_INPUT', message: 'Give the profile on stdin or with --file FILE: mnemo profile edit < profile.md' } };
   let content: string;
   if (ctx.flags.file !== undefined) {
-    const read = readUserFile(ctx.flags.file);
+    const read = readUserFile(ctx.io.cwd, ctx.flags.file);
     if (!read.ok) return read;
     content = read.content;
   } else {
-    if (process.stdin.isTTY) ctx.note('Type the profile, then press Ctrl-D (Ctrl-Z, Enter on Windows). Nothing at all clears it.');
-    content = await readAll(process.stdin);
+    if (ctx.io.stdin.isTTY) ctx.note('Type the profile, then press Ctrl-D (Ctrl-Z, Enter on Windows). Nothing at all clears it.');
+    content = await readAll(ctx.io.stdin);
   }
   // A file or a heredoc ends with a line break that is not part of the text.
   const r = await ctx.client.call('profile.update', { content: content.replace(/\s+$/, '') });

@@ -153,10 +153,10 @@ export const settingsCommands: CliCommand[] = [
   {
     words: ['settings', 'api-key', 'set'],
     synopsis: "settings api-key set      reads the model server's API key from stdin, e.g. printf %s \"$KEY\" | … settings api-key set",
-    async run({ client, args, note }) {
+    async run({ client, args, note, io }) {
       if (args.length > 0) usageError('Give the key on stdin, not as an argument (arguments stay in the shell history): printf %s "$KEY" | npm run -s cli -- settings api-key set');
-      if (process.stdin.isTTY) note('Paste the API key, then press Enter.');
-      const r = await client.call('settings.setApiKey', { key: await firstLine(process.stdin) });
+      if (io.stdin.isTTY) note('Paste the API key, then press Enter.');
+      const r = await client.call('settings.setApiKey', { key: await firstLine(io.stdin) });
       if (!r.ok) return r;
       return { ok: true, value: r.value, text: 'API key saved, outside the database. Requests to the OpenAI-compatible server now send it.' };
     },

@@ -28,7 +28,7 @@ async function exportThreads(ctx: CliContext): Promise<CliOutput> {
   const r = await ctx.client.call('thread.export', { format, ...(threadId !== undefined ? { threadId } : {}) });
   if (!r.ok) return r;
   if (ctx.flags.out === undefined) return { ok: true, value: r.value, text: r.value.content.replace(/\n$/, '') };
-  const written = writeUserFile(ctx.flags.out, r.value.content);
+  const written = writeUserFile(ctx.io.cwd, ctx.flags.out, r.value.content);
   if (!written.ok) return written;
   const { file } = written;
   return { ok: true, value: { file, count: r.value.count, format }, text: `Exported ${countThreads(r.value.count)} to ${file}.` };
@@ -57,7 +57,7 @@ export function formatThreadImport(r: ThreadImportReport): string {
 async function importThreads(ctx: CliContext): Promise<CliOutput> {
   const arg = ctx.args.join(' ').trim();
   if (!arg) return invalid('Say which file to import: mnemo thread import FILE [--dry-run] (a JSON thread export).');
-  const read = readUserFile(arg);
+  const read = readUserFile(ctx.io.cwd, arg);
   if (!read.ok) return read;
   const r = await ctx.client.call('thread.import', { content: read.content, dryRun: ctx.flags['dry-run'] === 'true' });
   if (!r.ok) return r;

@@ -24,7 +24,7 @@ async function exportMemories(ctx: CliContext): Promise<CliOutput> {
   if (!r.ok) return r;
   const out = ctx.flags.out;
   if (out === undefined) return { ok: true, value: r.value, text: r.value.content.replace(/\n$/, '') };
-  const written = writeUserFile(out, r.value.content);
+  const written = writeUserFile(ctx.io.cwd, out, r.value.content);
   if (!written.ok) return written;
   const { file } = written;
   const value = { file, count: r.value.count, format: format ?? 'json' };
@@ -75,7 +75,7 @@ async function importMemories(ctx: CliContext): Promise<CliOutput> {
   const format = ctx.flags.format as OpInput<'memory.import'>['format'];
   const onConflict = ctx.flags['on-conflict'] as OpInput<'memory.import'>['onConflict'];
   const category = ctx.flags.category as MemoryCategory | undefined;
-  const read = readUserFile(arg);
+  const read = readUserFile(ctx.io.cwd, arg);
   if (!read.ok) return read;
   const { content } = read;
   // A bar on a terminal (stderr) only: in a pipe or a log it would be noise.

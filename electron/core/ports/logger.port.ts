@@ -17,9 +17,9 @@ const ORDER = { debug: 0, info: 1, warn: 2, error: 3 } as const;
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** One JSON line per entry on stderr, at or above `level`. */
-export function createStderrLogger(level: LogLevel = 'info'): Logger {
-  return lineLogger(level, (line) => void process.stderr.write(line));
+/** One JSON line per entry on stderr (or the stream a host gives as stderr: the CLI run in-process), at or above `level`. */
+export function createStderrLogger(level: LogLevel = 'info', stderr: { write(text: string): unknown } = process.stderr): Logger {
+  return lineLogger(level, (line) => void stderr.write(line));
 }
 
 /** The size at which a log file is moved aside to `<file>.1` (one older generation kept, so logs stay bounded). */
