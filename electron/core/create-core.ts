@@ -254,7 +254,7 @@ export function createCore(options: CoreOptions): Core {
   queue.register(createEpisodeJob({ ...jobDeps, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
   const forget = createMemoryForget({ search: memories, bulk: memories, toMemory: (id) => memories.getMemory(id) });
   const retrieval = memoryRetrievalPort(memories, (threadId) => timeline.exclusions(threadId), (window, topic, limit) =>
-    episodes.searchEpisodes(topic, limit, window).map((e) => ({ episodeId: e.id, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt })),
+    episodes.searchEpisodes(topic, limit, window).map((e) => ({ episodeId: e.id, threadId: e.threadId, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt })),
   );
   const memoryToolSources = createMemoryToolSources({
     sqlite: db.sqlite,

@@ -56,6 +56,18 @@ const Tokens = z.number().int().nonnegative();
 /** One block of custom instructions as it went into the system text: its tokens, and whether it was cut to fit. */
 const InstructionsUse = z.object({ tokens: Tokens, cut: z.boolean() }).nullable();
 
+/** An episode as a record of what the model saw names it: what an earlier conversation was about, its thread, its day. */
+export const EpisodeRef = z.object({ episodeId: Id, threadId: Id, threadTitle: z.string(), title: z.string(), startedAt: Timestamp });
+export type EpisodeRef = z.output<typeof EpisodeRef>;
+
+/**
+ * The episodes of the question's time window that its prompt carried ("What did we talk about last week?":
+ * chat/prompt-assembly.ts), so the user sees why the model knew about that conversation. forgotten: how many of them
+ * were deleted forever since (chat/prompt-record-scrub.ts: their titles are not kept).
+ */
+export const RecalledEpisodes = z.object({ episodes: z.array(EpisodeRef), forgotten: z.number().int().nonnegative().default(0) });
+export type RecalledEpisodes = z.output<typeof RecalledEpisodes>;
+
 /**
  * What the model saw for one answer (electron/core/chat/prompt-assembly.ts), recorded when the prompt was assembled.
  * Tokens are Mnemo's estimates as the budget counts them (the conversation parts calibrated to the model); the
@@ -71,7 +83,7 @@ export const ToolSearch = z.object({
   /** How many of memoryIds (the first ones) the prompt already held, pinned or retrieved: found, not repeated to the model. */
   inPrompt: z.number().int().nonnegative().default(0),
   /** Episodes search_memory returned (what earlier conversations were about); absent in rows written before episodes. */
-  episodes: z.array(z.object({ episodeId: Id, threadId: Id, threadTitle: z.string(), title: z.string(), startedAt: Timestamp })).default([]),
+  episodes: z.array(EpisodeRef).default([]),
   /** Past messages search_conversations returned, and whose they are (rows written before answers were searched: the user's). */
   messages: z.array(z.object({ messageId: Id, threadId: Id, threadTitle: z.string(), role: z.enum(['user', 'assistant']).default('user'), createdAt: Timestamp })),
   /** Results left out since: their episode was deleted forever or their thread deleted (their titles are not kept). */
@@ -145,6 +157,8 @@ export const PromptContext = z.object({
   replyCap: Tokens.nullable().default(null),
   /** Requests to forget handled for this answer (the model was told what happened); absent in rows written before. */
   forgets: z.array(ForgetNotice).default([]),
+  /** The episodes of the question's time window the prompt carried; absent in rows written before: none. */
+  recalled: RecalledEpisodes.default({ episodes: [], forgotten: 0 }),
 });
 export type PromptContext = z.output<typeof PromptContext>;
 
@@ -218,6 +232,6 @@ export const chatEvents = {
    */
   'message.searchStarted': z.object({ threadId: Id, messageId: Id, tool: z.enum(['search_memory', 'search_conversations']), query: z.string() }),
   /** toolSearches: the searches the model ran with the memory tools (absent: none). */
-  /** forgets: requests to forget handled for this answer (absent: none). */
-  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse), toolSearches: z.array(ToolSearch).optional(), forgets: z.array(ForgetNotice).optional() }),
+  /** forgets: requests to forget handled for this answer (absent: none). recalled: the time's episodes its prompt carried (absent: none). */
+  'message.completed': z.object({ message: Message, memoriesUsed: z.array(MemoryUse), toolSearches: z.array(ToolSearch).optional(), forgets: z.array(ForgetNotice).optional(), recalled: z.array(EpisodeRef).optional() }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ForgetNotice, MemoryUse, Message, MessageAttachment, MessageStatus, ToolSearch } from './chat.contract';
+import { EpisodeRef, ForgetNotice, MemoryUse, Message, MessageAttachment, MessageStatus, ToolSearch } from './chat.contract';
 import { Id, Ok, Timestamp, operation } from './define';
 import { ExportHeader, ImportContent } from './memory.contract';
 
@@ -133,9 +133,10 @@ export const threadOperations = {
       hasMore: z.boolean(),
       /**
        * For each answer on the page that used long-term memories: which ones, with score and reason; and the searches
-       * the model ran with the memory tools, and the requests to forget it handled (absent: none).
+       * the model ran with the memory tools, the requests to forget it handled, and the episodes of the question's time
+       * its prompt carried (absent: none).
        */
-      receipts: z.array(z.object({ messageId: Id, memories: z.array(MemoryUse), searches: z.array(ToolSearch).optional(), forgets: z.array(ForgetNotice).optional() })),
+      receipts: z.array(z.object({ messageId: Id, memories: z.array(MemoryUse), searches: z.array(ToolSearch).optional(), forgets: z.array(ForgetNotice).optional(), recalled: z.array(EpisodeRef).optional() })),
     }),
   ),
   'thread.search': operation(

@@ -3,7 +3,8 @@
  * the dentist last week?" brings the dentist memory into the prompt (the time is a filter, not words to match: the
  * memory, told today, is still what the store knows about the dentist), and the receipt under the answer names it; a
  * question of two parts gets a memory for each; 上周 works the same. A memory search whose match the prompt already
- * holds reads as found, "already in the prompt", in the receipt.
+ * holds reads as found, "already in the prompt", in the receipt. "What did we talk about today?" carries the day's
+ * episode, and the receipt and "What the model saw" name it (why the model knew about that conversation).
  * The chat model answers from what the prompt holds. One web host and one page for the whole file.
  */
 import type { Page } from 'playwright-core';
@@ -24,12 +25,13 @@ const DENTIST_ZH = '牙医说我的智齿要拔掉';
  * "again", it first searches its memories for the dentist. The background model learns nothing.
  */
 function reply(request: FakeInferenceRequest): FakeReply {
+  if (request.messages[0]?.content.startsWith('You write an episode')) return { content: 'Lisbon trip in May\nWanted: a plan for a week in Lisbon in May.' };
   if (request.body.format !== undefined) return { content: '{"memories": []}' };
   const searched = request.messages.some((m) => m.role === 'tool');
   if (request.body.tools && !searched && request.messages.at(-1)!.content.includes('again')) return { toolCalls: [{ name: 'search_memory', arguments: { query: 'dentist' } }] };
   if (request.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'Dentist' };
   const system = request.messages[0]?.content ?? '';
-  const said = [system.includes('wisdom tooth') && 'Your dentist said the wisdom tooth has to come out.', system.includes('nurse') && 'You work as a nurse.', system.includes('智齿') && '牙医说你的智齿要拔掉。'];
+  const said = [system.includes('wisdom tooth') && 'Your dentist said the wisdom tooth has to come out.', system.includes('nurse') && 'You work as a nurse.', system.includes('智齿') && '牙医说你的智齿要拔掉。', system.includes('Lisbon trip in May') && 'We talked about your Lisbon trip.'];
   return { content: said.filter(Boolean).join(' ') || 'I do not know.' };
 }
 
@@ -83,5 +85,23 @@ describe('asking by time (web host + fake Ollama)', () => {
     const line = answer.locator('.tool-search-line');
     await expect.poll(() => line.textContent()).toBe('Searched memories for “dentist”: 1 foundalready in the prompt');
     await expect.poll(() => answer.locator('.tool-search-results').textContent()).toBe(DENTIST);
+  });
+
+  it('“What did we talk about today?”: the receipt and “What the model saw” name the earlier conversation the prompt carried', async () => {
+    const lisbon = unwrap(await api.call('chat.send', { text: 'Help me plan a week in Lisbon in May.' }));
+    unwrap(await api.call('episode.refresh', { threadId: lisbon.threadId }));
+    await expect.poll(async () => unwrap(await api.call('episode.list', {})).episodes.length, { timeout: 30_000 }).toBe(1);
+    await chat.newThreadButton.click();
+    await chat.send('What did we talk about today?');
+    const answer = chat.lastAnswer();
+    await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('We talked about your Lisbon trip.');
+    await answer.locator('details.receipt summary').click();
+    await expect.poll(() => answer.locator('details.receipt summary').textContent()).toContain('1 earlier conversation');
+    await expect.poll(() => answer.locator('.recalled-episodes .tool-search-episode').textContent()).toMatch(/^Episode “Lisbon trip in May”, .+Open the thread/);
+    await answer.getByRole('button', { name: 'Context: what the model saw for this answer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'What the model saw' });
+    await expect.poll(() => dialog.getByText('Earlier conversations in the prompt').count()).toBe(1);
+    await expect.poll(() => dialog.locator('.recalled-episodes .tool-search-episode').count()).toBe(1);
+    await page.keyboard.press('Escape');
   });
 });

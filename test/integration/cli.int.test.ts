@@ -96,7 +96,7 @@ describe('terminal host: chat, threads, models, queue', () => {
       fake.script({ content: 'Second answer.' });
       const json = await cli(['chat', '--thread', '1', '--json', 'and again'], env);
       expect(json.code, json.stderr).toBe(0);
-      expect(JSON.parse(json.stdout)).toEqual({ thread_id: 1, message_id: 4, reply: 'Second answer.', status: 'complete', memories_used: [], forgets: [], searches: [] });
+      expect(JSON.parse(json.stdout)).toEqual({ thread_id: 1, message_id: 4, reply: 'Second answer.', status: 'complete', memories_used: [], forgets: [], recalled_episodes: [], searches: [] });
 
       const list = await cli(['thread', 'list', '--json'], env);
       expect(JSON.parse(list.stdout)).toMatchObject([{ id: 1, messageCount: 4 }]);

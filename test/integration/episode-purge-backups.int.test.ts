@@ -127,6 +127,26 @@ describe('deleting an episode forever erases it from the backups too', () => {
     expect(traces(dir)).toEqual([]);
   });
 
+  it('an answer to a time question loses the episode its prompt carried, in the database and the backups', async () => {
+    const { client, dir, secret, close } = await start();
+    unwrap(await client.call('settings.update', { patch: { memoryMode: 'auto' } }));
+    // "Today" holds both conversations: the prompt carries both episodes, and the record names them with their titles.
+    const answer = unwrap(await client.call('chat.send', { text: 'What did we talk about today?' }));
+    const before = unwrap(await client.call('chat.context', { messageId: answer.assistantMessage.id }))!;
+    expect(before.recalled.episodes.map((e) => e.title).sort()).toEqual(['Garden', secret.title]);
+    unwrap(await client.call('db.backup', {}));
+
+    unwrap(await client.call('episode.delete', { id: secret.id, forever: true }));
+    const after = unwrap(await client.call('chat.context', { messageId: answer.assistantMessage.id }))!;
+    expect(after.recalled).toEqual({ episodes: [expect.objectContaining({ title: 'Garden' })], forgotten: 1 });
+    const page = unwrap(await client.call('thread.messages', { threadId: answer.threadId }));
+    expect(page.receipts.find((r) => r.messageId === answer.assistantMessage.id)!.recalled).toEqual([expect.objectContaining({ title: 'Garden' })]);
+    harnesses.splice(harnesses.length - 1, 1);
+    await close();
+    // The database file and the backup made before the delete: no byte of the episode's title or text.
+    expect(traces(dir)).toEqual([]);
+  });
+
   it('names a backup it cannot change instead of skipping it', async () => {
     const { client, dir, secret } = await start();
     const good = unwrap(await client.call('db.backup', {})).path;

@@ -90,8 +90,13 @@ describe('recall by time', () => {
   });
 
   it('"What did we talk about last week?" gets that week’s episodes and memories, with no topic word', async () => {
-    const { ask, ids } = await harness();
+    const { ask, ids, client, lisbon } = await harness();
     const r = await ask('What did we talk about last week?');
+    // What the model saw, and the receipt under the answer, name the episode it carried: why it knew about Lisbon.
+    const lisbonEpisode = { episodeId: expect.any(Number), threadId: lisbon.threadId, threadTitle: 'Lisbon', title: 'Lisbon trip in May', startedAt: lisbon.userMessage.createdAt };
+    expect(unwrap(await client.call('chat.context', { messageId: r.assistantMessage.id }))!.recalled).toEqual({ episodes: [lisbonEpisode], forgotten: 0 });
+    const page = unwrap(await client.call('thread.messages', { threadId: r.threadId }));
+    expect(page.receipts.find((x) => x.messageId === r.assistantMessage.id)!.recalled).toEqual([lisbonEpisode]);
     expect(r.system).toContain('Earlier conversations from the time the user asks about');
     expect(r.system).toContain('2026-01-07, in "Lisbon": Lisbon trip in May: Wanted: a plan for a week in Lisbon in May');
     expect(r.used).toEqual(expect.arrayContaining([ids.bicycle, ...ids.dentist]));
@@ -99,6 +104,7 @@ describe('recall by time', () => {
     // Two weeks ago holds nothing: no episode, no memory from the window.
     const before = await ask('What did we talk about two weeks ago?');
     expect(before.system).not.toContain('Lisbon');
+    expect(unwrap(await client.call('chat.context', { messageId: before.assistantMessage.id }))!.recalled.episodes).toEqual([]);
     // 上周 is the same week.
     const zh = await ask('上周我们聊了什么？');
     expect(zh.system).toContain('Lisbon trip in May');

@@ -18,17 +18,29 @@ const recorded = {
   conversationCut: false,
 };
 
+/** The CLI's local time, in UTC here. */
+const utcDay = (at: number) => new Date(at).toISOString().replace('T', ' ').slice(0, 16);
+
 describe('thread context', () => {
   it('shows the cap the request carried against the reserve, and a semantic search given up for time', () => {
-    const text = formatPromptContext(PromptContext.parse({ ...recorded, replyCap: 4070, retrieval: { semanticTimedOut: true } }));
+    const text = formatPromptContext(PromptContext.parse({ ...recorded, replyCap: 4070, retrieval: { semanticTimedOut: true } }), utcDay);
     expect(text).toMatch(/kept for the answer \(request cap\) +4070 +819/);
     expect(text).toContain('Semantic search took too long; keyword results only');
   });
 
-  it('an answer recorded before caps shows the reserve, and no note', () => {
-    const text = formatPromptContext(PromptContext.parse(recorded));
+  it('an answer recorded before caps shows the reserve, and no note; a record from before recall by time carries no episodes', () => {
+    const old = PromptContext.parse(recorded);
+    expect(old.recalled).toEqual({ episodes: [], forgotten: 0 });
+    const text = formatPromptContext(old, utcDay);
     expect(text).toMatch(/kept for the answer +819 +819/);
     expect(text).not.toContain('Semantic search took too long');
+    expect(text).not.toContain('earlier conversations');
+  });
+
+  it('lists the episodes of the time asked about that the prompt carried, with their day and thread, and those deleted since', () => {
+    const recalled = { episodes: [{ episodeId: 7, threadId: 3, threadTitle: 'Lisbon', title: 'Lisbon trip in May', startedAt: Date.UTC(2026, 0, 7, 2) }], forgotten: 1 };
+    const text = formatPromptContext(PromptContext.parse({ ...recorded, recalled }), utcDay);
+    expect(text).toContain(['(earlier conversations from the time asked about, in the prompt: 2)', '  2026-01-07, in “Lisbon” (thread 3): Lisbon trip in May', '  1 more, deleted forever since'].join('\n'));
   });
 });
 

@@ -3,7 +3,7 @@
  * `chat` streams the reply to stdout and exits once the reply and its writes are done.
  */
 import { REMOTE_CONFIRMATION_SETTING } from '../../../shared/model-server-address';
-import type { ForgetNotice, Memory, Message, ModelsOverview, OpOutput, QueueState, Thread, ToolSearch } from '../../../shared/contract';
+import type { ForgetNotice, Memory, Message, ModelsOverview, OpOutput, QueueState, RecalledEpisodes, Thread, ToolSearch } from '../../../shared/contract';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
 import { Id } from '../../../shared/contract';
@@ -70,6 +70,8 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
     const semanticTimedOut = context.ok && context.value ? context.value.retrieval.semanticTimedOut : false;
     if (!ctx.json) for (const s of searches) ctx.note(describeSearch(s));
     if (!ctx.json && semanticTimedOut) ctx.note('(semantic search took too long; keyword results only: settings retrieval.timeBudgetMs)');
+    const recalled = context.ok && context.value ? context.value.recalled : { episodes: [], forgotten: 0 };
+    if (!ctx.json) for (const line of describeRecalled(recalled, ctx.localTime)) ctx.note(line);
     const forgets = context.ok && context.value ? context.value.forgets : [];
     if (!ctx.json && forgets.length > 0) {
       const ids = forgets.flatMap((f) => [...f.trashed, ...f.candidates]);
@@ -84,6 +86,7 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
       status: r.value.assistantMessage.status,
       memories_used: r.value.memoriesUsed.map((m) => ({ memory_id: m.memoryId, score: m.score, reason: m.reason, ...(m.matched ? { matched: m.matched } : {}) })),
       forgets: forgets.map((f) => ({ request: f.request, via: f.via, trashed: f.trashed, candidates: f.candidates })),
+      recalled_episodes: recalled.episodes.map((e) => ({ episode_id: e.episodeId, thread_id: e.threadId, title: e.title, started_at: e.startedAt })),
       searches: searches.map((s) => ({
         tool: s.tool,
         query: s.query,
@@ -101,6 +104,16 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
     offCreated();
     offDelta();
   }
+}
+
+/**
+ * The episodes of the question's time its prompt carried (why the model knew about that conversation), one line each
+ * with its day and thread; those deleted forever since counted without their titles. None: no lines.
+ */
+export function describeRecalled(r: RecalledEpisodes, localTime: (at: number) => string): string[] {
+  const lines = r.episodes.map((e) => `  ${localTime(e.startedAt).slice(0, 10)}, in “${e.threadTitle || 'untitled'}” (thread ${e.threadId}): ${e.title}`);
+  if (r.forgotten > 0) lines.push(`  ${r.forgotten} more, deleted forever since`);
+  return lines.length === 0 ? [] : [`(earlier conversations from the time asked about, in the prompt: ${r.episodes.length + r.forgotten})`, ...lines];
 }
 
 /**

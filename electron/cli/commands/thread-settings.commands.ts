@@ -5,7 +5,7 @@
 import type { PromptContext, Thread } from '../../../shared/contract';
 import type { CliCommand, CliContext, CliOutput } from '../commands';
 import { flag } from '../options';
-import { id } from './chat.commands';
+import { describeRecalled, id } from './chat.commands';
 
 const invalid = (message: string): CliOutput => ({ ok: false, error: { code: 'INVALID_INPUT', message } });
 
@@ -46,8 +46,11 @@ async function threadInstructions(ctx: CliContext): Promise<CliOutput> {
   return { ok: true, value: r.value, text: clear ? `Thread ${threadId} has no instructions of its own now.` : `Saved: thread ${threadId}'s answers follow these instructions.` };
 }
 
-/** The context view as a table: each part's tokens against its budget (the answer's: the cap its request carried), then the system text. */
-export function formatPromptContext(c: PromptContext | null): string {
+/**
+ * The context view as a table: each part's tokens against its budget (the answer's: the cap its request carried), then
+ * the episodes of the question's time the prompt carried (their days in the user's zone), then the system text.
+ */
+export function formatPromptContext(c: PromptContext | null, localTime: (at: number) => string): string {
   if (!c) return 'Mnemo has no record of what the model saw for this answer (it was written before Mnemo kept one, or its prompt could not be built).';
   const conversation = c.workingMemory.tokens + c.summary.tokens + c.recent.tokens + c.question.tokens;
   const rows: Array<[string, number, number | null]> = [
@@ -73,6 +76,8 @@ export function formatPromptContext(c: PromptContext | null): string {
   if (c.conversationCut) lines.push('', 'Older messages did not fit; the thread summary, when there is one, stands in for them.');
   if (c.retrieval.semanticTimedOut) lines.push('', 'Semantic search took too long; keyword results only (settings retrieval.timeBudgetMs).');
   if (c.memories.ids.length > 0) lines.push('', `memories: ${c.memories.ids.map((m) => `#${m}`).join(' ')} ("mnemo memory show ID")`);
+  const recalled = describeRecalled(c.recalled, localTime);
+  if (recalled.length > 0) lines.push('', ...recalled);
   lines.push('', 'system text:', c.system.text);
   return lines.join('\n');
 }
@@ -83,7 +88,7 @@ async function threadContext(ctx: CliContext): Promise<CliOutput> {
   if (typeof messageId !== 'number') return messageId;
   const r = await ctx.client.call('chat.context', { messageId });
   if (!r.ok) return r;
-  return { ok: true, value: r.value, text: formatPromptContext(r.value) };
+  return { ok: true, value: r.value, text: formatPromptContext(r.value, ctx.localTime) };
 }
 
 export const threadSettingsCommands: CliCommand[] = [

@@ -343,6 +343,7 @@ export function createChatService(deps: ChatServiceDeps) {
       memoriesUsed,
       ...(trace.searches.length > 0 ? { toolSearches: trace.searches } : {}),
       ...(forgets.length > 0 ? { forgets } : {}),
+      ...(context && context.recalled.episodes.length > 0 ? { recalled: context.recalled.episodes } : {}),
     });
 
     if (failure && failure.code !== 'ABORTED') throw failure;

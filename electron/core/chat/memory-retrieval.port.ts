@@ -8,6 +8,7 @@ import type { TimeWindow } from '../time/time-window';
 /** What an earlier stretch of conversation was about (episodes/), as a prompt quotes it. */
 export interface PromptEpisode {
   episodeId: number;
+  threadId: number;
   threadTitle: string;
   title: string;
   content: string;

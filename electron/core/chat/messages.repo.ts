@@ -5,7 +5,7 @@
  * becomes it (message-branches.ts holds the rule).
  */
 import { z } from 'zod';
-import { ForgetNotice, MessageAttachment, ToolSearch, type ExportedMessage, type Message } from '../../../shared/contract';
+import { EpisodeRef, ForgetNotice, MessageAttachment, ToolSearch, type ExportedMessage, type Message } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
 import type { RetrievedMemory } from './memory-retrieval.port';
@@ -226,7 +226,8 @@ export function createMessagesRepo(sqlite: Sqlite) {
       const pageIds = page.map((m) => m.id);
       const searches = recordedOf(sqlite, pageIds, '$.tools.searches', ToolSearch);
       const forgets = recordedOf(sqlite, pageIds, '$.forgets', ForgetNotice);
-      for (const id of [...searches.keys(), ...forgets.keys()]) if (!receipts.has(id)) receipts.set(id, []);
+      const recalled = recordedOf(sqlite, pageIds, '$.recalled.episodes', EpisodeRef);
+      for (const id of [...searches.keys(), ...forgets.keys(), ...recalled.keys()]) if (!receipts.has(id)) receipts.set(id, []);
       return {
         messages: page,
         hasMore,
@@ -235,6 +236,7 @@ export function createMessagesRepo(sqlite: Sqlite) {
           memories,
           ...(searches.has(messageId) ? { searches: searches.get(messageId)! } : {}),
           ...(forgets.has(messageId) ? { forgets: forgets.get(messageId)! } : {}),
+          ...(recalled.has(messageId) ? { recalled: recalled.get(messageId)! } : {}),
         })),
       };
     },
@@ -281,9 +283,9 @@ export type MessagesRepo = ReturnType<typeof createMessagesRepo>;
 
 /**
  * A list these answers' records hold (prompt-context.repo.ts), at `jsonPath`: the memory tools' searches, the
- * requests to forget. Empty and unreadable lists are left out.
+ * requests to forget, the time's episodes the prompt carried. Empty and unreadable lists are left out.
  */
-function recordedOf<T extends z.ZodType>(sqlite: Sqlite, messageIds: readonly number[], jsonPath: '$.tools.searches' | '$.forgets', item: T): Map<number, Array<z.output<T>>> {
+function recordedOf<T extends z.ZodType>(sqlite: Sqlite, messageIds: readonly number[], jsonPath: '$.tools.searches' | '$.forgets' | '$.recalled.episodes', item: T): Map<number, Array<z.output<T>>> {
   const out = new Map<number, Array<z.output<T>>>();
   if (messageIds.length === 0) return out;
   const rows = sqlite

@@ -10,7 +10,7 @@
  * History is the question's path only (message-branches.ts): versions the user edited away are not sent.
  */
 import { dayOf, isoDate } from '../../../shared/calendar-day';
-import type { Message, PromptContext, Settings } from '../../../shared/contract';
+import type { EpisodeRef, Message, PromptContext, Settings } from '../../../shared/contract';
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
 import type { ChatMessage } from '../llm/llm.port';
@@ -91,6 +91,7 @@ export async function assemblePrompt(
   let profileText = '';
   let profileCut: { lines: number; ofLines: number } | null = null;
   let semanticTimedOut = false;
+  let recalled: EpisodeRef[] = [];
   if (!input.incognito && settings.memoryMode !== 'off') {
     const profile = fitProfileForPrompt(deps.profile(), profileTokenBudget(budget), estimateTokens);
     profileText = profile.text;
@@ -102,13 +103,16 @@ export async function assemblePrompt(
     const asked = access.inject ? findQuestionTime(userMessage.content, input.now, timeZone) : null;
     const window = asked ? inThePast(asked.window, input.now) : null;
     const room = budget.memories - profileTokens;
+    const found = window ? deps.memory.episodesWithin(window, aboutTheTimeItself(asked!.topic) ? '' : asked!.topic, PROMPT_EPISODES) : [];
     const episodes = window
       ? formatEpisodesForPrompt(
-          deps.memory.episodesWithin(window, aboutTheTimeItself(asked!.topic) ? '' : asked!.topic, PROMPT_EPISODES).map((e) => ({ day: isoDate(dayOf(e.startedAt, timeZone)), threadTitle: e.threadTitle, title: e.title, content: e.content })),
+          found.map((e) => ({ day: isoDate(dayOf(e.startedAt, timeZone)), threadTitle: e.threadTitle, title: e.title, content: e.content })),
           Math.floor(room * EPISODE_SHARE_OF_MEMORIES),
           estimateTokens,
         )
-      : { text: '' };
+      : { text: '', included: [] };
+    // Only those that fit went to the model, so only those are recorded (and scrubbed when deleted forever).
+    recalled = episodes.included.map((i) => found[i]!).map((e) => ({ episodeId: e.episodeId, threadId: e.threadId, threadTitle: e.threadTitle, title: e.title, startedAt: e.startedAt }));
     const episodeTokens = episodes.text ? estimateTokens(episodes.text) + 1 : 0;
     // Without injection only the always-on part goes in: an empty query retrieves the pinned memories alone.
     const query = access.inject ? userMessage.content : '';
@@ -163,6 +167,7 @@ export async function assemblePrompt(
       // The request's output cap, set by the tool loop as it sends each request (tool-loop.ts).
       replyCap: null,
       forgets: [],
+      recalled: { episodes: recalled, forgotten: 0 },
     },
   };
 }

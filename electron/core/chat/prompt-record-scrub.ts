@@ -1,9 +1,9 @@
 /**
- * The records of what the model saw (message_contexts, prompt-context.repo.ts) name what the memory tools found: an
- * episode with its title and its thread's title, a message with its thread's title. When the episode is deleted
- * forever or the thread is deleted, those names must go from every other answer's record too (and so from every
- * backup made later): the result is removed from its search and counted in the search's `forgotten`, so the receipt
- * can still say that something was found there.
+ * The records of what the model saw (message_contexts, prompt-context.repo.ts) name what the memory tools found (an
+ * episode with its title and its thread's title, a message with its thread's title) and the episodes of a question's
+ * time its prompt carried (`recalled`). When the episode is deleted forever or the thread is deleted, those names must
+ * go from every other answer's record too (and so from every backup made later, backup-derived.ts): the result is
+ * removed from its list and counted in that list's `forgotten`, so the receipt can still say that something was there.
  *
  * Rows are found by the ids' JSON text (JSON.stringify writes no spaces) and then read and rewritten whole; a row that
  * does not parse is left as it is (the receipt shows it as not recorded: prompt-context.repo.ts).
@@ -30,14 +30,15 @@ function rewrite(sqlite: Sqlite, likes: readonly string[], gone: (r: Result) => 
   const update = sqlite.prepare('UPDATE message_contexts SET breakdown = ? WHERE message_id = ?');
   let changed = 0;
   for (const row of rows) {
-    let json: { tools?: { searches?: RawSearch[] } };
+    let json: { tools?: { searches?: RawSearch[] }; recalled?: RawSearch };
     try {
       json = JSON.parse(row.breakdown) as typeof json;
     } catch {
       continue;
     }
     let dropped = 0;
-    for (const search of json.tools?.searches ?? []) {
+    // A search's results and the prompt's recalled episodes are the same kind of list: one rule for both.
+    for (const search of [...(json.tools?.searches ?? []), ...(json.recalled ? [json.recalled] : [])]) {
       const before = (search.episodes?.length ?? 0) + (search.messages?.length ?? 0);
       if (search.episodes) search.episodes = search.episodes.filter((r) => !gone(r));
       if (search.messages) search.messages = search.messages.filter((r) => !gone(r));
@@ -62,7 +63,7 @@ export function forgetEpisodesInRecords(sqlite: Sqlite, episodeIds: readonly num
   );
 }
 
-/** Inside the transaction that deletes the thread: its episodes and messages found by other answers' searches. */
+/** Inside the transaction that deletes the thread: its episodes and messages named in other answers' records. */
 export function forgetThreadInRecords(sqlite: Sqlite, threadId: number): number {
   return rewrite(sqlite, [`%"threadId":${threadId},%`, `%"threadId":${threadId}}%`], (r) => r.threadId === threadId);
 }

@@ -2,11 +2,12 @@
  * Under an answer: which long-term memories it used and why, in words (pinned, similar meaning, the words it matched, recent;
  * the score on hover), with each memory's text, and quick actions: wrong (open it in the editor), outdated (delete it or let it expire), and
  * "not in this thread" (thread.excludeMemory; shown as excluded, with a way back). Above them, the searches the model ran
- * with the memory tools and what each returned (ToolSearchList.tsx).
+ * with the memory tools and what each returned (ToolSearchList.tsx), and the earlier conversations of the time the
+ * question asked about that the prompt carried (RecalledEpisodeList.tsx).
  */
 import { DayField } from './DayField';
 import { useEffect, useId, useState } from 'react';
-import type { Memory, ToolSearch } from '../../../shared/contract';
+import type { EpisodeRef, Memory, ToolSearch } from '../../../shared/contract';
 import type { Result } from '../../../shared/errors';
 import type { MessageKey } from '../i18n';
 import { formatNumber } from '../format';
@@ -19,12 +20,13 @@ import { useAppStore } from '../stores/app.store';
 import { useLanguage, useT } from '../use-t';
 import { MemoryIcon } from './icons';
 import { InlineField } from './InlineField';
+import { RecalledEpisodeList } from './RecalledEpisodeList';
 import { ToolSearchList } from './ToolSearchList';
 
 const REASONS = ['pinned', 'semantic', 'keyword', 'recency'] as const;
 const NO_EXCLUSIONS: number[] = [];
 
-export function MemoryReceipt({ memories, searches = [], threadId }: { memories: MemoryUse[]; searches?: ToolSearch[]; threadId: number }) {
+export function MemoryReceipt({ memories, searches = [], recalled = [], threadId }: { memories: MemoryUse[]; searches?: ToolSearch[]; recalled?: EpisodeRef[]; threadId: number }) {
   const t = useT();
   const want = useMemoryRefsStore((s) => s.want);
   const excluded = useMemoryRefsStore((s) => s.exclusions[threadId] ?? NO_EXCLUSIONS);
@@ -38,8 +40,15 @@ export function MemoryReceipt({ memories, searches = [], threadId }: { memories:
   return (
     <details className="receipt">
       <summary>
-        <MemoryIcon /> {memories.length > 0 || searches.length === 0 ? t('receipt.summary', { count: memories.length }) : t('receipt.searchesSummary', { count: searches.length })}
+        {/* The first thing the answer drew on leads (memories, else searches, else earlier conversations); the others follow. */}
+        <MemoryIcon />{' '}
+        {memories.length > 0 || (searches.length === 0 && recalled.length === 0)
+          ? t('receipt.summary', { count: memories.length })
+          : searches.length > 0
+            ? t('receipt.searchesSummary', { count: searches.length })
+            : t('receipt.recalled.summary', { count: recalled.length })}
         {memories.length > 0 && searches.length > 0 && <span className="receipt-searches-count"> · {t('receipt.searchesSummary', { count: searches.length })}</span>}
+        {recalled.length > 0 && (memories.length > 0 || searches.length > 0) && <span className="receipt-recalled-count"> · {t('receipt.recalled.summary', { count: recalled.length })}</span>}
         <span className="receipt-reasons">
           {counts.map(({ reason, count }) => (
             <span key={reason} className={`reason reason-${reason}`}>
@@ -49,6 +58,7 @@ export function MemoryReceipt({ memories, searches = [], threadId }: { memories:
         </span>
       </summary>
       {searches.length > 0 && <ToolSearchList searches={searches} />}
+      {recalled.length > 0 && <RecalledEpisodeList episodes={recalled} />}
       <ul className="receipt-list">
         {memories.map((use) => (
           <ReceiptItem key={use.memoryId} use={use} threadId={threadId} excluded={excluded.includes(use.memoryId)} />

@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import type { ForgetNotice, Message, ToolSearch } from '../../../shared/contract';
+import type { EpisodeRef, ForgetNotice, Message, ToolSearch } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
 import { formatBytes, formatDuration, formatNumber, formatTime } from '../format';
 import { copyText } from '../markdown/copy-text';
@@ -22,6 +22,8 @@ interface Props {
   receipt: MemoryUse[] | undefined;
   /** The searches the model ran with the memory tools for this answer. */
   searches?: ToolSearch[] | undefined;
+  /** The episodes of the question's time its prompt carried (recall by time). */
+  recalled?: EpisodeRef[] | undefined;
   /** Requests to forget handled for this answer. */
   forgets?: ForgetNotice[] | undefined;
   isLast: boolean;
@@ -29,10 +31,10 @@ interface Props {
   error: ErrorInfo | null;
 }
 
-export const MessageItem = memo(function MessageItem({ message, receipt, searches, forgets, isLast, error }: Props) {
+export const MessageItem = memo(function MessageItem({ message, receipt, searches, recalled, forgets, isLast, error }: Props) {
   if (message.role === 'user') return <UserMessage message={message} />;
   if (message.role === 'system') return null;
-  return <AssistantMessage message={message} receipt={receipt} searches={searches} forgets={forgets} isLast={isLast} error={error} />;
+  return <AssistantMessage message={message} receipt={receipt} searches={searches} recalled={recalled} forgets={forgets} isLast={isLast} error={error} />;
 });
 
 /** A question: editable (a new version; the old one and what followed stay, message-branches.ts), with its versions. */
@@ -96,7 +98,7 @@ function SentAttachments({ attachments }: { attachments: NonNullable<Message['at
   );
 }
 
-function AssistantMessage({ message, receipt, searches, forgets, isLast, error }: Props) {
+function AssistantMessage({ message, receipt, searches, recalled, forgets, isLast, error }: Props) {
   const t = useT();
   const retry = useChatStore((s) => s.retry);
   const sending = useChatStore((s) => s.threads[message.threadId]?.sending ?? false);
@@ -127,7 +129,9 @@ function AssistantMessage({ message, receipt, searches, forgets, isLast, error }
       {streaming && !waiting && <span className="caret" aria-hidden="true" />}
       <StatusBadge message={message} error={error} canRetry={isLast && !sending} onRetry={() => void retry(message.threadId)} />
       {forgets && forgets.length > 0 && <ForgetNotices notices={forgets} />}
-      {((receipt && receipt.length > 0) || (searches && searches.length > 0)) && <MemoryReceipt memories={receipt ?? []} searches={searches ?? []} threadId={message.threadId} />}
+      {((receipt && receipt.length > 0) || (searches && searches.length > 0) || (recalled && recalled.length > 0)) && (
+        <MemoryReceipt memories={receipt ?? []} searches={searches ?? []} recalled={recalled ?? []} threadId={message.threadId} />
+      )}
       {/* Plain text is the answer as rendered: no Markdown marks, lists and paragraphs as lines. */}
       <MessageMeta message={message} streaming={streaming} plainText={() => body.current?.innerText.trim() ?? message.content} canRegenerate={!sending} />
     </article>

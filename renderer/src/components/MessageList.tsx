@@ -95,6 +95,7 @@ export function MessageList({ threadId }: { threadId: number }) {
             message={message}
             receipt={chat.receipts[message.id]}
             searches={chat.searches[message.id]}
+            recalled={chat.recalled[message.id]}
             forgets={chat.forgets[message.id]}
             isLast={i === chat.messages.length - 1}
             error={i === chat.messages.length - 1 ? chat.error : null}

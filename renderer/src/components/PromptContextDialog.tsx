@@ -2,7 +2,8 @@
  * What the model saw for one answer (chat.context), like a context window viewer: the parts of the prompt with their
  * tokens against the budget (a bar over the whole context window, and the same figures as a table), whether the
  * instructions or older messages were cut, the system text as sent, and the memories by their text; the output cap
- * the request carried (the reply reserve as enforced), and whether semantic search was given up for its time budget.
+ * the request carried (the reply reserve as enforced), and whether semantic search was given up for its time budget;
+ * the earlier conversations of the time the question asked about that the prompt carried.
  * An answer from before Mnemo recorded this says so.
  */
 import { useEffect, useState } from 'react';
@@ -13,6 +14,7 @@ import { useMemoryRefsStore } from '../stores/memory-refs.store';
 import { useThreadsStore } from '../stores/threads.store';
 import { useLanguage, useT } from '../use-t';
 import { Dialog } from './Dialog';
+import { RecalledEpisodeList } from './RecalledEpisodeList';
 import { ToolSearchList } from './ToolSearchList';
 
 type Loaded = { kind: 'loading' } | { kind: 'failed' } | { kind: 'done'; context: PromptContext | null };
@@ -129,6 +131,12 @@ function ContextBreakdown({ context }: { context: PromptContext }) {
         <details className="context-details" open>
           <summary>{t('context.searches')}</summary>
           <ToolSearchList searches={context.tools.searches} />
+        </details>
+      )}
+      {context.recalled.episodes.length + context.recalled.forgotten > 0 && (
+        <details className="context-details" open>
+          <summary>{t('context.recalled')}</summary>
+          <RecalledEpisodeList episodes={context.recalled.episodes} forgotten={context.recalled.forgotten} />
         </details>
       )}
       {context.memories.ids.length > 0 && (

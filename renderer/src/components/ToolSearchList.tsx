@@ -10,9 +10,9 @@
 import { useEffect } from 'react';
 import type { ToolSearch } from '../../../shared/contract';
 import { formatRelativeTime } from '../format';
-import { showMessage } from '../stores/navigate';
 import { useMemoryRefsStore } from '../stores/memory-refs.store';
 import { useLanguage, useT } from '../use-t';
+import { EpisodeRefItem } from './EpisodeRefItem';
 
 export function ToolSearchList({ searches }: { searches: ToolSearch[] }) {
   const t = useT();
@@ -45,12 +45,7 @@ export function ToolSearchList({ searches }: { searches: ToolSearch[] }) {
                   return <li key={`m${id}`}>{memory ? memory.content : memory === null ? t('receipt.gone', { id }) : t('receipt.memory', { id })}</li>;
                 })}
                 {s.episodes.map((e) => (
-                  <li key={`e${e.episodeId}`} className="tool-search-episode">
-                    {t('receipt.search.episode', { title: e.title, when: formatRelativeTime(e.startedAt, Date.now(), language) })}{' '}
-                    <button type="button" className="ghost small" onClick={() => showMessage(e.threadId, null)}>
-                      {t('episodes.openThread', { title: e.threadTitle || t('receipt.search.untitled') })}
-                    </button>
-                  </li>
+                  <EpisodeRefItem key={`e${e.episodeId}`} episode={e} />
                 ))}
                 {s.messages.map((m) => (
                   <li key={`c${m.messageId}`}>{t(m.role === 'assistant' ? 'receipt.search.answer' : 'receipt.search.message', { title: m.threadTitle || t('receipt.search.untitled'), when: formatRelativeTime(m.createdAt, Date.now(), language) })}</li>

@@ -6,7 +6,7 @@
  * switch of version reads the thread again in place of what was shown.
  */
 import { create } from 'zustand';
-import type { ForgetNotice, Message, MessageAttachment, ThreadSummary, ToolSearch } from '../../../shared/contract';
+import type { EpisodeRef, ForgetNotice, Message, MessageAttachment, ThreadSummary, ToolSearch } from '../../../shared/contract';
 import type { Client } from '../../../shared/client';
 import type { ErrorInfo, Result } from '../../../shared/errors';
 import { useAppStore } from './app.store';
@@ -22,6 +22,8 @@ export interface ThreadChat {
   searches: Record<number, ToolSearch[]>;
   /** Requests to forget handled for an answer (ForgetNotices.tsx), by answer id. */
   forgets: Record<number, ForgetNotice[]>;
+  /** The episodes of the question's time an answer's prompt carried (recall by time), by answer id. */
+  recalled: Record<number, EpisodeRef[]>;
   hasMore: boolean;
   loaded: boolean;
   loadingOlder: boolean;
@@ -37,17 +39,19 @@ export interface ThreadChat {
 
 const PAGE_SIZE = 200;
 
-/** A thread.messages page's receipts, by answer id: the memories used, the searches run, the forgets handled. */
-function receiptsOf(page: ReadonlyArray<{ messageId: number; memories: MemoryUse[]; searches?: ToolSearch[] | undefined; forgets?: ForgetNotice[] | undefined }>) {
+/** A thread.messages page's receipts, by answer id: the memories used, the searches run, the forgets handled, the episodes recalled. */
+function receiptsOf(page: ReadonlyArray<{ messageId: number; memories: MemoryUse[]; searches?: ToolSearch[] | undefined; forgets?: ForgetNotice[] | undefined; recalled?: EpisodeRef[] | undefined }>) {
   const receipts: Record<number, MemoryUse[]> = {};
   const searches: Record<number, ToolSearch[]> = {};
   const forgets: Record<number, ForgetNotice[]> = {};
+  const recalled: Record<number, EpisodeRef[]> = {};
   for (const r of page) {
     if (r.memories.length > 0) receipts[r.messageId] = r.memories;
     if (r.searches && r.searches.length > 0) searches[r.messageId] = r.searches;
     if (r.forgets && r.forgets.length > 0) forgets[r.messageId] = r.forgets;
+    if (r.recalled && r.recalled.length > 0) recalled[r.messageId] = r.recalled;
   }
-  return { receipts, searches, forgets };
+  return { receipts, searches, forgets, recalled };
 }
 /** Failures after which what models.list says has probably changed. */
 const MODEL_ERRORS = new Set(['OLLAMA_UNREACHABLE', 'LLM_UNREACHABLE', 'MODEL_NOT_FOUND', 'MODEL_LOAD_TIMEOUT']);
@@ -57,6 +61,7 @@ export const emptyThreadChat: ThreadChat = Object.freeze({
   receipts: {},
   searches: {},
   forgets: {},
+  recalled: {},
   hasMore: false,
   loaded: false,
   loadingOlder: false,
@@ -148,7 +153,7 @@ export const useChatStore = create<ChatState>((set, get) => {
     });
   }
 
-  function absorb(message: Message, memoriesUsed?: MemoryUse[], toolSearches?: ToolSearch[], forgets?: ForgetNotice[]): void {
+  function absorb(message: Message, memoriesUsed?: MemoryUse[], toolSearches?: ToolSearch[], forgets?: ForgetNotice[], recalled?: EpisodeRef[]): void {
     if (!get().threads[message.threadId]) return; // not shown: loaded fresh when opened
     // Buffered text of this message is older than a finished message; applied text would double it.
     if (message.status !== 'streaming') pendingDeltas.delete(message.id);
@@ -159,6 +164,7 @@ export const useChatStore = create<ChatState>((set, get) => {
       ...(memoriesUsed && memoriesUsed.length > 0 ? { receipts: { ...chat.receipts, [message.id]: memoriesUsed } } : {}),
       ...(toolSearches && toolSearches.length > 0 ? { searches: { ...chat.searches, [message.id]: toolSearches } } : {}),
       ...(forgets && forgets.length > 0 ? { forgets: { ...chat.forgets, [message.id]: forgets } } : {}),
+      ...(recalled && recalled.length > 0 ? { recalled: { ...chat.recalled, [message.id]: recalled } } : {}),
     }));
   }
 
@@ -205,7 +211,7 @@ export const useChatStore = create<ChatState>((set, get) => {
       client.on('message.searchStarted', ({ threadId, messageId, tool, query }) => {
         if (get().threads[threadId]) patch(threadId, () => ({ searching: { messageId, tool, query } }));
       });
-      client.on('message.completed', ({ message, memoriesUsed, toolSearches, forgets }) => absorb(message, memoriesUsed, toolSearches, forgets));
+      client.on('message.completed', ({ message, memoriesUsed, toolSearches, forgets, recalled }) => absorb(message, memoriesUsed, toolSearches, forgets, recalled));
       client.on('thread.branchSwitched', ({ threadId }) => {
         if (get().threads[threadId]) void get().load(threadId, { replace: true });
       });
@@ -226,7 +232,7 @@ export const useChatStore = create<ChatState>((set, get) => {
         if (result.error.code !== 'NOT_FOUND') useAppStore.getState().showError(result.error);
         return;
       }
-      const { receipts, searches, forgets } = receiptsOf(result.value.receipts);
+      const { receipts, searches, forgets, recalled } = receiptsOf(result.value.receipts);
       patch(threadId, (chat) => {
         // Replies that finished while the page was loading are newer than the page: keep them.
         let messages = result.value.messages;
@@ -236,6 +242,7 @@ export const useChatStore = create<ChatState>((set, get) => {
           receipts: { ...chat.receipts, ...receipts },
           searches: { ...chat.searches, ...searches },
           forgets: { ...chat.forgets, ...forgets },
+          recalled: { ...chat.recalled, ...recalled },
           hasMore: result.value.hasMore,
           loaded: true,
         };
@@ -253,12 +260,13 @@ export const useChatStore = create<ChatState>((set, get) => {
         patch(threadId, () => ({ loadingOlder: false }));
         return useAppStore.getState().showError(result.error);
       }
-      const { receipts, searches, forgets } = receiptsOf(result.value.receipts);
+      const { receipts, searches, forgets, recalled } = receiptsOf(result.value.receipts);
       patch(threadId, (c) => ({
         messages: mergeOlder(result.value.messages, c.messages),
         receipts: { ...receipts, ...c.receipts },
         searches: { ...searches, ...c.searches },
         forgets: { ...forgets, ...c.forgets },
+        recalled: { ...recalled, ...c.recalled },
         hasMore: result.value.hasMore,
         loadingOlder: false,
       }));
