@@ -29,7 +29,7 @@
  * says how many were left out.
  */
 import type { MemoryCategory } from '../../../shared/contract';
-import type { RetrievedMemory } from './memory-retrieval.port';
+import type { PromptEpisode, RetrievedMemory } from './memory-retrieval.port';
 import type { ToolDefinition } from '../llm/llm.port';
 import { fitToTokens } from './context-budget';
 import { addDays, dayOf, isoDate, startOfDay } from '../../../shared/calendar-day';
@@ -111,15 +111,8 @@ export interface FoundMemory extends RetrievedMemory {
   category: MemoryCategory;
 }
 
-/** An episode: what one stretch of an earlier conversation was about (episodes/episode.service.ts). */
-export interface FoundEpisode {
-  episodeId: number;
-  threadId: number;
-  threadTitle: string;
-  title: string;
-  content: string;
-  startedAt: number;
-}
+/** An episode a search found: the same shape the prompt quotes (memory-retrieval.port.ts PromptEpisode). */
+export type FoundEpisode = PromptEpisode;
 
 export interface FoundMessage {
   messageId: number;
