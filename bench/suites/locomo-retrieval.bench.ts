@@ -17,14 +17,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createClient, unwrap } from '../../shared/client';
-import { createCore } from '../../electron/core/create-core';
-import { createInProcessTransport } from '../../electron/core/in-process.transport';
 import type { Embedder } from '../../electron/core/embedding/embedder.port';
-import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
-import { startFakeOllama } from '../../test/fakes/fake-ollama';
 import { bm25Top, cosineTop, reciprocalRankFusion } from '../baselines';
 import { createEvalEmbedder, EVAL_DTYPE, EVAL_MODEL, findEvalModel, PREPARE_COMMAND } from '../eval-model';
+import { askMnemo as askMnemoIndexes } from '../ask-mnemo';
 import type { SuiteResult } from '../harness';
 import { CATEGORY_NAMES, LOCOMO_CATEGORIES, readLocomo, scoreLocomo, type LocomoConversation, type Retrieved } from '../locomo';
 
@@ -105,34 +101,10 @@ async function askMnemo(conversations: LocomoConversation[], embedder: Embedder 
   const prompt: Retrieved[][] = [];
   const search: Retrieved[][] = [];
   for (const c of conversations) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-bench-locomo-'));
-    const fake = await startFakeOllama();
-    const core = createCore({ dataDir: dir, host: 'cli', embedder, startQueue: false, llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url } });
-    try {
-      const client = createClient(createInProcessTransport(core));
-      const indexOf = new Map<number, number>();
-      for (const [i, m] of c.memories.entries()) {
-        const made = unwrap(await client.call('memory.create', { content: m.content, category: 'knowledge' }));
-        if (embedder && made.embeddingModel === null) throw new Error(`memory ${i} of conversation ${c.id} got no vector from ${embedder.modelId}`);
-        indexOf.set(made.id, i);
-      }
-      const indexes = (ids: number[]) => ids.map((id) => indexOf.get(id)!);
-      const promptAnswers: Retrieved[] = [];
-      const searchAnswers: Retrieved[] = [];
-      for (const q of c.questions) {
-        const sent = unwrap(await client.call('chat.send', { text: q.text }));
-        promptAnswers.push(indexes(sent.memoriesUsed.map((u) => u.memoryId)));
-        const found = unwrap(await client.call('memory.search', { query: q.text, limit: TOP }));
-        if (embedder && found.mode !== 'hybrid') throw new Error(`memory.search answered in ${found.mode} mode with ${embedder.modelId}`);
-        searchAnswers.push(indexes(found.hits.map((h) => h.memory.id)));
-      }
-      prompt.push(promptAnswers);
-      search.push(searchAnswers);
-    } finally {
-      await core.dispose();
-      await fake.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const memories = c.memories.map((m) => ({ content: m.content, category: 'knowledge' as const }));
+    const asked = await askMnemoIndexes(memories, c.questions.map((q) => q.text), { embedder, searchLimit: TOP });
+    prompt.push(asked.prompt);
+    search.push(asked.search);
   }
   return { prompt, search };
 }

@@ -24,16 +24,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createClient, unwrap } from '../../shared/client';
-import { createCore } from '../../electron/core/create-core';
-import { createInProcessTransport } from '../../electron/core/in-process.transport';
-import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { searchTerms, toFtsDocument } from '../../electron/core/text/fts-text';
-import { startFakeOllama } from '../../test/fakes/fake-ollama';
 import type { Embedder } from '../../electron/core/embedding/embedder.port';
 import type { MemoryCategory } from '../../shared/contract';
 import { createEvalEmbedder, EVAL_MODEL, findEvalModel, PREPARE_COMMAND, EVAL_DTYPE } from '../eval-model';
 import { distractorMemories, GOLD_MEMORIES, QUESTIONS, type EvalQuestion } from '../fixtures/retrieval-eval';
+import { askMnemo as askMnemoIndexes } from '../ask-mnemo';
 import type { SuiteResult } from '../harness';
 import { bm25Top, plainWords } from '../baselines';
 
@@ -180,52 +176,11 @@ function extraFloors(env: NodeJS.ProcessEnv = process.env): number[] {
 
 type EvalMemoryRow = { key: string; content: string; category: MemoryCategory };
 
-/**
- * Puts the memories into a fresh core and asks every question twice: through chat.send (the prompt's memories) and
- * memory.search (top 10). With an embedder, fails unless every memory got a vector and every search ran hybrid, so a
- * model that silently did not load cannot pass for semantic search.
- */
+/** Mnemo's answers to every question (bench/ask-mnemo.ts), as memory keys. */
 async function askMnemo(memories: EvalMemoryRow[], embedder: Embedder | null, minSimilarity?: number): Promise<{ prompt: Answers; search: Answers }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-bench-quality-'));
-  const fake = await startFakeOllama();
-  const core = createCore({
-    dataDir: dir,
-    host: 'cli',
-    embedder,
-    startQueue: false,
-    llm: (host) => createOllamaLlm({ host }),
-    env: { OLLAMA_HOST: fake.url },
-  });
-  try {
-    const client = createClient(createInProcessTransport(core));
-    if (minSimilarity !== undefined) unwrap(await client.call('settings.update', { patch: { retrieval: { minSimilarity } } }));
-    const keyOf = new Map<number, string>();
-    let withVector = 0;
-    for (const m of memories) {
-      const made = unwrap(await client.call('memory.create', { content: m.content, category: m.category }));
-      keyOf.set(made.id, m.key);
-      if (made.embeddingModel !== null) withVector++;
-    }
-    if (embedder && withVector !== memories.length) {
-      throw new Error(`only ${withVector} of ${memories.length} memories got a vector from ${embedder.modelId}`);
-    }
-    const keys = (ids: number[]) => ids.map((id) => keyOf.get(id) ?? `?${id}`);
-
-    const prompt: Answers = [];
-    const search: Answers = [];
-    for (const q of QUESTIONS) {
-      const sent = unwrap(await client.call('chat.send', { text: q.text }));
-      prompt.push(keys(sent.memoriesUsed.map((u) => u.memoryId)));
-      const found = unwrap(await client.call('memory.search', { query: q.text, limit: 10 }));
-      if (embedder && found.mode !== 'hybrid') throw new Error(`memory.search answered in ${found.mode} mode with ${embedder.modelId}`);
-      search.push(keys(found.hits.map((h) => h.memory.id)));
-    }
-    return { prompt, search };
-  } finally {
-    await core.dispose();
-    await fake.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const asked = await askMnemoIndexes(memories, QUESTIONS.map((q) => q.text), { embedder, minSimilarity });
+  const keys = (answers: number[][]) => answers.map((a) => a.map((i) => memories[i]?.key ?? '?'));
+  return { prompt: keys(asked.prompt), search: keys(asked.search) };
 }
 
 /** The bm25 baseline over the memory texts (bench/baselines.ts), as memory keys. */

@@ -1,0 +1,62 @@
+/**
+ * Mnemo answering a quality suite's questions: the memories go into a fresh core (memory.create), then every question is
+ * asked twice, through chat.send in a new thread (the prompt's memories, memoriesUsed) and memory.search (top
+ * `searchLimit`), through a real core whose real Ollama adapter talks to the fake Ollama on loopback. With an embedder,
+ * fails unless every memory got a vector and every search ran hybrid, so a model that silently did not load cannot pass
+ * for semantic search. Answers are indexes into `memories`, best first.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createClient, unwrap } from '../shared/client';
+import type { MemoryCategory } from '../shared/contract';
+import { createCore } from '../electron/core/create-core';
+import type { Embedder } from '../electron/core/embedding/embedder.port';
+import { createInProcessTransport } from '../electron/core/in-process.transport';
+import { createOllamaLlm } from '../electron/core/llm/ollama.llm';
+import { startFakeOllama } from '../test/fakes/fake-ollama';
+
+export interface AskOptions {
+  embedder: Embedder | null;
+  /** settings.retrieval.minSimilarity for this core; default: the setting's default. */
+  minSimilarity?: number;
+  searchLimit?: number;
+}
+
+export async function askMnemo(
+  memories: ReadonlyArray<{ content: string; category: MemoryCategory }>,
+  questions: readonly string[],
+  { embedder, minSimilarity, searchLimit = 10 }: AskOptions,
+): Promise<{ prompt: number[][]; search: number[][] }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-bench-ask-'));
+  const fake = await startFakeOllama();
+  const core = createCore({ dataDir: dir, host: 'cli', embedder, startQueue: false, llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url } });
+  try {
+    const client = createClient(createInProcessTransport(core));
+    if (minSimilarity !== undefined) unwrap(await client.call('settings.update', { patch: { retrieval: { minSimilarity } } }));
+    const indexOf = new Map<number, number>();
+    let withVector = 0;
+    for (const [i, m] of memories.entries()) {
+      const made = unwrap(await client.call('memory.create', { content: m.content, category: m.category }));
+      indexOf.set(made.id, i);
+      if (made.embeddingModel !== null) withVector++;
+    }
+    if (embedder && withVector !== memories.length) throw new Error(`only ${withVector} of ${memories.length} memories got a vector from ${embedder.modelId}`);
+    const indexes = (ids: number[]) => ids.map((id) => indexOf.get(id) ?? -1);
+
+    const prompt: number[][] = [];
+    const search: number[][] = [];
+    for (const text of questions) {
+      const sent = unwrap(await client.call('chat.send', { text }));
+      prompt.push(indexes(sent.memoriesUsed.map((u) => u.memoryId)));
+      const found = unwrap(await client.call('memory.search', { query: text, limit: searchLimit }));
+      if (embedder && found.mode !== 'hybrid') throw new Error(`memory.search answered in ${found.mode} mode with ${embedder.modelId}`);
+      search.push(indexes(found.hits.map((h) => h.memory.id)));
+    }
+    return { prompt, search };
+  } finally {
+    await core.dispose();
+    await fake.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
