@@ -34,7 +34,7 @@ export const coreLayers = [
   ['conversation', 'jobs'], // messages, branches, the readable-message rule; the job queue
   ['embedding', 'settings'],
   ['models', 'memory'],
-  ['extraction', 'timeline'],
+  ['extraction', 'review', 'timeline'],
   ['profile', 'episodes', 'threads', 'focus'],
   ['chat', 'backup'],
   ['mcp'],

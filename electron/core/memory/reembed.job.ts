@@ -5,7 +5,7 @@
  */
 import type { EventBus } from '../runtime/event-bus';
 import type { JobHandler, JobQueue } from '../jobs/job-queue';
-import type { MemoryService } from '../memory/memory.service';
+import type { MemoryService } from './memory.service';
 import type { Clock } from '../ports/clock.port';
 
 export function createReembedJob(deps: { memories: MemoryService; events: EventBus }): JobHandler {
