@@ -25,13 +25,13 @@ const coreRuntime = [['electron', 'electron/**', 'react', 'react-dom', '**/main/
  * (test/unit/layers.test.ts fails until it has one, and checks every import of the core against this table).
  */
 export const coreLayers = [
-  ['text'], // words, fences, token estimates, display width
+  ['text'], // words, fences, token estimates
   ['time', 'safety'], // dates in words; secrets, instructions, language, grounding
   ['ports'], // what the environment provides (clock, logger, paths, secrets) and a domain asks of another
   ['runtime'], // event bus, schedulers, worker threads, packaged paths, version
   ['db'], // opening (restore included), migrations, transactions, the timeline writer
   ['rpc', 'llm', 'search'], // the dispatcher; the model gateway and context budget; the search engine over any table
-  ['conversation', 'jobs'], // messages, branches, the readable-message rule; the job queue
+  ['conversation', 'jobs'], // messages, branches, attachments' text; the job queue
   ['embedding', 'settings'],
   ['models', 'memory'],
   ['extraction', 'review', 'timeline'],
