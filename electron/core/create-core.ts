@@ -18,6 +18,7 @@ import { createReembedJob, scheduleReembed } from './memory/reembed.job';
 import { createReviewService } from './review/review.service';
 import { JobQueue } from './jobs/job-queue';
 import { createTimelineService } from './timeline/timeline.service';
+import { createTimelineStore } from './timeline/timeline.store';
 import { createTimelineWriter } from './db/timeline-writer';
 import { createLlmProvider } from './llm/llm-provider';
 import { createBackgroundModel } from './llm/background-model';
@@ -28,6 +29,7 @@ import type { Embedder } from './embedding/embedder.port';
 import { createDefaultEmbedder, createEmbedderFactory, resolveModelHub, type LocalEmbeddingThread } from './embedding/embedder.factory';
 import { createEmbeddingService } from './embedding/embedding.service';
 import { createMemoryService, memoryRetrievalPort } from './memory/memory.service';
+import { createMemoryStores } from './memory/memory.store';
 import { createMemoryToolSources } from './chat/memory-tool-sources';
 import { createMemoryForget } from './memory/memory-forget';
 import { createBackupService } from './backup/backup.service';
@@ -49,6 +51,7 @@ import type { SecretStore } from './ports/secret-store.port';
 import { derivePaths, type Paths } from './ports/paths.port';
 import { createDispatcher, type Handlers } from './rpc/dispatcher';
 import { createSettingsService } from './settings/settings.service';
+import { createSettingsStore } from './settings/settings.store';
 import { createApiKey } from './settings/api-key';
 import { appHandlers } from './app.handlers';
 import { backupHandlers } from './backup/backup.handlers';
@@ -154,7 +157,7 @@ export function createCore(options: CoreOptions): Core {
   if (db.restore) logger[db.restore.status === 'restored' ? 'info' : 'warn']('staged restore', { ...db.restore });
 
   const events = createEventBus(logger);
-  const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger });
+  const settings = createSettingsService({ store: createSettingsStore(db.sqlite), clock, events, logger });
   const threads = createThreadService({ sqlite: db.sqlite, clock, events, logger });
   const messages = createMessagesRepo(db.sqlite);
   const promptContexts = createPromptContextRepo(db.sqlite, logger);
@@ -192,8 +195,9 @@ export function createCore(options: CoreOptions): Core {
   // One scrubber for memories and episodes: one scrub at a time over the backups' scratch files.
   const backupScrubber = createBackupScrubber({ paths, logger });
   const profileStore = createProfileStore(db.sqlite);
+  const memoryStores = createMemoryStores(db.sqlite, clock);
   const memories = createMemoryService({
-    sqlite: db.sqlite,
+    stores: memoryStores,
     clock,
     events,
     logger,
@@ -231,7 +235,7 @@ export function createCore(options: CoreOptions): Core {
       queue.notifyChange();
     }
   });
-  const timeline = createTimelineService({ sqlite: db.sqlite, clock });
+  const timeline = createTimelineService({ store: createTimelineStore(db.sqlite), memories: memoryStores.memories, sqlite: db.sqlite, clock });
   // Every job that asks the model asks through the background-model gateway (llm/background-model.ts), never llm.
   const jobDeps = { sqlite: db.sqlite, clock, events, model: backgroundModel, settings: () => settings.get() };
   queue.register(createSummaryJob(jobDeps));
@@ -247,7 +251,7 @@ export function createCore(options: CoreOptions): Core {
   );
   const profile = createProfileService({ store: profileStore, queue, clock, events, settings: () => settings.get(), contextWindow: (model) => llm.contextWindow(model) });
   disposers.push(() => profile.dispose());
-  queue.register(createProfileJob({ ...jobDeps, store: profileStore, logger }));
+  queue.register(createProfileJob({ ...jobDeps, store: profileStore, memories: memoryStores.upkeep, logger }));
   const episodeStore = createEpisodeStore(db.sqlite);
   const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get(), backups: backupScrubber, logger });
   disposers.push(() => episodes.dispose());
@@ -290,9 +294,9 @@ export function createCore(options: CoreOptions): Core {
   chat.recoverInterrupted();
   queue.register(createExtractionJob({ ...jobDeps, logger, memories }));
   queue.register(createReembedJob({ memories, events }));
-  const memoryCap = createMemoryCap({ sqlite: db.sqlite, settings: () => settings.get() });
-  queue.register(createConsolidateJob({ ...jobDeps, logger, memories, cap: memoryCap }));
-  const review = createReviewService({ sqlite: db.sqlite, memories, events });
+  const memoryCap = createMemoryCap({ upkeep: memoryStores.upkeep, settings: () => settings.get() });
+  queue.register(createConsolidateJob({ ...jobDeps, upkeep: memoryStores.upkeep, logger, memories, cap: memoryCap }));
+  const review = createReviewService({ upkeep: memoryStores.upkeep, memories, events });
   const mcpClients = createMcpClientsStore({ sqlite: db.sqlite, clock, timeline: timelineEvents });
   const mcp = createMcpService({ store: mcpClients, events, memoryExists: (id) => memories.getMemory(id) !== null });
   const mcpTools = createMcpMemoryTools({
@@ -322,9 +326,10 @@ export function createCore(options: CoreOptions): Core {
     await queue.stop();
   });
   const backups = createBackupService({ paths, clock, events, logger });
-  const consolidation = createConsolidationStep({ sqlite: db.sqlite, clock, memories, cap: memoryCap, queue, settings: () => settings.get() });
-  const maintenance = createMemoryMaintenance({ sqlite: db.sqlite, clock, events, logger, memories, embedding, settings: () => settings.get(), consolidation });
+  const consolidation = createConsolidationStep({ sqlite: db.sqlite, stores: memoryStores, clock, memories, cap: memoryCap, queue, settings: () => settings.get() });
+  const maintenance = createMemoryMaintenance({ stores: memoryStores, clock, events, logger, memories, embedding, settings: () => settings.get(), consolidation });
   const exporter = createMemoryExporter({
+    upkeep: memoryStores.upkeep,
     sqlite: db.sqlite,
     clock,
     settings: () => settings.get(),
@@ -338,7 +343,7 @@ export function createCore(options: CoreOptions): Core {
     app: () => ({ version: options.version ?? '0.0.0', schemaVersion: db.schemaVersion }),
   });
   const threadImporter = createThreadImporter({ sqlite: db.sqlite, clock, events, messages, thread: (id) => threads.get(id) });
-  const importer = createMemoryImporter({ sqlite: db.sqlite, clock, events, logger, memories, settings: () => settings.get() });
+  const importer = createMemoryImporter({ stores: memoryStores, clock, events, logger, memories, settings: () => settings.get() });
   importer.recoverAbandoned();
   disposers.push(() => importer.stop());
   // The backup first: the day's copy holds what maintenance is about to change (merges, decay, the cap). Old trash it
@@ -386,7 +391,7 @@ export function createCore(options: CoreOptions): Core {
       exporter,
       importer,
       maintenance,
-      unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }),
+      unconsolidate: createUnconsolidate({ upkeep: memoryStores.upkeep, events, memories }),
       access: (memoryId) => mcp.accessOf(memoryId),
     }),
     ...profileHandlers(profile),
