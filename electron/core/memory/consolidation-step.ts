@@ -29,7 +29,6 @@ import type { Watermark } from './memory-upkeep.store';
 export const SEEDS_PER_RUN = 200;
 export const SAMPLE_PER_RUN = 50;
 
-
 export interface ConsolidationStepResult {
   queued: number;
   /** Where the next run continues; null when nothing was looked at (turned off, no semantic search). */
