@@ -9,6 +9,7 @@ import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../el
 import { contentHash } from '../../electron/core/memory/content-hash';
 import { createMemoryStore, type MemoryStore } from '../../electron/core/memory/memory.store';
 import { createMemoryUpkeepStore, type MemoryUpkeepStore } from '../../electron/core/memory/memory-upkeep.store';
+import { createTimelineWriter, type TimelineWriter } from '../../electron/core/db/timeline-writer';
 import { toFtsDocument, toFtsQuery } from '../../electron/core/text/fts-text';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -34,7 +35,7 @@ interface Seed {
 describe('the memory stores', () => {
   const tempDir = useTempDirs();
 
-  function open(): { store: MemoryStore; upkeep: MemoryUpkeepStore; add(seed: Seed): number } {
+  function open(): { store: MemoryStore; upkeep: MemoryUpkeepStore; timeline: TimelineWriter; add(seed: Seed): number } {
     const db = openDatabase(path.join(tempDir(), 'mnemo.db'), { migrationsDir: sourceMigrationsDir(), now: () => T0 });
     opened.push(db);
     const store = createMemoryStore(db.sqlite);
@@ -63,7 +64,7 @@ describe('the memory stores', () => {
         store.ftsInsert(id, toFtsDocument(row.content));
         return id;
       });
-    return { store, upkeep: createMemoryUpkeepStore(db.sqlite), add };
+    return { store, upkeep: createMemoryUpkeepStore(db.sqlite), timeline: createTimelineWriter({ sqlite: db.sqlite, clock: { now: () => T0 } }), add };
   }
 
   it('numbers each memory’s versions from 1, and "as of" reads the version then, active and unexpired, pinned and important first', () => {
@@ -180,5 +181,49 @@ describe('the memory stores', () => {
     expect(upkeep.mergeCandidates('m', { at: T0 + 1, id: b }, 2).map((r) => r.id)).toEqual([c, a]);
     expect(upkeep.mergePending('m', { at: T0 + 1, id: c })).toBe(2);
     expect(upkeep.changedSince('m', T0, { at: T0 + 2, id: a }, 10).map((r) => r.id)).toEqual([d]);
+  });
+
+  it('finds what expired without an expired event since, what may decay, and the profile’s notes in their order', () => {
+    const { store, upkeep, timeline, add } = open();
+    const expired = add({ content: 'Expired', expiresAt: T0 + 10 });
+    const noted = add({ content: 'Expired and noted', expiresAt: T0 + 10 });
+    timeline.record('expired', { memoryId: noted }, { expiresAt: T0 + 10, origin: 'maintenance' }, T0 + 20);
+    add({ content: 'Not yet', expiresAt: T0 + 100 });
+    add({ content: 'Expired, archived', expiresAt: T0 + 10, status: 'archived' });
+    expect(upkeep.newlyExpired(T0 + 50)).toEqual([expired]);
+
+    const old = T0 - 100 * DAY;
+    const decays = add({ content: 'Old and unused', importance: 0.4, at: old });
+    const used = add({ content: 'Old but used', importance: 0.4, at: old });
+    store.touchUse(T0, used);
+    add({ content: 'Old, pinned', importance: 0.4, at: old, pinned: true });
+    add({ content: 'Old, important', importance: 0.9, at: old });
+    add({ content: 'Old, at the floor', importance: 0.1, at: old });
+    expect(upkeep.decayable(0.5, 0.1, T0 - DAY)).toEqual([{ id: decays, importance: 0.4 }]);
+
+    // Active and unexpired at T0 + 50: pinned first, then most important, then newest.
+    expect(upkeep.profileNotes(T0 + 50, 3).map((n) => n.content)).toEqual(['Old, pinned', 'Old, important', 'Not yet']);
+  });
+
+  it('follows a summary to what it was written from, and a memory to every wording it had', () => {
+    const { store, upkeep, timeline, add } = open();
+    const a = add({ content: 'Runs on Mondays' });
+    const b = add({ content: 'Runs 5 km' });
+    const summary = add({ content: 'Runs 5 km on Mondays' });
+    const proposed = add({ content: 'Runs', status: 'review' });
+    timeline.record('consolidated', { memoryId: summary }, { version: 1, origin: 'maintenance', status: 'active', importance: 0.5, from: [a, b] }, T0);
+    timeline.record('proposed', { memoryId: proposed }, { version: 1, origin: 'maintenance', status: 'review', importance: 0.5, from: [b], replaces: a, flag: 'consolidation' }, T0);
+    timeline.record('proposed', { memoryId: proposed }, { version: 2, origin: 'maintenance', status: 'review', importance: 0.5, replaces: b }, T0 + 1);
+    expect(upkeep.summariesOf(b).sort()).toEqual([summary, proposed].sort());
+    expect(upkeep.summariesOf(a)).toEqual([summary]);
+    // The newest proposal of a candidate is the one the inbox reads.
+    expect(upkeep.proposal(proposed)).toEqual({ replaces: b, alsoReplaces: null, flag: null });
+    expect(upkeep.consolidationProposals()).toHaveLength(1);
+
+    for (const id of [a, b]) store.update({ ...store.mustRow(id), status: 'superseded', superseded_by: summary });
+    expect(upkeep.supersededBy(summary)).toEqual([a, b]);
+    store.insertVersion({ memoryId: a, content: 'Runs on Mondays and Fridays', category: 'knowledge', importance: 0.5, pinned: 0, status: 'superseded', expiresAt: null, origin: 'user', reason: 'edited', createdAt: T0 + 2 });
+    expect(upkeep.wordings(a).sort()).toEqual(['Runs on Mondays', 'Runs on Mondays and Fridays']);
+    expect(upkeep.firstReason(a)).toBe('created');
   });
 });
