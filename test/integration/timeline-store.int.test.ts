@@ -25,19 +25,32 @@ describe('the timeline store', () => {
     return { db, writer: createTimelineWriter({ sqlite: db.sqlite, clock: { now: () => T0 } }), store: createTimelineStore(db.sqlite) };
   }
 
-  it('pages events newest first, ties by id, under the conditions given', () => {
+  it('pages events newest first, ties by id, continuing after (time, id), by kind and category', () => {
     const { writer, store } = open();
     writer.record('summary_failed', {}, { jobId: 1, code: 'A' }, T0);
-    writer.record('title_failed', {}, { jobId: 2, code: 'B' }, T0 + 5);
+    writer.record('title_failed', { category: 'x' }, { jobId: 2, code: 'B' }, T0 + 5);
     writer.record('summary_failed', {}, { jobId: 3, code: 'C' }, T0 + 5);
-    const all = store.page({ where: ['1 = 1'], params: [], limit: 10 });
-    expect(all.map((e) => [e.kind, e.created_at])).toEqual([
-      ['summary_failed', T0 + 5],
-      ['title_failed', T0 + 5],
-      ['summary_failed', T0],
-    ]);
-    expect(all[0]!.id).toBeGreaterThan(all[1]!.id);
-    expect(store.page({ where: ['kind = ?'], params: ['summary_failed'], limit: 1 }).map((e) => (JSON.parse(e.data) as { jobId: number }).jobId)).toEqual([3]);
+    const page = (q: Partial<Parameters<typeof store.page>[0]>) => store.page({ idleMaintenance: true, limit: 10, ...q }).map((e) => (JSON.parse(e.data) as { jobId: number }).jobId);
+    expect(page({})).toEqual([3, 2, 1]);
+    expect(page({ limit: 1 })).toEqual([3]);
+    const [newest] = store.page({ idleMaintenance: true, limit: 1 });
+    expect(page({ before: newest!.created_at, beforeId: newest!.id })).toEqual([2, 1]);
+    expect(page({ before: T0 + 5 })).toEqual([1]);
+    expect(page({ kinds: ['summary_failed'] })).toEqual([3, 1]);
+    expect(page({ categories: ['x'] })).toEqual([2]);
+  });
+
+  it('leaves out, when asked, a maintenance run that merged, lowered, trashed and erased nothing', () => {
+    const { writer, store } = open();
+    const run = (n: number) => ({
+      merged: n, decayed: 0, trashedForCap: 0, purged: 0, expired: 0, mergePending: 0, mergeChecked: true, clustersQueued: 0, clustersSummarised: 0,
+      cap: { cap: 10, active: 0, learned: 0, overCap: 0, restorableDays: 30 }, mergeWatermark: { at: 0, id: 0 }, origin: 'maintenance' as const,
+    });
+    writer.record('maintained', {}, run(0), T0);
+    writer.record('maintained', {}, run(2), T0 + 1);
+    const merged = (idleMaintenance: boolean) => store.page({ idleMaintenance, limit: 10 }).map((e) => (JSON.parse(e.data) as { merged: number }).merged);
+    expect(merged(false)).toEqual([2]);
+    expect(merged(true)).toEqual([2, 0]);
   });
 
   it('counts memory events in [start, end): learned apart from every other kind', () => {

@@ -21,10 +21,6 @@ function toEvent(r: EventRow): TimelineEvent {
   return { id: r.id, kind: r.kind, memoryId: r.memory_id, threadId: r.thread_id, messageId: r.message_id, category: r.category, data, createdAt: r.created_at };
 }
 
-/** Not a 'maintained' event whose run merged, lowered, trashed and erased nothing (see MaintenanceReport). */
-const NOTHING_MAINTAINED = `NOT (kind = 'maintained' AND coalesce(json_extract(data, '$.merged'), 0) + coalesce(json_extract(data, '$.decayed'), 0)
-  + coalesce(json_extract(data, '$.trashedForCap'), 0) + coalesce(json_extract(data, '$.purged'), 0) = 0)`;
-
 export function createTimelineService(deps: {
   store: TimelineStore;
   memories: Pick<MemoryStore, 'version' | 'versionAt' | 'versionBefore' | 'asOf'>;
@@ -37,25 +33,7 @@ export function createTimelineService(deps: {
   return {
     list(input: { before?: number | undefined; beforeId?: number | undefined; kinds?: string[] | undefined; categories?: string[] | undefined; limit: number }): OpOutput<'timeline.list'> {
       // A maintenance run that changed nothing is not news (its row stays: it holds the merge watermark).
-      const where: string[] = [NOTHING_MAINTAINED];
-      const params: unknown[] = [];
-      if (input.before !== undefined && input.beforeId !== undefined) {
-        // Keyset on the sort order (time, then id): the page continues exactly after the last event shown.
-        where.push('(created_at < ? OR (created_at = ? AND id < ?))');
-        params.push(input.before, input.before, input.beforeId);
-      } else if (input.before !== undefined) {
-        where.push('created_at < ?');
-        params.push(input.before);
-      }
-      if (input.kinds?.length) {
-        where.push(`kind IN (${input.kinds.map(() => '?').join(',')})`);
-        params.push(...input.kinds);
-      }
-      if (input.categories?.length) {
-        where.push(`category IN (${input.categories.map(() => '?').join(',')})`);
-        params.push(...input.categories);
-      }
-      const rows = store.page({ where, params, limit: input.limit + 1 });
+      const rows = store.page({ ...input, limit: input.limit + 1, idleMaintenance: false });
       return { events: rows.slice(0, input.limit).map(toEvent), hasMore: rows.length > input.limit };
     },
 
