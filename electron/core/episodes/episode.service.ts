@@ -23,7 +23,7 @@ import { relevantMatches } from '../memory/keyword-query';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { termKeys } from '../text/meaningful-terms';
-import { createTimelineWriter } from '../timeline/timeline-writer';
+import type { TimelineWriter } from '../timeline/timeline-writer';
 import { episodeText } from './episode-prompt';
 import { quietAt, stretchesOf, type StampedMessage } from './episode-stretch';
 import { quietMsOf } from './episode.job';
@@ -49,9 +49,9 @@ export function createEpisodeService(deps: {
   /** Where "delete forever" also reaches: every backup in the data folder (as for memories). */
   backups: BackupScrubber;
   logger: Logger;
+  timeline: TimelineWriter;
 }) {
-  const { sqlite, store, queue, clock, events } = deps;
-  const timeline = createTimelineWriter({ sqlite, clock });
+  const { sqlite, store, queue, clock, events, timeline } = deps;
   const q = {
     thread: sqlite.prepare('SELECT incognito FROM threads WHERE id = ?'),
     stamps: sqlite.prepare('SELECT id, created_at AS createdAt FROM messages WHERE thread_id = ? ORDER BY id'),
