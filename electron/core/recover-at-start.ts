@@ -1,7 +1,7 @@
 /**
  * What a start repairs before any work begins (before the queue starts and the first operation runs):
  * - what opening the database did on its own is logged: migrations applied (with the backup taken before them), a
- *   staged restore applied or refused (a refused one is a warning: db/open-database.ts, backup/staged-restore.ts);
+ *   staged restore applied or refused (a refused one is a warning: db/open-database.ts, db/staged-restore.ts);
  * - replies left streaming by a process that is gone keep their text and are marked stopped (chat/reply-writer.ts);
  * - the hidden rows of imports whose process is gone are removed (memory/memory-import.ts).
  * A database missing beside a good backup is handled earlier, before it is opened (backup/missing-database.ts).

@@ -5,7 +5,7 @@
  */
 import type { Settings } from '../../shared/contract';
 import type { CoreOptions } from './core-api';
-import type { EventBus } from './event-bus';
+import type { EventBus } from './runtime/event-bus';
 import { createDefaultEmbedder, createEmbedderFactory, resolveModelHub } from './embedding/embedder.factory';
 import { followEmbeddingSettings } from './embedding/embedding-follows-settings';
 import { createEmbeddingService, type EmbeddingService } from './embedding/embedding.service';

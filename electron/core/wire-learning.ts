@@ -6,15 +6,15 @@
  */
 import type { Settings } from '../../shared/contract';
 import type { CoreOptions } from './core-api';
-import type { MessageBranches } from './chat/message-branches';
+import type { MessageBranches } from './conversation/message-branches';
 import { createSummaryJob } from './chat/summary.job';
 import { createTitleJob } from './chat/title.job';
 import type { Sqlite } from './db/open-database';
 import { createEpisodeJob } from './episodes/episode.job';
 import type { EpisodeStore } from './episodes/episode.store';
-import type { EventBus } from './event-bus';
+import type { EventBus } from './runtime/event-bus';
 import { createExtractionJob } from './extraction/extraction.job';
-import { createReembedJob } from './extraction/reembed.job';
+import { createReembedJob } from './memory/reembed.job';
 import { createFocusJob } from './focus/focus.job';
 import type { FocusStore } from './focus/focus.store';
 import { reportDeadJob } from './jobs/dead-job-report';
@@ -31,7 +31,7 @@ import type { Logger } from './ports/logger.port';
 import { createProfileJob } from './profile/profile.job';
 import type { ProfileStore } from './profile/profile.store';
 import type { ThreadService } from './threads/thread.service';
-import type { TimelineWriter } from './timeline/timeline-writer';
+import type { TimelineWriter } from './db/timeline-writer';
 
 interface Basics {
   sqlite: Sqlite;

@@ -5,12 +5,12 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { EmbeddingStatus, EventMessage, Settings } from '../../shared/contract';
-import { createDailyScheduler } from '../../electron/core/backup/daily-scheduler';
+import { createDailyScheduler } from '../../electron/core/runtime/daily-scheduler';
 import { dailyTasks, dailyTasksRunOnTheirOwn } from '../../electron/core/backup/daily-tasks';
 import { embeddingModelChanged, followEmbeddingSettings } from '../../electron/core/embedding/embedding-follows-settings';
 import type { ModelChange } from '../../electron/core/embedding/embedding.service';
-import { createEventBus } from '../../electron/core/event-bus';
-import { scheduleReembedWhenVectorsMissing } from '../../electron/core/extraction/reembed-triggers';
+import { createEventBus } from '../../electron/core/runtime/event-bus';
+import { scheduleReembedWhenVectorsMissing } from '../../electron/core/memory/reembed-triggers';
 import { reportDeadJob } from '../../electron/core/jobs/dead-job-report';
 import type { EnqueueInput, JobRow } from '../../electron/core/jobs/job-queue';
 import { wakeQueueWhenHoldsChange } from '../../electron/core/jobs/queue-wake-triggers';
@@ -63,7 +63,7 @@ function fakeEmbedding(readyAtStart: boolean) {
   };
 }
 
-describe('re-embedding is scheduled when vectors are missing (extraction/reembed-triggers.ts)', () => {
+describe('re-embedding is scheduled when vectors are missing (memory/reembed-triggers.ts)', () => {
   const clock = { now: () => 1_000 };
   const reasons = (queue: ReturnType<typeof fakeQueue>) => queue.enqueued.map((e) => (e.payload as { reason: string }).reason);
 

@@ -11,7 +11,7 @@
  * not back up or maintain unless asked.
  */
 import type { AppInfo } from '../../../shared/contract';
-import type { DailyTask } from './daily-scheduler';
+import type { DailyTask } from '../runtime/daily-scheduler';
 
 export interface DailyTaskSources {
   backups: { lastAutomaticAt(): number | null; backup(kind: 'automatic'): Promise<unknown> };

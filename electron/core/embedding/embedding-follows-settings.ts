@@ -1,11 +1,11 @@
 /**
  * The embedding model follows the settings: when the user picks another embedding provider or model, the core switches
- * to it (the memories' vectors are refilled for it: extraction/reembed-triggers.ts). The "ollama" embedding provider is
+ * to it (the memories' vectors are refilled for it: memory/reembed-triggers.ts). The "ollama" embedding provider is
  * the chat server's, so it also changes when the chat server (llmProvider) changes. A failed switch is logged; the
  * embedding status (embedding.statusChanged) tells the user.
  */
 import type { Settings } from '../../../shared/contract';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { Logger } from '../ports/logger.port';
 import type { EmbeddingService } from './embedding.service';
 

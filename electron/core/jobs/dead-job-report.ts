@@ -4,8 +4,8 @@
  * only, never text: a purge must leave no trace there (timeline-writer.ts).
  */
 import { FAILED_JOB_KIND } from '../../../shared/contract';
-import type { EventBus } from '../event-bus';
-import type { TimelineWriter } from '../timeline/timeline-writer';
+import type { EventBus } from '../runtime/event-bus';
+import type { TimelineWriter } from '../db/timeline-writer';
 import type { JobRow } from './job-queue';
 
 /** The queue's onDead: called after the job's dead status is committed. */

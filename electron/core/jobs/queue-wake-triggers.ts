@@ -4,7 +4,7 @@
  * the settings that pause learning change (a schedule switched back from paused, the mains-power rule switched off):
  * jobs that wait for the model may be claimed again now, not at the next poll.
  */
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { JobQueue } from './job-queue';
 
 /** The settings whose change may let held jobs run. */

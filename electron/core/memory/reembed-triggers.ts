@@ -9,7 +9,7 @@
  */
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { JobQueue } from '../jobs/job-queue';
-import type { MemoryService } from '../memory/memory.service';
+import type { MemoryService } from './memory.service';
 import type { Clock } from '../ports/clock.port';
 import { scheduleReembed } from './reembed.job';
 
