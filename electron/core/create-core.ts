@@ -114,9 +114,7 @@ export function createCore(options: CoreOptions): Core {
   });
 
   const forget = createMemoryForget({ search: memories, bulk: memories, toMemory: (id) => memories.getMemory(id) });
-  const retrieval = memoryRetrievalPort(memories, exclusions, (window, topic, limit) =>
-    episodes.searchEpisodes(topic, limit, window).map((e) => ({ episodeId: e.id, threadId: e.threadId, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt })),
-  );
+  const retrieval = memoryRetrievalPort(memories, exclusions, (window, topic, limit) => episodes.episodesWithin(window, topic, limit));
   const memoryToolSources = createMemoryToolSources({
     sqlite, memory: memories, forget, exclusions,
     episodes: (query, limit, window) => episodes.searchEpisodes(query, limit, window),
@@ -134,11 +132,7 @@ export function createCore(options: CoreOptions): Core {
   const review = createReviewService({ sqlite, memories, events });
   const mcpClients = createMcpClientsStore({ sqlite, clock, timeline: timelineEvents });
   const mcp = createMcpService({ store: mcpClients, events, memoryExists: (id) => memories.getMemory(id) !== null });
-  const mcpTools = createMcpMemoryTools({
-    store: mcpClients, memories, settings, events, clock,
-    profile: () => profile.forPrompt(),
-    conversations: (query, limit) => memoryToolSources.searchConversations({ query, limit, excludeMessageIds: new Set(), window: null, windowOnly: false }),
-  });
+  const mcpTools = createMcpMemoryTools({ store: mcpClients, memories, settings, events, clock, profile: () => profile.forPrompt(), conversations: memoryToolSources });
   const backups = createBackupService({ paths, clock, events, logger });
   const consolidation = createConsolidationStep({ sqlite, clock, memories, cap: memoryCap, queue, settings });
   const maintenance = createMemoryMaintenance({ sqlite, clock, events, logger, memories, embedding, settings, consolidation, timeline: timelineEvents, cap: memoryCap });
