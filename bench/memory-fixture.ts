@@ -24,6 +24,7 @@ import { createSettingsService, type SettingsService } from '../electron/core/se
 import { createSettingsStore } from '../electron/core/settings/settings.store';
 import { estimateTokens } from '../electron/core/text/token-estimate';
 import { createThreadService } from '../electron/core/threads/thread.service';
+import { createTimelineWriter } from '../electron/core/db/timeline-writer';
 import { createVectorSpace, seededRandom } from '../test/fixtures/clustered-vectors';
 
 export const DIMENSIONS = 384;
@@ -87,13 +88,15 @@ export async function openFixture(fixture: Pick<MemoryFixture, 'file' | 'queries
   const embedding = createEmbeddingService({ embedder: lookupEmbedder(new Map(fixture.queries.map((q) => [q.text, q.vector]))), logger: silentLogger });
   if (!(await embedding.ensureReady())) throw new Error('bench embedder did not load');
   const memories = createMemoryService({
-    stores: createMemoryStores(db.sqlite, clock, vectorSearch ? { vectorSearch } : {}),
+    stores: createMemoryStores(db.sqlite, vectorSearch ? { vectorSearch } : {}),
     clock,
     events,
     logger: silentLogger,
     embedding,
     settings: () => settings.get(),
     backups: createBackupScrubber({ paths: derivePaths(path.dirname(fixture.file), { dbFile: fixture.file }), logger: silentLogger }),
+    timeline: createTimelineWriter({ sqlite: db.sqlite, clock }),
+    branches: createMessagesRepo(db.sqlite).branches,
   });
   return {
     db,

@@ -34,20 +34,24 @@ import { secretRefusal } from '../safety/secret-detector';
 import { formatLeaseOwner, judgeLease, newLeaseOwner, type LeaseOwner } from '../jobs/lease-owner';
 import { contentHash } from './content-hash';
 import { parseImport, type ImportCandidate } from './import-parse';
-import { createMemoryCap } from './memory-cap';
+import type { MemoryCap } from './memory-cap';
 import { createTimeSlicer } from '../runtime/time-slicer';
+import type { TimelineWriter } from '../db/timeline-writer';
 import type { MemoryService } from './memory.service';
 import type { MemoryWrites, PreparedEmbedding } from './memory-writer';
-import type { MemoryStores } from './memory.store';
+import type { VectorIndex } from '../search/vector-index';
 
 export interface MemoryImportDeps {
-  stores: Pick<MemoryStores, 'upkeep' | 'vectors' | 'timeline'>;
+  /** The vector index, for the dimension its table has now. */
+  vectors: Pick<VectorIndex, 'storedDimensions'>;
   clock: Clock;
   events: EventBus;
   logger: Logger;
   /** Writes go through the memory writer's narrow interface; lookups and vectors through the service. */
   memories: MemoryWrites & Pick<MemoryService, 'findByHash' | 'nearest' | 'prepareEmbeddings' | 'pendingImports'>;
   settings: () => Settings;
+  timeline: TimelineWriter;
+  cap: MemoryCap;
   /** Who writes this core's imports (tests pass another process's identity); default this process. */
   owner?: LeaseOwner;
 }
@@ -86,7 +90,6 @@ export interface MemoryImporter {
 
 export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
   const { clock, events, logger, memories } = deps;
-  const { upkeep, vectors, timeline } = deps.stores;
   const me = deps.owner ?? newLeaseOwner();
   const owner = formatLeaseOwner(me);
   let batches = 0;
@@ -94,7 +97,7 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
   const leftBehind = new Set<string>();
   const shutdown = new AbortController();
   const running = new Set<Promise<ImportReport>>();
-  const cap = createMemoryCap({ upkeep, settings: deps.settings });
+  const { timeline, cap, vectors } = deps;
 
   /** Exact-duplicate outcome of one item against the database, or null when its text is not there. */
   function exactMatch(hash: string): Pick<ImportItem, 'outcome' | 'existingId' | 'reason'> | null {

@@ -28,7 +28,8 @@ import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { compareWordings } from '../text/learned-wording';
-import { createMemoryCap } from './memory-cap';
+import type { TimelineWriter } from '../db/timeline-writer';
+import type { MemoryCap } from './memory-cap';
 import { createTimeSlicer } from '../runtime/time-slicer';
 import type { ConsolidationStep } from './consolidation-step';
 import type { MemoryService } from './memory.service';
@@ -37,7 +38,7 @@ import type { MemoryStores } from './memory.store';
 import type { Watermark } from './memory-upkeep.store';
 
 export interface MaintenanceDeps {
-  stores: Pick<MemoryStores, 'upkeep' | 'vectors' | 'timeline'>;
+  stores: Pick<MemoryStores, 'upkeep' | 'vectors'>;
   clock: Clock;
   events: EventBus;
   logger: Logger;
@@ -45,6 +46,8 @@ export interface MaintenanceDeps {
   memories: MemoryWrites & Pick<MemoryService, 'getMemory' | 'nearest' | 'emptyTrash'>;
   embedding: EmbeddingService;
   settings: () => Settings;
+  timeline: TimelineWriter;
+  cap: MemoryCap;
   /** Queues summaries of related memories; absent where no background model runs jobs. */
   consolidation?: ConsolidationStep;
 }
@@ -96,10 +99,9 @@ export function decayedImportance(importance: number): number | null {
 }
 
 export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenance {
-  const { clock, events, logger, memories, embedding } = deps;
-  const { upkeep, vectors, timeline } = deps.stores;
+  const { clock, events, logger, memories, embedding, timeline, cap } = deps;
+  const { upkeep, vectors } = deps.stores;
   const tx = memories.transaction;
-  const cap = createMemoryCap({ upkeep, settings: deps.settings });
   // Emitted between transactions only: events leave after the writes they describe have committed.
   const progressed = (step: MaintenanceStep, done: number, total: number) => events.emit('maintenance.progressed', { step, done, total });
   /** A step that is one transaction: it reports once, when it is done. */

@@ -19,6 +19,7 @@ import type { Memory, MemoryCategory, MemoryHit, MemoryReason, MemoryStatus, OpO
 import { MnemoError } from '../../../shared/errors';
 import type { BackupScrubber } from '../ports/backup-scrubber.port';
 import type { MemoryRetrievalPort } from '../ports/memory-retrieval.port';
+import type { MessageBranches } from '../conversation/message-branches';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../runtime/event-bus';
 import { secretRefusal } from '../safety/secret-detector';
@@ -26,6 +27,7 @@ import { evidenceFile } from './learned-files';
 import { attachmentsOf } from '../conversation/messages.repo';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
+import type { TimelineWriter } from '../db/timeline-writer';
 import { contentHash } from './content-hash';
 import { createMemoryBulk, type MemoryBulk, type WrittenFromMemories } from './memory-bulk';
 import { createMemorySearch, type MemorySearch } from './memory-search';
@@ -74,7 +76,7 @@ export interface MemoryService extends MemoryWrites {
 }
 
 export interface MemoryServiceDeps {
-  /** memory.store.ts createMemoryStores: the tables, indexes and timeline writer, over one connection. */
+  /** memory.store.ts createMemoryStores: the family's stores and search indexes, over one connection. */
   stores: MemoryStores;
   clock: Clock;
   events: EventBus;
@@ -83,6 +85,8 @@ export interface MemoryServiceDeps {
   settings: () => Settings;
   /** Erases purged memories from the backups, after the purge has committed here. */
   backups: BackupScrubber;
+  timeline: TimelineWriter;
+  branches: MessageBranches;
   /** Text written from memories elsewhere (the profile), which a purge reaches too (memory-bulk.ts). */
   writtenFromMemories?: WrittenFromMemories;
 }
@@ -94,13 +98,14 @@ const CATEGORIES: MemoryCategory[] = ['knowledge', 'preference', 'project', 'ski
 
 export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const { stores, clock, events, logger, embedding } = deps;
-  const { memories: store, upkeep, branches } = stores;
+  const { memories: store, upkeep } = stores;
+  const { branches } = deps;
   const index = stores.vectors;
   const writer = createMemoryWriter({
     store,
     clock,
     logger,
-    timeline: stores.timeline,
+    timeline: deps.timeline,
     keywords: stores.keywords,
     vectors: index,
     readyModel: () => readyModelOf(embedding.status()),

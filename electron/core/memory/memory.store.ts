@@ -11,10 +11,7 @@
 import type { MemoryCategory, MemoryReason, MemoryStatus } from '../../../shared/contract';
 import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import type { Sqlite } from '../db/open-database';
-import { createTimelineWriter, type TimelineWriter } from '../db/timeline-writer';
 import { writeTransaction } from '../db/write-transaction';
-import { createMessageBranches } from '../conversation/message-branches';
-import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { createKeywordIndex, type KeywordIndex } from '../search/keyword-index';
 import { createVectorIndex, type VectorIndex, type VectorIndexOptions } from '../search/vector-index';
@@ -289,25 +286,19 @@ export function createMemoryStore(sqlite: Sqlite) {
 
 export type MemoryStore = ReturnType<typeof createMemoryStore>;
 
-/** Every store the memory service and its helpers read and write through, over one database connection. */
+/** The memories family's stores and its search indexes, over one database connection. */
 export interface MemoryStores {
   memories: MemoryStore;
   upkeep: MemoryUpkeepStore;
   keywords: KeywordIndex;
   vectors: VectorIndex;
-  /** The one writer of timeline events (db/timeline-writer.ts). */
-  timeline: TimelineWriter;
-  /** Which questions were edited after a memory was learned from them (conversation/message-branches.ts). */
-  branches: Pick<ReturnType<typeof createMessageBranches>, 'wasEditedLater'>;
 }
 
-export function createMemoryStores(sqlite: Sqlite, clock: Clock, options: { vectorSearch?: VectorIndexOptions } = {}): MemoryStores {
+export function createMemoryStores(sqlite: Sqlite, options: { vectorSearch?: VectorIndexOptions } = {}): MemoryStores {
   return {
     memories: createMemoryStore(sqlite),
     upkeep: createMemoryUpkeepStore(sqlite),
     keywords: createKeywordIndex(sqlite),
     vectors: createVectorIndex(sqlite, options.vectorSearch),
-    timeline: createTimelineWriter({ sqlite, clock }),
-    branches: createMessageBranches(sqlite),
   };
 }

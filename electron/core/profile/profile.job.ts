@@ -88,7 +88,7 @@ const PROBLEM_TEXT = {
 
 export function createProfileJob(deps: {
   /** The memories a profile is written from. */
-  memories: Pick<MemoryUpkeepStore, 'exists' | 'profileNotes'>;
+  upkeep: Pick<MemoryUpkeepStore, 'exists' | 'profileNotes'>;
   clock: Clock;
   events: EventBus;
   model: BackgroundModel;
@@ -96,7 +96,7 @@ export function createProfileJob(deps: {
   store: ProfileStore;
   logger: Logger;
 }): JobHandler {
-  const { memories, clock, events, store } = deps;
+  const { upkeep, clock, events, store } = deps;
   return {
     kind: 'profile',
     usesModel: true,
@@ -108,7 +108,7 @@ export function createProfileJob(deps: {
       const previousText = previous?.content ? fitToTokens(previous.content, Math.floor(room / 4), estimateTokens) : null;
       let budget = Math.floor((room - estimateTokens(profilePrompt({ previous: previousText, editedByUser: true, notes: [], language: settings.language }))) * NOTES_SHARE);
       const notes: ProfileNote[] = [];
-      for (const n of memories.profileNotes(clock.now(), MAX_MEMORIES)) {
+      for (const n of upkeep.profileNotes(clock.now(), MAX_MEMORIES)) {
         const cost = estimateTokens(n.content) + 4;
         if (cost > budget) break;
         budget -= cost;
@@ -134,7 +134,7 @@ export function createProfileJob(deps: {
         return null;
       }
       return (tx) => {
-        if (notes.some((n) => !memories.exists(n.id))) return; // purged while the model wrote: see the header
+        if (notes.some((n) => !upkeep.exists(n.id))) return; // purged while the model wrote: see the header
         const written = store.setByRefresh({
           content: checked.content,
           sourceHash,
