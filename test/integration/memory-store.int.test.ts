@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryCategory, MemoryStatus } from '../../shared/contract';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
 import { contentHash } from '../../electron/core/memory/content-hash';
-import { createMemoryStore, type MemoryStore } from '../../electron/core/memory/memory.store';
+import { createMemoryStore, pinnedActiveSql, type MemoryStore } from '../../electron/core/memory/memory.store';
 import { createMemoryUpkeepStore, type MemoryUpkeepStore } from '../../electron/core/memory/memory-upkeep.store';
 import { createTimelineWriter, type TimelineWriter } from '../../electron/core/db/timeline-writer';
 import { toFtsDocument, toFtsQuery } from '../../electron/core/text/fts-text';
@@ -138,6 +138,14 @@ describe('the memory stores', () => {
     add({ content: 'F', pinned: true, importance: 1, at: T0, status: 'archived' });
     expect(store.pinnedActive(T0 + 10, 10).map((r) => r.id)).toEqual([top, newer, older]);
     expect(store.pinnedActive(T0 + 10, 2).map((r) => r.id)).toEqual([top, newer]);
+  });
+
+  it('reads the pinned memories through (status, pinned), not by walking every active memory in importance order', () => {
+    const db = openDatabase(path.join(tempDir(), 'mnemo.db'), { migrationsDir: sourceMigrationsDir(), now: () => T0 });
+    opened.push(db);
+    // With the limit bound as a parameter instead, the planner walks memories_status_importance_idx (16 ms at 30k).
+    const plan = db.sqlite.prepare(`EXPLAIN QUERY PLAN ${pinnedActiveSql(500)}`).all(T0) as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join('\n')).toContain('USING INDEX memories_status_pinned_idx');
   });
 
   it('counts vectors as expected of every memory but rejected ones, per model', () => {
