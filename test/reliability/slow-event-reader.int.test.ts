@@ -16,7 +16,7 @@ import { createWebTransport } from '../../shared/transports/web.transport';
 import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import type { Logger } from '../../electron/core/ports/logger.port';
 import { EVENTS_SEND_BUFFER_LIMIT_BYTES, NOT_READING, startWebHost } from '../../electron/server/web-host';
-import { useStatusStore } from '../../renderer/src/stores/status.store';
+import { useStatusStore } from '../../renderer/src/status/status.store';
 import { startFakeOllama } from '../fakes/fake-ollama';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
