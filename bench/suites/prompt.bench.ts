@@ -14,11 +14,11 @@
  * picks when forced to the exact float KNN, so a faster approximate vector pass cannot go unnoticed.
  */
 import { ATTACHMENT_LIMITS, type Message, type MessageAttachment, type Settings } from '../../shared/contract';
-import { fitUserContent } from '../../electron/core/chat/attachment-text';
-import { computeBudget, planConversation, type HistoryMessage } from '../../electron/core/chat/context-budget';
+import { fitUserContent } from '../../electron/core/conversation/attachment-text';
+import { computeBudget, planConversation, type HistoryMessage } from '../../electron/core/llm/context-budget';
 import { composeSystemText } from '../../electron/core/chat/custom-instructions';
-import type { MemoryRetrievalPort } from '../../electron/core/chat/memory-retrieval.port';
-import { createMessagesRepo } from '../../electron/core/chat/messages.repo';
+import type { MemoryRetrievalPort } from '../../electron/core/ports/memory-retrieval.port';
+import { createMessagesRepo } from '../../electron/core/conversation/messages.repo';
 import { assemblePrompt, ATTACHMENT_SHARE_OF_CONVERSATION, PROFILE_SHARE_OF_MEMORIES, systemPrompt } from '../../electron/core/chat/prompt-assembly';
 import { loadSummary } from '../../electron/core/chat/summary.job';
 import type { Sqlite } from '../../electron/core/db/open-database';

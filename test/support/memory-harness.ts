@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { createBackupScrubber } from '../../electron/core/backup/backup-scrub';
-import { createMessagesRepo, type MessagesRepo } from '../../electron/core/chat/messages.repo';
+import { createMessagesRepo, type MessagesRepo } from '../../electron/core/conversation/messages.repo';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
 import type { Embedder } from '../../electron/core/embedding/embedder.port';
 import { createEmbeddingService, type EmbeddingService } from '../../electron/core/embedding/embedding.service';
-import { createEventBus, type EventBus } from '../../electron/core/event-bus';
+import { createEventBus, type EventBus } from '../../electron/core/runtime/event-bus';
 import { createMemoryService, type MemoryService } from '../../electron/core/memory/memory.service';
 import type { Clock } from '../../electron/core/ports/clock.port';
 import { silentLogger } from '../../electron/core/ports/logger.port';

@@ -22,7 +22,7 @@ function fakeCore(refusal: ErrorInfo | null = null) {
       if (name === 'settings.get') return { ok: true, value: stored };
       if (name !== 'settings.update') throw new Error(`unexpected ${name}`);
       updates.push(input as Update);
-      return refusal ? { ok: false, error: refusal } : { ok: true, value: { ...stored, ...(input as Update).patch } };
+      return refusal ? { ok: false, error: refusal } : { ok: true, value: { ...stored, ...((input as Update).patch as object) } };
     },
   } as unknown as Client;
   return { client, updates };
@@ -52,9 +52,9 @@ describe('the settings form model', () => {
   it('saves a valid draft as one settings.update (a group sent whole), then clears the draft and says saved', async () => {
     const { updates } = await start();
     store().edit('retrieval.limit', '20');
-    store().edit('theme', 'dark');
+    store().edit('memoryMode', 'ask');
     await store().submit();
-    expect(updates).toEqual([{ patch: { retrieval: { ...stored.retrieval, limit: 20 }, theme: 'dark' } }]);
+    expect(updates).toEqual([{ patch: { retrieval: { ...stored.retrieval, limit: 20 }, memoryMode: 'ask' } }]);
     expect(store().draft).toEqual({});
     expect(store().save).toEqual({ kind: 'saved' });
     expect(store().settings?.retrieval.limit).toBe(20);

@@ -16,17 +16,17 @@
 import type { Settings, ThreadSummary } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
-import { modelTextSecretCheck } from '../extraction/secret-detector';
+import type { EventBus } from '../runtime/event-bus';
+import { modelTextSecretCheck } from '../safety/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import { splitThink } from '../llm/think-splitter';
 import type { Clock } from '../ports/clock.port';
 import { DATA_NOT_INSTRUCTIONS, fenced } from '../text/data-fence';
 import { estimateTokens } from '../text/token-estimate';
-import { createTimelineWriter } from '../timeline/timeline-writer';
-import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
-import { createMessageBranches, summaryAsShown, summaryForPath, type MessageBranches } from './message-branches';
+import { createTimelineWriter } from '../db/timeline-writer';
+import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
+import { createMessageBranches, summaryAsShown, summaryForPath, type MessageBranches } from '../conversation/message-branches';
 
 interface SummaryRow {
   thread_id: number;

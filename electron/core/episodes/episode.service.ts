@@ -11,19 +11,19 @@
  */
 import type { BackupErasure, Episode, EpisodeVersion, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { BackupScrubber } from '../backup/backup-scrub';
-import { forgetEpisodesInRecords } from '../chat/prompt-record-scrub';
+import type { BackupScrubber } from '../ports/backup-scrubber.port';
+import { forgetEpisodesInRecords } from '../conversation/prompt-record-scrub';
 import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
-import type { EventBus } from '../event-bus';
-import { secretRefusal } from '../extraction/secret-detector';
+import type { EventBus } from '../runtime/event-bus';
+import { secretRefusal } from '../safety/secret-detector';
 import type { JobQueue } from '../jobs/job-queue';
-import { relevantMatches } from '../memory/keyword-query';
+import { relevantMatches } from '../search/keyword-query';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { termKeys } from '../text/meaningful-terms';
-import { createTimelineWriter } from '../timeline/timeline-writer';
+import { createTimelineWriter } from '../db/timeline-writer';
 import { episodeText } from './episode-prompt';
 import { quietAt, stretchesOf, type StampedMessage } from './episode-stretch';
 import { quietMsOf } from './episode.job';

@@ -27,17 +27,17 @@
 import type { ImportItem, ImportReport, MemoryCategory, MemoryStatus, OpParsedInput, Settings } from '../../../shared/contract';
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { MnemoError } from '../../../shared/errors';
-import { secretRefusal } from '../extraction/secret-detector';
+import { secretRefusal } from '../safety/secret-detector';
 import { formatLeaseOwner, judgeLease, newLeaseOwner, type LeaseOwner } from '../jobs/lease-owner';
 import { contentHash } from './content-hash';
 import { parseImport, type ImportCandidate } from './import-parse';
 import { createMemoryCap } from './memory-cap';
-import { createTimeSlicer } from '../time-slicer';
-import { createTimelineWriter } from '../timeline/timeline-writer';
+import { createTimeSlicer } from '../runtime/time-slicer';
+import { createTimelineWriter } from '../db/timeline-writer';
 import type { MemoryService } from './memory.service';
 import type { MemoryWrites, PreparedEmbedding } from './memory-writer';
 

@@ -25,13 +25,13 @@
 import type { EventPayload, MaintenanceReport, Memory, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import { compareWordings } from './learned-wording';
-import { createTimelineWriter } from '../timeline/timeline-writer';
+import { compareWordings } from '../text/learned-wording';
+import { createTimelineWriter } from '../db/timeline-writer';
 import { createMemoryCap } from './memory-cap';
-import { createTimeSlicer } from '../time-slicer';
+import { createTimeSlicer } from '../runtime/time-slicer';
 import type { ConsolidationStep } from './consolidation-step';
 import type { MemoryService } from './memory.service';
 import type { MemoryWrites } from './memory-writer';

@@ -16,27 +16,27 @@
  */
 import type { Memory, MemoryCategory, MemoryHit, MemoryReason, MemoryStatus, OpOutput, OpParsedInput, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { BackupScrubber } from '../backup/backup-scrub';
-import type { MemoryRetrievalPort } from '../chat/memory-retrieval.port';
-import { createMessageBranches } from '../chat/message-branches';
+import type { BackupScrubber } from '../ports/backup-scrubber.port';
+import type { MemoryRetrievalPort } from '../ports/memory-retrieval.port';
+import { createMessageBranches } from '../conversation/message-branches';
 import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
-import type { EventBus } from '../event-bus';
-import { secretRefusal } from '../extraction/secret-detector';
-import { evidenceFile } from '../extraction/learned-files';
-import { attachmentsOf } from '../chat/messages.repo';
+import type { EventBus } from '../runtime/event-bus';
+import { secretRefusal } from '../safety/secret-detector';
+import { evidenceFile } from './learned-files';
+import { attachmentsOf } from '../conversation/messages.repo';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import { createTimelineWriter } from '../timeline/timeline-writer';
+import { createTimelineWriter } from '../db/timeline-writer';
 import { contentHash } from './content-hash';
-import { createKeywordIndex } from './keyword-index';
+import { createKeywordIndex } from '../search/keyword-index';
 import { createMemoryBulk, type MemoryBulk, type WrittenFromMemories } from './memory-bulk';
 import { createMemorySearch, type MemorySearch } from './memory-search';
 import { createMemoryVectors, readyModelOf, type MemoryVectors } from './memory-vectors';
 import { createMemoryWriter, patched, type MemoryPatch, type MemoryWrites, type PreparedEmbedding } from './memory-writer';
 import { createMemoryLineage } from './memory-lineage';
 import { createMemoryLookup, IMPORTING, toMemory, toVersion, type VersionRow } from './memory.repo';
-import { createVectorIndex, type VectorIndexOptions } from './vector-index';
+import { createVectorIndex, type VectorIndexOptions } from '../search/vector-index';
 
 export interface MemoryService extends MemoryWrites {
   // Contract operations.
@@ -215,7 +215,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           evidence: r.evidence,
           // Named only when the evidence came from a file the user let Mnemo learn from (older readers see the same shape).
           ...(file !== null ? { file } : {}),
-          // Learned from a question the user edited afterwards: kept, and said so (chat/message-branches.ts).
+          // Learned from a question the user edited afterwards: kept, and said so (conversation/message-branches.ts).
           ...(r.source_message_id !== null && branches.wasEditedLater(r.source_message_id) ? { messageEdited: true } : {}),
         },
         uses,

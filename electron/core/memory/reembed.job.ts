@@ -3,9 +3,9 @@
  * switch, after memories were saved while no embedder was available, after an import). Keyword search keeps working
  * meanwhile. Idempotent by construction: each batch only picks memories still missing a vector.
  */
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { JobHandler, JobQueue } from '../jobs/job-queue';
-import type { MemoryService } from '../memory/memory.service';
+import type { MemoryService } from './memory.service';
 import type { Clock } from '../ports/clock.port';
 
 export function createReembedJob(deps: { memories: MemoryService; events: EventBus }): JobHandler {
