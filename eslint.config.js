@@ -35,6 +35,7 @@ const rendererRule = (extra) => restrict(...rendererBase, [rawIpc], extra);
 const clientInComponents = [
   { selector: "CallExpression[callee.name=/^use\\w*Store$/] > ArrowFunctionExpression > MemberExpression.body[property.name='client']", message: 'A component never holds the rpc client: add an action to its feature\'s store.' },
   { selector: "MemberExpression[property.name='client'][object.callee.property.name='getState']", message: 'A component never holds the rpc client: add an action to its feature\'s store.' },
+  { selector: "VariableDeclarator[init.callee.name=/^use\\w*Store$/] > ObjectPattern > Property[key.name='client']", message: 'A component never holds the rpc client: add an action to its feature\'s store.' },
 ];
 const coreRuntime = [['electron', 'electron/**', 'react', 'react-dom', '**/main/**', '**/preload/**', '**/server/**', '**/cli/**', '**/renderer/**'], 'electron/core is plain Node: it never imports Electron, a host, or the renderer.'];
 

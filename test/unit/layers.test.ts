@@ -109,6 +109,7 @@ describe('renderer rules', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
   it.each([
     ['selects the client from a store', 'const client = useChatStore((s) => s.client);\n  return client;'],
     ['reads the client off getState()', 'return useChatStore.getState().client;'],
+    ['destructures the client from a store', 'const { client, send } = useChatStore();\n  return [client, send];'],
   ])('a component may not hold the rpc client: %s', async (_, body) => {
     expect(await ruleErrors('renderer/src/chat/X.tsx', component(body), 'no-restricted-syntax')).toBeGreaterThan(0);
   });
