@@ -86,7 +86,7 @@ describe('an events client that stops reading', () => {
     const readingConnection: boolean[] = [];
     const reading = createWebTransport({ baseUrl: host.url, token: host.token, origin: host.url, WebSocket: ReadingWebSocket as never, onConnectionChange: (c) => readingConnection.push(c) });
     cleanups.push(() => stalling.close(), () => reading.close());
-    // The renderer's own wiring (main.tsx, stores/init-stores.ts): after a reconnect, everything shown is read again.
+    // The renderer's own wiring (main.tsx, app/init-stores.ts): after a reconnect, everything shown is read again.
     let resyncs = 0;
     useStatusStore.getState().init(createClient(stalling), () => resyncs++);
     const seenByStalling: EventMessage[] = [];

@@ -1,7 +1,7 @@
 /**
- * Every setting. Appearance (language, theme) applies at once; the rest is a form saved as one settings.update,
- * validated here first (same ranges as the contract, plus the context shares' total) so mistakes are explained
- * next to the field before anything is sent.
+ * Every setting. Appearance (language, theme) applies at once; the rest is a form saved as one settings.update. The
+ * form's draft, its save and the core's refusal live in the one form model (settings.store.ts); each field is checked
+ * by the contract's schema (settings-form.ts), so mistakes are explained next to the field before anything is sent.
  */
 import { EpisodesSwitch, InstantSwitch } from './InstantSwitch';
 import { LearningSection } from './LearningSection';
@@ -36,9 +36,8 @@ import { useLanguage, useT } from '../i18n/use-t';
 import { BackIcon, CopyIcon } from '../ui/icons';
 import { sameModel } from '../../../shared/model-name';
 import { CoreError } from '../ui/CoreError';
-import { EmbeddingOffReason } from '../status/public';
 import { ApiKeyField } from './ApiKeyField';
-import { RemoteServerConsent } from '../status/public';
+import { EmbeddingOffReason, RemoteServerConsent } from '../status/public';
 import { BackupsSection } from '../backups/public';
 import { ConfirmDialog } from '../ui/Dialog';
 import { TransferPanel } from '../transfer/public';
