@@ -22,6 +22,7 @@ import { derivePaths } from '../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../electron/core/settings/settings.service';
 import { estimateTokens } from '../electron/core/text/token-estimate';
 import { createThreadService } from '../electron/core/threads/thread.service';
+import { createTimelineWriter } from '../electron/core/db/timeline-writer';
 import { createVectorSpace, seededRandom } from '../test/fixtures/clustered-vectors';
 
 export const DIMENSIONS = 384;
@@ -92,6 +93,8 @@ export async function openFixture(fixture: Pick<MemoryFixture, 'file' | 'queries
     embedding,
     settings: () => settings.get(),
     backups: createBackupScrubber({ paths: derivePaths(path.dirname(fixture.file), { dbFile: fixture.file }), logger: silentLogger }),
+    timeline: createTimelineWriter({ sqlite: db.sqlite, clock }),
+    branches: createMessagesRepo(db.sqlite).branches,
     vectorSearch,
   });
   return {

@@ -15,8 +15,7 @@
  */
 import type { Settings } from '../../../shared/contract';
 import { fitToTokensKeepingEnds, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
-import { createMessageBranches } from '../conversation/message-branches';
-import type { Sqlite } from '../db/open-database';
+import type { MessageBranches } from '../conversation/message-branches';
 import type { EventBus } from '../runtime/event-bus';
 import { modelTextSecretCheck } from '../safety/secret-detector';
 import { UNTIL_STRETCH_ENDS, type JobHandler } from '../jobs/job-queue';
@@ -90,9 +89,8 @@ export function focusPrompt(input: { state: FocusState; messages: FocusMessage[]
 type FocusEnqueue = (input: { kind: 'focus'; idempotencyKey: string; threadId: number; payload: { afterMessageId: number } }) => number;
 
 /** enqueue: the queue's (a plain INSERT, so the follow-up commits with this job's write). */
-export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: FocusStore; enqueue: FocusEnqueue }): JobHandler {
-  const { sqlite, clock, events, store } = deps;
-  const branches = createMessageBranches(sqlite);
+export function createFocusJob(deps: { clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: FocusStore; enqueue: FocusEnqueue; branches: MessageBranches }): JobHandler {
+  const { clock, events, store, branches } = deps;
   const READABLE = new Set(['complete', 'truncated', 'stopped']);
   /** The newest messages of the path ending at `leaf` written after `after` (ids grow down a path), oldest first. */
   const unread = (leaf: number | null, after: number): FocusMessage[] => {

@@ -9,7 +9,7 @@
  * goes through it, so what the model derived from an edited-away question is neither shown as current nor sent.
  */
 import type { FocusTask, WorkingMemory, ActiveWork } from '../../../shared/contract';
-import { appliesToPath, createMessageBranches } from '../conversation/message-branches';
+import { appliesToPath, type MessageBranches } from '../conversation/message-branches';
 import type { Sqlite } from '../db/open-database';
 import { liveState, MAX_FINISHED, userItemsOnly, type FocusState, type TaskItem } from './focus-rules';
 
@@ -82,10 +82,9 @@ export function toWorkingMemory(threadId: number, state: FocusState, updatedAt: 
   };
 }
 
-export function createFocusStore(sqlite: Sqlite) {
+export function createFocusStore(sqlite: Sqlite, branches: MessageBranches) {
   const selectFocus = sqlite.prepare('SELECT * FROM thread_focus WHERE thread_id = ?');
   const selectTasks = sqlite.prepare('SELECT * FROM thread_focus_tasks WHERE thread_id = ? ORDER BY id');
-  const branches = createMessageBranches(sqlite);
   // @through NULL: what the model read stays as it is (a user's edit); a number: the state was read through it.
   const upsertFocus = sqlite.prepare(
     `INSERT INTO thread_focus (thread_id, focus, focus_edited_by_user, focus_expires_at, through_message_id, updated_at)

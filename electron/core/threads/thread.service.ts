@@ -23,6 +23,8 @@ export interface ThreadService {
   /** The thread's own system prompt; empty: none. */
   setInstructions(threadId: number, instructions: string): Thread;
   delete(threadId: number): void;
+  /** Announces (thread.updated) a change written elsewhere, after its commit (the automatic title); nothing for a thread gone meanwhile. */
+  announceUpdated(threadId: number): void;
 }
 
 interface Row {
@@ -103,6 +105,10 @@ export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events
       return rows.map(toThread);
     },
     get,
+    announceUpdated(threadId) {
+      const row = q.byId.get(threadId) as Row | undefined;
+      if (row) events.emit('thread.updated', { thread: toThread(row) });
+    },
     rename: (threadId, title) => update(threadId, q.rename, title),
     setModel: (threadId, model) => update(threadId, q.setModel, model),
     setInstructions: (threadId, instructions) => update(threadId, q.setInstructions, instructions.trim() === '' ? null : instructions.trim()),
