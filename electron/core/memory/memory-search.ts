@@ -25,7 +25,7 @@ import type { Clock } from '../ports/clock.port';
 import { toFtsQuery } from '../text/fts-text';
 import { matchedWords } from '../text/matched-words';
 import { termKeys } from '../text/meaningful-terms';
-import { rankHybrid, semanticFloor, type RankedHit } from './hybrid-search';
+import { BACKGROUND_RANK, rankHybrid, semanticFloor, type RankedHit } from './hybrid-search';
 import type { KeywordHit, KeywordIndex, RelevantMatches } from './keyword-index';
 import { relevantMatches } from './keyword-query';
 import { aboutTheTimeItself, type TimeWindow } from '../time/time-window';
@@ -207,8 +207,10 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
     // No await from here on: nothing else in this process writes between these reads.
     const at = now();
     const r = deps.settings().retrieval;
-    // Candidates per list. The exact vec0 scan costs more with a larger k; keyword depth is nearly free.
-    const semanticDepth = Math.min(MAX_K, opts.depth?.semantic ?? Math.max(opts.limit * 5, 100));
+    // Candidates per list. The exact vec0 scan costs more with a larger k; keyword depth is nearly free. Never fewer
+    // neighbours than the semantic floor reads its background from: a shallower list would read it nearer the query,
+    // and the same question would meet a higher floor in a prompt than in a search.
+    const semanticDepth = Math.min(MAX_K, Math.max(opts.depth?.semantic ?? Math.max(opts.limit * 5, 100), BACKGROUND_RANK));
     const keywordDepth = opts.depth?.keyword ?? Math.max(opts.limit * 10, 200);
     const model = vector ? vectors.readyModel() : null;
     let neighbors: Array<{ id: number; similarity: number }> | null = null;
