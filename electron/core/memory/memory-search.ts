@@ -8,7 +8,8 @@
  * - Only vectors of the current model are compared with a query's: one of another model (same dimension, not yet
  *   replaced) is left out of the semantic list.
  * - The semantic floor is judged against all the neighbours, before filters: the background is the query's, not
- *   the filter's.
+ *   the filter's; and never fewer than BACKGROUND_RANK of them, so a prompt (which wants 12) and a search judge the
+ *   same question alike.
  * - A prompt's retrieval waits for the question's embedding at most settings.retrieval.timeBudgetMs: past it, it
  *   ranks the keyword matches alone and says so (`semanticTimedOut`, shown in "what the model saw"). The embedding
  *   is not cancelled (the embedder has no way to), only no longer awaited. Browsing searches and tools wait.
