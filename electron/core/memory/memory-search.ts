@@ -8,7 +8,8 @@
  * - Only vectors of the current model are compared with a query's: one of another model (same dimension, not yet
  *   replaced) is left out of the semantic list.
  * - The semantic floor is judged against all the neighbours, before filters: the background is the query's, not
- *   the filter's.
+ *   the filter's; and never fewer than BACKGROUND_RANK of them, so a prompt (which wants 12) and a search judge the
+ *   same question alike.
  * - A prompt's retrieval waits for the question's embedding at most settings.retrieval.timeBudgetMs: past it, it
  *   ranks the keyword matches alone and says so (`semanticTimedOut`, shown in "what the model saw"). The embedding
  *   is not cancelled (the embedder has no way to), only no longer awaited. Browsing searches and tools wait.
@@ -24,7 +25,7 @@ import type { Clock } from '../ports/clock.port';
 import { toFtsQuery } from '../text/fts-text';
 import { matchedWords } from '../text/matched-words';
 import { termKeys } from '../text/meaningful-terms';
-import { rankHybrid, semanticFloor, type RankedHit } from '../search/hybrid-search';
+import { BACKGROUND_RANK, rankHybrid, semanticFloor, type RankedHit } from '../search/hybrid-search';
 import type { KeywordHit, KeywordIndex, RelevantMatches } from '../search/keyword-index';
 import { relevantMatches } from '../search/keyword-query';
 import { aboutTheTimeItself, type TimeWindow } from '../time/time-window';
@@ -189,8 +190,10 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
     // No await from here on: nothing else in this process writes between these reads.
     const at = now();
     const r = deps.settings().retrieval;
-    // Candidates per list. The exact vec0 scan costs more with a larger k; keyword depth is nearly free.
-    const semanticDepth = Math.min(MAX_K, opts.depth?.semantic ?? Math.max(opts.limit * 5, 100));
+    // Candidates per list. The exact vec0 scan costs more with a larger k; keyword depth is nearly free. Never fewer
+    // neighbours than the semantic floor reads its background from: a shallower list would read it nearer the query,
+    // and the same question would meet a higher floor in a prompt than in a search.
+    const semanticDepth = Math.min(MAX_K, Math.max(opts.depth?.semantic ?? Math.max(opts.limit * 5, 100), BACKGROUND_RANK));
     const keywordDepth = opts.depth?.keyword ?? Math.max(opts.limit * 10, 200);
     const model = vector ? vectors.readyModel() : null;
     let neighbors: Array<{ id: number; similarity: number }> | null = null;
