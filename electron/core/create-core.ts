@@ -17,6 +17,7 @@ import { createExtractionJob } from './extraction/extraction.job';
 import { createReembedJob, scheduleReembed } from './memory/reembed.job';
 import { createReviewService } from './review/review.service';
 import { JobQueue } from './jobs/job-queue';
+import { createJobsStore } from './jobs/jobs.store';
 import { createTimelineService } from './timeline/timeline.service';
 import { createTimelineWriter } from './db/timeline-writer';
 import { createLlmProvider } from './llm/llm-provider';
@@ -210,7 +211,7 @@ export function createCore(options: CoreOptions): Core {
     learningHold: () => lane.hold(),
     modelUnavailable: () => lane.waitsLong(),
     stretchLeftMs: () => lane.stretchLeftMs(backgroundModel.learningCostMs()),
-    sqlite: db.sqlite,
+    store: createJobsStore(db.sqlite),
     clock,
     logger,
     onChange: (state) => events.emit('queue.changed', state),
