@@ -22,6 +22,7 @@ import { derivePaths } from '../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../electron/core/settings/settings.service';
 import { estimateTokens } from '../electron/core/text/token-estimate';
 import { createThreadService } from '../electron/core/threads/thread.service';
+import { createThreadsStore } from '../electron/core/conversation/threads.store';
 import { createVectorSpace, seededRandom } from '../test/fixtures/clustered-vectors';
 
 export const DIMENSIONS = 384;
@@ -152,7 +153,7 @@ async function build(size: number): Promise<MemoryFixture> {
 
 /** Adds a thread of `count` alternating user/assistant messages through the messages repo; returns it and its last (user) message. */
 export function seedThread(db: OpenedDatabase, count: number, userTexts: readonly string[]): { threadId: number; lastUserMessageId: number } {
-  const threads = createThreadService({ sqlite: db.sqlite, clock: { now: () => FIXTURE_NOW }, events: createEventBus(silentLogger) });
+  const threads = createThreadService({ store: createThreadsStore(db.sqlite), clock: { now: () => FIXTURE_NOW }, events: createEventBus(silentLogger) });
   const messages = createMessagesRepo(db.sqlite);
   const random = seededRandom(count);
   const words = ['the', 'memory', 'garden', 'plan', 'tomorrow', 'because', 'train', 'python', 'recipe', 'sister', 'budget', 'meeting', 'weekend', 'project', 'idea', 'maybe'];

@@ -78,6 +78,9 @@ import { createEpisodeJob } from './episodes/episode.job';
 import { createEpisodeService } from './episodes/episode.service';
 import { createEpisodeStore } from './episodes/episode.store';
 import { createThreadService } from './threads/thread.service';
+import { createThreadExclusionsStore } from './threads/thread-exclusions.store';
+import { createThreadsStore } from './conversation/threads.store';
+import { createSummaryStore } from './conversation/summary.store';
 import { createMcpClientsStore } from './mcp/mcp-clients.store';
 import { mcpHandlers } from './mcp/mcp.handlers';
 import { createMcpService } from './mcp/mcp.service';
@@ -156,8 +159,11 @@ export function createCore(options: CoreOptions): Core {
 
   const events = createEventBus(logger);
   const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger });
-  const threads = createThreadService({ sqlite: db.sqlite, clock, events, logger });
+  const threadsStore = createThreadsStore(db.sqlite);
+  const threads = createThreadService({ store: threadsStore, clock, events, logger });
   const messages = createMessagesRepo(db.sqlite);
+  const summaries = createSummaryStore(db.sqlite);
+  const exclusions = createThreadExclusionsStore(db.sqlite);
   const promptContexts = createPromptContextRepo(db.sqlite, logger);
 
   const secrets = options.secrets ?? createFileSecretStore({ dataDir: paths.dataDir });
@@ -235,10 +241,13 @@ export function createCore(options: CoreOptions): Core {
   const timeline = createTimelineService({ sqlite: db.sqlite, clock });
   // Every job that asks the model asks through the background-model gateway (llm/background-model.ts), never llm.
   const jobDeps = { sqlite: db.sqlite, clock, events, model: backgroundModel, settings: () => settings.get() };
-  queue.register(createSummaryJob(jobDeps));
+  queue.register(createSummaryJob({ summaries, branches: messages.branches, timeline: timelineEvents, clock, events, model: backgroundModel }));
   queue.register(
     createTitleJob({
-      ...jobDeps,
+      messages,
+      threads: threadsStore,
+      clock,
+      model: backgroundModel,
       onTitled: (threadId) => {
         try {
           events.emit('thread.updated', { thread: threads.get(threadId) });
@@ -252,16 +261,16 @@ export function createCore(options: CoreOptions): Core {
   const episodeStore = createEpisodeStore(db.sqlite);
   const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get(), backups: backupScrubber, logger });
   disposers.push(() => episodes.dispose());
-  queue.register(createEpisodeJob({ ...jobDeps, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
+  queue.register(createEpisodeJob({ ...jobDeps, messages, threads: threadsStore, summaries, timeline: timelineEvents, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
   const forget = createMemoryForget({ search: memories, bulk: memories, toMemory: (id) => memories.getMemory(id) });
-  const retrieval = memoryRetrievalPort(memories, (threadId) => timeline.exclusions(threadId), (window, topic, limit) =>
+  const retrieval = memoryRetrievalPort(memories, (threadId) => exclusions.of(threadId), (window, topic, limit) =>
     episodes.searchEpisodes(topic, limit, window).map((e) => ({ episodeId: e.id, threadId: e.threadId, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt })),
   );
   const memoryToolSources = createMemoryToolSources({
     sqlite: db.sqlite,
     memory: memories,
     forget,
-    exclusions: (threadId) => timeline.exclusions(threadId),
+    exclusions: (threadId) => exclusions.of(threadId),
     episodes: (query, limit, window) => episodes.searchEpisodes(query, limit, window),
   });
   const focusStore = createFocusStore(db.sqlite);
@@ -269,7 +278,8 @@ export function createCore(options: CoreOptions): Core {
   queue.register(createFocusJob({ ...jobDeps, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
-    sqlite: db.sqlite,
+    summaries,
+    threadRows: threadsStore,
     clock,
     events,
     logger,
@@ -338,7 +348,7 @@ export function createCore(options: CoreOptions): Core {
     settings: () => settings.get(),
     app: () => ({ version: options.version ?? '0.0.0', schemaVersion: db.schemaVersion }),
   });
-  const threadImporter = createThreadImporter({ sqlite: db.sqlite, clock, events, messages, thread: (id) => threads.get(id) });
+  const threadImporter = createThreadImporter({ threads: threadsStore, summaries, clock, events, messages, thread: (id) => threads.get(id) });
   const importer = createMemoryImporter({ sqlite: db.sqlite, clock, events, logger, memories, settings: () => settings.get() });
   importer.recoverAbandoned();
   disposers.push(() => importer.stop());
@@ -373,14 +383,15 @@ export function createCore(options: CoreOptions): Core {
       messages,
       chat,
       queue,
-      timeline,
+      exclusions,
+      clock,
       memory: (id) => memories.getMemory(id),
       assertCanChat: models.assertCanChat,
       exporter: threadExporter,
       importer: threadImporter,
     }),
     ...chatHandlers({ chat, messages, promptContexts, lane }),
-    ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads }),
+    ...summaryHandlers({ summaries, branches: messages.branches, clock, events, threads }),
     ...memoryHandlers({
       memories,
       timeline,

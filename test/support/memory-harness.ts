@@ -11,6 +11,7 @@ import { silentLogger } from '../../electron/core/ports/logger.port';
 import { derivePaths } from '../../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../../electron/core/settings/settings.service';
 import { createThreadService, type ThreadService } from '../../electron/core/threads/thread.service';
+import { createThreadsStore } from '../../electron/core/conversation/threads.store';
 
 /** A clock tests move by hand (expiry, half-lives) instead of sleeping. */
 export interface TestClock extends Clock {
@@ -61,7 +62,7 @@ export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | 
     settings: () => settings.get(),
     backups: createBackupScrubber({ paths: derivePaths(dataDir), logger: silentLogger }),
   });
-  const threads = createThreadService({ sqlite: db.sqlite, clock: opts.clock, events });
+  const threads = createThreadService({ store: createThreadsStore(db.sqlite), clock: opts.clock, events });
   const messages = createMessagesRepo(db.sqlite);
   return {
     db,

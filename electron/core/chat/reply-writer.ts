@@ -20,8 +20,6 @@
  */
 import type { Message } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
-import { writeTransaction } from '../db/write-transaction';
 import { formatLeaseOwner, judgeLease, newLeaseOwner } from '../jobs/lease-owner';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
@@ -37,20 +35,19 @@ export function anotherWriterMessage(again: string): string {
 }
 
 export interface ReplyWritersDeps {
-  sqlite: Sqlite;
   clock: Clock;
   logger: Logger;
   messages: MessagesRepo;
 }
 
 export function createReplyWriters(deps: ReplyWritersDeps) {
-  const { sqlite, clock, logger, messages } = deps;
+  const { clock, logger, messages } = deps;
   // Its own id, not only the pid: two cores of one process (tests) are two writers, as two processes are.
   const me = newLeaseOwner();
 
   /** The replies left 'streaming' by writers that are gone (in one thread, or all), stopped; throws CONFLICT on a live one first. */
   function stopLeftovers(threadId: number | null, again: string | null): Message[] {
-    return writeTransaction(sqlite, () => {
+    return messages.transaction(() => {
       const now = clock.now();
       const judged = messages.repliesBeingWritten(threadId).map((row) => ({
         id: row.id,

@@ -10,6 +10,8 @@ import type { Sqlite } from '../db/open-database';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
 import type { RetrievedMemory } from '../ports/memory-retrieval.port';
 import { createMessageBranches, VERSION_COLUMNS, versionOf } from './message-branches';
+import { isReadable, readableSql } from './readable-message';
+import { writeTransaction } from '../db/write-transaction';
 
 interface Row {
   id: number;
@@ -116,9 +118,20 @@ export function createMessagesRepo(sqlite: Sqlite) {
   const beingWritten = sqlite.prepare(`SELECT id, writer, updated_at AS updatedAt FROM messages WHERE status = 'streaming'`);
   const beingWrittenIn = sqlite.prepare(`SELECT id, writer, updated_at AS updatedAt FROM messages WHERE thread_id = ? AND status = 'streaming'`);
   const touchThread = sqlite.prepare('UPDATE threads SET last_activity_at = ?, updated_at = ? WHERE id = ?');
+  const stampsOf = sqlite.prepare('SELECT id, created_at AS createdAt FROM messages WHERE thread_id = ? ORDER BY id');
+  const readableIn = sqlite.prepare(`SELECT id, role, content FROM messages m WHERE thread_id = ? AND id >= ? AND id <= ? AND ${readableSql('m')} ORDER BY id`);
+  const newestOf = sqlite.prepare('SELECT max(id) AS id FROM messages WHERE thread_id = ?');
+  const textsOf = sqlite.prepare('SELECT role, content FROM messages WHERE id IN (?, ?) ORDER BY id');
 
   return {
     branches,
+    /**
+     * One BEGIN IMMEDIATE transaction over the conversation's writes (db/write-transaction.ts): a reply with its
+     * jobs, a retry's removal, a switch of versions. Nested, a savepoint of the caller's.
+     */
+    transaction<T>(fn: () => T): T {
+      return writeTransaction(sqlite, fn);
+    },
     /**
      * attachments: a user message's files; its full-text entry holds the typed text only (the files are not searched).
      * parentId: the message it follows (undefined: the active leaf; null: none, a new first message). It becomes the
@@ -194,7 +207,7 @@ export function createMessagesRepo(sqlite: Sqlite) {
      */
     *historyBefore(message: { parentId?: number | null | undefined }): Generator<Row> {
       for (const r of branches.pathUp<Row>(message.parentId ?? null)) {
-        if (r.status !== 'error' && r.role !== 'system' && r.content !== '') yield r;
+        if (isReadable(r)) yield r;
       }
     },
     /** The active path (the conversation the user sees), oldest first; page backwards with beforeId, a message of it. */
@@ -263,6 +276,22 @@ export function createMessagesRepo(sqlite: Sqlite) {
         )
         .all(match, limit) as Array<Row & { thread_title: string }>;
       return rows.map((r) => ({ threadId: r.thread_id, threadTitle: r.thread_title, message: toMessage(r) }));
+    },
+    /** Every message of a thread (all versions) with its time, oldest first: where the thread's stretches begin and end. */
+    stamps(threadId: number): Array<{ id: number; createdAt: number }> {
+      return stampsOf.all(threadId) as Array<{ id: number; createdAt: number }>;
+    },
+    /** The readable messages (readable-message.ts) of a thread with ids fromId..toId, all versions, oldest first. */
+    readableBetween(threadId: number, fromId: number, toId: number): Array<{ id: number; role: Message['role']; content: string }> {
+      return readableIn.all(threadId, fromId, toId) as Array<{ id: number; role: Message['role']; content: string }>;
+    },
+    /** The id of the thread's newest message of any version; null when it has none. */
+    newestId(threadId: number): number | null {
+      return (newestOf.get(threadId) as { id: number | null }).id;
+    },
+    /** The role and text of up to two messages (an exchange), oldest first; those that do not exist are left out. */
+    texts(firstId: number, secondId: number): Array<{ role: Message['role']; content: string }> {
+      return textsOf.all(firstId, secondId) as Array<{ role: Message['role']; content: string }>;
     },
     /** Replies being written (status 'streaming'), in one thread or all, with their writer and heartbeat (chat/reply-writer.ts). */
     repliesBeingWritten(threadId: number | null): Array<{ id: number; writer: string | null; updatedAt: number }> {

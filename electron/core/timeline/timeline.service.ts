@@ -1,9 +1,7 @@
 /**
  * Reading the timeline (the events table, written only by timeline-writer.ts, in the transaction of the change each
- * event records), the activity chart, "as of a date" (memory versions valid then), and per-thread memory exclusions.
- * Exclusions (table thread_memory_exclusions, operations thread.excludeMemory / includeMemory / exclusions in
- * threads/thread.handlers.ts) are stored here and applied to prompts by memory.service.ts memoryRetrievalPort, which
- * create-core.ts hands this service's `exclusions`: an excluded memory never reaches that thread's prompt.
+ * event records), the activity chart, and "as of a date" (memory versions valid then). Per-thread memory exclusions
+ * live in threads/thread-exclusions.store.ts.
  */
 import type { OpOutput, TimelineEvent } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
@@ -34,7 +32,7 @@ const NOTHING_MAINTAINED = `NOT (kind = 'maintained' AND coalesce(json_extract(d
   + coalesce(json_extract(data, '$.trashedForCap'), 0) + coalesce(json_extract(data, '$.purged'), 0) = 0)`;
 
 export function createTimelineService(deps: { sqlite: Sqlite; clock: Clock }) {
-  const { sqlite, clock } = deps;
+  const { sqlite } = deps;
 
   return {
     list(input: { before?: number | undefined; beforeId?: number | undefined; kinds?: string[] | undefined; categories?: string[] | undefined; limit: number }): OpOutput<'timeline.list'> {
@@ -107,16 +105,6 @@ export function createTimelineService(deps: { sqlite: Sqlite; clock: Clock }) {
         items: rows.map((r) => ({ memoryId: r.memory_id, version: r.version, content: r.content, category: r.category, importance: r.importance, pinned: r.pinned === 1 })),
         total,
       };
-    },
-
-    exclude(threadId: number, memoryId: number): void {
-      sqlite.prepare('INSERT OR IGNORE INTO thread_memory_exclusions (thread_id, memory_id, created_at) VALUES (?, ?, ?)').run(threadId, memoryId, clock.now());
-    },
-    include(threadId: number, memoryId: number): void {
-      sqlite.prepare('DELETE FROM thread_memory_exclusions WHERE thread_id = ? AND memory_id = ?').run(threadId, memoryId);
-    },
-    exclusions(threadId: number): number[] {
-      return (sqlite.prepare('SELECT memory_id FROM thread_memory_exclusions WHERE thread_id = ? ORDER BY created_at').all(threadId) as Array<{ memory_id: number }>).map((r) => r.memory_id);
     },
   };
 }
