@@ -18,7 +18,7 @@ import { fitUserContent } from '../../electron/core/conversation/attachment-text
 import { computeBudget, planConversation, type HistoryMessage } from '../../electron/core/llm/context-budget';
 import { composeSystemText } from '../../electron/core/chat/custom-instructions';
 import type { MemoryRetrievalPort } from '../../electron/core/ports/memory-retrieval.port';
-import { createMessagesRepo } from '../../electron/core/conversation/messages.repo';
+import { createMessagesStore } from '../../electron/core/conversation/messages.store';
 import { assemblePrompt, ATTACHMENT_SHARE_OF_CONVERSATION, PROFILE_SHARE_OF_MEMORIES, systemPrompt } from '../../electron/core/chat/prompt-assembly';
 import { createSummaryStore } from '../../electron/core/conversation/summary.store';
 import { isReadable } from '../../electron/core/conversation/readable-message';
@@ -86,7 +86,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
   try {
     const { sqlite } = open.db;
     const { threadId, lastUserMessageId } = seedThread(open.db, messageCount, [fixture.queries[0]!.text]);
-    const messages = createMessagesRepo(sqlite);
+    const messages = createMessagesStore(sqlite);
     const summaries = createSummaryStore(sqlite);
     const last = messages.get(lastUserMessageId)!;
     // The thread's working memory as the background model keeps it: a focus and eight tasks, read from its tables each time.

@@ -8,8 +8,8 @@ import { FAILED_JOB_KIND, type AppInfo, type EventMessage } from '../../shared/c
 import type { Result } from '../../shared/errors';
 import { openDatabase, type OpenedDatabase } from './db/open-database';
 import { createChatService } from './chat/chat.service';
-import { createMessagesRepo } from './conversation/messages.repo';
-import { createPromptContextRepo } from './chat/prompt-context.repo';
+import { createMessagesStore } from './conversation/messages.store';
+import { createPromptContextStore } from './chat/prompt-context.store';
 import { createSummaryJob } from './chat/summary.job';
 import { createTitleJob } from './chat/title.job';
 import { createEventBus } from './runtime/event-bus';
@@ -161,10 +161,10 @@ export function createCore(options: CoreOptions): Core {
   const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger });
   const threadsStore = createThreadsStore(db.sqlite);
   const threads = createThreadService({ store: threadsStore, clock, events, logger });
-  const messages = createMessagesRepo(db.sqlite);
+  const messages = createMessagesStore(db.sqlite);
   const summaries = createSummaryStore(db.sqlite);
   const exclusions = createThreadExclusionsStore(db.sqlite);
-  const promptContexts = createPromptContextRepo(db.sqlite, logger);
+  const promptContexts = createPromptContextStore(db.sqlite, logger);
 
   const secrets = options.secrets ?? createFileSecretStore({ dataDir: paths.dataDir });
   const llm = createLlmProvider({
@@ -240,14 +240,14 @@ export function createCore(options: CoreOptions): Core {
   });
   const timeline = createTimelineService({ sqlite: db.sqlite, clock });
   // Every job that asks the model asks through the background-model gateway (llm/background-model.ts), never llm.
-  const jobDeps = { sqlite: db.sqlite, clock, events, model: backgroundModel, settings: () => settings.get() };
-  queue.register(createSummaryJob({ summaries, branches: messages.branches, timeline: timelineEvents, clock, events, model: backgroundModel }));
+  const modelJobDeps = { clock, events, model: backgroundModel, settings: () => settings.get() };
+  const jobDeps = { sqlite: db.sqlite, ...modelJobDeps };
+  queue.register(createSummaryJob({ ...modelJobDeps, summaries, branches: messages.branches, timeline: timelineEvents }));
   queue.register(
     createTitleJob({
+      ...modelJobDeps,
       messages,
       threads: threadsStore,
-      clock,
-      model: backgroundModel,
       onTitled: (threadId) => {
         try {
           events.emit('thread.updated', { thread: threads.get(threadId) });
@@ -259,9 +259,9 @@ export function createCore(options: CoreOptions): Core {
   disposers.push(() => profile.dispose());
   queue.register(createProfileJob({ ...jobDeps, store: profileStore, logger }));
   const episodeStore = createEpisodeStore(db.sqlite);
-  const episodes = createEpisodeService({ sqlite: db.sqlite, store: episodeStore, queue, clock, events, settings: () => settings.get(), backups: backupScrubber, logger });
+  const episodes = createEpisodeService({ messages, threads: threadsStore, timeline: timelineEvents, store: episodeStore, queue, clock, events, settings: () => settings.get(), backups: backupScrubber, logger });
   disposers.push(() => episodes.dispose());
-  queue.register(createEpisodeJob({ ...jobDeps, messages, threads: threadsStore, summaries, timeline: timelineEvents, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
+  queue.register(createEpisodeJob({ ...modelJobDeps, messages, threads: threadsStore, summaries, timeline: timelineEvents, store: episodeStore, reschedule: (threadId) => episodes.schedule(threadId) }));
   const forget = createMemoryForget({ search: memories, bulk: memories, toMemory: (id) => memories.getMemory(id) });
   const retrieval = memoryRetrievalPort(memories, (threadId) => exclusions.of(threadId), (window, topic, limit) =>
     episodes.searchEpisodes(topic, limit, window).map((e) => ({ episodeId: e.id, threadId: e.threadId, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt })),
@@ -274,8 +274,8 @@ export function createCore(options: CoreOptions): Core {
     episodes: (query, limit, window) => episodes.searchEpisodes(query, limit, window),
   });
   const focusStore = createFocusStore(db.sqlite);
-  const focus = createFocusService({ sqlite: db.sqlite, store: focusStore, queue, clock, events, settings: () => settings.get(), assertThread: (id) => void threads.get(id) });
-  queue.register(createFocusJob({ ...jobDeps, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
+  const focus = createFocusService({ store: focusStore, queue, clock, events, settings: () => settings.get(), assertThread: (id) => void threads.get(id) });
+  queue.register(createFocusJob({ ...modelJobDeps, branches: messages.branches, store: focusStore, enqueue: (input) => queue.enqueue(input) }));
   const models = createModelsService({ llm, settings, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
     summaries,

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
-import { createMessagesRepo } from '../../electron/core/conversation/messages.repo';
+import { createMessagesStore } from '../../electron/core/conversation/messages.store';
 import { isReadable } from '../../electron/core/conversation/readable-message';
 import { createSummaryStore } from '../../electron/core/conversation/summary.store';
 import { createThreadsStore } from '../../electron/core/conversation/threads.store';
@@ -26,14 +26,14 @@ describe('the conversation stores', () => {
     open.push(db);
     const threads = createThreadsStore(db.sqlite);
     const threadId = threads.transaction(() => threads.insert(undefined, false, 1));
-    return { db, threads, threadId, messages: createMessagesRepo(db.sqlite) };
+    return { db, threads, threadId, messages: createMessagesStore(db.sqlite) };
   }
 
   it('readable messages: one rule, the same in SQL and in JavaScript, for every role, status and empty text', () => {
     const { messages, threadId } = setup();
-    const rows: Array<{ id: number; role: 'user' | 'assistant' | 'system'; status: 'complete' | 'error' | 'stopped' | 'truncated'; content: string }> = [];
+    const rows: Array<{ id: number; role: 'user' | 'assistant' | 'system'; status: 'complete' | 'error' | 'stopped' | 'truncated' | 'streaming'; content: string }> = [];
     for (const role of ['user', 'assistant', 'system'] as const) {
-      for (const status of ['complete', 'error', 'stopped', 'truncated'] as const) {
+      for (const status of ['complete', 'error', 'stopped', 'truncated', 'streaming'] as const) {
         for (const content of ['', 'words']) {
           const m = messages.insert({ threadId, role, content, status, model: null, estimatedTokens: 1, now: 2 });
           rows.push({ id: m.id, role, status, content });
@@ -43,9 +43,9 @@ describe('the conversation stores', () => {
     const bySql = messages.readableBetween(threadId, rows[0]!.id, rows.at(-1)!.id).map((r) => r.id);
     const byJs = rows.filter(isReadable).map((r) => r.id);
     expect(bySql).toEqual(byJs);
-    // Only the user's and the assistant's words that did not fail.
+    // Only the user's and the assistant's final words that did not fail.
     expect(byJs).toHaveLength(2 * 3);
-    expect(rows.filter((r) => byJs.includes(r.id)).every((r) => r.role !== 'system' && r.status !== 'error' && r.content !== '')).toBe(true);
+    expect(rows.filter((r) => byJs.includes(r.id)).every((r) => r.role !== 'system' && !['error', 'streaming'].includes(r.status) && r.content !== '')).toBe(true);
     // The prompt's history walks the same rule up the path.
     const last = messages.insert({ threadId, role: 'user', content: 'q', status: 'complete', model: null, estimatedTokens: 1, now: 3 });
     expect([...messages.historyBefore(last)].map((r) => r.id).reverse()).toEqual(byJs);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createBackupScrubber } from '../../electron/core/backup/backup-scrub';
-import { createMessagesRepo, type MessagesRepo } from '../../electron/core/conversation/messages.repo';
+import { createMessagesStore, type MessagesStore } from '../../electron/core/conversation/messages.store';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
 import type { Embedder } from '../../electron/core/embedding/embedder.port';
 import { createEmbeddingService, type EmbeddingService } from '../../electron/core/embedding/embedding.service';
@@ -38,7 +38,7 @@ export interface MemoryHarness {
   embedding: EmbeddingService;
   settings: SettingsService;
   threads: ThreadService;
-  messages: MessagesRepo;
+  messages: MessagesStore;
   events: EventBus;
   close(): Promise<void>;
 }
@@ -63,7 +63,7 @@ export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | 
     backups: createBackupScrubber({ paths: derivePaths(dataDir), logger: silentLogger }),
   });
   const threads = createThreadService({ store: createThreadsStore(db.sqlite), clock: opts.clock, events });
-  const messages = createMessagesRepo(db.sqlite);
+  const messages = createMessagesStore(db.sqlite);
   return {
     db,
     memories,

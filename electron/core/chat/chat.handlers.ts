@@ -6,13 +6,13 @@ import type { ThreadService } from '../threads/thread.service';
 import { MnemoError } from '../../../shared/errors';
 import type { ModelLane } from '../llm/model-lane';
 import type { ChatService } from './chat.service';
-import type { MessagesRepo } from '../conversation/messages.repo';
-import type { PromptContextRepo } from './prompt-context.repo';
+import type { MessagesStore } from '../conversation/messages.store';
+import type { PromptContextStore } from './prompt-context.store';
 import { summaryAsShown, type MessageBranches } from '../conversation/message-branches';
 import type { SummaryStore } from '../conversation/summary.store';
 import { updateSummaryByUser } from './summary.job';
 
-export function chatHandlers(deps: { chat: ChatService; messages: MessagesRepo; promptContexts: PromptContextRepo; lane: Pick<ModelLane, 'typing'> }): HandlersFor<'chat'> {
+export function chatHandlers(deps: { chat: ChatService; messages: MessagesStore; promptContexts: PromptContextStore; lane: Pick<ModelLane, 'typing'> }): HandlersFor<'chat'> {
   const { chat, messages, promptContexts } = deps;
   return {
     'chat.send': (input) => chat.send(input),

@@ -3,7 +3,7 @@
  * -> assemble the prompt under the budget (system
  * text with the custom instructions, memories, summary + recent messages) -> stream the reply from the LLM port, with
  * the memory tools' rounds when they are offered (tool-loop.ts) (message.delta events, partial text saved as it arrives) -> ONE transaction: the final reply, which memories it
- * used, what the model saw (prompt-context.repo.ts), and the background jobs it triggers (extraction, summary,
+ * used, what the model saw (prompt-context.store.ts), and the background jobs it triggers (extraction, summary,
  * title) -> events.
  *
  * The model: the one the request names (chat.send's model, which becomes the thread's model: the user chose it), else
@@ -41,8 +41,8 @@ import type { Logger } from '../ports/logger.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
 import type { ThreadService } from '../threads/thread.service';
 import type { MemoryRetrievalPort, RetrievedMemory } from '../ports/memory-retrieval.port';
-import type { MessagesRepo } from '../conversation/messages.repo';
-import type { PromptContextRepo } from './prompt-context.repo';
+import type { MessagesStore } from '../conversation/messages.store';
+import type { PromptContextStore } from './prompt-context.store';
 import { createReplyWriters } from './reply-writer';
 import { composeUserContent } from '../conversation/attachment-text';
 import { assemblePrompt } from './prompt-assembly';
@@ -62,8 +62,8 @@ export interface ChatServiceDeps {
   clock: Clock;
   events: EventBus;
   logger: Logger;
-  messages: MessagesRepo;
-  promptContexts: PromptContextRepo;
+  messages: MessagesStore;
+  promptContexts: PromptContextStore;
   threads: ThreadService;
   queue: JobQueue;
   calibrator: TokenCalibrator;

@@ -18,7 +18,7 @@ import { computeBudget, MESSAGE_OVERHEAD_TOKENS, planConversation, type Budget, 
 import { composeUserContent, fitUserContent } from '../conversation/attachment-text';
 import { composeSystemText } from './custom-instructions';
 import type { MemoryRetrievalPort, RetrievedMemory } from '../ports/memory-retrieval.port';
-import { attachmentsOf, type MessagesRepo } from '../conversation/messages.repo';
+import { attachmentsOf, type MessagesStore } from '../conversation/messages.store';
 import type { SummaryStore } from '../conversation/summary.store';
 import { summaryForPath } from '../conversation/message-branches';
 import { fitProfileForPrompt, formatEpisodesForPrompt, profileTokenBudget } from '../memory/memory-prompt';
@@ -68,7 +68,7 @@ export const EPISODE_SHARE_OF_MEMORIES = 1 / 3;
 export async function assemblePrompt(
   /** profile: the user's profile while it is on (profile.service.ts), else null. */
   /** workingMemory: the thread's focus and tasks for the path ending at pathEndId while working memory is on (focus/focus.service.ts), else null. */
-  deps: { summaries: SummaryStore; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null; workingMemory?: (threadId: number, pathEndId: number | null) => FocusState | null },
+  deps: { summaries: SummaryStore; messages: MessagesStore; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null; workingMemory?: (threadId: number, pathEndId: number | null) => FocusState | null },
   /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
   /** threadInstructions: the thread's own system prompt (null: none); the global one is settings.instructions. */
   /** access: whether retrieved memories go in and memory tools are offered (tool-loop.ts); default: inject, no tools. */

@@ -23,7 +23,7 @@ import { MnemoError } from '../../../shared/errors';
 import { formatLeaseOwner, judgeLease, newLeaseOwner } from '../jobs/lease-owner';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import type { MessagesRepo } from '../conversation/messages.repo';
+import type { MessagesStore } from '../conversation/messages.store';
 
 /** As a job's lease (job-queue.ts): long enough for a busy machine, short enough for a recycled pid or another host. */
 export const REPLY_LEASE_MS = 2 * 60_000;
@@ -37,7 +37,7 @@ export function anotherWriterMessage(again: string): string {
 export interface ReplyWritersDeps {
   clock: Clock;
   logger: Logger;
-  messages: MessagesRepo;
+  messages: MessagesStore;
 }
 
 export function createReplyWriters(deps: ReplyWritersDeps) {

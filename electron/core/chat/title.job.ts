@@ -6,7 +6,7 @@
  * TITLE_MAX_COLUMNS at a word boundary (in Chinese, between words or characters), never inside a character.
  */
 import { MnemoError } from '../../../shared/errors';
-import type { MessagesRepo } from '../conversation/messages.repo';
+import type { MessagesStore } from '../conversation/messages.store';
 import type { ThreadsStore } from '../conversation/threads.store';
 import { modelTextSecretCheck } from '../safety/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
@@ -95,7 +95,7 @@ function isWide(c: number): boolean {
 }
 
 export function createTitleJob(deps: {
-  messages: Pick<MessagesRepo, 'texts'>;
+  messages: Pick<MessagesStore, 'texts'>;
   threads: Pick<ThreadsStore, 'setAutoTitle'>;
   clock: Clock;
   model: BackgroundModel;

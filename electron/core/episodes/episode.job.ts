@@ -18,7 +18,7 @@ import { MnemoError } from '../../../shared/errors';
 import { userTimeZone } from '../../../shared/time-zone';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
 import { summaryForPath } from '../conversation/message-branches';
-import type { MessagesRepo } from '../conversation/messages.repo';
+import type { MessagesStore } from '../conversation/messages.store';
 import type { SummaryStore } from '../conversation/summary.store';
 import type { ThreadsStore } from '../conversation/threads.store';
 import type { EventBus } from '../runtime/event-bus';
@@ -51,7 +51,7 @@ function dateTime(at: number, timeZone: string): string {
 }
 
 export function createEpisodeJob(deps: {
-  messages: Pick<MessagesRepo, 'branches' | 'stamps' | 'readableBetween' | 'newestId'>;
+  messages: Pick<MessagesStore, 'branches' | 'stamps' | 'readableBetween' | 'newestId'>;
   threads: Pick<ThreadsStore, 'isIncognito'>;
   summaries: Pick<SummaryStore, 'get'>;
   timeline: TimelineWriter;

@@ -33,7 +33,7 @@ import { buildExtractionRequest, EXTRACTION_BATCH } from './extract-prompt';
 import { parseBatchExtraction, parseExtraction, type Candidate, type ExtractionResult } from './extract-parse';
 import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
 import { isTrivial } from '../text/small-talk';
-import { attachmentsOf } from '../conversation/messages.repo';
+import { attachmentsOf } from '../conversation/messages.store';
 import { learnedFiles } from '../memory/learned-files';
 import { detectForgetRequest } from '../text/forget-request';
 import { repeatsTrashed } from '../memory/memory-forget';

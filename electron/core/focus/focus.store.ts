@@ -11,6 +11,7 @@
 import type { FocusTask, WorkingMemory, ActiveWork } from '../../../shared/contract';
 import { appliesToPath, createMessageBranches } from '../conversation/message-branches';
 import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
 import { liveState, MAX_FINISHED, userItemsOnly, type FocusState, type TaskItem } from './focus-rules';
 
 interface FocusRow {
@@ -83,9 +84,9 @@ export function toWorkingMemory(threadId: number, state: FocusState, updatedAt: 
 }
 
 export function createFocusStore(sqlite: Sqlite) {
+  const branches = createMessageBranches(sqlite);
   const selectFocus = sqlite.prepare('SELECT * FROM thread_focus WHERE thread_id = ?');
   const selectTasks = sqlite.prepare('SELECT * FROM thread_focus_tasks WHERE thread_id = ? ORDER BY id');
-  const branches = createMessageBranches(sqlite);
   // @through NULL: what the model read stays as it is (a user's edit); a number: the state was read through it.
   const upsertFocus = sqlite.prepare(
     `INSERT INTO thread_focus (thread_id, focus, focus_edited_by_user, focus_expires_at, through_message_id, updated_at)
@@ -145,6 +146,10 @@ export function createFocusStore(sqlite: Sqlite) {
   }
 
   return {
+    /** One BEGIN IMMEDIATE transaction (db/write-transaction.ts): a user's edit, the daily cleanup. */
+    transaction<T>(fn: () => T): T {
+      return writeTransaction(sqlite, fn);
+    },
     read,
     readForPath,
     /** The live state of the version shown, as the contract shows it (expired items left out, whether or not the cleanup ran). */

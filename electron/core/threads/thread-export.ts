@@ -25,7 +25,7 @@ import { MnemoError } from '../../../shared/errors';
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
-import { attachmentsOf } from '../conversation/messages.repo';
+import { attachmentsOf } from '../conversation/messages.store';
 
 export interface ThreadExportDeps {
   sqlite: Sqlite;

@@ -12,7 +12,7 @@
  */
 import { THREAD_EXPORT_FORMAT, THREAD_EXPORT_VERSION, ExportedThread, ThreadExportDocument, type OpOutput, type OpParsedInput, type Thread, type ThreadImportItem } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { MessagesRepo } from '../conversation/messages.repo';
+import type { MessagesStore } from '../conversation/messages.store';
 import { composeUserContent } from '../conversation/attachment-text';
 import type { SummaryStore } from '../conversation/summary.store';
 import type { ThreadsStore } from '../conversation/threads.store';
@@ -26,7 +26,7 @@ export interface ThreadImportDeps {
   summaries: Pick<SummaryStore, 'insertImported'>;
   clock: Clock;
   events: EventBus;
-  messages: MessagesRepo;
+  messages: MessagesStore;
   thread: (threadId: number) => Thread;
 }
 

@@ -4,7 +4,7 @@
  * still running for it is aborted.
  */
 import { MnemoError } from '../../../shared/errors';
-import type { MessagesRepo } from '../conversation/messages.repo';
+import type { MessagesStore } from '../conversation/messages.store';
 import type { JobQueue } from '../jobs/job-queue';
 import type { Memory } from '../../../shared/contract';
 import type { HandlersFor } from '../rpc/dispatcher';
@@ -24,7 +24,7 @@ export interface ThreadChat {
 
 export interface ThreadHandlerDeps {
   threads: ThreadService;
-  messages: MessagesRepo;
+  messages: MessagesStore;
   chat: ThreadChat;
   queue: JobQueue;
   exclusions: ThreadExclusionsStore;

@@ -95,7 +95,7 @@ export interface FinishedReply {
   evalDurationMs: number | null;
 }
 
-export function createMessagesRepo(sqlite: Sqlite) {
+export function createMessagesStore(sqlite: Sqlite) {
   const branches = createMessageBranches(sqlite);
   const insert = sqlite.prepare(
     `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, parent_id, writer, created_at, updated_at)
@@ -308,10 +308,10 @@ export function createMessagesRepo(sqlite: Sqlite) {
   };
 }
 
-export type MessagesRepo = ReturnType<typeof createMessagesRepo>;
+export type MessagesStore = ReturnType<typeof createMessagesStore>;
 
 /**
- * A list these answers' records hold (prompt-context.repo.ts), at `jsonPath`: the memory tools' searches, the
+ * A list these answers' records hold (prompt-context.store.ts), at `jsonPath`: the memory tools' searches, the
  * requests to forget, the time's episodes the prompt carried. Empty and unreadable lists are left out.
  */
 function recordedOf<T extends z.ZodType>(sqlite: Sqlite, messageIds: readonly number[], jsonPath: '$.tools.searches' | '$.forgets' | '$.recalled.episodes', item: T): Map<number, Array<z.output<T>>> {
