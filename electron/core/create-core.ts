@@ -79,6 +79,7 @@ import { createEpisodeService } from './episodes/episode.service';
 import { createEpisodeStore } from './episodes/episode.store';
 import { createThreadService } from './threads/thread.service';
 import { createThreadExclusionsStore } from './threads/thread-exclusions.store';
+import { createThreadExportStore } from './threads/thread-export.store';
 import { createThreadsStore } from './conversation/threads.store';
 import { createSummaryStore } from './conversation/summary.store';
 import { createMcpClientsStore } from './mcp/mcp-clients.store';
@@ -267,7 +268,7 @@ export function createCore(options: CoreOptions): Core {
     episodes.searchEpisodes(topic, limit, window).map((e) => ({ episodeId: e.id, threadId: e.threadId, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt })),
   );
   const memoryToolSources = createMemoryToolSources({
-    sqlite: db.sqlite,
+    messages,
     memory: memories,
     forget,
     exclusions: (threadId) => exclusions.of(threadId),
@@ -299,7 +300,7 @@ export function createCore(options: CoreOptions): Core {
     lane,
   });
   chat.recoverInterrupted();
-  queue.register(createExtractionJob({ ...jobDeps, logger, memories }));
+  queue.register(createExtractionJob({ ...modelJobDeps, messages, logger, memories }));
   queue.register(createReembedJob({ memories, events }));
   const memoryCap = createMemoryCap({ sqlite: db.sqlite, settings: () => settings.get() });
   queue.register(createConsolidateJob({ ...jobDeps, logger, memories, cap: memoryCap }));
@@ -343,7 +344,7 @@ export function createCore(options: CoreOptions): Core {
     profile: () => profileStore.get()?.content ?? null,
   });
   const threadExporter = createThreadExporter({
-    sqlite: db.sqlite,
+    store: createThreadExportStore(db.sqlite),
     clock,
     settings: () => settings.get(),
     app: () => ({ version: options.version ?? '0.0.0', schemaVersion: db.schemaVersion }),
