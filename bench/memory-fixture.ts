@@ -23,6 +23,7 @@ import { createSettingsService, type SettingsService } from '../electron/core/se
 import { estimateTokens } from '../electron/core/text/token-estimate';
 import { createThreadService } from '../electron/core/threads/thread.service';
 import { createThreadsStore } from '../electron/core/conversation/threads.store';
+import { createTimelineWriter } from '../electron/core/db/timeline-writer';
 import { createVectorSpace, seededRandom } from '../test/fixtures/clustered-vectors';
 
 export const DIMENSIONS = 384;
@@ -93,6 +94,8 @@ export async function openFixture(fixture: Pick<MemoryFixture, 'file' | 'queries
     embedding,
     settings: () => settings.get(),
     backups: createBackupScrubber({ paths: derivePaths(path.dirname(fixture.file), { dbFile: fixture.file }), logger: silentLogger }),
+    timeline: createTimelineWriter({ sqlite: db.sqlite, clock }),
+    branches: createMessagesStore(db.sqlite).branches,
     vectorSearch,
   });
   return {

@@ -90,7 +90,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
     const summaries = createSummaryStore(sqlite);
     const last = messages.get(lastUserMessageId)!;
     // The thread's working memory as the background model keeps it: a focus and eight tasks, read from its tables each time.
-    const focusStore = createFocusStore(sqlite);
+    const focusStore = createFocusStore(sqlite, messages.branches);
     writeTransaction(sqlite, () => focusStore.save(threadId, applyModelUpdate(EMPTY_STATE, WORKING_UPDATE, FIXTURE_NOW, () => false), FIXTURE_NOW));
     const workingMemory = (id: number) => liveState(focusStore.read(id).state, FIXTURE_NOW);
     const memory = memoryRetrievalPort(open.memories, () => [], () => []);

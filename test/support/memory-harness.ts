@@ -12,6 +12,7 @@ import { derivePaths } from '../../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../../electron/core/settings/settings.service';
 import { createThreadService, type ThreadService } from '../../electron/core/threads/thread.service';
 import { createThreadsStore } from '../../electron/core/conversation/threads.store';
+import { createTimelineWriter } from '../../electron/core/db/timeline-writer';
 
 /** A clock tests move by hand (expiry, half-lives) instead of sleeping. */
 export interface TestClock extends Clock {
@@ -53,6 +54,7 @@ export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | 
   const events = createEventBus(silentLogger);
   const settings = createSettingsService({ sqlite: db.sqlite, clock: opts.clock, events, logger: silentLogger });
   const embedding = createEmbeddingService({ embedder: opts.embedder, logger: silentLogger });
+  const messages = createMessagesStore(db.sqlite);
   const memories = createMemoryService({
     sqlite: db.sqlite,
     clock: opts.clock,
@@ -61,9 +63,10 @@ export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | 
     embedding,
     settings: () => settings.get(),
     backups: createBackupScrubber({ paths: derivePaths(dataDir), logger: silentLogger }),
+    timeline: createTimelineWriter({ sqlite: db.sqlite, clock: opts.clock }),
+    branches: messages.branches,
   });
   const threads = createThreadService({ store: createThreadsStore(db.sqlite), clock: opts.clock, events });
-  const messages = createMessagesStore(db.sqlite);
   return {
     db,
     memories,

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// Data access lives in stores (issue 27 item 2): a file outside `*.store.ts`, `db/` and the composition root neither
-// prepares SQL nor is handed the database (`Sqlite`, `db.sqlite`); services, jobs and handlers get stores. The files
-// below may, each for the reason given; the lists fail when a file no longer needs its place, so they only shrink.
+// Data access lives in stores (issue 27 item 2): a file outside `*.store.ts`, `db/` and the composition root
+// (create-core.ts, wire-*.ts) neither prepares SQL nor is handed the database (`Sqlite`, `db.sqlite`); services, jobs
+// and handlers get stores. The files below may, each for the reason given; the lists fail when a file no longer needs
+// its place, so they only shrink.
 const core = path.resolve(import.meta.dirname, '../../electron/core');
 
 /** Not stores by name, yet data access by nature. */
@@ -59,7 +60,7 @@ function coreFiles(dir = core): string[] {
   });
 }
 
-const allowedByRole = (file: string) => file.endsWith('.store.ts') || file.startsWith('db/') || file === 'create-core.ts';
+const allowedByRole = (file: string) => file.endsWith('.store.ts') || file.startsWith('db/') || file === 'create-core.ts' || /^wire-[a-z-]+\.ts$/.test(file);
 
 function dataAccess(file: string): string[] {
   const text = code(fs.readFileSync(path.join(core, file), 'utf8'));

@@ -14,6 +14,7 @@ import { MnemoError } from '../../../shared/errors';
 import type { BackupScrubber } from '../ports/backup-scrubber.port';
 import type { MessagesStore } from '../conversation/messages.store';
 import type { ThreadsStore } from '../conversation/threads.store';
+import type { PromptEpisode } from '../ports/memory-retrieval.port';
 import type { EventBus } from '../runtime/event-bus';
 import { secretRefusal } from '../safety/secret-detector';
 import type { JobQueue } from '../jobs/job-queue';
@@ -35,6 +36,11 @@ function readCursor(cursor: string | undefined): { endedAt: number; id: number }
   const m = /^(\d+):(\d+)$/.exec(cursor);
   if (!m) throw new MnemoError('INVALID_INPUT', 'This page cursor is not one episode.list gave; start again without it.');
   return { endedAt: Number(m[1]), id: Number(m[2]) };
+}
+
+/** An episode as a prompt and the memory tools show it (ports/memory-retrieval.port.ts): no text beyond its own. */
+export function toPromptEpisode(e: Episode): PromptEpisode {
+  return { episodeId: e.id, threadId: e.threadId, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt };
 }
 
 export function createEpisodeService(deps: {
@@ -111,6 +117,16 @@ export function createEpisodeService(deps: {
     return episode;
   }
 
+  /**
+   * For search_memory (the memory tools) and a question's time: active episodes about the query, best first; with a
+   * window, those overlapping it (all of them, newest first, when the query is empty).
+   */
+  function searchEpisodes(query: string, limit: number, window?: { from: number; to: number } | null): Episode[] {
+    if (!window) return search(query, { limit });
+    if (!query.trim()) return store.within(window, limit);
+    return search(query, { limit: Math.max(limit, SEARCH_DEPTH) }).filter((e) => e.startedAt < window.to && e.endedAt >= window.from).slice(0, limit);
+  }
+
   return {
     list(input: { threadId?: number | undefined; query?: string | undefined; status: Episode['status']; limit: number; cursor?: string | undefined }): { episodes: Episode[]; nextCursor: string | null } {
       if (input.query !== undefined && input.query.trim() !== '') {
@@ -180,15 +196,9 @@ export function createEpisodeService(deps: {
         jobId: queue.enqueue({ kind: 'episode', payload: { fromMessageId: stretch[0]!.id, reason: 'user' }, idempotencyKey: `episode:user:${threadId}:${now}`, threadId }),
       };
     },
-    /**
-     * For search_memory (the memory tools) and a question's time: active episodes about the query, best first; with a
-     * window, those overlapping it (all of them, newest first, when the query is empty).
-     */
-    searchEpisodes: (query: string, limit: number, window?: { from: number; to: number } | null): Episode[] => {
-      if (!window) return search(query, { limit });
-      if (!query.trim()) return store.within(window, limit);
-      return search(query, { limit: Math.max(limit, SEARCH_DEPTH) }).filter((e) => e.startedAt < window.to && e.endedAt >= window.from).slice(0, limit);
-    },
+    searchEpisodes,
+    /** A time question's episodes (chat/prompt-assembly.ts): the window's, about the topic, as a prompt shows them. */
+    episodesWithin: (window: { from: number; to: number }, topic: string, limit: number): PromptEpisode[] => searchEpisodes(topic, limit, window).map(toPromptEpisode),
     schedule,
     dispose: unsubscribe,
   };

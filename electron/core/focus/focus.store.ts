@@ -9,7 +9,7 @@
  * goes through it, so what the model derived from an edited-away question is neither shown as current nor sent.
  */
 import type { FocusTask, WorkingMemory, ActiveWork } from '../../../shared/contract';
-import { appliesToPath, createMessageBranches } from '../conversation/message-branches';
+import { appliesToPath, type MessageBranches } from '../conversation/message-branches';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import { liveState, MAX_FINISHED, userItemsOnly, type FocusState, type TaskItem } from './focus-rules';
@@ -83,8 +83,7 @@ export function toWorkingMemory(threadId: number, state: FocusState, updatedAt: 
   };
 }
 
-export function createFocusStore(sqlite: Sqlite) {
-  const branches = createMessageBranches(sqlite);
+export function createFocusStore(sqlite: Sqlite, branches: MessageBranches) {
   const selectFocus = sqlite.prepare('SELECT * FROM thread_focus WHERE thread_id = ?');
   const selectTasks = sqlite.prepare('SELECT * FROM thread_focus_tasks WHERE thread_id = ? ORDER BY id');
   // @through NULL: what the model read stays as it is (a user's edit); a number: the state was read through it.

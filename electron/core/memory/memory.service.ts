@@ -18,7 +18,7 @@ import type { Memory, MemoryCategory, MemoryHit, MemoryReason, MemoryStatus, OpO
 import { MnemoError } from '../../../shared/errors';
 import type { BackupScrubber } from '../ports/backup-scrubber.port';
 import type { MemoryRetrievalPort } from '../ports/memory-retrieval.port';
-import { createMessageBranches } from '../conversation/message-branches';
+import type { MessageBranches } from '../conversation/message-branches';
 import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../runtime/event-bus';
@@ -27,7 +27,7 @@ import { evidenceFile } from './learned-files';
 import { attachmentsOf } from '../conversation/messages.store';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import { createTimelineWriter } from '../db/timeline-writer';
+import type { TimelineWriter } from '../db/timeline-writer';
 import { contentHash } from './content-hash';
 import { createKeywordIndex } from '../search/keyword-index';
 import { createMemoryBulk, type MemoryBulk, type WrittenFromMemories } from './memory-bulk';
@@ -85,6 +85,8 @@ export interface MemoryServiceDeps {
   settings: () => Settings;
   /** Erases purged memories from the backups, after the purge has committed here. */
   backups: BackupScrubber;
+  timeline: TimelineWriter;
+  branches: MessageBranches;
   /** Text written from memories elsewhere (the profile), which a purge reaches too (memory-bulk.ts). */
   writtenFromMemories?: WrittenFromMemories;
   /** Vector search tuning (benchmarks compare the quantized and exact paths); the defaults are the product's. */
@@ -114,7 +116,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     sqlite,
     clock,
     logger,
-    timeline: createTimelineWriter({ sqlite, clock }),
+    timeline: deps.timeline,
     lookup,
     keywords,
     vectors: index,
@@ -123,7 +125,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const vectors = createMemoryVectors({ sqlite, embedding, logger, index, writer });
   const search = createMemorySearch({ sqlite, clock, settings: deps.settings, keywords, index, vectors });
   const bulk = createMemoryBulk({ sqlite, clock, events, logger, lookup, writer, backups: deps.backups, writtenFromMemories: deps.writtenFromMemories });
-  const branches = createMessageBranches(sqlite);
+  const { branches } = deps;
   const lineage = createMemoryLineage(sqlite);
 
   const q = {

@@ -29,7 +29,7 @@ export function createReembedJob(deps: { memories: MemoryService; events: EventB
 }
 
 /** Enqueues a re-embed unless one is already waiting or running. */
-export function scheduleReembed(queue: JobQueue, clock: Clock, reason: string): void {
+export function scheduleReembed(queue: Pick<JobQueue, 'list' | 'enqueue'>, clock: Clock, reason: string): void {
   const pending = queue.list({ status: ['queued', 'running'], limit: 500 }).some((j) => j.kind === 'reembed');
   if (!pending) queue.enqueue({ kind: 'reembed', idempotencyKey: `reembed:${reason}:${clock.now()}`, payload: { reason } });
 }

@@ -19,6 +19,8 @@ export interface ThreadService {
   /** The thread's own system prompt; empty: none. */
   setInstructions(threadId: number, instructions: string): Thread;
   delete(threadId: number): void;
+  /** Announces (thread.updated) a change written elsewhere, after its commit (the automatic title); nothing for a thread gone meanwhile. */
+  announceUpdated(threadId: number): void;
 }
 
 export function createThreadService(deps: { store: ThreadsStore; clock: Clock; events: EventBus; logger?: Logger }): ThreadService {
@@ -53,6 +55,10 @@ export function createThreadService(deps: { store: ThreadsStore; clock: Clock; e
       return store.list(limit, beforeActivityAt);
     },
     get,
+    announceUpdated(threadId) {
+      const thread = store.get(threadId);
+      if (thread) events.emit('thread.updated', { thread });
+    },
     rename: (threadId, title) => update(threadId, (now) => store.rename(threadId, title, now)),
     setModel: (threadId, model) => set(threadId, 'model', model),
     setInstructions: (threadId, instructions) => set(threadId, 'instructions', instructions.trim() === '' ? null : instructions.trim()),
