@@ -29,6 +29,7 @@ import { createModelLane } from './llm/model-lane';
 import { createConsolidateJob } from './memory/consolidate.job';
 import type { MemoryCap } from './memory/memory-cap';
 import type { MemoryService } from './memory/memory.service';
+import type { MemoryUpkeepStore } from './memory/memory-upkeep.store';
 import type { Clock } from './ports/clock.port';
 import type { Logger } from './ports/logger.port';
 import { createProfileJob } from './profile/profile.job';
@@ -77,6 +78,7 @@ export function registerJobs(
     summaries: SummaryStore;
     threads: ThreadService;
     memories: MemoryService;
+    upkeep: MemoryUpkeepStore;
     cap: MemoryCap;
     profileStore: ProfileStore;
     episodeStore: EpisodeStore;
@@ -90,10 +92,10 @@ export function registerJobs(
   const jobDeps = { ...modelJobDeps, sqlite: deps.sqlite, branches };
   queue.register(createSummaryJob({ ...modelJobDeps, summaries, branches }));
   queue.register(createTitleJob({ ...modelJobDeps, messages, threads: deps.threadsStore, onTitled: (threadId) => deps.threads.announceUpdated(threadId) }));
-  queue.register(createProfileJob({ ...jobDeps, store: deps.profileStore, logger }));
+  queue.register(createProfileJob({ ...jobDeps, store: deps.profileStore, upkeep: deps.upkeep, logger }));
   queue.register(createEpisodeJob({ ...modelJobDeps, messages, threads: deps.threadsStore, summaries, store: deps.episodeStore, reschedule: deps.rescheduleEpisode }));
   queue.register(createFocusJob({ ...modelJobDeps, branches, store: deps.focusStore, enqueue: (input) => queue.enqueue(input) }));
   queue.register(createExtractionJob({ ...modelJobDeps, messages, logger, memories }));
   queue.register(createReembedJob({ memories, events: deps.events }));
-  queue.register(createConsolidateJob({ ...jobDeps, logger, memories, cap: deps.cap }));
+  queue.register(createConsolidateJob({ ...jobDeps, upkeep: deps.upkeep, logger, memories, cap: deps.cap }));
 }
