@@ -110,7 +110,7 @@ export function createCore(options: CoreOptions): Core {
   const memories = createMemoryService({ stores: memoryStores, clock, events, logger, embedding, settings, backups: backupScrubber, writtenFromMemories, timeline: timelineEvents, branches });
   const memoryCap = createMemoryCap({ upkeep, settings });
 
-  const { lane, backgroundModel, queue } = wireLearningQueue({ sqlite, clock, logger, events, settings, timeline: timelineEvents, llm, laneFile: paths.laneFile, options });
+  const { lane, backgroundModel, queue, jobs } = wireLearningQueue({ sqlite, clock, logger, events, settings, timeline: timelineEvents, llm, laneFile: paths.laneFile, options });
   disposers.push(() => lane.dispose());
   const contextWindow = (model: string) => llm.contextWindow(model);
   const profile = createProfileService({ store: profileStore, queue, clock, events, settings, contextWindow });
@@ -121,7 +121,7 @@ export function createCore(options: CoreOptions): Core {
   const focusStore = createFocusStore(sqlite, branches);
   const focus = createFocusService({ store: focusStore, queue, clock, events, settings, assertThread: (id) => void threads.get(id) });
   registerJobs(queue, {
-    sqlite, clock, logger, events, settings, timeline: timelineEvents, model: backgroundModel, messages, threadsStore, summaries, threads, memories, upkeep, cap: memoryCap,
+    clock, logger, events, settings, timeline: timelineEvents, model: backgroundModel, messages, threadsStore, summaries, threads, memories, upkeep, cap: memoryCap,
     profileStore, episodeStore, focusStore, rescheduleEpisode: (threadId) => episodes.schedule(threadId),
   });
 
@@ -146,9 +146,9 @@ export function createCore(options: CoreOptions): Core {
   const mcp = createMcpService({ store: mcpClients, events, memoryExists: (id) => memories.getMemory(id) !== null });
   const mcpTools = createMcpMemoryTools({ store: mcpClients, memories, settings, events, clock, profile: () => profile.forPrompt(), conversations: memoryToolSources });
   const backups = createBackupService({ paths, clock, events, logger });
-  const consolidation = createConsolidationStep({ sqlite, stores: memoryStores, clock, memories, cap: memoryCap, queue, settings });
+  const consolidation = createConsolidationStep({ jobs, stores: memoryStores, clock, memories, cap: memoryCap, queue, settings });
   const maintenance = createMemoryMaintenance({ stores: memoryStores, clock, events, logger, memories, embedding, settings, consolidation, timeline: timelineEvents, cap: memoryCap });
-  const memoryExporter = createMemoryExporter({ upkeep, sqlite, clock, settings, app, profile: () => profileStore.get()?.content ?? null });
+  const memoryExporter = createMemoryExporter({ upkeep, episodes: episodeStore.forExport, clock, settings, app, profile: () => profileStore.get()?.content ?? null });
   const threadExporter = createThreadExporter({ store: createThreadExportStore(sqlite), clock, settings, app });
   const threadImporter = createThreadImporter({ threads: threadsStore, summaries, clock, events, messages, thread: (id) => threads.get(id) });
   const memoryImporter = createMemoryImporter({ vectors: memoryStores.vectors, clock, events, logger, memories, settings, timeline: timelineEvents, cap: memoryCap });

@@ -13,6 +13,7 @@ import type { MessagesStore } from './conversation/messages.store';
 import type { SummaryStore } from './conversation/summary.store';
 import type { ThreadExclusionsStore } from './threads/thread-exclusions.store';
 import type { PromptContextStore } from './chat/prompt-context.store';
+import { checkDatabase } from './db/database-check';
 import type { OpenedDatabase } from './db/open-database';
 import { embeddingHandlers } from './embedding/embedding.handlers';
 import type { EmbeddingService } from './embedding/embedding.service';
@@ -94,7 +95,7 @@ export interface OperationServices {
 export function operationHandlers(s: OperationServices): Handlers {
   const { db, clock, events, memories } = s;
   return {
-    ...appHandlers({ db, paths: s.paths, host: s.options.host, version: s.options.version ?? '0.0.0' }),
+    ...appHandlers({ schemaVersion: db.schemaVersion, checkDatabase: () => checkDatabase(db), paths: s.paths, host: s.options.host, version: s.options.version ?? '0.0.0' }),
     ...backupHandlers(s.backups),
     ...settingsHandlers(s.settings, createApiKey({ secrets: s.secrets, events })),
     ...embeddingHandlers(s.embedding),

@@ -38,7 +38,6 @@ import type { ThreadService } from './threads/thread.service';
 import type { TimelineWriter } from './db/timeline-writer';
 
 interface Basics {
-  sqlite: Sqlite;
   clock: Clock;
   logger: Logger;
   events: EventBus;
@@ -46,15 +45,16 @@ interface Basics {
   timeline: TimelineWriter;
 }
 
-export function wireLearningQueue(deps: Basics & { llm: LlmProvider; laneFile: string; options: Pick<CoreOptions, 'chatFirst' | 'laneTiming'> }) {
+export function wireLearningQueue(deps: Basics & { sqlite: Sqlite; llm: LlmProvider; laneFile: string; options: Pick<CoreOptions, 'chatFirst' | 'laneTiming'> }) {
   const { sqlite, clock, logger, events, llm, options } = deps;
   const lane = createModelLane({ settings: deps.settings, signalFile: deps.laneFile, ...(options.chatFirst === false ? { chatFirst: false } : {}), ...options.laneTiming });
   const backgroundModel = createBackgroundModel({ llm, lane, settings: deps.settings });
+  const jobs = createJobsStore(sqlite);
   const queue = new JobQueue({
     learningHold: () => lane.hold(),
     modelUnavailable: () => lane.waitsLong(),
     stretchLeftMs: () => lane.stretchLeftMs(backgroundModel.learningCostMs()),
-    store: createJobsStore(sqlite),
+    store: jobs,
     clock,
     logger,
     onChange: (state) => events.emit('queue.changed', state),
@@ -65,7 +65,7 @@ export function wireLearningQueue(deps: Basics & { llm: LlmProvider; laneFile: s
     },
   });
   wakeQueueWhenHoldsChange({ queue, lane, events });
-  return { lane, backgroundModel, queue };
+  return { lane, backgroundModel, queue, jobs };
 }
 
 /** Every job that asks the model asks through the background-model gateway, never llm. */
@@ -89,13 +89,12 @@ export function registerJobs(
   const { logger, memories, messages, summaries } = deps;
   const { branches } = messages;
   const modelJobDeps = { clock: deps.clock, events: deps.events, model: deps.model, settings: deps.settings, timeline: deps.timeline };
-  const jobDeps = { ...modelJobDeps, sqlite: deps.sqlite, branches };
   queue.register(createSummaryJob({ ...modelJobDeps, summaries, branches }));
   queue.register(createTitleJob({ ...modelJobDeps, messages, threads: deps.threadsStore, onTitled: (threadId) => deps.threads.announceUpdated(threadId) }));
-  queue.register(createProfileJob({ ...jobDeps, store: deps.profileStore, upkeep: deps.upkeep, logger }));
+  queue.register(createProfileJob({ ...modelJobDeps, store: deps.profileStore, upkeep: deps.upkeep, logger }));
   queue.register(createEpisodeJob({ ...modelJobDeps, messages, threads: deps.threadsStore, summaries, store: deps.episodeStore, reschedule: deps.rescheduleEpisode }));
   queue.register(createFocusJob({ ...modelJobDeps, branches, store: deps.focusStore, enqueue: (input) => queue.enqueue(input) }));
   queue.register(createExtractionJob({ ...modelJobDeps, messages, logger, memories }));
   queue.register(createReembedJob({ memories, events: deps.events }));
-  queue.register(createConsolidateJob({ ...jobDeps, upkeep: deps.upkeep, logger, memories, cap: deps.cap }));
+  queue.register(createConsolidateJob({ ...modelJobDeps, upkeep: deps.upkeep, logger, memories, cap: deps.cap }));
 }

@@ -99,6 +99,25 @@ describe('the jobs store', () => {
     expect(store.write(() => store.take(failed, { owner: 'me', expiresAt: 1_000 }, ['DB_BUSY'], 30)).lastErrorCode).toBe('LLM_BAD_OUTPUT');
   });
 
+  it('payloads of a kind in the statuses asked for, as read (undefined when not JSON); a key is known whatever became of its job', () => {
+    const { db, store, job } = setup();
+    const cluster = (key: string, ids: number[]) => job(key, { kind: 'consolidate', payload: { memories: ids.map((id) => ({ id, version: 1 })) } });
+    store.insert(cluster('queued', [1, 2]), 0);
+    const running = store.insert(cluster('running', [3]), 0);
+    store.write(() => store.take(running, { owner: 'me', expiresAt: 1_000 }, [], 10));
+    const cancelled = store.insert(cluster('cancelled', [4]), 0);
+    store.cancel(cancelled, 20);
+    store.insert(job('extract'), 0);
+    const broken = store.insert(cluster('broken', [5]), 0);
+    db.sqlite.prepare("UPDATE jobs SET payload = 'not json' WHERE id = ?").run(broken);
+
+    const ids = (payloads: unknown[]) => payloads.map((p) => (p as { memories: Array<{ id: number }> } | undefined)?.memories.map((m) => m.id) ?? 'unreadable');
+    expect(ids(store.payloadsOf('consolidate', ['queued', 'running'])).sort()).toEqual([[1, 2], [3], 'unreadable'].sort());
+    expect(ids(store.payloadsOf('consolidate', ['cancelled']))).toEqual([[4]]);
+    expect(store.payloadsOf('title', ['queued'])).toEqual([]);
+    expect([store.hasKey('cancelled'), store.hasKey('running'), store.hasKey('never')]).toEqual([true, true, false]);
+  });
+
   it('a statement whose text depends on a list is prepared once per shape, not once per call', () => {
     const { db, store, job } = setup();
     store.insert(job('k'), 0);

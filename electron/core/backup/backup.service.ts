@@ -14,7 +14,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { BackupInfo, BackupKind, OpOutput } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { EventBus } from '../runtime/event-bus';
@@ -22,6 +21,7 @@ import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
 import { copyDatabaseOffThread } from '../db/database-copy';
+import { readHolding } from '../db/inspect-database-file';
 import { contentOf, holdsMuchLess, KEEP_AUTOMATIC, KEPT_ASIDE_DIR, rotationVictims } from './backup-rotation';
 import { syncDirectory } from '../db/file-sync';
 import { stageRestore } from '../db/staged-restore';
@@ -99,17 +99,8 @@ function backupInfo(folder: string, name: string): BackupInfo | null {
 
 /** Memories plus messages in a backup file, read only; null when it cannot be read. */
 function contentOfFile(file: string): number | null {
-  try {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
-    try {
-      const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-      return contentOf({ memories: count('memories'), messages: count('messages') });
-    } finally {
-      db.close();
-    }
-  } catch {
-    return null;
-  }
+  const held = readHolding(file);
+  return held ? contentOf(held) : null;
 }
 
 export function createBackupService(deps: BackupServiceDeps): BackupService {

@@ -50,9 +50,28 @@ export function inspectDatabaseFile(file: string, migrationsDir: string): Databa
     if (applied !== null && newest && applied > newest.when) throw refuse('INVALID_INPUT', 'it was written by a newer version of Mnemo; update Mnemo first');
     const known = journal.find((e) => e.when === applied);
     if (!known) throw refuse('INVALID_INPUT', 'its schema version is not one this version of Mnemo knows');
-    const count = (table: 'memories' | 'messages') => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    return { schemaVersion: known.tag, memories: count('memories'), messages: count('messages'), sizeBytes: fs.statSync(file).size };
+    return { schemaVersion: known.tag, ...holding(db), sizeBytes: fs.statSync(file).size };
   } finally {
     db.close();
+  }
+}
+
+/** The user's rows a database holds: memories and chat messages. */
+function holding(db: Sqlite): Pick<DatabaseFileInfo, 'memories' | 'messages'> {
+  const count = (table: 'memories' | 'messages') => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  return { memories: count('memories'), messages: count('messages') };
+}
+
+/** What a database file holds (see holding), read only and without the checks above; null when it cannot be read. */
+export function readHolding(file: string): Pick<DatabaseFileInfo, 'memories' | 'messages'> | null {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return holding(db);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
   }
 }

@@ -8,6 +8,7 @@ import { forgetEpisodesInRecords } from '../conversation/prompt-record-scrub';
 import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
+import type { MarkdownEpisode } from '../memory/memory-export';
 import type { Logger } from '../ports/logger.port';
 import { createKeywordIndex } from '../search/keyword-index';
 import { toFtsDocument } from '../text/fts-text';
@@ -83,6 +84,11 @@ export function createEpisodeStore(sqlite: Sqlite) {
     ),
     // Episodes that overlap a window, newest first: a question's time, or a tool's date range.
     within: sqlite.prepare(`${SELECT} WHERE e.status = 'active' AND e.started_at < @to AND e.ended_at >= @from ORDER BY e.ended_at DESC, e.id DESC LIMIT @limit`),
+    // The export's Markdown page: active episodes, oldest first (the page reads as a diary).
+    forExport: sqlite.prepare(
+      `SELECT e.id, e.title, e.content, e.started_at, e.ended_at, t.title AS thread_title FROM episodes e LEFT JOIN threads t ON t.id = e.thread_id
+       WHERE e.status = 'active' ORDER BY e.started_at, e.id`,
+    ),
     versions: sqlite.prepare('SELECT version, title, content, origin, reason, created_at FROM episode_versions WHERE episode_id = ? ORDER BY version DESC'),
     version: sqlite.prepare('SELECT version, title, content, origin, reason, created_at FROM episode_versions WHERE episode_id = ? AND version = ?'),
     insert: sqlite.prepare(
@@ -128,6 +134,8 @@ export function createEpisodeStore(sqlite: Sqlite) {
     },
     /** Active episodes that overlap [from, to), newest first. */
     within: (window: { from: number; to: number }, limit: number): Episode[] => (q.within.all({ ...window, limit }) as Row[]).map(toEpisode),
+    /** Active episodes, oldest first, with their thread's title (null when the thread is gone): the export page's. */
+    forExport: (): MarkdownEpisode[] => q.forExport.all() as MarkdownEpisode[],
     versions: (id: number): EpisodeVersion[] => (q.versions.all(id) as VersionRow[]).map(toVersion),
     version(id: number, version: number): EpisodeVersion | null {
       const r = q.version.get(id, version) as VersionRow | undefined;

@@ -71,13 +71,16 @@ interface RawJob {
   created_at: number;
 }
 
-function toJob(r: RawJob): JobRow {
-  let payload: unknown;
+function parsePayload(text: string): unknown {
   try {
-    payload = JSON.parse(r.payload);
+    return JSON.parse(text);
   } catch {
-    payload = undefined; // readPayload says so when the job runs
+    return undefined; // readPayload says so when the job runs
   }
+}
+
+function toJob(r: RawJob): JobRow {
+  const payload = parsePayload(r.payload);
   return {
     id: r.id,
     kind: r.kind,
@@ -199,6 +202,15 @@ export function createJobsStore(sqlite: Sqlite) {
     },
     exists(id: number): boolean {
       return q.exists.get(id) !== undefined;
+    },
+    /** Whether a job with this idempotency key was ever queued (whatever became of it). */
+    hasKey(idempotencyKey: string): boolean {
+      return q.idByKey.get(idempotencyKey) !== undefined;
+    },
+    /** The payloads of the jobs of this kind in these statuses, each as toJob reads it (undefined: not JSON). */
+    payloadsOf(kind: JobKind, statuses: readonly JobStatus[]): unknown[] {
+      const rows = shaped(`SELECT payload FROM jobs WHERE kind = ? AND status IN (${marks(statuses.length)})`).all(kind, ...statuses) as Array<{ payload: string }>;
+      return rows.map((r) => parsePayload(r.payload));
     },
     /** A dead or cancelled job queued again with fresh attempts; false when it was neither. */
     retry(id: number, now: number): boolean {

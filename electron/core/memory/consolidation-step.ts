@@ -15,8 +15,8 @@
  *   for again until one of its memories changes.
  */
 import type { MemoryCategory, Settings } from '../../../shared/contract';
-import type { Sqlite } from '../db/open-database';
 import type { JobQueue } from '../jobs/job-queue';
+import type { JobsStore } from '../jobs/jobs.store';
 import type { Clock } from '../ports/clock.port';
 import { createTimeSlicer } from '../runtime/time-slicer';
 import { CLUSTER_SIMILARITY, MAX_CLUSTER_SIZE, MIN_CLUSTER_SIZE, createClusterer, type Cluster, type ClusterMember } from './consolidation-clusters';
@@ -42,8 +42,8 @@ export interface ConsolidationStep {
 }
 
 export interface ConsolidationStepDeps {
-  /** Only for the jobs table (queued clusters, clusters asked before), until that table has its store. */
-  sqlite: Sqlite;
+  /** The jobs table: the clusters queued or running, and whether a cluster was asked before. */
+  jobs: Pick<JobsStore, 'payloadsOf' | 'hasKey'>;
   stores: Pick<MemoryStores, 'upkeep' | 'vectors'>;
   clock: Clock;
   memories: Pick<MemoryService, 'nearest' | 'transaction'>;
@@ -53,22 +53,16 @@ export interface ConsolidationStepDeps {
 }
 
 export function createConsolidationStep(deps: ConsolidationStepDeps): ConsolidationStep {
-  const { sqlite, clock, memories, cap, queue } = deps;
+  const { jobs: jobsTable, clock, memories, cap, queue } = deps;
   const { upkeep, vectors } = deps.stores;
-  const q = {
-    pendingJobs: sqlite.prepare(`SELECT payload FROM jobs WHERE kind = 'consolidate' AND status IN ('queued', 'running')`).pluck(),
-    asked: sqlite.prepare('SELECT 1 FROM jobs WHERE idempotency_key = ?').pluck(),
-  };
 
   /** Memories already in a cluster: a queued or running job's, a proposal's (waiting or rejected). */
   function taken(): number[] {
     const ids: number[] = [];
-    for (const payload of q.pendingJobs.all() as string[]) {
-      try {
-        for (const m of (JSON.parse(payload) as { memories?: Array<{ id?: unknown }> }).memories ?? []) if (typeof m.id === 'number') ids.push(m.id);
-      } catch {
-        // A payload that is not JSON fails its own job; it holds no memory back here.
-      }
+    for (const payload of jobsTable.payloadsOf('consolidate', ['queued', 'running'])) {
+      // A payload that is not JSON (undefined) or not a cluster fails its own job; it holds no memory back here.
+      const members = (payload as { memories?: unknown } | null | undefined)?.memories;
+      if (Array.isArray(members)) for (const m of members as Array<{ id?: unknown } | null>) if (typeof m?.id === 'number') ids.push(m.id);
     }
     for (const data of upkeep.consolidationProposals()) {
       const d = JSON.parse(data) as { from?: unknown };
@@ -120,7 +114,7 @@ export function createConsolidationStep(deps: ConsolidationStepDeps): Consolidat
             const job = cluster ? jobOf(cluster) : null;
             // Asked before, unchanged since (its summary was refused, or the job failed): not again, and it takes
             // no place among this run's clusters.
-            if (job && q.asked.get(job.key) === undefined) jobs.push(job);
+            if (job && !jobsTable.hasKey(job.key)) jobs.push(job);
           }
         }
         // Each nearest() scans the vectors: other calls get a turn between seeds (reads only, no transaction open).

@@ -22,15 +22,14 @@ import {
   type Settings,
 } from '../../../shared/contract';
 import { userTimeZone } from '../../../shared/time-zone';
-import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
 import { toMemory, toVersion, type MemoryRow } from './memory.repo';
 import type { ExportVersionRow, MemoryUpkeepStore } from './memory-upkeep.store';
 
 export interface MemoryExportDeps {
   upkeep: Pick<MemoryUpkeepStore, 'exportRows' | 'exportVersions'>;
-  /** Only for the episodes of the Markdown page, until the episode store reads them (episodes/ is above memory/). */
-  sqlite: Sqlite;
+  /** Active episodes, oldest first (the page reads as a diary), with their thread's title: the episode store's read, handed in by the wiring (episodes/ is above memory/). */
+  episodes: () => MarkdownEpisode[];
   clock: Clock;
   settings: () => Settings;
   app: () => { version: string; schemaVersion: string };
@@ -40,7 +39,7 @@ export interface MemoryExportDeps {
 
 
 export function createMemoryExporter(deps: MemoryExportDeps): { export(input: OpParsedInput<'memory.export'>): OpOutput<'memory.export'> } {
-  const { upkeep, sqlite, clock } = deps;
+  const { upkeep, clock } = deps;
 
   function statusesFor(input: OpParsedInput<'memory.export'>): MemoryStatus[] {
     // The Markdown page is what Mnemo uses about the user now; the JSON can carry the archive and the trash as well.
@@ -50,16 +49,6 @@ export function createMemoryExporter(deps: MemoryExportDeps): { export(input: Op
 
   function readMemories(statuses: MemoryStatus[]): Array<MemoryRow & { thread_title: string | null }> {
     return upkeep.exportRows(statuses);
-  }
-
-  /** Active episodes, oldest first (the page reads as a diary), with their thread's title. */
-  function readEpisodes(): MarkdownEpisode[] {
-    return sqlite
-      .prepare(
-        `SELECT e.id, e.title, e.content, e.started_at, e.ended_at, t.title AS thread_title FROM episodes e LEFT JOIN threads t ON t.id = e.thread_id
-         WHERE e.status = 'active' ORDER BY e.started_at, e.id`,
-      )
-      .all() as MarkdownEpisode[];
   }
 
   function readVersions(statuses: MemoryStatus[]): Map<number, ExportVersionRow[]> {
@@ -82,7 +71,7 @@ export function createMemoryExporter(deps: MemoryExportDeps): { export(input: Op
       const timeZone = userTimeZone(settings.timeZone);
       const day = isoDate(dayOf(at, timeZone));
       if (input.format === 'md') {
-        return { content: renderMarkdownExport(rows, { at, language: settings.language, timeZone, profile: deps.profile(), episodes: readEpisodes() }), filename: `mnemo-memories-${day}.md`, count: rows.length };
+        return { content: renderMarkdownExport(rows, { at, language: settings.language, timeZone, profile: deps.profile(), episodes: deps.episodes() }), filename: `mnemo-memories-${day}.md`, count: rows.length };
       }
       const versions = readVersions(statuses);
       const app = deps.app();
