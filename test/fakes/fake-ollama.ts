@@ -35,6 +35,7 @@ import {
   type FakeServerControls,
   type ReplySource,
 } from './fake-server-kit';
+import type { RequestPurpose } from '../support/request-kind';
 import { createModelSlot, tokenPieces, type ModelSlot, type ModelSlotOptions, type SlotRecord } from './fake-model-slot';
 
 export type { FakeRequestRecord } from './fake-server-kit';
@@ -81,6 +82,8 @@ export interface FakeInferenceRequest {
   /** For /api/generate: one user message holding `prompt` (and one system message when `system` is set). */
   messages: { role: string; content: string }[];
   body: Record<string, unknown>;
+  /** What the core said the request is for ('chat', 'title', 'extract'…): route replies by this. */
+  purpose: RequestPurpose | null;
 }
 
 export type FakeReplySource = ReplySource<FakeInferenceRequest, FakeReply>;
@@ -173,7 +176,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     typeof name === 'string' ? models.find((m) => m.name === withTag(name)) : undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { path, body } = await readJsonRequest(req, log);
+    const { path, body, purpose } = await readJsonRequest(req, log);
     if (body === null) return sendJson(res, 400, { error: 'invalid character in request body' });
     const route = `${req.method} ${path}`;
 
@@ -235,7 +238,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       if (Array.isArray(body.tools) && body.tools.length > 0 && !model.capabilities.includes('tools')) {
         return sendJson(res, 400, { error: `registry.ollama.ai/library/${String(body.model)} does not support tools` });
       }
-      const request = toInferenceRequest(path as FakeInferenceRequest['path'], body);
+      const request = toInferenceRequest(path as FakeInferenceRequest['path'], body, purpose);
       const reply = replies.next(request);
       const loadNs = schedule(model, body.options);
       return sendInference(res, request, thinks && body.think === false ? { ...reply, thinking: '' } : reply, currentFault, loadNs, slot);
@@ -277,16 +280,16 @@ function echoReply(request: FakeInferenceRequest): FakeReply {
   return { content: echoText(request.messages) };
 }
 
-function toInferenceRequest(path: FakeInferenceRequest['path'], body: Record<string, unknown>): FakeInferenceRequest {
+function toInferenceRequest(path: FakeInferenceRequest['path'], body: Record<string, unknown>, purpose: RequestPurpose | null): FakeInferenceRequest {
   const model = String(body.model);
   if (path === '/api/chat') {
     const messages = Array.isArray(body.messages) ? (body.messages as { role: string; content: string }[]) : [];
-    return { path, model, messages, body };
+    return { path, model, messages, body, purpose };
   }
   const messages = [];
   if (typeof body.system === 'string') messages.push({ role: 'system', content: body.system });
   messages.push({ role: 'user', content: typeof body.prompt === 'string' ? body.prompt : '' });
-  return { path, model, messages, body };
+  return { path, model, messages, body, purpose };
 }
 
 async function sendInference(
@@ -335,7 +338,7 @@ async function sendInference(
     costs.push(tokenPieces(JSON.stringify(toolCalls)).length);
   }
 
-  const turn = slot ? await slot.enter(res, { path: request.path, body: request.body, promptTokens: promptTokensOf(request) }) : null;
+  const turn = slot ? await slot.enter(res, { path: request.path, body: request.body, purpose: request.purpose, promptTokens: promptTokensOf(request) }) : null;
   if (slot && !turn) return;
   // The last line is built when it goes out: in the one-slot mode its durations are the model time measured so far.
   const last = () => {

@@ -41,7 +41,6 @@ const PIRATE = [
 ];
 const PIRATE_SUMMARY = 'Wants every answer in pirate speak when chatting about sailing trips on the lake with friends in summer';
 
-const isConsolidation = (content: string) => content.startsWith('You keep notes about the user');
 type Body = { messages: Array<{ role: string; content: string }> };
 
 describe('consolidation', () => {
@@ -73,7 +72,7 @@ describe('consolidation', () => {
     const fake = await startFakeOllama();
     const { core, client } = createTestCore(dir, { startQueue: false, clock, embedder: createBagOfWordsEmbedder(), llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url } });
     open.push({ core, fake });
-    const requests = () => fake.requests.filter((r) => r.path === '/api/chat').map((r) => (r.body as Body).messages.at(-1)!.content).filter(isConsolidation);
+    const requests = () => fake.requests.filter((r) => r.purpose === 'consolidate').map((r) => (r.body as Body).messages.at(-1)!.content);
     return { core, client, fake, requests };
   }
 
@@ -98,7 +97,7 @@ describe('consolidation', () => {
     const ids = await learn(dir, clock, RUNNING);
     const { core, client, fake, requests } = await start(dir, clock);
     // A small model's answer: thinking, a preamble and a fence around the note.
-    fake.setDefaultReply((req) => (isConsolidation(req.messages.at(-1)!.content) ? { content: `<think>Combine them.</think>Here is the combined note:\n\`\`\`\n${RUNNING_SUMMARY}\n\`\`\`` } : { content: 'ok' }));
+    fake.setDefaultReply((req) => (req.purpose === 'consolidate' ? { content: `<think>Combine them.</think>Here is the combined note:\n\`\`\`\n${RUNNING_SUMMARY}\n\`\`\`` } : { content: 'ok' }));
 
     const report = unwrap(await client.call('memory.maintain', {}));
     expect(report).toMatchObject({ merged: 0, clustersQueued: 1, clustersSummarised: 0 });

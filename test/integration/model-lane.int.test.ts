@@ -7,13 +7,15 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
+import { LANE_TIMING } from '../../electron/core/llm/model-lane';
 import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import type { Core } from '../../electron/core/create-core';
 import type { FakeInferenceRequest, FakeReply } from '../fakes/fake-ollama';
 import { createChatHarness, type ChatHarness } from '../support/chat-harness';
-import { isExtractionBody } from '../support/request-kind';
+import { createTestClock } from '../support/memory-harness';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
+import { until } from '../support/until';
 import type { FakeOllama } from '../fakes/fake-ollama';
 
 const closers: Array<() => Promise<void>> = [];
@@ -31,23 +33,15 @@ const answer = JSON.stringify({ memories: [FACT] });
 function scriptModel(fake: FakeOllama, slowFirst = true): { extractionRequests: () => FakeInferenceRequest[] } {
   const extractionRequests: FakeInferenceRequest[] = [];
   fake.setDefaultReply((req): FakeReply => {
-    if (isExtractionBody(req.body)) {
+    if (req.purpose === 'extract') {
       extractionRequests.push(req);
       if (slowFirst && extractionRequests.length === 1) return { chunks: answer.match(/.{1,4}/g)!, delayMsPerChunk: 150 };
       return { content: answer };
     }
-    if ((req.body as { format?: unknown }).format !== undefined) return { content: '{}' };
+    if (req.purpose === 'focus') return { content: '{}' };
     return { content: 'Noted, thank you.' };
   });
   return { extractionRequests: () => extractionRequests };
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 async function extractJobs(client: Client) {
@@ -85,7 +79,11 @@ describe('one model, one lane', () => {
   });
 
   it('background work waits while the user types, and the status says why', async () => {
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false } });
+    // The lane's own clock, moved by hand: the typing grace ends when the test says, not after seconds of waiting.
+    const laneClock = createTestClock(Date.now());
+    let looks = 0;
+    const laneNow = () => (looks++, laneClock.now());
+    const h = await createChatHarness(tempDir(), { core: { startQueue: false, laneTiming: { now: laneNow, pollMs: 10 } } });
     closers.push(() => h.close());
     unwrap(await h.client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
     const model = scriptModel(h.fake, false);
@@ -93,9 +91,13 @@ describe('one model, one lane', () => {
     unwrap(await h.client.call('chat.typing', {}));
     expect(unwrap(await h.client.call('queue.status', {})).learning.waitingFor).toBe('chat');
     h.core.queue.start();
-    // The typing grace holds it: nothing reaches the model yet, however long the queue has had.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The typing grace holds it: the extraction job runs and waits in the lane, and nothing reaches the model while
+    // the lane's clock stands still, however many times the lane looks.
+    await until(async () => (await extractJobs(h.client)).some((j) => j.status === 'running'), 'the extraction job to wait in the lane');
+    const seen = looks;
+    await until(() => looks >= seen + 20, 'the lane to look at its clock again');
     expect(model.extractionRequests()).toHaveLength(0);
+    laneClock.advance(LANE_TIMING.typingGraceMs);
     await h.core.queue.waitForIdle();
     expect(model.extractionRequests()).toHaveLength(1);
     expect(unwrap(await h.client.call('queue.status', {})).learning).toEqual({ waitingFor: null, behind: 0 });
