@@ -15,9 +15,9 @@ export default defineConfig({
           'core-process': path.resolve('electron/main/core-process.ts'),
           // The local embedding model's worker thread, found beside the bundle (electron/core/embedding/onnx-worker.embedder.ts).
           'onnx-embedder.worker': path.resolve('electron/core/embedding/onnx-embedder.worker.ts'),
-          // Worker threads found beside the bundle (electron/core/worker-entry.ts): the database copier (backups of big
-          // databases, backup/database-copy.ts).
-          'database-copy.worker': path.resolve('electron/core/backup/database-copy.worker.ts'),
+          // Worker threads found beside the bundle (electron/core/runtime/worker-entry.ts): the database copier (backups
+          // of big databases, db/database-copy.ts).
+          'database-copy.worker': path.resolve('electron/core/db/database-copy.worker.ts'),
           // The backup scrub's worker thread ("delete forever" reaching big backups, electron/core/backup/backup-scrub.ts).
           'backup-scrub.worker': path.resolve('electron/core/backup/backup-scrub.worker.ts'),
         },

@@ -12,9 +12,42 @@ const rawIpc = {
   message: 'Raw Electron IPC lives in electron/main/ipc-adapter.electron.ts and electron/preload/ only: add an operation to shared/contract instead.',
 };
 // One rule entry per file: ESLint lets the last matching block's entry win, so each layer's entry repeats rawIpc.
-const restrict = (patterns, message, paths = [rawIpc]) => ({
-  'no-restricted-imports': ['error', { paths, patterns: patterns.map((group) => ({ group: [group], message })) }],
+const restrict = (patterns, message, paths = [rawIpc], more = []) => ({
+  'no-restricted-imports': ['error', { paths, patterns: [...patterns.map((group) => ({ group: [group], message })), ...more] }],
 });
+const coreRuntime = [['electron', 'electron/**', 'react', 'react-dom', '**/main/**', '**/preload/**', '**/server/**', '**/cli/**', '**/renderer/**'], 'electron/core is plain Node: it never imports Electron, a host, or the renderer.'];
+
+/**
+ * The core's folders, from the leaves up: the one ranking of electron/core/. A folder imports only folders of lower
+ * rows; the folders of one row never import each other; the files in electron/core/ itself (create-core.ts, the
+ * composition root, app.handlers.ts, in-process.transport.ts) sit above every row. So the folders cannot import in a
+ * circle. Leaves hold the rules every feature uses; domains sit above them. A new folder gets a row here
+ * (test/unit/layers.test.ts fails until it has one, and checks every import of the core against this table).
+ */
+export const coreLayers = [
+  ['text'], // words, fences, token estimates
+  ['time', 'safety'], // dates in words; secrets, instructions, language, grounding
+  ['ports'], // what the environment provides (clock, logger, paths, secrets) and a domain asks of another
+  ['runtime'], // event bus, schedulers, worker threads, packaged paths, version
+  ['db'], // opening (restore included), migrations, transactions, the timeline writer
+  ['rpc', 'llm', 'search'], // the dispatcher; the model gateway and context budget; the search engine over any table
+  ['conversation', 'jobs'], // messages, branches, attachments' text; the job queue
+  ['embedding', 'settings'],
+  ['models', 'memory'],
+  ['extraction', 'review', 'timeline'],
+  ['profile', 'episodes', 'threads', 'focus'],
+  ['chat', 'backup'],
+  ['mcp'],
+];
+const coreFolderBlocks = coreLayers.flatMap((row, rank) =>
+  row.map((folder) => {
+    const notBelow = coreLayers.slice(rank).flat().filter((f) => f !== folder);
+    const message = `electron/core/${folder}/ imports only the core folders ranked below it (coreLayers in eslint.config.js), never ${notBelow.join(', ')} or the composition root.`;
+    // "../<folder>/…" of a folder not below, or "../<file>": a file of electron/core/ itself.
+    const upward = { regex: `^\\.\\./(${[...notBelow, '[^/]+$'].join('|')})(/|$)`, message };
+    return { files: [`electron/core/${folder}/**/*.ts`], rules: restrict(...coreRuntime, [rawIpc], [upward]) };
+  }),
+);
 const mainHost = [['**/server/**', '**/cli/**', '**/renderer/**', 'react'], 'The Electron host uses the core and shared/, never another host or the renderer.'];
 
 export default tseslint.config(
@@ -36,8 +69,10 @@ export default tseslint.config(
   },
   {
     files: ['electron/core/**/*.ts'],
-    rules: restrict(['electron', 'electron/**', 'react', 'react-dom', '**/main/**', '**/preload/**', '**/server/**', '**/cli/**', '**/renderer/**'], 'electron/core is plain Node: it never imports Electron, a host, or the renderer.'),
+    rules: restrict(...coreRuntime),
   },
+  // After the block above: for a file in a core folder, its block is the last that matches, so it repeats coreRuntime.
+  ...coreFolderBlocks,
   {
     files: ['electron/server/**/*.ts', 'electron/cli/**/*.ts'],
     rules: restrict(['electron', 'electron/**', '**/main/**', '**/preload/**', '**/renderer/**', 'react'], 'Hosts other than Electron never import Electron, another host, or the renderer.'),

@@ -10,18 +10,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MemoryCategory } from '../shared/contract';
 import { createBackupScrubber } from '../electron/core/backup/backup-scrub';
-import { createMessagesRepo } from '../electron/core/chat/messages.repo';
+import { createMessagesRepo } from '../electron/core/conversation/messages.repo';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../electron/core/db/open-database';
 import type { Embedder } from '../electron/core/embedding/embedder.port';
 import { createEmbeddingService, type EmbeddingService } from '../electron/core/embedding/embedding.service';
-import { createEventBus } from '../electron/core/event-bus';
+import { createEventBus } from '../electron/core/runtime/event-bus';
 import { createMemoryService, type MemoryService } from '../electron/core/memory/memory.service';
-import type { VectorIndexOptions } from '../electron/core/memory/vector-index';
+import type { VectorIndexOptions } from '../electron/core/search/vector-index';
 import { silentLogger } from '../electron/core/ports/logger.port';
 import { derivePaths } from '../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../electron/core/settings/settings.service';
 import { estimateTokens } from '../electron/core/text/token-estimate';
 import { createThreadService } from '../electron/core/threads/thread.service';
+import { createTimelineWriter } from '../electron/core/db/timeline-writer';
 import { createVectorSpace, seededRandom } from '../test/fixtures/clustered-vectors';
 
 export const DIMENSIONS = 384;
@@ -92,6 +93,8 @@ export async function openFixture(fixture: Pick<MemoryFixture, 'file' | 'queries
     embedding,
     settings: () => settings.get(),
     backups: createBackupScrubber({ paths: derivePaths(path.dirname(fixture.file), { dbFile: fixture.file }), logger: silentLogger }),
+    timeline: createTimelineWriter({ sqlite: db.sqlite, clock }),
+    branches: createMessagesRepo(db.sqlite).branches,
     vectorSearch,
   });
   return {

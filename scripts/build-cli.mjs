@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run build:cli`: the terminal host (electron/cli/main.ts) bundled ahead of time into out/cli/main.js, with the
-// core's worker threads beside it (electron/core/worker-entry.ts finds them there), so `mnemo` starts without tsx
+// core's worker threads beside it (electron/core/runtime/worker-entry.ts finds them there), so `mnemo` starts without tsx
 // compiling TypeScript on every run and without Node resolving hundreds of ESM files (zod alone is dozens).
 // Native and heavy packages stay external and load from node_modules: better-sqlite3 and sqlite-vec (native), and
 // @huggingface/transformers (with onnxruntime), which the core imports lazily, only when the embedding model runs.
@@ -17,7 +17,7 @@ export const EXTERNAL = ['better-sqlite3', 'sqlite-vec', '@huggingface/transform
 export const ENTRIES = {
   main: 'electron/cli/main.ts',
   'onnx-embedder.worker': 'electron/core/embedding/onnx-embedder.worker.ts',
-  'database-copy.worker': 'electron/core/backup/database-copy.worker.ts',
+  'database-copy.worker': 'electron/core/db/database-copy.worker.ts',
   'backup-scrub.worker': 'electron/core/backup/backup-scrub.worker.ts',
 };
 

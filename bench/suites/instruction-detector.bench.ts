@@ -1,5 +1,5 @@
 /**
- * The instruction detector (electron/core/extraction/instruction-detector.ts) beside the detector of an earlier
+ * The instruction detector (electron/core/safety/instruction-detector.ts) beside the detector of an earlier
  * commit, in the same run, on the same texts:
  *
  * - recall: the instructions of test/fixtures/instruction-corpus.ts (issue 26 item 7: answer rules, personas, where
@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { looksLikeInstruction, type InstructionMatch } from '../../electron/core/extraction/instruction-detector';
+import { looksLikeInstruction, type InstructionMatch } from '../../electron/core/safety/instruction-detector';
 import { DETECTOR_CORPUS } from '../../test/fixtures/detector-corpus';
 import { GROUNDING_CORPUS } from '../../test/fixtures/evidence-corpus';
 import { EXTRACTOR_CASES } from '../../test/fixtures/extractor-outputs';
@@ -27,7 +27,7 @@ import { distractorMemories, GOLD_MEMORIES, QUESTIONS } from '../fixtures/retrie
 import type { SuiteResult } from '../harness';
 
 const BASELINE = process.env.MNEMO_DETECTOR_BASELINE ?? '057d035';
-const DETECTOR = 'electron/core/extraction/instruction-detector.ts';
+const DETECTOR = 'electron/core/safety/instruction-detector.ts';
 type Detect = (text: string) => InstructionMatch | null;
 
 async function baselineDetector(): Promise<Detect> {

@@ -14,11 +14,11 @@
  * picks when forced to the exact float KNN, so a faster approximate vector pass cannot go unnoticed.
  */
 import { ATTACHMENT_LIMITS, type Message, type MessageAttachment, type Settings } from '../../shared/contract';
-import { fitUserContent } from '../../electron/core/chat/attachment-text';
-import { computeBudget, planConversation, type HistoryMessage } from '../../electron/core/chat/context-budget';
+import { fitUserContent } from '../../electron/core/conversation/attachment-text';
+import { computeBudget, planConversation, type HistoryMessage } from '../../electron/core/llm/context-budget';
 import { composeSystemText } from '../../electron/core/chat/custom-instructions';
-import type { MemoryRetrievalPort } from '../../electron/core/chat/memory-retrieval.port';
-import { createMessagesRepo } from '../../electron/core/chat/messages.repo';
+import type { MemoryRetrievalPort } from '../../electron/core/ports/memory-retrieval.port';
+import { createMessagesRepo } from '../../electron/core/conversation/messages.repo';
 import { assemblePrompt, ATTACHMENT_SHARE_OF_CONVERSATION, PROFILE_SHARE_OF_MEMORIES, systemPrompt } from '../../electron/core/chat/prompt-assembly';
 import { loadSummary } from '../../electron/core/chat/summary.job';
 import type { Sqlite } from '../../electron/core/db/open-database';
@@ -88,7 +88,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
     const messages = createMessagesRepo(sqlite);
     const last = messages.get(lastUserMessageId)!;
     // The thread's working memory as the background model keeps it: a focus and eight tasks, read from its tables each time.
-    const focusStore = createFocusStore(sqlite);
+    const focusStore = createFocusStore(sqlite, messages.branches);
     writeTransaction(sqlite, () => focusStore.save(threadId, applyModelUpdate(EMPTY_STATE, WORKING_UPDATE, FIXTURE_NOW, () => false), FIXTURE_NOW));
     const workingMemory = (id: number) => liveState(focusStore.read(id).state, FIXTURE_NOW);
     const memory = memoryRetrievalPort(open.memories, () => [], () => []);

@@ -9,7 +9,7 @@
  *   the quantization changes what the user sees.
  * The variants run interleaved, query by query, so load from other processes falls on all of them alike.
  */
-import { createVectorIndex } from '../../electron/core/memory/vector-index';
+import { createVectorIndex } from '../../electron/core/search/vector-index';
 import { bruteForceNearest, recallAt } from '../../test/fixtures/clustered-vectors';
 import { fmt, summarize, type SuiteResult } from '../harness';
 import { memoryFixture, openFixture } from '../memory-fixture';

@@ -5,7 +5,7 @@
  */
 import { ENVIRONMENT, EXIT_STATUS, GROUPS, optionLines } from './help';
 import { GLOBAL_OPTIONS, TOP_LEVEL_OPTIONS } from './options';
-import type { CliCommand } from './commands';
+import type { CliCommand } from './cli-command';
 
 export const CLI_REFERENCE_PATH = 'docs/CLI.md';
 

@@ -5,7 +5,7 @@
  * already is not a failure (importing the same file twice is fine), nor is an export with nothing in it; an import
  * that brought in anything succeeds and lists what it skipped.
  */
-import type { CliOutput } from './commands';
+import type { CliOutput } from './cli-command';
 
 export interface ImportCounts {
   dryRun: boolean;

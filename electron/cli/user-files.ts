@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CliOutput } from './commands';
+import type { CliOutput } from './cli-command';
 
 type Failure = Extract<CliOutput, { ok: false }>;
 

@@ -3,7 +3,7 @@
  * resources folders, whether a bundled model exists) are passed in.
  */
 import path from 'node:path';
-import { packagedModelsDir, toUnpackedPath } from '../core/packaged-paths';
+import { packagedModelsDir, toUnpackedPath } from '../core/runtime/packaged-paths';
 import type { Paths } from '../core/ports/paths.port';
 
 /** The value of --data-dir DIR or --data-dir=DIR; a flag without a value counts as absent. */

@@ -16,7 +16,7 @@ import { createStderrLogger } from '../core/ports/logger.port';
 import { buildMenuTemplate } from './app-menu';
 import { createAppProtocolHandler } from './app-protocol';
 import { createCoreClient, type CoreClient, type CoreStartOptions, type LogLevel } from './core-protocol';
-import { hasBundledModels } from '../core/packaged-paths';
+import { hasBundledModels } from '../core/runtime/packaged-paths';
 import { desktopCorePaths, desktopDataDir } from './desktop-paths';
 import { registerElectronIpc } from './ipc-adapter.electron';
 import { electronKeychain, secretSealingKey } from './secret-sealing-key';

@@ -8,8 +8,8 @@ import { parseArgs } from 'node:util';
 import { isMnemoError } from '../../shared/errors';
 import { createCore } from '../core/create-core';
 import { allOf, createFileLogger, createStderrLogger, type LogLevel } from '../core/ports/logger.port';
-import { derivePaths, resolveDataDir } from '../core/ports/paths.port';
-import { packageVersion, repoRoot } from '../core/version';
+import { derivePaths, repoRoot, resolveDataDir } from '../core/ports/paths.port';
+import { packageVersion } from '../core/runtime/version';
 import { startWebHost } from './web-host';
 
 async function main(): Promise<void> {

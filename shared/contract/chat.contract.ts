@@ -63,7 +63,7 @@ export type EpisodeRef = z.output<typeof EpisodeRef>;
 /**
  * The episodes of the question's time window that its prompt carried ("What did we talk about last week?":
  * chat/prompt-assembly.ts), so the user sees why the model knew about that conversation. forgotten: how many of them
- * were deleted forever since (chat/prompt-record-scrub.ts: their titles are not kept).
+ * were deleted forever since (conversation/prompt-record-scrub.ts: their titles are not kept).
  */
 export const RecalledEpisodes = z.object({ episodes: z.array(EpisodeRef), forgotten: z.number().int().nonnegative().default(0) });
 export type RecalledEpisodes = z.output<typeof RecalledEpisodes>;

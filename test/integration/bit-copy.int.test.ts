@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
-import { readBitCopy } from '../../electron/core/memory/bit-copy';
-import { createVectorIndex, type VectorIndex } from '../../electron/core/memory/vector-index';
+import { readBitCopy } from '../../electron/core/search/bit-copy';
+import { createVectorIndex, type VectorIndex } from '../../electron/core/search/vector-index';
 import { createVectorSpace, seededRandom, uniformUnitVector } from '../fixtures/clustered-vectors';
 import { useTempDirs } from '../support/temp-dir';
 

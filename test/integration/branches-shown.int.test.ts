@@ -1,5 +1,5 @@
 /**
- * What the user sees of a thread with versions (chat/message-branches.ts), through the real core against a fake
+ * What the user sees of a thread with versions (conversation/message-branches.ts), through the real core against a fake
  * Ollama: a thread's message count is the conversation shown, exports and imports say how many messages of other
  * versions they carry, a summary written from another version says so, and opening a message that was edited away
  * (a memory's source) switches the thread to it.

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createBackupScrubber } from '../../electron/core/backup/backup-scrub';
-import { inspectDatabaseFile } from '../../electron/core/backup/inspect-database-file';
+import { inspectDatabaseFile } from '../../electron/core/db/inspect-database-file';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { useChatHarnesses } from '../support/chat-harness';

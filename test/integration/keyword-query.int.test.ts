@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anyOf } from '../../electron/core/memory/keyword-query';
+import { anyOf } from '../../electron/core/search/keyword-query';
 import { toFtsDocument } from '../../electron/core/text/fts-text';
 import { meaningfulTerms } from '../../electron/core/text/meaningful-terms';
 

@@ -1,12 +1,12 @@
 /**
- * The branch rule (electron/core/chat/message-branches.ts) on real SQLite: properties over random edit / regenerate /
+ * The branch rule (electron/core/conversation/message-branches.ts) on real SQLite: properties over random edit / regenerate /
  * send / switch sequences, and the migration that gives existing threads their parents.
  */
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MnemoError } from '../../shared/errors';
-import { createMessagesRepo } from '../../electron/core/chat/messages.repo';
+import { createMessagesRepo } from '../../electron/core/conversation/messages.repo';
 import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { migrationJournal, migrationsUpTo } from '../support/older-migrations';
 import { useTempDirs } from '../support/temp-dir';

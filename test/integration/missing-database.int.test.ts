@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { MnemoError } from '../../shared/errors';
 import { backupName } from '../../electron/core/backup/backup.service';
-import { inspectDatabaseFile } from '../../electron/core/backup/inspect-database-file';
+import { inspectDatabaseFile } from '../../electron/core/db/inspect-database-file';
 import type { Core } from '../../electron/core/create-core';
 import { sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { createTestClock } from '../support/memory-harness';

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMessagesRepo } from '../../electron/core/chat/messages.repo';
+import { createMessagesRepo } from '../../electron/core/conversation/messages.repo';
 import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { useTempDirs } from '../support/temp-dir';
 

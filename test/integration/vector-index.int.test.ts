@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
-import { CENTER_FIRST, createVectorIndex, type VectorIndex } from '../../electron/core/memory/vector-index';
+import { CENTER_FIRST, createVectorIndex, type VectorIndex } from '../../electron/core/search/vector-index';
 import { bruteForceNearest, createVectorSpace, recallAt, seededRandom, uniformUnitVector } from '../fixtures/clustered-vectors';
 import { useTempDirs } from '../support/temp-dir';
 

@@ -6,7 +6,7 @@ import { openDatabase } from '../../electron/core/db/open-database';
 import { createMcpClientsStore, type McpClientsStore } from '../../electron/core/mcp/mcp-clients.store';
 import { systemClock, type Clock } from '../../electron/core/ports/clock.port';
 import { derivePaths } from '../../electron/core/ports/paths.port';
-import { createTimelineWriter } from '../../electron/core/timeline/timeline-writer';
+import { createTimelineWriter } from '../../electron/core/db/timeline-writer';
 
 /** `close()` ends the connection (the caller's, as with any database it opens). */
 export function mcpStoreOver(dataDir: string, clock: Clock = systemClock): { store: McpClientsStore; close(): void } {

@@ -1,16 +1,17 @@
 import path from 'node:path';
 import { createBackupScrubber } from '../../electron/core/backup/backup-scrub';
-import { createMessagesRepo, type MessagesRepo } from '../../electron/core/chat/messages.repo';
+import { createMessagesRepo, type MessagesRepo } from '../../electron/core/conversation/messages.repo';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
 import type { Embedder } from '../../electron/core/embedding/embedder.port';
 import { createEmbeddingService, type EmbeddingService } from '../../electron/core/embedding/embedding.service';
-import { createEventBus, type EventBus } from '../../electron/core/event-bus';
+import { createEventBus, type EventBus } from '../../electron/core/runtime/event-bus';
 import { createMemoryService, type MemoryService } from '../../electron/core/memory/memory.service';
 import type { Clock } from '../../electron/core/ports/clock.port';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { derivePaths } from '../../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../../electron/core/settings/settings.service';
 import { createThreadService, type ThreadService } from '../../electron/core/threads/thread.service';
+import { createTimelineWriter } from '../../electron/core/db/timeline-writer';
 
 /** A clock tests move by hand (expiry, half-lives) instead of sleeping. */
 export interface TestClock extends Clock {
@@ -52,6 +53,7 @@ export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | 
   const events = createEventBus(silentLogger);
   const settings = createSettingsService({ sqlite: db.sqlite, clock: opts.clock, events, logger: silentLogger });
   const embedding = createEmbeddingService({ embedder: opts.embedder, logger: silentLogger });
+  const messages = createMessagesRepo(db.sqlite);
   const memories = createMemoryService({
     sqlite: db.sqlite,
     clock: opts.clock,
@@ -60,9 +62,10 @@ export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | 
     embedding,
     settings: () => settings.get(),
     backups: createBackupScrubber({ paths: derivePaths(dataDir), logger: silentLogger }),
+    timeline: createTimelineWriter({ sqlite: db.sqlite, clock: opts.clock }),
+    branches: messages.branches,
   });
   const threads = createThreadService({ sqlite: db.sqlite, clock: opts.clock, events });
-  const messages = createMessagesRepo(db.sqlite);
   return {
     db,
     memories,

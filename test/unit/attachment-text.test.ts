@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { composeUserContent, cutKeepingEnds, cutNote, fitUserContent } from '../../electron/core/chat/attachment-text';
+import { composeUserContent, cutKeepingEnds, cutNote, fitUserContent } from '../../electron/core/conversation/attachment-text';
 import { estimateTokens, maxCharsWithin } from '../../electron/core/text/token-estimate';
 import { CountedString } from '../support/counted-string';
 

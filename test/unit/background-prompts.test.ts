@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { summaryPrompt, summaryWithoutSecrets } from '../../electron/core/chat/summary.job';
 import { titlePrompt } from '../../electron/core/chat/title.job';
 import { episodePrompt, type EpisodePromptInput } from '../../electron/core/episodes/episode-prompt';
-import { modelTextSecretCheck } from '../../electron/core/extraction/secret-detector';
+import { modelTextSecretCheck } from '../../electron/core/safety/secret-detector';
 import { consolidationPrompt } from '../../electron/core/memory/consolidation-summary';
 import { profilePrompt } from '../../electron/core/profile/profile.job';
 import { focusPrompt } from '../../electron/core/focus/focus.job';

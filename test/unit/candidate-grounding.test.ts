@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentGrounding, countTerms, evidenceGrounding, indexUserWords } from '../../electron/core/extraction/candidate-grounding';
-import { detectLanguage, otherLanguageReason } from '../../electron/core/extraction/message-language';
+import { contentGrounding, countTerms, evidenceGrounding, indexUserWords } from '../../electron/core/safety/candidate-grounding';
+import { detectLanguage, otherLanguageReason } from '../../electron/core/safety/message-language';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 const content = (text: string, userText: string) => contentGrounding(text, indexUserWords(userText));

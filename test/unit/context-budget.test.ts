@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeBudget, cost, fitToTokens, MIN_REPLY_TOKENS, planConversation, RECENT_MESSAGES_KEPT, replyTokenCap, type HistoryMessage } from '../../electron/core/chat/context-budget';
+import { computeBudget, cost, fitToTokens, MIN_REPLY_TOKENS, planConversation, RECENT_MESSAGES_KEPT, replyTokenCap, type HistoryMessage } from '../../electron/core/llm/context-budget';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
 
 const shares = { system: 0.15, memories: 0.15, conversation: 0.5, reply: 0.2 };

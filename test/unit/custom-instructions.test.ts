@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planConversation } from '../../electron/core/chat/context-budget';
+import { planConversation } from '../../electron/core/llm/context-budget';
 import { composeSystemText, CUT_MARK, GLOBAL_INSTRUCTIONS_HEADING, shareRoom, THREAD_INSTRUCTIONS_HEADING } from '../../electron/core/chat/custom-instructions';
 import { systemPrompt } from '../../electron/core/chat/prompt-assembly';
 import { estimateTokens } from '../../electron/core/text/token-estimate';

@@ -5,8 +5,8 @@
  * of every miss, so a rule change shows its whole effect at once.
  */
 import { describe, expect, it } from 'vitest';
-import { looksLikeInstruction } from '../../electron/core/extraction/instruction-detector';
-import { detectSecret } from '../../electron/core/extraction/secret-detector';
+import { looksLikeInstruction } from '../../electron/core/safety/instruction-detector';
+import { detectSecret } from '../../electron/core/safety/secret-detector';
 import { DETECTOR_CORPUS, type DetectorCase } from '../fixtures/detector-corpus';
 
 interface Miss {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMnemoError } from '../../shared/errors';
-import { contentGrounding, evidenceSupportedBy, indexUserWords } from '../../electron/core/extraction/candidate-grounding';
+import { contentGrounding, evidenceSupportedBy, indexUserWords } from '../../electron/core/safety/candidate-grounding';
 import { Candidate, parseExtraction, type ExtractionResult } from '../../electron/core/extraction/extract-parse';
 import { readLenientJson } from '../../electron/core/extraction/lenient-json';
 import { EXTRACTOR_CASES, MESSAGE_DATE } from '../fixtures/extractor-outputs';

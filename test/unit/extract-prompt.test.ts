@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MemoryCategory } from '../../shared/contract';
 import { buildExtractionRequest, EXTRACTION_ANSWER_TOKENS, MAX_CANDIDATES, MAX_FILES_CHARS, MAX_USER_CHARS } from '../../electron/core/extraction/extract-prompt';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
-import { MESSAGE_OVERHEAD_TOKENS } from '../../electron/core/chat/context-budget';
-import { detectLanguage } from '../../electron/core/extraction/message-language';
+import { MESSAGE_OVERHEAD_TOKENS } from '../../electron/core/llm/context-budget';
+import { detectLanguage } from '../../electron/core/safety/message-language';
 
 const DATE = Date.UTC(2025, 2, 10, 9, 30); // a Monday
 

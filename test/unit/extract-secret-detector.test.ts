@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectSecret, type SecretKind } from '../../electron/core/extraction/secret-detector';
+import { detectSecret, type SecretKind } from '../../electron/core/safety/secret-detector';
 
 const SECRETS: Array<[SecretKind, string]> = [
   ['api_key', 'my key is sk-proj-abcDEF1234567890abcdEFGH5678ijkl'],

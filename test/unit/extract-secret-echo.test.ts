@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseExtraction } from '../../electron/core/extraction/extract-parse';
-import { detectSecret, secretEchoCheck } from '../../electron/core/extraction/secret-detector';
+import { detectSecret, secretEchoCheck } from '../../electron/core/safety/secret-detector';
 
 const DATE = Date.UTC(2025, 2, 10);
 const answer = (content: string, evidence: string) => JSON.stringify({ memories: [{ content, category: 'knowledge', importance: 0.6, confidence: 0.9, validity: 'permanent', evidence }] });

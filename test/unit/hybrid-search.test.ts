@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BACKGROUND_RANK, rankHybrid, SEMANTIC_STANDOUT, semanticFloor, type RankableMemory } from '../../electron/core/memory/hybrid-search';
+import { BACKGROUND_RANK, rankHybrid, SEMANTIC_STANDOUT, semanticFloor, type RankableMemory } from '../../electron/core/search/hybrid-search';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 const NOW = Date.UTC(2026, 0, 1);

@@ -4,7 +4,7 @@
  * effect; the same figures beside an earlier detector: `npm run bench -- --only instruction-detector`.
  */
 import { describe, expect, it } from 'vitest';
-import { looksLikeInstruction } from '../../electron/core/extraction/instruction-detector';
+import { looksLikeInstruction } from '../../electron/core/safety/instruction-detector';
 import { INSTRUCTION_PHRASINGS, ORDINARY_PHRASINGS, type LabelledPhrasing } from '../fixtures/instruction-corpus';
 
 const count = (list: LabelledPhrasing[], language: 'en' | 'zh') => list.filter((p) => p.language === language).length;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyOf, MEMORY_FLOOR, QUESTION_FLOOR, rarestTerms, relevantMatches, termCoverage, termWeight, type WeightedTerm } from '../../electron/core/memory/keyword-query';
+import { anyOf, MEMORY_FLOOR, QUESTION_FLOOR, rarestTerms, relevantMatches, termCoverage, termWeight, type WeightedTerm } from '../../electron/core/search/keyword-query';
 import type { MeaningfulTerm } from '../../electron/core/text/meaningful-terms';
 
 const word = (key: string): MeaningfulTerm => ({ key, kind: 'word' });

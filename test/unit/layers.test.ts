@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +37,15 @@ describe('layer rules', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
     ['electron/main/x.ts', "import * as electron from 'electron';"],
     ['test/unit/x.test.ts', "import { ipcRenderer } from 'electron';"],
     ['bench/x.ts', "import { ipcMain } from 'electron';"],
+    // Inside the core: a folder imports only folders ranked below it (coreLayers), never the composition root.
+    ['electron/core/text/x.ts', "import { createMemoryService } from '../memory/memory.service';"],
+    ['electron/core/safety/x.ts', "import { chatHandlers } from '../chat/chat.handlers';"],
+    ['electron/core/memory/x.ts', "import { createChatService } from '../chat/chat.service';"],
+    ['electron/core/db/x.ts', "import { createBackupScrubber } from '../backup/backup-scrub';"],
+    ['electron/core/focus/x.ts', "import { parseSources } from '../profile/profile-lines';"],
+    ['electron/core/db/x.ts', "import { createCore } from '../create-core';"],
+    ['electron/core/memory/x.ts', "import { app } from 'electron';"],
+    ['electron/core/memory/x.ts', "import { startWebHost } from '../../server/web-host';"],
   ])('%s may not: %s', async (file, code) => {
     expect(await restrictedImports(file, `${code} export const used = [${code.match(/import (?:\{ |\* as )?(\w+)/)![1]}];\n`)).toBeGreaterThan(0);
   });
@@ -48,8 +59,56 @@ describe('layer rules', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
     ['electron/main/x.ts', "import { BrowserWindow } from 'electron';"],
     ['electron/main/x.ts', "import { createCore } from '../core/create-core';"],
     ['electron/server/x.ts', "import { createCore } from '../core/create-core';"],
+    ['electron/core/memory/x.ts', "import { detectSecrets } from '../safety/secret-detector';"],
+    ['electron/core/chat/x.ts', "import { createMemoryService } from '../memory/memory.service';"],
+    ['electron/core/backup/x.ts', "import { parseSources } from '../profile/profile-lines';"],
+    ['electron/core/memory/x.ts', "import { memoryHandlers } from './memory.handlers';"],
+    ['electron/core/x.ts', "import { chatHandlers } from './chat/chat.handlers';"],
   ])('%s may: %s', async (file, code) => {
     expect(await restrictedImports(file, `${code} export const used = [${code.match(/import (?:\{ |\* as )?(\w+)/)![1]}];\n`)).toBe(0);
+  });
+});
+
+const coreDir = path.join(root, 'electron/core');
+
+/** Every .ts file under electron/core/, as paths from there ("memory/memory.service.ts"). */
+function coreFiles(dir = coreDir): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return coreFiles(full);
+    return e.name.endsWith('.ts') ? [path.relative(coreDir, full).split(path.sep).join('/')] : [];
+  });
+}
+
+/** The folder of a core file ("memory"), or '' for a file of electron/core/ itself (the composition root). */
+const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : '');
+
+describe('core folder ranking (coreLayers in eslint.config.js)', () => {
+  it('ranks every folder of electron/core once, and every import in the core goes down the ranking', async () => {
+    const { coreLayers } = (await import(pathToFileURL(path.join(root, 'eslint.config.js')).href)) as { coreLayers: string[][] };
+    const rank = new Map(coreLayers.flatMap((row, i) => row.map((folder) => [folder, i] as const)));
+    const folders = fs.readdirSync(coreDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(coreLayers.flat().sort()).toEqual([...folders].sort());
+
+    const wrong: string[] = [];
+    let crossFolder = 0;
+    for (const file of coreFiles()) {
+      // Every import: values, types, re-exports and dynamic import() alike (preProcessFile reads them all).
+      for (const { fileName } of ts.preProcessFile(fs.readFileSync(path.join(coreDir, file), 'utf8'), true, true).importedFiles) {
+        if (!fileName.startsWith('.')) continue;
+        const target = path.relative(coreDir, path.resolve(coreDir, path.dirname(file), fileName)).split(path.sep).join('/');
+        if (target.startsWith('..')) continue;
+        const [from, to] = [folderOf(file), folderOf(target)];
+        if (from === to) continue;
+        crossFolder += 1;
+        // The composition root (rank: above all) may import any folder; a folder never imports the root.
+        const fromRank = from === '' ? coreLayers.length : rank.get(from)!;
+        const toRank = to === '' ? coreLayers.length : rank.get(to)!;
+        if (!(toRank < fromRank)) wrong.push(`${file} -> ${fileName}`);
+      }
+    }
+    expect(crossFolder).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareWordings, LEARNED_MEMORY_MAX_CHARS, mergedWording } from '../../electron/core/memory/learned-wording';
+import { compareWordings, LEARNED_MEMORY_MAX_CHARS, mergedWording } from '../../electron/core/text/learned-wording';
 import { pickSurvivor } from '../../electron/core/memory/memory-maintenance';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 

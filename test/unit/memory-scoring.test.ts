@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { finalScore, normalizedRrf, ranksWithTies, reciprocalRankFusion, recencyFactor, RRF_K, rrfTerm } from '../../electron/core/memory/memory-scoring';
+import { finalScore, normalizedRrf, ranksWithTies, reciprocalRankFusion, recencyFactor, RRF_K, rrfTerm } from '../../electron/core/search/memory-scoring';
 
 const DAY = 86_400_000;
 const unit = fc.double({ min: 0, max: 1, noNaN: true });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasBundledModels, packagedModelsDir, packagedResourcesDir, toUnpackedPath } from '../../electron/core/packaged-paths';
+import { hasBundledModels, packagedModelsDir, packagedResourcesDir, toUnpackedPath } from '../../electron/core/runtime/packaged-paths';
 import { useTempDirs } from '../support/temp-dir';
 
 describe('app.asar.unpacked', () => {

@@ -12,7 +12,7 @@ import {
   SCAN_PER_LOOKUP,
   type BandProbe,
   type Scored,
-} from '../../electron/core/memory/quantized-search';
+} from '../../electron/core/search/quantized-search';
 
 /** A probe over a list, with vec0's semantics: the k nearest with lo < distance <= hi, nearest first. */
 function probeOver(items: readonly Scored[]): { probe: BandProbe; calls: Array<{ k: number; lo: number; hi: number }> } {

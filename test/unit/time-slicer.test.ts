@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTimeSlicer } from '../../electron/core/time-slicer';
+import { createTimeSlicer } from '../../electron/core/runtime/time-slicer';
 
 describe('createTimeSlicer', () => {
   it('gives the event loop a turn only once the slice has used its budget, then starts a new slice', async () => {

@@ -10,7 +10,7 @@ import {
   maxCharsWithin,
   prefixWithinTokens,
 } from '../../electron/core/text/token-estimate';
-import { fitToTokens, fitToTokensKeepingEnds } from '../../electron/core/chat/context-budget';
+import { fitToTokens, fitToTokensKeepingEnds } from '../../electron/core/llm/context-budget';
 import { CountedString } from '../support/counted-string';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 

@@ -12,11 +12,11 @@ import { isMnemoError } from '../../../shared/errors';
 import { KEPT_ASIDE_DIR } from '../../core/backup/backup-rotation';
 import { listBackups } from '../../core/backup/backup.service';
 import { missingDatabase, newestGoodBackup } from '../../core/backup/missing-database';
-import { stageRestore } from '../../core/backup/staged-restore';
+import { stageRestore } from '../../core/db/staged-restore';
 import { openDatabase, type OpenedDatabase } from '../../core/db/open-database';
 import { createStderrLogger } from '../../core/ports/logger.port';
 import { derivePaths, type Paths } from '../../core/ports/paths.port';
-import type { CliCommand, CliContext, CliOutput, StandaloneContext } from '../commands';
+import type { CliCommand, CliContext, CliOutput, StandaloneContext } from '../cli-command';
 import { flag } from '../options';
 
 const size = (bytes: number) => (bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);

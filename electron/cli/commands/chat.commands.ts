@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
 import { Id } from '../../../shared/contract';
 import { UsageError } from '../parse';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { flag, numberIn, text } from '../options';
 
 export function id(arg: string | undefined, what: string): number | { ok: false; error: { code: 'INVALID_INPUT'; message: string } } {

@@ -1,5 +1,5 @@
 import type { DbCheck } from '../../../shared/contract';
-import type { CliCommand } from '../commands';
+import type { CliCommand } from '../cli-command';
 
 export const dbCommands: CliCommand[] = [
   {

@@ -4,7 +4,7 @@
  * already complete are kept for the next try).
  */
 import type { EmbeddingDownloadProgress, EmbeddingStatus } from '../../../shared/contract';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { formatBytes } from '../terminal';
 
 async function download(ctx: CliContext): Promise<CliOutput> {

@@ -5,7 +5,7 @@
  */
 import type { Episode } from '../../../shared/contract';
 import { Id, operations } from '../../../shared/contract';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { flag, numberIn, text } from '../options';
 import { id } from './chat.commands';
 import { purgeText } from './memory.commands';

@@ -10,7 +10,7 @@ import { loadVec } from '../../core/db/open-database';
 import { ollamaHostInUse } from '../../core/llm/llm-provider';
 import { normalizeBaseUrl } from '../../core/llm/openai.llm';
 import { dataDirInUse, type DataDirSource } from '../../core/ports/paths.port';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import type { Paint } from '../terminal';
 
 export interface InfoReport {

@@ -11,8 +11,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { McpAccess, type McpClient } from '../../../shared/contract';
 import { createMcpServer } from '../mcp-server';
 import { createStderrLogger } from '../../core/ports/logger.port';
-import { packageVersion } from '../../core/version';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import { packageVersion } from '../../core/runtime/version';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { oneOf } from '../options';
 import { UsageError } from '../parse';
 

@@ -5,7 +5,7 @@
 import type { BackupErasure, Memory, MemoryCategory, MemoryHit, MemoryStatus, OpOutput, PurgedDerived, RemainingCopy } from '../../../shared/contract';
 import { MemoryCategory as CategorySchema, MemoryStatus as StatusSchema, operations } from '../../../shared/contract';
 import { daysInMonth, endOfDay } from '../../../shared/calendar-day';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { flag, numberIn, oneOf, someOf, text, type Options } from '../options';
 
 type Failure = { ok: false; error: { code: 'INVALID_INPUT'; message: string } };

@@ -6,7 +6,7 @@
  */
 import type { EventPayload } from '../../../shared/contract';
 import type { ErrorCode } from '../../../shared/errors';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { formatBytes } from '../terminal';
 
 type PullProgress = EventPayload<'model.pullProgressed'>;

@@ -3,7 +3,7 @@
  * have the background model rewrite it from the memories now.
  */
 import type { Profile, ProfileFit } from '../../../shared/contract';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { flag, text } from '../options';
 import { readUserFile } from '../user-files';
 import { runQueueUntilIdle } from './chat.commands';

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { Settings } from '../../../shared/contract';
 import { ADDRESS_SETTING, remoteAddressOf, REMOTE_CONFIRMATION_SETTING, urlOf, type ModelServerApi } from '../../../shared/model-server-address';
 import { flag } from '../options';
-import type { CliCommand } from '../commands';
+import type { CliCommand } from '../cli-command';
 import { nearest } from '../nearest';
 import { UsageError } from '../parse';
 

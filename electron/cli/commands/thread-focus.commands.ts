@@ -3,7 +3,7 @@
  * as the thread's panel shows them; `--clear` empties it. The same operations as the panel.
  */
 import type { WorkingMemory } from '../../../shared/contract';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { flag } from '../options';
 import { id } from './chat.commands';
 

@@ -4,7 +4,7 @@
  * you recommend for my knee?" finds the recommendation and says it was Mnemo's.
  */
 import { operations, type OpOutput } from '../../../shared/contract';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { numberIn } from '../options';
 
 type Hit = OpOutput<'thread.search'>['hits'][number];

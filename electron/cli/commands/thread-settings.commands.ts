@@ -3,7 +3,7 @@
  * (the app's "Context" view): the same operations the thread header uses.
  */
 import type { PromptContext, Thread } from '../../../shared/contract';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { flag } from '../options';
 import { describeRecalled, id } from './chat.commands';
 

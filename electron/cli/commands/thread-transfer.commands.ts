@@ -4,7 +4,7 @@
  */
 import type { OpInput, ThreadImportItem, ThreadImportReport } from '../../../shared/contract';
 import { operations } from '../../../shared/contract';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { importResult } from '../import-outcome';
 import { flag, oneOf, text } from '../options';
 import { readUserFile, writeUserFile } from '../user-files';

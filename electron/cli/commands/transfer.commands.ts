@@ -4,7 +4,7 @@
  */
 import type { EventPayload, ImportItem, ImportReport, MaintenanceReport, MemoryCategory, OpInput } from '../../../shared/contract';
 import { MemoryCategory as CategorySchema, operations } from '../../../shared/contract';
-import type { CliCommand, CliContext, CliOutput } from '../commands';
+import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import { importResult } from '../import-outcome';
 import { flag, oneOf, text, type Options } from '../options';
 import { readUserFile, writeUserFile } from '../user-files';

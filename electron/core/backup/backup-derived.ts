@@ -9,7 +9,7 @@
  * Each step runs only where its table (and column) exists: a pre-migration backup has an older schema.
  */
 import type { Sqlite } from '../db/open-database';
-import { forgetEpisodesInRecords } from '../chat/prompt-record-scrub';
+import { forgetEpisodesInRecords } from '../conversation/prompt-record-scrub';
 import { parseSources, profileWithout } from '../profile/profile-lines';
 
 export interface HeldRow {

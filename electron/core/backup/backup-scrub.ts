@@ -31,36 +31,13 @@ import { MnemoError } from '../../../shared/errors';
 import { loadVec, type Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import type { Logger } from '../ports/logger.port';
+import { NOTHING_ERASED, type BackupScrubber, type PurgedEpisode, type PurgedMemory } from '../ports/backup-scrubber.port';
 import type { Paths } from '../ports/paths.port';
-import { workerEntry } from '../worker-entry';
-import { OFF_THREAD_FROM_BYTES, runWorkerTask } from '../worker-task';
+import { workerEntry } from '../runtime/worker-entry';
+import { OFF_THREAD_FROM_BYTES, runWorkerTask } from '../runtime/worker-task';
 import { forgetEpisodesInBackupRecords, forgetMemoriesInProfile, returnOriginals } from './backup-derived';
-import { syncDirectory, syncFile } from './file-sync';
-import { inspectDatabaseFile } from './inspect-database-file';
-
-/** A purged memory as the backups know it (see the header for why the creation time). */
-export interface PurgedMemory {
-  id: number;
-  createdAt: number;
-}
-
-/** A purged episode as the backups know it: by id and creation time, as a memory (a restore rewinds ids too). */
-export interface PurgedEpisode {
-  id: number;
-  createdAt: number;
-}
-
-export interface BackupScrubber {
-  /**
-   * Erases these memories from every backup; never rejects (see the header). One scrub at a time; backups holding
-   * 2 MB or more in all are rewritten in a worker thread (backup-scrub.worker.ts).
-   */
-  eraseMemories(memories: readonly PurgedMemory[], returned?: readonly PurgedMemory[]): Promise<BackupErasure>;
-  /** Erases these episodes (rows, versions, search entries) from every backup, as eraseMemories does memories. */
-  eraseEpisodes(episodes: readonly PurgedEpisode[]): Promise<BackupErasure>;
-}
-
-export const NOTHING_ERASED: BackupErasure = { clean: 0, erased: 0, remaining: [] };
+import { syncDirectory, syncFile } from '../db/file-sync';
+import { inspectDatabaseFile } from '../db/inspect-database-file';
 
 /** Scratch files of a scrub, beside the backup they copy. A leftover (after a crash) is removed by the next scrub. */
 const SCRATCH = ['.scrub-copy', '.scrub-out'] as const;

@@ -17,14 +17,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BackupInfo, BackupKind, OpOutput } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
-import { copyDatabaseOffThread } from './database-copy';
+import { copyDatabaseOffThread } from '../db/database-copy';
 import { contentOf, holdsMuchLess, KEEP_AUTOMATIC, KEPT_ASIDE_DIR, rotationVictims } from './backup-rotation';
-import { syncDirectory } from './file-sync';
-import { stageRestore } from './staged-restore';
+import { syncDirectory } from '../db/file-sync';
+import { stageRestore } from '../db/staged-restore';
 
 export interface BackupServiceDeps {
   paths: Paths;

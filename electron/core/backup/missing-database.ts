@@ -22,8 +22,8 @@ import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
 import { contentOf, KEPT_ASIDE_DIR } from './backup-rotation';
 import { listBackups } from './backup.service';
-import { inspectDatabaseFile } from './inspect-database-file';
-import { pendingRestorePath, stageRestore } from './staged-restore';
+import { inspectDatabaseFile } from '../db/inspect-database-file';
+import { pendingRestorePath, stageRestore } from '../db/staged-restore';
 
 /** What to do when the database is missing beside a good backup: ask (refuse), restore the newest, or start empty. */
 export type WhenDatabaseMissing = 'refuse' | 'restore-newest' | 'start-empty';

@@ -1,15 +1,15 @@
 /** `chat.*` and `summary.*`: sending, retrying and stopping answers, what the model saw for one; a thread's running summary. */
 import type { Clock } from '../ports/clock.port';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { Sqlite } from '../db/open-database';
 import type { HandlersFor } from '../rpc/dispatcher';
 import type { ThreadService } from '../threads/thread.service';
 import { MnemoError } from '../../../shared/errors';
 import type { ModelLane } from '../llm/model-lane';
 import type { ChatService } from './chat.service';
-import type { MessagesRepo } from './messages.repo';
+import type { MessagesRepo } from '../conversation/messages.repo';
 import type { PromptContextRepo } from './prompt-context.repo';
-import { createMessageBranches, summaryAsShown } from './message-branches';
+import { summaryAsShown, type MessageBranches } from '../conversation/message-branches';
 import { loadSummary, updateSummaryByUser } from './summary.job';
 
 export function chatHandlers(deps: { chat: ChatService; messages: MessagesRepo; promptContexts: PromptContextRepo; lane: Pick<ModelLane, 'typing'> }): HandlersFor<'chat'> {
@@ -31,9 +31,8 @@ export function chatHandlers(deps: { chat: ChatService; messages: MessagesRepo; 
   };
 }
 
-export function summaryHandlers(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; threads: ThreadService }): HandlersFor<'summary'> {
-  const { sqlite, clock, events, threads } = deps;
-  const branches = createMessageBranches(sqlite);
+export function summaryHandlers(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; threads: ThreadService; branches: MessageBranches }): HandlersFor<'summary'> {
+  const { sqlite, clock, events, threads, branches } = deps;
   return {
     'summary.get': ({ threadId }) => {
       threads.get(threadId); // NOT_FOUND for a thread that does not exist
@@ -41,7 +40,7 @@ export function summaryHandlers(deps: { sqlite: Sqlite; clock: Clock; events: Ev
     },
     'summary.update': ({ threadId, content }) => {
       threads.get(threadId);
-      const summary = summaryAsShown(updateSummaryByUser(sqlite, clock, threadId, content), branches.leaf(threadId), branches)!;
+      const summary = summaryAsShown(updateSummaryByUser(sqlite, clock, branches, threadId, content), branches.leaf(threadId), branches)!;
       events.emit('summary.updated', { summary });
       return summary;
     },

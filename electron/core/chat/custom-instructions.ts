@@ -10,7 +10,7 @@
  * Instructions are only ever sent to the model: they are never part of what extraction reads (it reads the user's
  * message and the answer), so nothing is learned from them.
  */
-import { fitToTokens } from './context-budget';
+import { fitToTokens } from '../llm/context-budget';
 
 export const GLOBAL_INSTRUCTIONS_HEADING = 'How the user wants you to answer:';
 export const THREAD_INSTRUCTIONS_HEADING = 'Instructions for this conversation:';

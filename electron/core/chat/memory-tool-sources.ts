@@ -21,7 +21,8 @@ import { matchedWords } from '../text/matched-words';
 import { toFtsQuery } from '../text/fts-text';
 import { aboutTheTimeItself } from '../time/time-window';
 import type { Episode } from '../../../shared/contract';
-import type { FoundEpisode, FoundMemory, FoundMessage, MemoryToolSources } from './memory-tools';
+import type { FoundMemory, FoundMessage, MemoryToolSources } from './memory-tools';
+import { toPromptEpisode } from '../episodes/episode.service';
 import type { MemoryForget } from '../memory/memory-forget';
 
 /** The items in the window first, each part in its order (a time the query names orders, it does not exclude). */
@@ -102,7 +103,7 @@ export function createMemoryToolSources(deps: {
 
     searchEpisodes({ query, limit, window, windowOnly }) {
       const matched = query.trim() ? inWindowFirst(deps.episodes(query, limit, windowOnly ? window : null), window, (e) => e.startedAt < window!.to && e.endedAt >= window!.from) : [];
-      return (window && matched.length === 0 && aboutTheTimeItself(query) ? deps.episodes('', limit, window) : matched).map((e): FoundEpisode => ({ episodeId: e.id, threadId: e.threadId, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt }));
+      return (window && matched.length === 0 && aboutTheTimeItself(query) ? deps.episodes('', limit, window) : matched).map(toPromptEpisode);
     },
 
     searchConversations({ query, limit, excludeMessageIds, window, windowOnly }) {

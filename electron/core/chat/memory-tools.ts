@@ -29,9 +29,9 @@
  * says how many were left out.
  */
 import type { MemoryCategory } from '../../../shared/contract';
-import type { PromptEpisode, RetrievedMemory } from './memory-retrieval.port';
+import type { PromptEpisode, RetrievedMemory } from '../ports/memory-retrieval.port';
 import type { ToolDefinition } from '../llm/llm.port';
-import { fitToTokens } from './context-budget';
+import { fitToTokens } from '../llm/context-budget';
 import { addDays, dayOf, isoDate, startOfDay } from '../../../shared/calendar-day';
 import type { ForgetResult } from '../memory/memory-forget';
 import { forgetReport } from './forget-in-chat';

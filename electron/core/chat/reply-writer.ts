@@ -25,7 +25,7 @@ import { writeTransaction } from '../db/write-transaction';
 import { formatLeaseOwner, judgeLease, newLeaseOwner } from '../jobs/lease-owner';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import type { MessagesRepo } from './messages.repo';
+import type { MessagesRepo } from '../conversation/messages.repo';
 
 /** As a job's lease (job-queue.ts): long enough for a busy machine, short enough for a recycled pid or another host. */
 export const REPLY_LEASE_MS = 2 * 60_000;

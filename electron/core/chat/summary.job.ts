@@ -16,17 +16,17 @@
 import type { Settings, ThreadSummary } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
-import { modelTextSecretCheck } from '../extraction/secret-detector';
+import type { EventBus } from '../runtime/event-bus';
+import { modelTextSecretCheck } from '../safety/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import { splitThink } from '../llm/think-splitter';
 import type { Clock } from '../ports/clock.port';
 import { DATA_NOT_INSTRUCTIONS, fenced } from '../text/data-fence';
 import { estimateTokens } from '../text/token-estimate';
-import { createTimelineWriter } from '../timeline/timeline-writer';
-import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
-import { createMessageBranches, summaryAsShown, summaryForPath, type MessageBranches } from './message-branches';
+import type { TimelineWriter } from '../db/timeline-writer';
+import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
+import { summaryAsShown, summaryForPath, type MessageBranches } from '../conversation/message-branches';
 
 interface SummaryRow {
   thread_id: number;
@@ -83,9 +83,8 @@ export function summaryIsDue(sqlite: Sqlite, branches: MessageBranches, threadId
  * The user's text replaces the summary's. A summary of another branch (message-branches.ts) becomes the current
  * path's: its range is dropped, so it is sent again and the next summary folds this path's messages into it.
  */
-export function updateSummaryByUser(sqlite: Sqlite, clock: Clock, threadId: number, content: string): ThreadSummary {
+export function updateSummaryByUser(sqlite: Sqlite, clock: Clock, branches: MessageBranches, threadId: number, content: string): ThreadSummary {
   const now = clock.now();
-  const branches = createMessageBranches(sqlite);
   const stored = loadSummary(sqlite, threadId);
   const detach = stored !== null && summaryForPath(stored, branches.leaf(threadId), branches) === null;
   sqlite
@@ -179,10 +178,8 @@ export function transcriptWithin(rows: TranscriptRow[], budgetTokens: number): {
   return { taken, text: lines.join('\n\n') };
 }
 
-export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel }): JobHandler {
-  const { sqlite, clock, events } = deps;
-  const timeline = createTimelineWriter({ sqlite, clock });
-  const branches = createMessageBranches(sqlite);
+export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel; timeline: TimelineWriter; branches: MessageBranches }): JobHandler {
+  const { sqlite, clock, events, timeline, branches } = deps;
   return {
     kind: 'summarize',
     usesModel: true,

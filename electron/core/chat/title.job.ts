@@ -7,14 +7,14 @@
  */
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
-import { modelTextSecretCheck } from '../extraction/secret-detector';
+import { modelTextSecretCheck } from '../safety/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import { splitThink } from '../llm/think-splitter';
 import type { Clock } from '../ports/clock.port';
 import { DATA_NOT_INSTRUCTIONS, fenced } from '../text/data-fence';
 import { estimateTokens } from '../text/token-estimate';
-import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from './context-budget';
+import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
 
 /** "At most 6 words" is about 10 tokens in English, 15 in Chinese; the rest is room for a stray quote or prefix. */
 export const TITLE_MAX_TOKENS = 48;

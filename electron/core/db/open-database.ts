@@ -1,6 +1,6 @@
 /**
  * The one way to open Mnemo's database, used by the app, the CLI, the web host and the tests:
- * staged restore (backup/staged-restore.ts) -> preflight (database-preflight.ts) -> pragmas -> sqlite-vec ->
+ * staged restore (db/staged-restore.ts) -> preflight (database-preflight.ts) -> pragmas -> sqlite-vec ->
  * migrations (migrate-database.ts: verified backup first; foreign keys off outside the migration transaction, checked
  * after) -> quick_check.
  *
@@ -12,9 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { applyPendingRestore, type RestoreOutcome } from '../backup/staged-restore';
-import { toUnpackedPath } from '../packaged-paths';
-import { repoRoot } from '../version';
+import { applyPendingRestore, type RestoreOutcome } from './staged-restore';
+import { toUnpackedPath } from '../runtime/packaged-paths';
 import { preflight, quickCheck, unreadable } from './database-preflight';
 import { migrateDatabase, schemaVersionOf } from './migrate-database';
 import { readOnlyProblem } from './read-only-check';
@@ -125,7 +124,5 @@ function closeDatabase(sqlite: Sqlite): void {
   }
 }
 
-/** The default location of drizzle/ when running from the source tree (tests, CLI, web host). */
-export function sourceMigrationsDir(): string {
-  return path.join(repoRoot(), 'drizzle');
-}
+// Where drizzle/ is lives with the other paths (ports/paths.port.ts); tests and benches open databases with it from here.
+export { sourceMigrationsDir } from '../ports/paths.port';

@@ -31,7 +31,7 @@ export const threads = sqliteTable(
     /** The thread's own system prompt (thread.setInstructions), added after the global one; null: none. Never extracted from. */
     instructions: text('instructions'),
     /**
-     * The last message of the branch the user sees (chat/message-branches.ts): the conversation is the chain from it up
+     * The last message of the branch the user sees (conversation/message-branches.ts): the conversation is the chain from it up
      * through parent_id. Null: the thread's newest message. A plain integer, not a foreign key: only the messages repo
      * writes it, and a declared reference between threads and messages both ways would make every change rebuild both.
      */
@@ -71,7 +71,7 @@ export const messages = sqliteTable(
     /** A user message's attached files as the model sees them: JSON [{name, text}], text already extracted (null: none). */
     attachments: text('attachments'),
     /**
-     * The message this one follows (chat/message-branches.ts); null: the first of its thread. Siblings (same parent)
+     * The message this one follows (conversation/message-branches.ts); null: the first of its thread. Siblings (same parent)
      * are versions: an edited question, a regenerated answer. A plain integer, not a foreign key: adding one would
      * rebuild this table (SQLite), and messages are only removed as leaves (chat.retry), which moves nothing under them.
      */
@@ -400,7 +400,7 @@ export const events = sqliteTable(
   'events',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    /** One of TimelineEventKind (shared/contract/timeline.contract.ts); written only by timeline/timeline-writer.ts. */
+    /** One of TimelineEventKind (shared/contract/timeline.contract.ts); written only by db/timeline-writer.ts. */
     kind: text('kind').notNull(),
     memoryId: integer('memory_id').references(() => memories.id, { onDelete: 'set null' }),
     threadId: integer('thread_id').references(() => threads.id, { onDelete: 'set null' }),

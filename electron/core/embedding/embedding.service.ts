@@ -4,9 +4,9 @@
  * not. Invariant: when no embedder is available every method still answers (null), so memories are still saved and
  * found by keyword, and vectors are filled in later.
  *
- * With a factory it also switches model (the memory store listens to onModelChanged and re-embeds in the background)
- * and downloads the local model, only when the user asks. Loads, downloads and switches never overlap: transformers.js
- * keeps its settings in one process-wide object, so two loads at once could read each other's.
+ * With a factory it also switches model (memory/reembed-triggers.ts listens to onModelChanged and re-embeds in the
+ * background) and downloads the local model, only when the user asks. Loads, downloads and switches never overlap:
+ * transformers.js keeps its settings in one process-wide object, so two loads at once could read each other's.
  *
  * Invariant: a vector is returned only if the embedder that made it is still the current one when it is returned, so
  * callers can label it with status().modelId; a call that straddles a switch answers null (filled in later).

@@ -19,7 +19,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { MnemoError } from '../../../shared/errors';
-import { workerEntry, type WorkerEntry } from '../worker-entry';
+import { workerEntry, type WorkerEntry } from '../runtime/worker-entry';
 import type { Embedder, EmbeddingKind } from './embedder.port';
 import type { WorkerOptions, WorkerReply, WorkerRequest } from './onnx-embedder.worker';
 import { taskPrefixes } from './model-prefixes';

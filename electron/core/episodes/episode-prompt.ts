@@ -12,8 +12,8 @@
  *   the one rule of think-splitter.ts; a fence and a leading announcement are dropped; a line that holds a secret
  *   (secret-detector.ts) is dropped, whoever's words it repeats: episodes reach search, the timeline's links and exports.
  */
-import { fitToTokens } from '../chat/context-budget';
-import type { MessageLanguage } from '../extraction/message-language';
+import { fitToTokens } from '../llm/context-budget';
+import type { MessageLanguage } from '../safety/message-language';
 import { splitThink } from '../llm/think-splitter';
 import { DATA_NOT_INSTRUCTIONS, fenced } from '../text/data-fence';
 import { estimateTokens } from '../text/token-estimate';

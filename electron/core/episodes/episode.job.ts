@@ -16,18 +16,18 @@
 import type { Episode, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { userTimeZone } from '../../../shared/time-zone';
-import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
-import { createMessageBranches, summaryForPath } from '../chat/message-branches';
+import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
+import { summaryForPath, type MessageBranches } from '../conversation/message-branches';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
-import { detectLanguage, otherLanguageReason } from '../extraction/message-language';
-import { modelTextSecretCheck } from '../extraction/secret-detector';
+import type { EventBus } from '../runtime/event-bus';
+import { detectLanguage, otherLanguageReason } from '../safety/message-language';
+import { modelTextSecretCheck } from '../safety/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import type { ChatMessage } from '../llm/llm.port';
 import type { Clock } from '../ports/clock.port';
 import { estimateTokens } from '../text/token-estimate';
-import { createTimelineWriter } from '../timeline/timeline-writer';
+import type { TimelineWriter } from '../db/timeline-writer';
 import { cleanEpisode, EPISODE_MAX_TOKENS, episodePrompt, episodeText, stretchTranscript, type TranscriptRow } from './episode-prompt';
 import { quietAt, stretchesOf, type StampedMessage } from './episode-stretch';
 import type { EpisodeStore } from './episode.store';
@@ -57,10 +57,10 @@ export function createEpisodeJob(deps: {
   store: EpisodeStore;
   /** Schedules the thread's episode again (after this job's commit): it was not quiet, or went on while the model wrote. */
   reschedule: (threadId: number) => void;
+  timeline: TimelineWriter;
+  branches: MessageBranches;
 }): JobHandler {
-  const { sqlite, clock, events, store } = deps;
-  const timeline = createTimelineWriter({ sqlite, clock });
-  const branches = createMessageBranches(sqlite);
+  const { sqlite, clock, events, store, timeline, branches } = deps;
   const q = {
     thread: sqlite.prepare('SELECT incognito FROM threads WHERE id = ?'),
     stamps: sqlite.prepare(`SELECT id, created_at AS createdAt FROM messages WHERE thread_id = ? ORDER BY id`),

@@ -11,19 +11,20 @@
  */
 import type { BackupErasure, Episode, EpisodeVersion, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { BackupScrubber } from '../backup/backup-scrub';
-import { forgetEpisodesInRecords } from '../chat/prompt-record-scrub';
+import type { BackupScrubber } from '../ports/backup-scrubber.port';
+import type { PromptEpisode } from '../ports/memory-retrieval.port';
+import { forgetEpisodesInRecords } from '../conversation/prompt-record-scrub';
 import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
-import type { EventBus } from '../event-bus';
-import { secretRefusal } from '../extraction/secret-detector';
+import type { EventBus } from '../runtime/event-bus';
+import { secretRefusal } from '../safety/secret-detector';
 import type { JobQueue } from '../jobs/job-queue';
-import { relevantMatches } from '../memory/keyword-query';
+import { relevantMatches } from '../search/keyword-query';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { termKeys } from '../text/meaningful-terms';
-import { createTimelineWriter } from '../timeline/timeline-writer';
+import type { TimelineWriter } from '../db/timeline-writer';
 import { episodeText } from './episode-prompt';
 import { quietAt, stretchesOf, type StampedMessage } from './episode-stretch';
 import { quietMsOf } from './episode.job';
@@ -39,6 +40,11 @@ function readCursor(cursor: string | undefined): { endedAt: number; id: number }
   return { endedAt: Number(m[1]), id: Number(m[2]) };
 }
 
+/** An episode as a prompt and the memory tools show it (ports/memory-retrieval.port.ts): no text beyond its own. */
+export function toPromptEpisode(e: Episode): PromptEpisode {
+  return { episodeId: e.id, threadId: e.threadId, threadTitle: e.threadTitle, title: e.title, content: e.content, startedAt: e.startedAt };
+}
+
 export function createEpisodeService(deps: {
   sqlite: Sqlite;
   store: EpisodeStore;
@@ -49,9 +55,9 @@ export function createEpisodeService(deps: {
   /** Where "delete forever" also reaches: every backup in the data folder (as for memories). */
   backups: BackupScrubber;
   logger: Logger;
+  timeline: TimelineWriter;
 }) {
-  const { sqlite, store, queue, clock, events } = deps;
-  const timeline = createTimelineWriter({ sqlite, clock });
+  const { sqlite, store, queue, clock, events, timeline } = deps;
   const q = {
     thread: sqlite.prepare('SELECT incognito FROM threads WHERE id = ?'),
     stamps: sqlite.prepare('SELECT id, created_at AS createdAt FROM messages WHERE thread_id = ? ORDER BY id'),
@@ -115,6 +121,16 @@ export function createEpisodeService(deps: {
     });
     events.emit('episode.updated', { episode });
     return episode;
+  }
+
+  /**
+   * For search_memory (the memory tools) and a question's time: active episodes about the query, best first; with a
+   * window, those overlapping it (all of them, newest first, when the query is empty).
+   */
+  function searchEpisodes(query: string, limit: number, window?: { from: number; to: number } | null): Episode[] {
+    if (!window) return search(query, { limit });
+    if (!query.trim()) return store.within(window, limit);
+    return search(query, { limit: Math.max(limit, SEARCH_DEPTH) }).filter((e) => e.startedAt < window.to && e.endedAt >= window.from).slice(0, limit);
   }
 
   return {
@@ -188,15 +204,9 @@ export function createEpisodeService(deps: {
         jobId: queue.enqueue({ kind: 'episode', payload: { fromMessageId: stretch[0]!.id, reason: 'user' }, idempotencyKey: `episode:user:${threadId}:${now}`, threadId }),
       };
     },
-    /**
-     * For search_memory (the memory tools) and a question's time: active episodes about the query, best first; with a
-     * window, those overlapping it (all of them, newest first, when the query is empty).
-     */
-    searchEpisodes: (query: string, limit: number, window?: { from: number; to: number } | null): Episode[] => {
-      if (!window) return search(query, { limit });
-      if (!query.trim()) return store.within(window, limit);
-      return search(query, { limit: Math.max(limit, SEARCH_DEPTH) }).filter((e) => e.startedAt < window.to && e.endedAt >= window.from).slice(0, limit);
-    },
+    searchEpisodes,
+    /** A time question's episodes (chat/prompt-assembly.ts): the window's, about the topic, as a prompt shows them. */
+    episodesWithin: (window: { from: number; to: number }, topic: string, limit: number): PromptEpisode[] => searchEpisodes(topic, limit, window).map(toPromptEpisode),
     schedule,
     dispose: unsubscribe,
   };

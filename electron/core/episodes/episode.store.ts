@@ -5,7 +5,7 @@
  */
 import type { Episode, EpisodeVersion } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
-import { createKeywordIndex } from '../memory/keyword-index';
+import { createKeywordIndex } from '../search/keyword-index';
 import { toFtsDocument } from '../text/fts-text';
 import { episodeText } from './episode-prompt';
 

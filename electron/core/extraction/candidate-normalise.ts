@@ -11,7 +11,7 @@
  */
 import type { MemoryCategory } from '../../../shared/contract';
 import { dayOf, startOfDay } from '../../../shared/calendar-day';
-import { LEARNED_MEMORY_MAX_CHARS } from '../memory/learned-wording';
+import { LEARNED_MEMORY_MAX_CHARS } from '../text/learned-wording';
 import { resolveRelativeDate } from '../time/relative-date';
 
 export const MIN_CONTENT_CHARS = 3;

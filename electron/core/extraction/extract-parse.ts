@@ -28,16 +28,16 @@
  */
 import { z } from 'zod';
 import { MemoryCategory, ReviewFlag } from '../../../shared/contract';
-import { LEARNED_MEMORY_MAX_CHARS } from '../memory/learned-wording';
+import { LEARNED_MEMORY_MAX_CHARS } from '../text/learned-wording';
 import { normalizeForHash } from '../memory/content-hash';
 import { readsAsAnswer } from './answered-question';
-import { groundCandidate, indexUserWords, type GroundingProblem, type UserWords } from './candidate-grounding';
+import { groundCandidate, indexUserWords, type GroundingProblem, type UserWords } from '../safety/candidate-grounding';
 import { answerScales, formProblem, MIN_CONTENT_CHARS, normaliseItem, type NormaliseContext } from './candidate-normalise';
 import { MAX_CANDIDATES } from './extract-prompt';
-import { INJECTION_KINDS, looksLikeInstruction } from './instruction-detector';
-import { detectLanguage, type MessageLanguage } from './message-language';
+import { INJECTION_KINDS, looksLikeInstruction } from '../safety/instruction-detector';
+import { detectLanguage, type MessageLanguage } from '../safety/message-language';
 import { badOutput, locateMemoryList } from './model-json-locate';
-import { detectSecret, secretEchoCheck, type SecretMatch } from './secret-detector';
+import { detectSecret, secretEchoCheck, type SecretMatch } from '../safety/secret-detector';
 
 /** Items after this many are not examined at all. */
 const MAX_ITEMS_EXAMINED = 50;

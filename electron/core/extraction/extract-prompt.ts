@@ -11,12 +11,12 @@ import { z } from 'zod';
 import { MemoryCategory } from '../../../shared/contract';
 import type { ChatMessage } from '../llm/llm.port';
 import { dayOf, isoDate, isoWeekday } from '../../../shared/calendar-day';
-import { detectLanguage, type MessageLanguage } from './message-language';
+import { detectLanguage, type MessageLanguage } from '../safety/message-language';
 import { estimateTokens } from '../text/token-estimate';
 import { fenceFor } from '../text/data-fence';
-import { fitToTokensKeepingEnds, MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
+import { fitToTokensKeepingEnds, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
 import { CONTEXT_WINDOW_TOKENS } from '../../../shared/context-window';
-import { LEARNED_MEMORY_MAX_CHARS } from '../memory/learned-wording';
+import { LEARNED_MEMORY_MAX_CHARS } from '../text/learned-wording';
 import { QUESTION_MAX_CHARS } from './answered-question';
 
 /** At most this many facts per exchange (also the schema's maxItems and parseExtraction's default). */

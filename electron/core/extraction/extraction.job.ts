@@ -19,11 +19,11 @@
  */
 import type { Memory, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import { contentHash } from '../memory/content-hash';
-import { mergedWording } from '../memory/learned-wording';
+import { mergedWording } from '../text/learned-wording';
 import type { MemoryService } from '../memory/memory.service';
 import type { MemoryWrites, PreparedEmbedding } from '../memory/memory-writer';
 import type { Logger } from '../ports/logger.port';
@@ -33,8 +33,8 @@ import { buildExtractionRequest, EXTRACTION_BATCH } from './extract-prompt';
 import { parseBatchExtraction, parseExtraction, type Candidate, type ExtractionResult } from './extract-parse';
 import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
 import { isTrivial } from '../text/small-talk';
-import { attachmentsOf } from '../chat/messages.repo';
-import { learnedFiles } from './learned-files';
+import { attachmentsOf } from '../conversation/messages.repo';
+import { learnedFiles } from '../memory/learned-files';
 import { detectForgetRequest } from '../text/forget-request';
 import { repeatsTrashed } from '../memory/memory-forget';
 

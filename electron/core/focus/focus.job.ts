@@ -5,7 +5,7 @@
  * update as JSON; the update is applied at commit to the state as it is then (focus-rules.ts: the user's edit made
  * while the model worked wins). Exchanges that arrived while it ran get a follow-up job in the same commit.
  *
- * It reads the conversation shown: the active path's messages (chat/message-branches.ts), never an edited-away
+ * It reads the conversation shown: the active path's messages (conversation/message-branches.ts), never an edited-away
  * question or a version switched from. When the stored state was derived from another version (focus.store.ts
  * readForPath), the update starts again from the user's own items and reads this path's newest messages: the rebuild
  * costs the call this exchange makes anyway, and a switch of versions costs none.
@@ -14,11 +14,10 @@
  * memory, other threads' prompts or the cross-thread "Active work" list (focus.store.ts).
  */
 import type { Settings } from '../../../shared/contract';
-import { fitToTokensKeepingEnds, MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
-import { createMessageBranches } from '../chat/message-branches';
-import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
-import { modelTextSecretCheck } from '../extraction/secret-detector';
+import { fitToTokensKeepingEnds, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
+import type { MessageBranches } from '../conversation/message-branches';
+import type { EventBus } from '../runtime/event-bus';
+import { modelTextSecretCheck } from '../safety/secret-detector';
 import { UNTIL_STRETCH_ENDS, type JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import type { Clock } from '../ports/clock.port';
@@ -90,9 +89,8 @@ export function focusPrompt(input: { state: FocusState; messages: FocusMessage[]
 type FocusEnqueue = (input: { kind: 'focus'; idempotencyKey: string; threadId: number; payload: { afterMessageId: number } }) => number;
 
 /** enqueue: the queue's (a plain INSERT, so the follow-up commits with this job's write). */
-export function createFocusJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: FocusStore; enqueue: FocusEnqueue }): JobHandler {
-  const { sqlite, clock, events, store } = deps;
-  const branches = createMessageBranches(sqlite);
+export function createFocusJob(deps: { clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: FocusStore; enqueue: FocusEnqueue; branches: MessageBranches }): JobHandler {
+  const { clock, events, store, branches } = deps;
   const READABLE = new Set(['complete', 'truncated', 'stopped']);
   /** The newest messages of the path ending at `leaf` written after `after` (ids grow down a path), oldest first. */
   const unread = (leaf: number | null, after: number): FocusMessage[] => {

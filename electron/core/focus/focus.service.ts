@@ -5,11 +5,11 @@
  */
 import type { ActiveWork, FocusEdit, Settings, WorkingMemory } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { DailyTask } from '../backup/daily-scheduler';
+import type { DailyTask } from '../runtime/daily-scheduler';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
-import type { EventBus } from '../event-bus';
-import { secretRefusal } from '../extraction/secret-detector';
+import type { EventBus } from '../runtime/event-bus';
+import { secretRefusal } from '../safety/secret-detector';
 import type { JobQueue } from '../jobs/job-queue';
 import type { Clock } from '../ports/clock.port';
 import { applyUserEdit, liveState, type FocusState } from './focus-rules';

@@ -4,12 +4,12 @@
  * tables; callers run `save` inside their transaction (the job's commit, the service's edit).
  *
  * A thread's state was derived from one version of its conversation (through_message_id: the last message the model
- * read); readForPath gives it as it applies to the version shown (chat/message-branches.ts appliesToPath): whole when
+ * read); readForPath gives it as it applies to the version shown (conversation/message-branches.ts appliesToPath): whole when
  * that message is on the path, else only the user's own items. Every read for the panel, the prompt and the focus job
  * goes through it, so what the model derived from an edited-away question is neither shown as current nor sent.
  */
 import type { FocusTask, WorkingMemory, ActiveWork } from '../../../shared/contract';
-import { appliesToPath, createMessageBranches } from '../chat/message-branches';
+import { appliesToPath, type MessageBranches } from '../conversation/message-branches';
 import type { Sqlite } from '../db/open-database';
 import { liveState, MAX_FINISHED, userItemsOnly, type FocusState, type TaskItem } from './focus-rules';
 
@@ -82,10 +82,9 @@ export function toWorkingMemory(threadId: number, state: FocusState, updatedAt: 
   };
 }
 
-export function createFocusStore(sqlite: Sqlite) {
+export function createFocusStore(sqlite: Sqlite, branches: MessageBranches) {
   const selectFocus = sqlite.prepare('SELECT * FROM thread_focus WHERE thread_id = ?');
   const selectTasks = sqlite.prepare('SELECT * FROM thread_focus_tasks WHERE thread_id = ? ORDER BY id');
-  const branches = createMessageBranches(sqlite);
   // @through NULL: what the model read stays as it is (a user's edit); a number: the state was read through it.
   const upsertFocus = sqlite.prepare(
     `INSERT INTO thread_focus (thread_id, focus, focus_edited_by_user, focus_expires_at, through_message_id, updated_at)

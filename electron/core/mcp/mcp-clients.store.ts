@@ -13,7 +13,7 @@ import type { McpAccess, McpClient, McpMemoryAccess, TimelineEventData } from '.
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
 import type { Clock } from '../ports/clock.port';
-import type { TimelineWriter } from '../timeline/timeline-writer';
+import type { TimelineWriter } from '../db/timeline-writer';
 
 interface ClientRow {
   name: string;

@@ -18,14 +18,14 @@ import { MemoryCategory, type Memory, type Settings } from '../../../shared/cont
 import { dayOf, endOfDay, isoDate, startOfDay, type CalendarDay } from '../../../shared/calendar-day';
 import { MnemoError } from '../../../shared/errors';
 import { userTimeZone } from '../../../shared/time-zone';
-import type { FoundMessage } from '../chat/memory-tools';
-import type { EventBus } from '../event-bus';
-import { groundCandidate, indexUserWords, type Grounded } from '../extraction/candidate-grounding';
-import { looksLikeInstruction } from '../extraction/instruction-detector';
-import { detectLanguage } from '../extraction/message-language';
-import { secretRefusal } from '../extraction/secret-detector';
+import type { MemoryToolSources } from '../chat/memory-tools';
+import type { EventBus } from '../runtime/event-bus';
+import { groundCandidate, indexUserWords, type Grounded } from '../safety/candidate-grounding';
+import { looksLikeInstruction } from '../safety/instruction-detector';
+import { detectLanguage } from '../safety/message-language';
+import { secretRefusal } from '../safety/secret-detector';
 import { contentHash } from '../memory/content-hash';
-import { LEARNED_MEMORY_MAX_CHARS } from '../memory/learned-wording';
+import { LEARNED_MEMORY_MAX_CHARS } from '../text/learned-wording';
 import type { MemoryService } from '../memory/memory.service';
 import { toMemory } from '../memory/memory.repo';
 import type { Clock } from '../ports/clock.port';
@@ -96,7 +96,7 @@ export interface McpMemoryToolsDeps {
   /** The profile as prompts get it: null when there is none or it is turned off (profile.service.ts forPrompt). */
   profile: () => string | null;
   /** The user's messages matching a query, never from an incognito thread (chat/memory-tool-sources.ts). */
-  conversations: (query: string, limit: number) => FoundMessage[];
+  conversations: Pick<MemoryToolSources, 'searchConversations'>;
   events: EventBus;
   clock: Clock;
 }
@@ -236,7 +236,8 @@ export function createMcpMemoryTools(deps: McpMemoryToolsDeps): McpMemoryTools {
 
     searchConversations(name, { query, limit }) {
       admit(name, 'search_conversations');
-      const found = deps.conversations(query, limit);
+      // Another app asks outside any exchange: no message of one to leave out, and no time window.
+      const found = deps.conversations.searchConversations({ query, limit, excludeMessageIds: new Set(), window: null, windowOnly: false });
       store.recordRead(name, { tool: 'search_conversations', memoryIds: [], items: found.length });
       if (found.length === 0) return { text: 'No message of the user in past conversations matches.' };
       const tz = zone();

@@ -4,7 +4,7 @@
  */
 import type { McpClient, McpMemoryAccess, OpParsedInput } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { McpClientsStore } from './mcp-clients.store';
 
 export interface McpService {

@@ -19,13 +19,13 @@
  * - Events (memory.created, memory.updated) leave after the commit.
  */
 import type { Memory, Settings } from '../../../shared/contract';
-import { MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
+import { MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import type { Logger } from '../ports/logger.port';
-import { looksLikeInstruction } from '../extraction/instruction-detector';
+import { looksLikeInstruction } from '../safety/instruction-detector';
 import { estimateTokens } from '../text/token-estimate';
 import { cleanSummary, consolidationPrompt, summaryGrounding, SUMMARY_MAX_TOKENS } from './consolidation-summary';
 import type { MemoryCap } from './memory-cap';

@@ -18,7 +18,7 @@ import type { MemoryCategory, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { JobQueue } from '../jobs/job-queue';
 import type { Clock } from '../ports/clock.port';
-import { createTimeSlicer } from '../time-slicer';
+import { createTimeSlicer } from '../runtime/time-slicer';
 import { CLUSTER_SIMILARITY, MAX_CLUSTER_SIZE, MIN_CLUSTER_SIZE, createClusterer, type Cluster, type ClusterMember } from './consolidation-clusters';
 import type { MemoryCap } from './memory-cap';
 import type { MemoryService } from './memory.service';

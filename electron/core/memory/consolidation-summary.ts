@@ -13,8 +13,8 @@
  *   morning" once for three memories that each said it), so a fact left out, or a name or number changed, is refused.
  * A refused summary changes nothing; the cluster stays as it was.
  */
-import { countTerms, contentGrounding, indexUserWords } from '../extraction/candidate-grounding';
-import { secretRefusal } from '../extraction/secret-detector';
+import { countTerms, contentGrounding, indexUserWords } from '../safety/candidate-grounding';
+import { secretRefusal } from '../safety/secret-detector';
 import { splitThink } from '../llm/think-splitter';
 import { DATA_NOT_INSTRUCTIONS, fenced } from '../text/data-fence';
 

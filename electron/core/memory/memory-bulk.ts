@@ -18,10 +18,10 @@
  */
 import type { Memory, MemoryChangedKind, MemoryStatus, OpOutput, OpParsedInput } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import { NOTHING_ERASED, type BackupScrubber, type PurgedMemory } from '../backup/backup-scrub';
+import { NOTHING_ERASED, type BackupScrubber, type PurgedMemory } from '../ports/backup-scrubber.port';
 import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { toMemory, type MemoryLookup, type MemoryRow } from './memory.repo';

@@ -27,17 +27,17 @@
 import type { ImportItem, ImportReport, MemoryCategory, MemoryStatus, OpParsedInput, Settings } from '../../../shared/contract';
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { MnemoError } from '../../../shared/errors';
-import { secretRefusal } from '../extraction/secret-detector';
+import { secretRefusal } from '../safety/secret-detector';
 import { formatLeaseOwner, judgeLease, newLeaseOwner, type LeaseOwner } from '../jobs/lease-owner';
 import { contentHash } from './content-hash';
 import { parseImport, type ImportCandidate } from './import-parse';
-import { createMemoryCap } from './memory-cap';
-import { createTimeSlicer } from '../time-slicer';
-import { createTimelineWriter } from '../timeline/timeline-writer';
+import type { MemoryCap } from './memory-cap';
+import { createTimeSlicer } from '../runtime/time-slicer';
+import type { TimelineWriter } from '../db/timeline-writer';
 import type { MemoryService } from './memory.service';
 import type { MemoryWrites, PreparedEmbedding } from './memory-writer';
 
@@ -49,6 +49,8 @@ export interface MemoryImportDeps {
   /** Writes go through the memory writer's narrow interface; lookups and vectors through the service. */
   memories: MemoryWrites & Pick<MemoryService, 'findByHash' | 'nearest' | 'prepareEmbeddings' | 'pendingImports'>;
   settings: () => Settings;
+  timeline: TimelineWriter;
+  cap: MemoryCap;
   /** Who writes this core's imports (tests pass another process's identity); default this process. */
   owner?: LeaseOwner;
 }
@@ -94,8 +96,7 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
   const leftBehind = new Set<string>();
   const shutdown = new AbortController();
   const running = new Set<Promise<ImportReport>>();
-  const timeline = createTimelineWriter({ sqlite, clock });
-  const cap = createMemoryCap({ sqlite, settings: deps.settings });
+  const { timeline, cap } = deps;
 
   /** Exact-duplicate outcome of one item against the database, or null when its text is not there. */
   function exactMatch(hash: string): Pick<ImportItem, 'outcome' | 'existingId' | 'reason'> | null {

@@ -25,13 +25,13 @@
 import type { EventPayload, MaintenanceReport, Memory, Settings } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import { compareWordings } from './learned-wording';
-import { createTimelineWriter } from '../timeline/timeline-writer';
-import { createMemoryCap } from './memory-cap';
-import { createTimeSlicer } from '../time-slicer';
+import { compareWordings } from '../text/learned-wording';
+import type { TimelineWriter } from '../db/timeline-writer';
+import type { MemoryCap } from './memory-cap';
+import { createTimeSlicer } from '../runtime/time-slicer';
 import type { ConsolidationStep } from './consolidation-step';
 import type { MemoryService } from './memory.service';
 import type { MemoryWrites } from './memory-writer';
@@ -45,6 +45,8 @@ export interface MaintenanceDeps {
   memories: MemoryWrites & Pick<MemoryService, 'getMemory' | 'nearest' | 'emptyTrash'>;
   embedding: EmbeddingService;
   settings: () => Settings;
+  timeline: TimelineWriter;
+  cap: MemoryCap;
   /** Queues summaries of related memories; absent where no background model runs jobs. */
   consolidation?: ConsolidationStep;
 }
@@ -101,9 +103,8 @@ export function decayedImportance(importance: number): number | null {
 }
 
 export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenance {
-  const { sqlite, clock, events, logger, memories, embedding } = deps;
+  const { sqlite, clock, events, logger, memories, embedding, timeline, cap } = deps;
   const tx = memories.transaction;
-  const timeline = createTimelineWriter({ sqlite, clock });
   const q = {
     newlyExpired: sqlite.prepare(
       `SELECT id FROM memories m
@@ -128,7 +129,6 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
        ORDER BY id`,
     ),
   };
-  const cap = createMemoryCap({ sqlite, settings: deps.settings });
   // Emitted between transactions only: events leave after the writes they describe have committed.
   const progressed = (step: MaintenanceStep, done: number, total: number) => events.emit('maintenance.progressed', { step, done, total });
   /** A step that is one transaction: it reports once, when it is done. */

@@ -25,16 +25,16 @@ import type { Clock } from '../ports/clock.port';
 import { toFtsQuery } from '../text/fts-text';
 import { matchedWords } from '../text/matched-words';
 import { termKeys } from '../text/meaningful-terms';
-import { rankHybrid, semanticFloor, type RankedHit } from './hybrid-search';
-import type { KeywordHit, KeywordIndex, RelevantMatches } from './keyword-index';
-import { relevantMatches } from './keyword-query';
+import { rankHybrid, semanticFloor, type RankedHit } from '../search/hybrid-search';
+import type { KeywordHit, KeywordIndex, RelevantMatches } from '../search/keyword-index';
+import { relevantMatches } from '../search/keyword-query';
 import { aboutTheTimeItself, type TimeWindow } from '../time/time-window';
 import { filterSql, LEARNED_AT_SQL, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
-import { finalScore, recencyFactor } from './memory-scoring';
+import { finalScore, recencyFactor } from '../search/memory-scoring';
 import { formatMemoriesForPrompt } from './memory-prompt';
 import type { MemoryVectors } from './memory-vectors';
-import { JUDGED } from './quantized-search';
-import { MAX_K, type VectorIndex } from './vector-index';
+import { JUDGED } from '../search/quantized-search';
+import { MAX_K, type VectorIndex } from '../search/vector-index';
 
 export interface PromptMemoryItem {
   memoryId: number;

@@ -10,7 +10,7 @@
 import type { Memory } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { MemoryService } from './memory.service';
 
 export function createUnconsolidate(deps: { sqlite: Sqlite; events: EventBus; memories: Pick<MemoryService, 'transaction' | 'getMemory' | 'updateMemory'> }) {

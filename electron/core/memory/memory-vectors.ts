@@ -14,7 +14,7 @@ import type { EmbeddingService, EmbeddingStatus } from '../embedding/embedding.s
 import type { Logger } from '../ports/logger.port';
 import { IMPORTING } from './memory.repo';
 import type { MemoryWriter, PreparedEmbedding, ReadyModel } from './memory-writer';
-import type { VectorIndex } from './vector-index';
+import type { VectorIndex } from '../search/vector-index';
 
 export interface MemoryVectors {
   /** The model vectors are made with now, or null while semantic search is off. */

@@ -20,16 +20,16 @@
  */
 import { writeTransaction } from '../db/write-transaction';
 import type { Memory, MemoryCategory, MemoryChangedKind, MemoryCreatedKind, MemoryOrigin, MemoryReason, MemoryStatus, MemoryVersion } from '../../../shared/contract';
-import type { PurgedMemory } from '../backup/backup-scrub';
+import type { PurgedMemory } from '../ports/backup-scrubber.port';
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { toFtsDocument } from '../text/fts-text';
-import type { TimelineWriter } from '../timeline/timeline-writer';
+import type { TimelineWriter } from '../db/timeline-writer';
 import { contentHash } from './content-hash';
-import type { KeywordIndex } from './keyword-index';
+import type { KeywordIndex } from '../search/keyword-index';
 import { IMPORTING, toMemory, type MemoryLookup, type MemoryRow } from './memory.repo';
-import type { VectorIndex } from './vector-index';
+import type { VectorIndex } from '../search/vector-index';
 
 /** A vector made outside any transaction, to be written with a memory. */
 export interface PreparedEmbedding {

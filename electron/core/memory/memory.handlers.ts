@@ -1,7 +1,6 @@
 /** `memory.*`: the memory store's operations, its history (`memory.asOf`), export, import and maintenance. */
 import type { OpOutput } from '../../../shared/contract';
 import type { HandlersFor } from '../rpc/dispatcher';
-import type { TimelineService } from '../timeline/timeline.service';
 import type { MemoryExporter } from './memory-export';
 import type { MemoryImporter } from './memory-import';
 import type { MemoryMaintenance } from './memory-maintenance';
@@ -9,7 +8,8 @@ import type { MemoryService } from './memory.service';
 
 export interface MemoryHandlerDeps {
   memories: MemoryService;
-  timeline: TimelineService;
+  /** The memories as they were at a time (timeline/timeline.service.ts; timeline/ ranks above memory/). */
+  timeline: { asOf(input: { at: number; limit: number; offset: number }): OpOutput<'memory.asOf'> };
   exporter: MemoryExporter;
   importer: MemoryImporter;
   maintenance: MemoryMaintenance;

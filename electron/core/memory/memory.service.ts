@@ -16,27 +16,27 @@
  */
 import type { Memory, MemoryCategory, MemoryHit, MemoryReason, MemoryStatus, OpOutput, OpParsedInput, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { BackupScrubber } from '../backup/backup-scrub';
-import type { MemoryRetrievalPort } from '../chat/memory-retrieval.port';
-import { createMessageBranches } from '../chat/message-branches';
+import type { BackupScrubber } from '../ports/backup-scrubber.port';
+import type { MemoryRetrievalPort } from '../ports/memory-retrieval.port';
+import type { MessageBranches } from '../conversation/message-branches';
 import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
-import type { EventBus } from '../event-bus';
-import { secretRefusal } from '../extraction/secret-detector';
-import { evidenceFile } from '../extraction/learned-files';
-import { attachmentsOf } from '../chat/messages.repo';
+import type { EventBus } from '../runtime/event-bus';
+import { secretRefusal } from '../safety/secret-detector';
+import { evidenceFile } from './learned-files';
+import { attachmentsOf } from '../conversation/messages.repo';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import { createTimelineWriter } from '../timeline/timeline-writer';
+import type { TimelineWriter } from '../db/timeline-writer';
 import { contentHash } from './content-hash';
-import { createKeywordIndex } from './keyword-index';
+import { createKeywordIndex } from '../search/keyword-index';
 import { createMemoryBulk, type MemoryBulk, type WrittenFromMemories } from './memory-bulk';
 import { createMemorySearch, type MemorySearch } from './memory-search';
 import { createMemoryVectors, readyModelOf, type MemoryVectors } from './memory-vectors';
 import { createMemoryWriter, patched, type MemoryPatch, type MemoryWrites, type PreparedEmbedding } from './memory-writer';
 import { createMemoryLineage } from './memory-lineage';
 import { createMemoryLookup, IMPORTING, toMemory, toVersion, type VersionRow } from './memory.repo';
-import { createVectorIndex, type VectorIndexOptions } from './vector-index';
+import { createVectorIndex, type VectorIndexOptions } from '../search/vector-index';
 
 export interface MemoryService extends MemoryWrites {
   // Contract operations.
@@ -85,6 +85,8 @@ export interface MemoryServiceDeps {
   settings: () => Settings;
   /** Erases purged memories from the backups, after the purge has committed here. */
   backups: BackupScrubber;
+  timeline: TimelineWriter;
+  branches: MessageBranches;
   /** Text written from memories elsewhere (the profile), which a purge reaches too (memory-bulk.ts). */
   writtenFromMemories?: WrittenFromMemories;
   /** Vector search tuning (benchmarks compare the quantized and exact paths); the defaults are the product's. */
@@ -114,7 +116,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     sqlite,
     clock,
     logger,
-    timeline: createTimelineWriter({ sqlite, clock }),
+    timeline: deps.timeline,
     lookup,
     keywords,
     vectors: index,
@@ -123,7 +125,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   const vectors = createMemoryVectors({ sqlite, embedding, logger, index, writer });
   const search = createMemorySearch({ sqlite, clock, settings: deps.settings, keywords, index, vectors });
   const bulk = createMemoryBulk({ sqlite, clock, events, logger, lookup, writer, backups: deps.backups, writtenFromMemories: deps.writtenFromMemories });
-  const branches = createMessageBranches(sqlite);
+  const { branches } = deps;
   const lineage = createMemoryLineage(sqlite);
 
   const q = {
@@ -215,7 +217,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           evidence: r.evidence,
           // Named only when the evidence came from a file the user let Mnemo learn from (older readers see the same shape).
           ...(file !== null ? { file } : {}),
-          // Learned from a question the user edited afterwards: kept, and said so (chat/message-branches.ts).
+          // Learned from a question the user edited afterwards: kept, and said so (conversation/message-branches.ts).
           ...(r.source_message_id !== null && branches.wasEditedLater(r.source_message_id) ? { messageEdited: true } : {}),
         },
         uses,

@@ -12,7 +12,7 @@
 import type { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { sameModel } from '../../../shared/model-name';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import { ollamaHostSource, type LlmProvider } from '../llm/llm-provider';
 import type { LlmPort, ModelInfo } from '../llm/llm.port';
 import type { Logger } from '../ports/logger.port';

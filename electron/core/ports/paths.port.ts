@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sourceMigrationsDir } from '../db/open-database';
 
 export interface Paths {
   dataDir: string;
@@ -18,6 +17,21 @@ export interface Paths {
   /** Where the chatting process tells others on this data folder that the chat needs the model (llm/model-lane.ts). */
   laneFile: string;
   vecExtensionPath?: string;
+}
+
+/**
+ * The repository (or unpacked app) root: the nearest folder above this module that holds package.json. From source
+ * that is three levels above electron/core/ports/; a bundle (out/<name>/) sits two levels below it.
+ */
+export function repoRoot(): string {
+  let dir = path.dirname(new URL(import.meta.url).pathname);
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+/** The default location of drizzle/ when running from the source tree (tests, CLI, web host). */
+export function sourceMigrationsDir(): string {
+  return path.join(repoRoot(), 'drizzle');
 }
 
 export function derivePaths(dataDir: string, overrides: Partial<Paths> = {}, env: NodeJS.ProcessEnv = process.env): Paths {

@@ -4,7 +4,7 @@
  * window hears of the profile as it now is. The rewrite the purge schedules (profile.service.ts) fills in what the
  * remaining memories say.
  */
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { WrittenFromMemories } from '../memory/memory-bulk';
 import type { Clock } from '../ports/clock.port';
 import { toProfile, type ProfileStore } from './profile.store';

@@ -24,10 +24,10 @@
  * sources were kept). A heading left with nothing under it goes too. The next rewrite (the purge schedules one)
  * brings back what the remaining memories say.
  */
-import { countTerms, contentGrounding, indexUserWords, type UserWords } from '../extraction/candidate-grounding';
-import { looksLikeInstruction } from '../extraction/instruction-detector';
-import { detectLanguage, type MessageLanguage } from '../extraction/message-language';
-import { secretRefusal } from '../extraction/secret-detector';
+import { countTerms, contentGrounding, indexUserWords, type UserWords } from '../safety/candidate-grounding';
+import { looksLikeInstruction } from '../safety/instruction-detector';
+import { detectLanguage, type MessageLanguage } from '../safety/message-language';
+import { secretRefusal } from '../safety/secret-detector';
 
 export interface ProfileSources {
   /** The memories the rewrite read. */

@@ -13,9 +13,9 @@
 import { createHash } from 'node:crypto';
 import type { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../chat/context-budget';
+import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import { splitThink } from '../llm/think-splitter';

@@ -3,7 +3,7 @@
  * database, which goes into backups, and into exports; the key goes to the secret store (ports/secret-store.port.ts)
  * and the LLM provider reads it from there for each request. Events and answers say only whether a key is set.
  */
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { SecretStore } from '../ports/secret-store.port';
 
 export interface ApiKey {

@@ -16,7 +16,7 @@
  * in its own column or table.
  *
  * Word forms and function words are not part of this encoding: the index keeps words as written, and relevance
- * search reaches a stem's other forms through the index's vocabulary (meaningful-terms.ts, memory/keyword-index.ts).
+ * search reaches a stem's other forms through the index's vocabulary (meaningful-terms.ts, search/keyword-index.ts).
  *
  * Hand-written, not FTS5's trigram tokenizer or a word segmenter (checked on the example above): trigram matches no
  * query shorter than three characters (咖啡 finds nothing), and Intl.Segmenter cuts by context (喜欢喝茶 -> 喜欢 | 喝茶),
@@ -112,7 +112,7 @@ export type TextSegment = { kind: 'word'; word: string } | { kind: 'cjk'; chars:
 
 /**
  * The text as searchTerms reads it, in order: each folded word, and each CJK run as its characters. For rules that
- * must see where a run's bigrams come from (extraction/candidate-grounding.ts), so that they read text this one way.
+ * must see where a run's bigrams come from (safety/candidate-grounding.ts), so that they read text this one way.
  */
 export function textSegments(text: string): TextSegment[] {
   const out: TextSegment[] = [];

@@ -1,6 +1,6 @@
 /**
  * The parts of a message that asks several things: "Where do I work, and what did the dentist say?" is two
- * questions, 我在哪里工作？还有牙医说了什么 too. The keyword relevance floor (memory/keyword-query.ts) judges each part
+ * questions, 我在哪里工作？还有牙医说了什么 too. The keyword relevance floor (search/keyword-query.ts) judges each part
  * on its own as well as the whole, so one part's words no memory holds do not keep the other part's memories out.
  *
  * A part ends at a sentence end or a semicolon, at a comma or "and"/"also" that a question word follows (", and what",

@@ -3,7 +3,7 @@
  * time, status), each thread's running summary and, for each answer, the memories it used as they read when exported
  * (what thread.import reads back), or Markdown for people.
  *
- * Branches (chat/message-branches.ts): the JSON keeps every version with its parent (message.parent, thread.active),
+ * Branches (conversation/message-branches.ts): the JSON keeps every version with its parent (message.parent, thread.active),
  * so an import brings all branches back; the Markdown shows the conversation the user sees, the active path, and
  * says how many messages of other versions it leaves out.
  *
@@ -25,7 +25,7 @@ import { MnemoError } from '../../../shared/errors';
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
-import { attachmentsOf } from '../chat/messages.repo';
+import { attachmentsOf } from '../conversation/messages.repo';
 
 export interface ThreadExportDeps {
   sqlite: Sqlite;

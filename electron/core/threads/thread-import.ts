@@ -8,15 +8,15 @@
  * exporting database; the export keeps their text for people).
  *
  * Branches come back as they were exported: each message under its parent, the thread showing its active branch
- * (chat/message-branches.ts). A file without them (older exports) is one straight conversation.
+ * (conversation/message-branches.ts). A file without them (older exports) is one straight conversation.
  */
 import { THREAD_EXPORT_FORMAT, THREAD_EXPORT_VERSION, ExportedThread, ThreadExportDocument, type OpOutput, type OpParsedInput, type Thread, type ThreadImportItem } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { MessagesRepo } from '../chat/messages.repo';
-import { composeUserContent } from '../chat/attachment-text';
+import type { MessagesRepo } from '../conversation/messages.repo';
+import { composeUserContent } from '../conversation/attachment-text';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import { estimateTokens } from '../text/token-estimate';
 import { activePathOf } from './thread-export';

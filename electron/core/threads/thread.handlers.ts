@@ -4,8 +4,7 @@
  * still running for it is aborted.
  */
 import { MnemoError } from '../../../shared/errors';
-import type { ChatService } from '../chat/chat.service';
-import type { MessagesRepo } from '../chat/messages.repo';
+import type { MessagesRepo } from '../conversation/messages.repo';
 import type { JobQueue } from '../jobs/job-queue';
 import type { Memory } from '../../../shared/contract';
 import type { HandlersFor } from '../rpc/dispatcher';
@@ -14,10 +13,18 @@ import type { ThreadExporter } from './thread-export';
 import type { ThreadImporter } from './thread-import';
 import type { ThreadService } from './thread.service';
 
+/** What thread operations ask of the chat (chat/chat.service.ts), typed here: threads/ ranks below chat/. */
+export interface ThreadChat {
+  /** Stops the thread's answer being written, if one is. */
+  stop(threadId: number): boolean;
+  switchBranch(input: { messageId: number; version: number }): { threadId: number; leafId: number };
+  showMessage(input: { messageId: number }): { threadId: number; leafId: number; switched: boolean };
+}
+
 export interface ThreadHandlerDeps {
   threads: ThreadService;
   messages: MessagesRepo;
-  chat: ChatService;
+  chat: ThreadChat;
   queue: JobQueue;
   timeline: TimelineService;
   memory: (memoryId: number) => Memory | null;

@@ -2,15 +2,15 @@
  * Threads: create, list by last activity, rename, delete. Deleting takes the messages, the summary and the pending
  * jobs with it in one transaction (foreign keys cascade), and removes the messages' full-text entries.
  */
-import { forgetThreadInRecords } from '../chat/prompt-record-scrub';
+import { forgetThreadInRecords } from '../conversation/prompt-record-scrub';
 import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import { silentLogger, type Logger } from '../ports/logger.port';
 import type { Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import { ACTIVE_PATH_LENGTH_SQL } from '../chat/message-branches';
+import { ACTIVE_PATH_LENGTH_SQL } from '../conversation/message-branches';
 import type { Sqlite } from '../db/open-database';
 import { writeTransaction } from '../db/write-transaction';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 
 export interface ThreadService {
@@ -23,6 +23,8 @@ export interface ThreadService {
   /** The thread's own system prompt; empty: none. */
   setInstructions(threadId: number, instructions: string): Thread;
   delete(threadId: number): void;
+  /** Announces (thread.updated) a change written elsewhere, after its commit (the automatic title); nothing for a thread gone meanwhile. */
+  announceUpdated(threadId: number): void;
 }
 
 interface Row {
@@ -103,6 +105,10 @@ export function createThreadService(deps: { sqlite: Sqlite; clock: Clock; events
       return rows.map(toThread);
     },
     get,
+    announceUpdated(threadId) {
+      const row = q.byId.get(threadId) as Row | undefined;
+      if (row) events.emit('thread.updated', { thread: toThread(row) });
+    },
     rename: (threadId, title) => update(threadId, q.rename, title),
     setModel: (threadId, model) => update(threadId, q.setModel, model),
     setInstructions: (threadId, instructions) => update(threadId, q.setInstructions, instructions.trim() === '' ? null : instructions.trim()),

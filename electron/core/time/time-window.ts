@@ -4,7 +4,7 @@
  * of calendar days it names as a window of milliseconds [from, to), in the user's time zone, and the message without
  * the phrase (its topic). Pure: `now` and the zone are passed in, there is no clock. Retrieval uses it twice: the
  * topic is what the keyword relevance floor weighs (a phrase no memory holds must not count against every memory,
- * memory/keyword-query.ts; the whole question still ranks), the window says when a memory was learned or an episode
+ * search/keyword-query.ts; the whole question still ranks), the window says when a memory was learned or an episode
  * happened (memory-search.ts: first in the prompt; the memory tools: a filter).
  *
  * Conventions (relative-date.ts reads a validity, looking forward; a question looks back, so its conventions differ):

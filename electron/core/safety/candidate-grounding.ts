@@ -33,7 +33,7 @@
  * relation for another (lives/works) pass; a paraphrase in the model's own nouns or verbs ("Drinks tea" from "I'd
  * rather have tea") is refused, and the extraction prompt asks for the user's own words.
  */
-import { LEARNED_MEMORY_MAX_CHARS } from '../memory/learned-wording';
+import { LEARNED_MEMORY_MAX_CHARS } from '../text/learned-wording';
 import { textSegments } from '../text/fts-text';
 import { meaningfulTerms, termKeys } from '../text/meaningful-terms';
 import { isStopTerm } from '../text/stop-words';

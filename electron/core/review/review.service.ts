@@ -9,7 +9,7 @@ import { writeTransaction } from '../db/write-transaction';
 import { ReviewFlag, type Memory, type MemoryCategory, type ReviewItem } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { Sqlite } from '../db/open-database';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { MemoryService } from '../memory/memory.service';
 
 export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryService; events: EventBus }) {

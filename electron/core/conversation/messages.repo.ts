@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { EpisodeRef, ForgetNotice, MessageAttachment, ToolSearch, type ExportedMessage, type Message } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
-import type { RetrievedMemory } from './memory-retrieval.port';
+import type { RetrievedMemory } from '../ports/memory-retrieval.port';
 import { createMessageBranches, VERSION_COLUMNS, versionOf } from './message-branches';
 
 interface Row {

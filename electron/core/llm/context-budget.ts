@@ -14,7 +14,7 @@
  * prompt, never unbounded: a small local model can loop for minutes without one. The prompt is built to leave at
  * least the reserve, so the cap is at least the reserve unless the estimate was far off.
  */
-import type { ChatMessage } from '../llm/llm.port';
+import type { ChatMessage } from './llm.port';
 import { estimateTokens, fitsWithin, maxCharsWithin, prefixWithinTokens } from '../text/token-estimate';
 
 export interface BudgetShares {

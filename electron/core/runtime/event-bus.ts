@@ -2,8 +2,8 @@
  * The core's events, typed by the contract. Services emit; hosts subscribe and forward (IPC, WebSocket, in-process).
  * A failing listener is logged and never breaks the emitter or the other listeners.
  */
-import type { EventMessage, EventName, EventPayload } from '../../shared/contract';
-import type { Logger } from './ports/logger.port';
+import type { EventMessage, EventName, EventPayload } from '../../../shared/contract';
+import type { Logger } from '../ports/logger.port';
 
 export interface EventBus {
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;

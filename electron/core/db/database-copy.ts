@@ -14,8 +14,8 @@
  */
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { workerEntry } from '../worker-entry';
-import { OFF_THREAD_FROM_BYTES, runWorkerTask } from '../worker-task';
+import { workerEntry } from '../runtime/worker-entry';
+import { OFF_THREAD_FROM_BYTES, runWorkerTask } from '../runtime/worker-task';
 import { syncFile } from './file-sync';
 import { inspectDatabaseFile, type DatabaseFileInfo } from './inspect-database-file';
 

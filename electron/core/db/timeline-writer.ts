@@ -9,7 +9,7 @@
  * - `data` holds small facts (ids, counts, versions), never the user's text: a purge must leave no trace here.
  */
 import type { TimelineEventData, TimelineEventKind } from '../../../shared/contract';
-import type { Sqlite } from '../db/open-database';
+import type { Sqlite } from './open-database';
 import type { Clock } from '../ports/clock.port';
 
 /** What an event is about; whatever is left out is stored as NULL. */

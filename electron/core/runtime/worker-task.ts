@@ -7,7 +7,7 @@
  * Error with SQLite's or Node's `code` kept, so callers map it as they would the same error on their own thread.
  */
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import { MnemoError, type ErrorInfo } from '../../shared/errors';
+import { MnemoError, type ErrorInfo } from '../../../shared/errors';
 import type { WorkerEntry } from './worker-entry';
 
 /**

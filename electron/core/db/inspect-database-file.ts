@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MnemoError } from '../../../shared/errors';
-import { REQUIRED_TABLES, tableNames } from '../db/database-preflight';
-import { appliedMigrationMillis, readMigrationJournal } from '../db/migrate-database';
-import type { Sqlite } from '../db/open-database';
+import { REQUIRED_TABLES, tableNames } from './database-preflight';
+import { appliedMigrationMillis, readMigrationJournal } from './migrate-database';
+import type { Sqlite } from './open-database';
 
 export interface DatabaseFileInfo {
   schemaVersion: string;

@@ -16,7 +16,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { OpOutput } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
+import type { Sqlite } from './open-database';
 import type { Logger } from '../ports/logger.port';
 import type { Paths } from '../ports/paths.port';
 import { copyDatabase } from './database-copy';

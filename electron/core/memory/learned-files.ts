@@ -6,7 +6,7 @@
  * which stays with the message and goes when the message does.
  */
 import type { MessageAttachment } from '../../../shared/contract';
-import { normalizeForEvidence, evidenceSupportedBy } from './candidate-grounding';
+import { normalizeForEvidence, evidenceSupportedBy } from '../safety/candidate-grounding';
 
 /** The attachments the user let Mnemo learn from; never any other. */
 export function learnedFiles(attachments: readonly MessageAttachment[]): MessageAttachment[] {

@@ -3,9 +3,9 @@
  * switch, after memories were saved while no embedder was available, after an import). Keyword search keeps working
  * meanwhile. Idempotent by construction: each batch only picks memories still missing a vector.
  */
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../runtime/event-bus';
 import type { JobHandler, JobQueue } from '../jobs/job-queue';
-import type { MemoryService } from '../memory/memory.service';
+import type { MemoryService } from './memory.service';
 import type { Clock } from '../ports/clock.port';
 
 export function createReembedJob(deps: { memories: MemoryService; events: EventBus }): JobHandler {
@@ -29,7 +29,7 @@ export function createReembedJob(deps: { memories: MemoryService; events: EventB
 }
 
 /** Enqueues a re-embed unless one is already waiting or running. */
-export function scheduleReembed(queue: JobQueue, clock: Clock, reason: string): void {
+export function scheduleReembed(queue: Pick<JobQueue, 'list' | 'enqueue'>, clock: Clock, reason: string): void {
   const pending = queue.list({ status: ['queued', 'running'], limit: 500 }).some((j) => j.kind === 'reembed');
   if (!pending) queue.enqueue({ kind: 'reembed', idempotencyKey: `reembed:${reason}:${clock.now()}`, payload: { reason } });
 }

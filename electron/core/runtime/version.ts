@@ -1,10 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-
-/** The repository (or unpacked app) root: two levels above electron/core. */
-export function repoRoot(): string {
-  return path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-}
+import { repoRoot } from '../ports/paths.port';
 
 export function packageVersion(): string {
   try {

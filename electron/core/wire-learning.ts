@@ -1,0 +1,92 @@
+/**
+ * Wiring of background learning for the composition root: the model lane, the background-model gateway every
+ * model-asking job goes through (llm/background-model.ts), the job queue, and the registration of every job
+ * handler. Holds no rule of its own: the dead-job report and the queue's wake-ups are jobs/dead-job-report.ts and
+ * jobs/queue-wake-triggers.ts.
+ */
+import type { Settings } from '../../shared/contract';
+import type { CoreOptions } from './core-api';
+import type { MessageBranches } from './conversation/message-branches';
+import { createSummaryJob } from './chat/summary.job';
+import { createTitleJob } from './chat/title.job';
+import type { Sqlite } from './db/open-database';
+import { createEpisodeJob } from './episodes/episode.job';
+import type { EpisodeStore } from './episodes/episode.store';
+import type { EventBus } from './runtime/event-bus';
+import { createExtractionJob } from './extraction/extraction.job';
+import { createReembedJob } from './memory/reembed.job';
+import { createFocusJob } from './focus/focus.job';
+import type { FocusStore } from './focus/focus.store';
+import { reportDeadJob } from './jobs/dead-job-report';
+import { JobQueue } from './jobs/job-queue';
+import { wakeQueueWhenHoldsChange } from './jobs/queue-wake-triggers';
+import { createBackgroundModel, type BackgroundModel } from './llm/background-model';
+import type { LlmProvider } from './llm/llm-provider';
+import { createModelLane } from './llm/model-lane';
+import { createConsolidateJob } from './memory/consolidate.job';
+import type { MemoryCap } from './memory/memory-cap';
+import type { MemoryService } from './memory/memory.service';
+import type { Clock } from './ports/clock.port';
+import type { Logger } from './ports/logger.port';
+import { createProfileJob } from './profile/profile.job';
+import type { ProfileStore } from './profile/profile.store';
+import type { ThreadService } from './threads/thread.service';
+import type { TimelineWriter } from './db/timeline-writer';
+
+interface Basics {
+  sqlite: Sqlite;
+  clock: Clock;
+  logger: Logger;
+  events: EventBus;
+  settings: () => Settings;
+  timeline: TimelineWriter;
+}
+
+export function wireLearningQueue(deps: Basics & { llm: LlmProvider; laneFile: string; options: Pick<CoreOptions, 'chatFirst' | 'laneTiming'> }) {
+  const { sqlite, clock, logger, events, llm, options } = deps;
+  const lane = createModelLane({ settings: deps.settings, signalFile: deps.laneFile, ...(options.chatFirst === false ? { chatFirst: false } : {}), ...options.laneTiming });
+  const backgroundModel = createBackgroundModel({ llm, lane, settings: deps.settings });
+  const queue = new JobQueue({
+    learningHold: () => lane.hold(),
+    modelUnavailable: () => lane.waitsLong(),
+    stretchLeftMs: () => lane.stretchLeftMs(backgroundModel.learningCostMs()),
+    sqlite,
+    clock,
+    logger,
+    onChange: (state) => events.emit('queue.changed', state),
+    onDead: reportDeadJob({ timeline: deps.timeline, events }),
+    probe: async (signal) => {
+      await llm.get().version(signal);
+      return true;
+    },
+  });
+  wakeQueueWhenHoldsChange({ queue, lane, events });
+  return { lane, backgroundModel, queue };
+}
+
+/** Every job that asks the model asks through the background-model gateway, never llm. */
+export function registerJobs(
+  queue: JobQueue,
+  deps: Basics & {
+    model: BackgroundModel;
+    branches: MessageBranches;
+    threads: ThreadService;
+    memories: MemoryService;
+    cap: MemoryCap;
+    profileStore: ProfileStore;
+    episodeStore: EpisodeStore;
+    rescheduleEpisode: (threadId: number) => void;
+    focusStore: FocusStore;
+  },
+): void {
+  const { logger, memories } = deps;
+  const jobDeps = { sqlite: deps.sqlite, clock: deps.clock, events: deps.events, model: deps.model, settings: deps.settings, timeline: deps.timeline, branches: deps.branches };
+  queue.register(createSummaryJob(jobDeps));
+  queue.register(createTitleJob({ ...jobDeps, onTitled: (threadId) => deps.threads.announceUpdated(threadId) }));
+  queue.register(createProfileJob({ ...jobDeps, store: deps.profileStore, logger }));
+  queue.register(createEpisodeJob({ ...jobDeps, store: deps.episodeStore, reschedule: deps.rescheduleEpisode }));
+  queue.register(createFocusJob({ ...jobDeps, store: deps.focusStore, enqueue: (input) => queue.enqueue(input) }));
+  queue.register(createExtractionJob({ ...jobDeps, logger, memories }));
+  queue.register(createReembedJob({ memories, events: deps.events }));
+  queue.register(createConsolidateJob({ ...jobDeps, logger, memories, cap: deps.cap }));
+}
