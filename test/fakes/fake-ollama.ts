@@ -32,6 +32,7 @@ import {
   sendJson,
   startLoopbackServer,
   wordChunks,
+  type FakeChatRequest,
   type FakeServerControls,
   type ReplySource,
 } from './fake-server-kit';
@@ -76,14 +77,9 @@ export interface FakeReply {
   hold?: Promise<unknown>;
 }
 
-export interface FakeInferenceRequest {
+/** For /api/generate, `messages` is one user message holding `prompt` (and one system message when `system` is set). */
+export interface FakeInferenceRequest extends FakeChatRequest {
   path: '/api/chat' | '/api/generate';
-  model: string;
-  /** For /api/generate: one user message holding `prompt` (and one system message when `system` is set). */
-  messages: { role: string; content: string }[];
-  body: Record<string, unknown>;
-  /** What the core said the request is for ('chat', 'title', 'extract'…): route replies by this. */
-  purpose: RequestPurpose | null;
 }
 
 export type FakeReplySource = ReplySource<FakeInferenceRequest, FakeReply>;

@@ -19,7 +19,6 @@
  * With `apiKey` set, every /v1 request needs `Authorization: Bearer <apiKey>` (else 401 invalid_api_key).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestPurpose } from '../support/request-kind';
 import {
   controlsOf,
   countWords,
@@ -33,6 +32,7 @@ import {
   sendJson,
   startLoopbackServer,
   wordChunks,
+  type FakeChatRequest,
   type FakeServerControls,
   type ReplySource,
 } from './fake-server-kit';
@@ -66,14 +66,8 @@ export interface FakeOpenAiReply {
   toolCalls?: Array<{ name: string; arguments: string }>;
 }
 
-export interface FakeOpenAiRequest {
-  model: string;
-  /** As sent: an assistant turn that only called tools has content null (OpenAI's way), whatever this type says. */
-  messages: { role: string; content: string }[];
-  body: Record<string, unknown>;
-  /** What the core said the request is for ('chat', 'title', 'extract'…): route replies by this. */
-  purpose: RequestPurpose | null;
-}
+/** `messages` as sent: an assistant turn that only called tools has content null (OpenAI's way), whatever the type says. */
+export type FakeOpenAiRequest = FakeChatRequest;
 
 export type FakeOpenAiReplySource = ReplySource<FakeOpenAiRequest, FakeOpenAiReply>;
 

@@ -161,6 +161,15 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** An inference request as a fake's reply callback sees it (each fake adds its own fields). */
+export interface FakeChatRequest {
+  model: string;
+  messages: { role: string; content: string }[];
+  body: Record<string, unknown>;
+  /** What the core said the request is for ('chat', 'title', 'extract'…): route replies by this. */
+  purpose: RequestPurpose | null;
+}
+
 /** A reply the test gives, or builds from the request. */
 export type ReplySource<Request, Reply> = Reply | ((request: Request) => Reply);
 

@@ -5,35 +5,24 @@
  * its other originals are active again; the answer says what went.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
-import type { Core } from '../../electron/core/create-core';
-import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
-import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
+import { openChatHarness, useChatHarnesses } from '../support/chat-harness';
 import { createTestClock, openMemoryHarness } from '../support/memory-harness';
 import { filesHolding } from '../support/files-holding';
 import type { RequestPurpose } from '../support/request-kind';
 import { useTempDirs } from '../support/temp-dir';
-import { createTestCore } from '../support/test-core';
 
 describe('a purge takes what was written from the memory', () => {
   const tempDir = useTempDirs();
-  const open: Array<{ core: Core; fake: FakeOllama }> = [];
-  afterEach(async () => {
-    for (const { core, fake } of open.splice(0)) {
-      await core.dispose();
-      await fake.close();
-    }
-  });
+  const harnesses = useChatHarnesses();
 
   async function start(dir: string, reply: (purpose: RequestPurpose | null) => string) {
-    const fake = await startFakeOllama();
-    fake.setDefaultReply((req) => ({ content: reply(req.purpose) }));
     const clock = createTestClock(Date.UTC(2026, 10, 20, 9));
-    const { core, client } = createTestCore(dir, { startQueue: false, clock, embedder: createBagOfWordsEmbedder(), llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url } });
-    open.push({ core, fake });
-    return { core, client, fake };
+    const h = harnesses.keep(await openChatHarness(dir, { core: { startQueue: false, clock, embedder: createBagOfWordsEmbedder() } }));
+    h.fake.setDefaultReply((req) => ({ content: reply(req.purpose) }));
+    return h;
   }
 
   it('the profile loses the purged memory’s lines at once, with no model server, in the database, the WAL and every backup', async () => {

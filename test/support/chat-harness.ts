@@ -34,10 +34,15 @@ export interface ChatHarnessOptions<FakeOptions = FakeOllamaOptions> {
   core?: Partial<CoreOptions>;
 }
 
-/** A real core whose real Ollama adapter talks to a fake Ollama server on loopback. */
-export async function createChatHarness(dataDir: string, opts: ChatHarnessOptions<FakeOllamaOptions> = {}): Promise<ChatHarness<FakeOllama>> {
+/** A real core whose real Ollama adapter talks to a fake Ollama server on loopback; its data in `dataDir`/data. */
+export function createChatHarness(dataDir: string, opts: ChatHarnessOptions = {}): Promise<ChatHarness<FakeOllama>> {
+  return openChatHarness(path.join(dataDir, 'data'), opts);
+}
+
+/** The same on the data folder given (one a test filled before the core opens it). */
+export async function openChatHarness(dataDir: string, opts: ChatHarnessOptions = {}): Promise<ChatHarness<FakeOllama>> {
   const fake = await startFakeOllama(opts.fake);
-  const { core, client } = createTestCore(path.join(dataDir, 'data'), {
+  const { core, client } = createTestCore(dataDir, {
     llm: (host) => createOllamaLlm({ host }),
     env: { OLLAMA_HOST: fake.url },
     ...opts.core,
