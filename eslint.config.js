@@ -15,6 +15,28 @@ const rawIpc = {
 const restrict = (patterns, message, paths = [rawIpc], more = []) => ({
   'no-restricted-imports': ['error', { paths, patterns: [...patterns.map((group) => ({ group: [group], message })), ...more] }],
 });
+// The renderer's shape: components reach the core only through stores, and a feature uses another feature's stores,
+// queries and helpers, but its components only through the public.ts it chooses to export.
+const rendererBase = [[...nodeBuiltins, 'electron', 'electron/**', '**/electron/**', 'better-sqlite3', 'ws', 'drizzle-orm', 'drizzle-orm/**'], 'The renderer is an untrusted web page: it talks to Mnemo only through its rpc client.'];
+const rpcClient = {
+  group: ['**/shared/client', '**/shared/transports/**', '**/rpc-client'],
+  message: 'Only stores (*.store.ts, *.queries.ts) hold the rpc client: a component asks its feature\'s store.',
+};
+const otherFeatureComponents = {
+  regex: '^\\.\\./(?!\\.\\./|(ui|markdown|attachments)/)[^/]+/[A-Z]',
+  caseSensitive: true,
+  message: "Another feature's components are its own: import what it exports in its public.ts (its stores and helpers are public).",
+};
+const leafImports = {
+  regex: '^\\.\\./(?!\\.\\./|(ui|i18n|format|markdown|attachments|locales)/|settings/settings\\.store$)',
+  message: 'ui/, i18n/, format/, markdown/, attachments/ are leaves: they import other leaves and the settings store (language, time zone) only.',
+};
+const rendererRule = (extra) => restrict(...rendererBase, [rawIpc], extra);
+const clientInComponents = [
+  { selector: "CallExpression[callee.name=/^use\\w*Store$/] > ArrowFunctionExpression > MemberExpression.body[property.name='client']", message: 'A component never holds the rpc client: add an action to its feature\'s store.' },
+  { selector: "MemberExpression[property.name='client'][object.callee.property.name='getState']", message: 'A component never holds the rpc client: add an action to its feature\'s store.' },
+  { selector: "VariableDeclarator[init.callee.name=/^use\\w*Store$/] > ObjectPattern > Property[key.name='client']", message: 'A component never holds the rpc client: add an action to its feature\'s store.' },
+];
 const coreRuntime = [['electron', 'electron/**', 'react', 'react-dom', '**/main/**', '**/preload/**', '**/server/**', '**/cli/**', '**/renderer/**'], 'electron/core is plain Node: it never imports Electron, a host, or the renderer.'];
 
 /**
@@ -89,10 +111,33 @@ export default tseslint.config(
     files: ['electron/main/ipc-adapter.electron.ts'],
     rules: restrict(...mainHost, []),
   },
+  // The renderer by feature (docs/ARCHITECTURE.md "The renderer"). The last matching block wins, so each one repeats
+  // the page's base rule (rendererBase) and adds its own.
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: restrict([...nodeBuiltins, 'electron', 'electron/**', '**/electron/**', 'better-sqlite3', 'ws', 'drizzle-orm', 'drizzle-orm/**'], 'The renderer is an untrusted web page: it talks to Mnemo only through its rpc client.'),
+    rules: rendererRule([rpcClient, otherFeatureComponents]),
+  },
+  {
+    files: ['renderer/src/**/*.store.ts', 'renderer/src/**/*.queries.ts'],
+    rules: rendererRule([otherFeatureComponents]),
+  },
+  {
+    files: ['renderer/src/{ui,i18n,format,markdown,attachments}/**/*.{ts,tsx}'],
+    rules: rendererRule([rpcClient, leafImports]),
+  },
+  {
+    files: ['renderer/src/app/**/*.{ts,tsx}'],
+    rules: rendererRule([rpcClient]),
+  },
+  {
+    // The composition root and the two files it wires the client with.
+    files: ['renderer/src/main.tsx', 'renderer/src/app/rpc-client.ts', 'renderer/src/app/init-stores.ts'],
+    rules: rendererRule([]),
+  },
+  {
+    files: ['renderer/src/**/*.tsx'],
+    rules: { 'no-restricted-syntax': ['error', ...clientInComponents] },
   },
   {
     files: ['renderer/vite.config.ts'],

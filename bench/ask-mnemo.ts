@@ -3,7 +3,8 @@
  * asked twice, through chat.send in a new thread (the prompt's memories, memoriesUsed) and memory.search (top
  * `searchLimit`), through a real core whose real Ollama adapter talks to the fake Ollama on loopback. With an embedder,
  * fails unless every memory got a vector and every search ran hybrid, so a model that silently did not load cannot pass
- * for semantic search. Answers are indexes into `memories`, best first.
+ * for semantic search. Answers are indexes into `memories`, best first. A memory with `learnedAt` is created at that
+ * time (the core's clock set to it), as extraction would have learned it then; the questions are then asked at `now`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,27 +22,36 @@ export interface AskOptions {
   /** settings.retrieval.minSimilarity for this core; default: the setting's default. */
   minSimilarity?: number;
   searchLimit?: number;
+  /** The time the questions are asked (with memories' learnedAt); default: the real clock. */
+  now?: number;
+  /** settings.timeZone for this core (the zone dates are read in); default: the system's. */
+  timeZone?: string;
 }
 
 export async function askMnemo(
-  memories: ReadonlyArray<{ content: string; category: MemoryCategory }>,
+  memories: ReadonlyArray<{ content: string; category: MemoryCategory; learnedAt?: number }>,
   questions: readonly string[],
-  { embedder, minSimilarity, searchLimit = 10 }: AskOptions,
+  { embedder, minSimilarity, searchLimit = 10, now, timeZone }: AskOptions,
 ): Promise<{ prompt: number[][]; search: number[][] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-bench-ask-'));
   const fake = await startFakeOllama();
-  const core = createCore({ dataDir: dir, host: 'cli', embedder, startQueue: false, llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url } });
+  let at: number | null = null;
+  const clock = { now: () => at ?? Date.now() };
+  const core = createCore({ dataDir: dir, host: 'cli', embedder, clock, startQueue: false, llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url } });
   try {
     const client = createClient(createInProcessTransport(core));
     if (minSimilarity !== undefined) unwrap(await client.call('settings.update', { patch: { retrieval: { minSimilarity } } }));
+    if (timeZone !== undefined) unwrap(await client.call('settings.update', { patch: { timeZone } }));
     const indexOf = new Map<number, number>();
     let withVector = 0;
     for (const [i, m] of memories.entries()) {
+      at = m.learnedAt ?? null;
       const made = unwrap(await client.call('memory.create', { content: m.content, category: m.category }));
       indexOf.set(made.id, i);
       if (made.embeddingModel !== null) withVector++;
     }
     if (embedder && withVector !== memories.length) throw new Error(`only ${withVector} of ${memories.length} memories got a vector from ${embedder.modelId}`);
+    at = now ?? null;
     const indexes = (ids: number[]) => ids.map((id) => indexOf.get(id) ?? -1);
 
     const prompt: number[][] = [];

@@ -25,6 +25,8 @@ export interface LocomoMemory {
   diaIds: Set<string>;
   /** The session's date as LoCoMo gives it ("1:56 pm on 8 May, 2023"). */
   sessionDate: string;
+  /** That time in ms, read as UTC; null when the data's date cannot be read. */
+  learnedAt: number | null;
 }
 
 export interface LocomoQuestion {
@@ -35,6 +37,8 @@ export interface LocomoQuestion {
 
 export interface LocomoConversation {
   id: string;
+  /** The day after the last session (UTC ms): when the questions are asked; null without readable dates. */
+  askedAt: number | null;
   memories: LocomoMemory[];
   questions: LocomoQuestion[];
 }
@@ -43,6 +47,17 @@ export interface LocomoConversation {
 function diaIdsOf(value: unknown): string[] {
   const text = Array.isArray(value) ? value.join(' ') : String(value ?? '');
   return text.match(/D\d+:\d+/g) ?? [];
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** "1:56 pm on 8 May, 2023" as UTC ms; null when it does not read so. */
+export function sessionTime(text: string): number | null {
+  const m = /^(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})$/i.exec(text.trim());
+  const month = m ? MONTHS.indexOf(m[5]!.toLowerCase()) : -1;
+  if (!m || month < 0) return null;
+  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0);
+  return Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
 }
 
 /** A fact without LoCoMo's leading list marks. */
@@ -64,7 +79,7 @@ export function readLocomoConversation(file: string): LocomoConversation {
         if (!content) continue;
         const known = byText.get(content);
         if (known) diaIdsOf(ids).forEach((id) => known.diaIds.add(id));
-        else byText.set(content, { content, diaIds: new Set(diaIdsOf(ids)), sessionDate });
+        else byText.set(content, { content, diaIds: new Set(diaIdsOf(ids)), sessionDate, learnedAt: sessionTime(sessionDate) });
       }
     }
   }
@@ -73,7 +88,10 @@ export function readLocomoConversation(file: string): LocomoConversation {
     const category = q.category as LocomoCategory;
     return LOCOMO_CATEGORIES.includes(category) && evidence.length > 0 ? [{ text: q.question, category, evidence }] : [];
   });
-  return { id: path.basename(file, '.json'), memories: [...byText.values()], questions };
+  const memories = [...byText.values()];
+  const dated = memories.every((m) => m.learnedAt !== null) && memories.length > 0;
+  const askedAt = dated ? Math.max(...memories.map((m) => m.learnedAt!)) + 86_400_000 : null;
+  return { id: path.basename(file, '.json'), askedAt, memories, questions };
 }
 
 export type LocomoData = { available: true; conversations: LocomoConversation[] } | { available: false; why: string };

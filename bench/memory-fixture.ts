@@ -16,10 +16,12 @@ import type { Embedder } from '../electron/core/embedding/embedder.port';
 import { createEmbeddingService, type EmbeddingService } from '../electron/core/embedding/embedding.service';
 import { createEventBus } from '../electron/core/runtime/event-bus';
 import { createMemoryService, type MemoryService } from '../electron/core/memory/memory.service';
+import { createMemoryStores } from '../electron/core/memory/memory.store';
 import type { VectorIndexOptions } from '../electron/core/search/vector-index';
 import { silentLogger } from '../electron/core/ports/logger.port';
 import { derivePaths } from '../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../electron/core/settings/settings.service';
+import { createSettingsStore } from '../electron/core/settings/settings.store';
 import { estimateTokens } from '../electron/core/text/token-estimate';
 import { createThreadService } from '../electron/core/threads/thread.service';
 import { createTimelineWriter } from '../electron/core/db/timeline-writer';
@@ -82,11 +84,11 @@ export async function openFixture(fixture: Pick<MemoryFixture, 'file' | 'queries
   const db = openDatabase(fixture.file, { migrationsDir: sourceMigrationsDir() });
   const clock = { now: () => FIXTURE_NOW };
   const events = createEventBus(silentLogger);
-  const settings = createSettingsService({ sqlite: db.sqlite, clock, events, logger: silentLogger });
+  const settings = createSettingsService({ store: createSettingsStore(db.sqlite), clock, events, logger: silentLogger });
   const embedding = createEmbeddingService({ embedder: lookupEmbedder(new Map(fixture.queries.map((q) => [q.text, q.vector]))), logger: silentLogger });
   if (!(await embedding.ensureReady())) throw new Error('bench embedder did not load');
   const memories = createMemoryService({
-    sqlite: db.sqlite,
+    stores: createMemoryStores(db.sqlite, vectorSearch ? { vectorSearch } : {}),
     clock,
     events,
     logger: silentLogger,
@@ -95,7 +97,6 @@ export async function openFixture(fixture: Pick<MemoryFixture, 'file' | 'queries
     backups: createBackupScrubber({ paths: derivePaths(path.dirname(fixture.file), { dbFile: fixture.file }), logger: silentLogger }),
     timeline: createTimelineWriter({ sqlite: db.sqlite, clock }),
     branches: createMessagesRepo(db.sqlite).branches,
-    vectorSearch,
   });
   return {
     db,

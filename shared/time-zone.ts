@@ -36,7 +36,7 @@ export function canonicalTimeZone(name: string): string | null {
 /**
  * The zone this process runs in (Node: the TZ variable, else the operating system's; a browser: the machine's).
  * UTC when the platform reports none or one it cannot use (a container without zone data). Read afresh each call
- * (a fifth of a millisecond): a caller on a hot path keeps the answer (renderer/src/stores/settings.store.ts).
+ * (a fifth of a millisecond): a caller on a hot path keeps the answer (renderer/src/settings/settings.store.ts).
  */
 export function systemTimeZone(): string {
   const reported = new Intl.DateTimeFormat().resolvedOptions().timeZone as string | undefined;

@@ -15,11 +15,13 @@ import { createEventBus } from './runtime/event-bus';
 import { scheduleReembedWhenVectorsMissing } from './memory/reembed-triggers';
 import { createReviewService } from './review/review.service';
 import { createTimelineService } from './timeline/timeline.service';
+import { createTimelineStore } from './timeline/timeline.store';
 import { createTimelineWriter } from './db/timeline-writer';
 import { createLlmProvider } from './llm/llm-provider';
 import { createModelsService } from './models/models.service';
 import { createTokenCalibrator } from './text/token-estimate';
 import { createMemoryService, memoryRetrievalPort } from './memory/memory.service';
+import { createMemoryStores } from './memory/memory.store';
 import { createMemoryForget } from './memory/memory-forget';
 import { createBackupService } from './backup/backup.service';
 import { createBackupScrubber } from './backup/backup-scrub';
@@ -37,6 +39,7 @@ import { createFileSecretStore } from './ports/file-secret-store';
 import { derivePaths } from './ports/paths.port';
 import { createDispatcher } from './rpc/dispatcher';
 import { createSettingsService } from './settings/settings.service';
+import { createSettingsStore } from './settings/settings.store';
 import { recoverAtStart } from './recover-at-start';
 import { createThreadExporter } from './threads/thread-export';
 import { createThreadImporter } from './threads/thread-import';
@@ -76,15 +79,17 @@ export function createCore(options: CoreOptions): Core {
   const app = () => ({ version: options.version ?? '0.0.0', schemaVersion: db.schemaVersion });
 
   const events = createEventBus(logger);
-  const settingsService = createSettingsService({ sqlite, clock, events, logger });
+  const settingsService = createSettingsService({ store: createSettingsStore(sqlite), clock, events, logger });
   const settings = () => settingsService.get();
   // Built once, passed to every service that writes the timeline or follows a conversation's branches.
   const timelineEvents = createTimelineWriter({ sqlite, clock });
+  const memoryStores = createMemoryStores(sqlite);
+  const { upkeep } = memoryStores;
   const threads = createThreadService({ sqlite, clock, events, logger });
   const messages = createMessagesRepo(sqlite);
   const { branches } = messages;
   const promptContexts = createPromptContextRepo(sqlite, logger);
-  const timeline = createTimelineService({ sqlite, clock });
+  const timeline = createTimelineService({ store: createTimelineStore(sqlite), memories: memoryStores.memories, sqlite, clock });
   const exclusions = (threadId: number) => timeline.exclusions(threadId);
 
   const secrets = options.secrets ?? createFileSecretStore({ dataDir: paths.dataDir });
@@ -95,8 +100,8 @@ export function createCore(options: CoreOptions): Core {
   const backupScrubber = createBackupScrubber({ paths, logger });
   const profileStore = createProfileStore(sqlite);
   const writtenFromMemories = profileForgetsPurged({ store: profileStore, events, clock });
-  const memories = createMemoryService({ sqlite, clock, events, logger, embedding, settings, backups: backupScrubber, writtenFromMemories, timeline: timelineEvents, branches });
-  const memoryCap = createMemoryCap({ sqlite, settings });
+  const memories = createMemoryService({ stores: memoryStores, clock, events, logger, embedding, settings, backups: backupScrubber, writtenFromMemories, timeline: timelineEvents, branches });
+  const memoryCap = createMemoryCap({ upkeep, settings });
 
   const { lane, backgroundModel, queue } = wireLearningQueue({ sqlite, clock, logger, events, settings, timeline: timelineEvents, llm, laneFile: paths.laneFile, options });
   disposers.push(() => lane.dispose());
@@ -109,7 +114,7 @@ export function createCore(options: CoreOptions): Core {
   const focusStore = createFocusStore(sqlite, branches);
   const focus = createFocusService({ sqlite, store: focusStore, queue, clock, events, settings, assertThread: (id) => void threads.get(id) });
   registerJobs(queue, {
-    sqlite, clock, logger, events, settings, timeline: timelineEvents, model: backgroundModel, branches, threads, memories, cap: memoryCap,
+    sqlite, clock, logger, events, settings, timeline: timelineEvents, model: backgroundModel, branches, threads, memories, upkeep, cap: memoryCap,
     profileStore, episodeStore, focusStore, rescheduleEpisode: (threadId) => episodes.schedule(threadId),
   });
 
@@ -129,17 +134,17 @@ export function createCore(options: CoreOptions): Core {
     memoryToolSources: () => memoryToolSources,
     workingMemory: focus,
   });
-  const review = createReviewService({ sqlite, memories, events });
+  const review = createReviewService({ upkeep, memories, events });
   const mcpClients = createMcpClientsStore({ sqlite, clock, timeline: timelineEvents });
   const mcp = createMcpService({ store: mcpClients, events, memoryExists: (id) => memories.getMemory(id) !== null });
   const mcpTools = createMcpMemoryTools({ store: mcpClients, memories, settings, events, clock, profile: () => profile.forPrompt(), conversations: memoryToolSources });
   const backups = createBackupService({ paths, clock, events, logger });
-  const consolidation = createConsolidationStep({ sqlite, clock, memories, cap: memoryCap, queue, settings });
-  const maintenance = createMemoryMaintenance({ sqlite, clock, events, logger, memories, embedding, settings, consolidation, timeline: timelineEvents, cap: memoryCap });
-  const memoryExporter = createMemoryExporter({ sqlite, clock, settings, app, profile: () => profileStore.get()?.content ?? null });
+  const consolidation = createConsolidationStep({ sqlite, stores: memoryStores, clock, memories, cap: memoryCap, queue, settings });
+  const maintenance = createMemoryMaintenance({ stores: memoryStores, clock, events, logger, memories, embedding, settings, consolidation, timeline: timelineEvents, cap: memoryCap });
+  const memoryExporter = createMemoryExporter({ upkeep, sqlite, clock, settings, app, profile: () => profileStore.get()?.content ?? null });
   const threadExporter = createThreadExporter({ sqlite, clock, settings, app });
   const threadImporter = createThreadImporter({ sqlite, clock, events, messages, thread: (id) => threads.get(id) });
-  const memoryImporter = createMemoryImporter({ sqlite, clock, events, logger, memories, settings, timeline: timelineEvents, cap: memoryCap });
+  const memoryImporter = createMemoryImporter({ vectors: memoryStores.vectors, clock, events, logger, memories, settings, timeline: timelineEvents, cap: memoryCap });
   const daily = createDailyScheduler({ clock, logger, tasks: dailyTasks({ backups, maintenance, profile, workingMemoryCleanup: focus.cleanup }) });
 
   recoverAtStart({ db, logger, chat, memoryImporter });
@@ -161,7 +166,7 @@ export function createCore(options: CoreOptions): Core {
 
   const handlers = operationHandlers({
     options, db, paths, clock, events, secrets, settings: settingsService, embedding, models, queue, backgroundModel, lane, backups,
-    threads, messages, branches, promptContexts, chat, timeline, memories, memoryExporter, memoryImporter, maintenance,
+    threads, messages, branches, promptContexts, chat, timeline, memories, upkeep, memoryExporter, memoryImporter, maintenance,
     threadExporter, threadImporter, profile, episodes, focus, review, mcp,
   });
   const dispatcher = createDispatcher(handlers, logger, { checkOutputs: options.checkOutputs ?? false });

@@ -31,6 +31,7 @@ import type { MemoryMaintenance } from './memory/memory-maintenance';
 import { createUnconsolidate } from './memory/memory-unconsolidate';
 import { memoryHandlers } from './memory/memory.handlers';
 import type { MemoryService } from './memory/memory.service';
+import type { MemoryUpkeepStore } from './memory/memory-upkeep.store';
 import { modelsHandlers } from './models/models.handlers';
 import type { ModelsService } from './models/models.service';
 import type { Clock } from './ports/clock.port';
@@ -73,6 +74,7 @@ export interface OperationServices {
   chat: ChatService;
   timeline: TimelineService;
   memories: MemoryService;
+  upkeep: MemoryUpkeepStore;
   memoryExporter: MemoryExporter;
   memoryImporter: MemoryImporter;
   maintenance: MemoryMaintenance;
@@ -113,7 +115,7 @@ export function operationHandlers(s: OperationServices): Handlers {
       exporter: s.memoryExporter,
       importer: s.memoryImporter,
       maintenance: s.maintenance,
-      unconsolidate: createUnconsolidate({ sqlite: db.sqlite, events, memories }),
+      unconsolidate: createUnconsolidate({ upkeep: s.upkeep, events, memories }),
       access: (memoryId) => s.mcp.accessOf(memoryId),
     }),
     ...profileHandlers(s.profile),

@@ -26,6 +26,7 @@ import { createModelLane } from './llm/model-lane';
 import { createConsolidateJob } from './memory/consolidate.job';
 import type { MemoryCap } from './memory/memory-cap';
 import type { MemoryService } from './memory/memory.service';
+import type { MemoryUpkeepStore } from './memory/memory-upkeep.store';
 import type { Clock } from './ports/clock.port';
 import type { Logger } from './ports/logger.port';
 import { createProfileJob } from './profile/profile.job';
@@ -72,6 +73,7 @@ export function registerJobs(
     branches: MessageBranches;
     threads: ThreadService;
     memories: MemoryService;
+    upkeep: MemoryUpkeepStore;
     cap: MemoryCap;
     profileStore: ProfileStore;
     episodeStore: EpisodeStore;
@@ -83,10 +85,10 @@ export function registerJobs(
   const jobDeps = { sqlite: deps.sqlite, clock: deps.clock, events: deps.events, model: deps.model, settings: deps.settings, timeline: deps.timeline, branches: deps.branches };
   queue.register(createSummaryJob(jobDeps));
   queue.register(createTitleJob({ ...jobDeps, onTitled: (threadId) => deps.threads.announceUpdated(threadId) }));
-  queue.register(createProfileJob({ ...jobDeps, store: deps.profileStore, logger }));
+  queue.register(createProfileJob({ ...jobDeps, store: deps.profileStore, upkeep: deps.upkeep, logger }));
   queue.register(createEpisodeJob({ ...jobDeps, store: deps.episodeStore, reschedule: deps.rescheduleEpisode }));
   queue.register(createFocusJob({ ...jobDeps, store: deps.focusStore, enqueue: (input) => queue.enqueue(input) }));
   queue.register(createExtractionJob({ ...jobDeps, logger, memories }));
   queue.register(createReembedJob({ memories, events: deps.events }));
-  queue.register(createConsolidateJob({ ...jobDeps, logger, memories, cap: deps.cap }));
+  queue.register(createConsolidateJob({ ...jobDeps, upkeep: deps.upkeep, logger, memories, cap: deps.cap }));
 }

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { createRendererClient } from './rpc';
-import { initStores } from './stores/init-stores';
-import { useStatusStore } from './stores/status.store';
+import { App } from './app/App';
+import { createRendererClient } from './app/rpc-client';
+import { initStores } from './app/init-stores';
+import { useStatusStore } from './status/status.store';
 import './styles.css';
 import './highlight.css';
 
@@ -16,7 +16,7 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App connection={connection} />
+      <App tokenMissing={connection.kind === 'missing-token'} />
     </StrictMode>,
   );
 }

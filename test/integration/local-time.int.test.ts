@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
 import type { Memory } from '../../shared/contract';
-import { activityEdges } from '../../renderer/src/memory/activity-chart';
+import { activityEdges } from '../../renderer/src/timeline/activity-chart';
 import { localDateTime } from '../../shared/calendar-day';
 import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
 import { useChatHarnesses } from '../support/chat-harness';

@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { unwrap } from '../../shared/client';
-import { useProfileStore } from '../../renderer/src/stores/profile.store';
+import { useProfileStore } from '../../renderer/src/memories/profile.store';
 import { useChatHarnesses } from '../support/chat-harness';
 import { createTestClock, type TestClock } from '../support/memory-harness';
 import { useTempDirs } from '../support/temp-dir';

@@ -16,7 +16,7 @@ import { createWebTransport } from '../../shared/transports/web.transport';
 import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import type { Logger } from '../../electron/core/ports/logger.port';
 import { EVENTS_SEND_BUFFER_LIMIT_BYTES, NOT_READING, startWebHost } from '../../electron/server/web-host';
-import { useStatusStore } from '../../renderer/src/stores/status.store';
+import { useStatusStore } from '../../renderer/src/status/status.store';
 import { startFakeOllama } from '../fakes/fake-ollama';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
@@ -86,7 +86,7 @@ describe('an events client that stops reading', () => {
     const readingConnection: boolean[] = [];
     const reading = createWebTransport({ baseUrl: host.url, token: host.token, origin: host.url, WebSocket: ReadingWebSocket as never, onConnectionChange: (c) => readingConnection.push(c) });
     cleanups.push(() => stalling.close(), () => reading.close());
-    // The renderer's own wiring (main.tsx, stores/init-stores.ts): after a reconnect, everything shown is read again.
+    // The renderer's own wiring (main.tsx, app/init-stores.ts): after a reconnect, everything shown is read again.
     let resyncs = 0;
     useStatusStore.getState().init(createClient(stalling), () => resyncs++);
     const seenByStalling: EventMessage[] = [];

@@ -6,10 +6,12 @@ import type { Embedder } from '../../electron/core/embedding/embedder.port';
 import { createEmbeddingService, type EmbeddingService } from '../../electron/core/embedding/embedding.service';
 import { createEventBus, type EventBus } from '../../electron/core/runtime/event-bus';
 import { createMemoryService, type MemoryService } from '../../electron/core/memory/memory.service';
+import { createMemoryStores } from '../../electron/core/memory/memory.store';
 import type { Clock } from '../../electron/core/ports/clock.port';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { derivePaths } from '../../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../../electron/core/settings/settings.service';
+import { createSettingsStore } from '../../electron/core/settings/settings.store';
 import { createThreadService, type ThreadService } from '../../electron/core/threads/thread.service';
 import { createTimelineWriter } from '../../electron/core/db/timeline-writer';
 
@@ -51,11 +53,11 @@ export interface MemoryHarness {
 export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | null; clock: Clock }): MemoryHarness {
   const db = openDatabase(path.join(dataDir, 'mnemo.db'), { migrationsDir: sourceMigrationsDir(), now: () => opts.clock.now() });
   const events = createEventBus(silentLogger);
-  const settings = createSettingsService({ sqlite: db.sqlite, clock: opts.clock, events, logger: silentLogger });
+  const settings = createSettingsService({ store: createSettingsStore(db.sqlite), clock: opts.clock, events, logger: silentLogger });
   const embedding = createEmbeddingService({ embedder: opts.embedder, logger: silentLogger });
   const messages = createMessagesRepo(db.sqlite);
   const memories = createMemoryService({
-    sqlite: db.sqlite,
+    stores: createMemoryStores(db.sqlite),
     clock: opts.clock,
     events,
     logger: silentLogger,

@@ -3,7 +3,7 @@
 process.env.TZ = 'Europe/Berlin';
 
 import { describe, expect, it } from 'vitest';
-import { activityEdges } from '../../renderer/src/memory/activity-chart';
+import { activityEdges } from '../../renderer/src/timeline/activity-chart';
 
 const HOUR = 3_600_000;
 const local = (at: number) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/contract';
-import { branchFrom, upsertMessage } from '../../renderer/src/stores/chat-merge';
+import { branchFrom, upsertMessage } from '../../renderer/src/chat/chat-merge';
 
 function message(id: number, overrides: Partial<Message> = {}): Message {
   return {

@@ -1,11 +1,11 @@
 /**
- * Two small renderer rules a user reads: a day typed and shown as the app's language writes it (memory/day-text.ts),
+ * Two small renderer rules a user reads: a day typed and shown as the app's language writes it (format/day-text.ts),
  * whatever the browser's locale; and a long model name cut in the middle so its tag stays whole (model-label.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dayTextFormat, formatDayText, isDay, parseDayText } from '../../renderer/src/memory/day-text';
-import { modelShortName, splitForMiddleEllipsis } from '../../renderer/src/model-label';
+import { dayTextFormat, formatDayText, isDay, parseDayText } from '../../renderer/src/format/day-text';
+import { modelShortName, splitForMiddleEllipsis } from '../../renderer/src/format/model-label';
 
 const LETTERS = { en: { year: 'yyyy', month: 'mm', day: 'dd' }, 'zh-CN': { year: '年', month: '月', day: '日' } } as const;
 

@@ -49,7 +49,7 @@ describe('docs', () => {
     const all = repoPaths();
     const named = namedPaths(read('docs/ARCHITECTURE.md'));
     expect(named.length).toBeGreaterThan(30);
-    // "chat/summary.job.ts" under electron/core/, "components/StatusBar.tsx" under renderer/src/: a suffix of a real path.
+    // "chat/summary.job.ts" under electron/core/, "status/StatusBar.tsx" under renderer/src/: a suffix of a real path.
     const missing = named.filter((p) => !all.some((real) => real === p || real.endsWith(`/${p}`)));
     expect(missing).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dictionaries, translate, type Language, type Message } from '../../renderer/src/i18n';
+import { dictionaries, translate, type Language, type Message } from '../../renderer/src/i18n/i18n';
 
 const en = dictionaries.en;
 const languages = Object.keys(dictionaries) as Language[];

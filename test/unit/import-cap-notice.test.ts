@@ -1,8 +1,8 @@
 /** The import panel's words about the cap on active memories, in both languages. */
 import { describe, expect, it } from 'vitest';
 import type { MemoryCapStanding } from '../../shared/contract';
-import { translate, type Language } from '../../renderer/src/i18n';
-import { importCapNotice } from '../../renderer/src/memory/import-cap-notice';
+import { translate, type Language } from '../../renderer/src/i18n/i18n';
+import { importCapNotice } from '../../renderer/src/transfer/import-cap-notice';
 
 const standing = (over: Partial<MemoryCapStanding> = {}): MemoryCapStanding => ({ cap: 10_000, active: 20_000, learned: 10_000, overCap: 0, restorableDays: 30, ...over });
 const say = (dryRun: boolean, cap: MemoryCapStanding, language: Language = 'en') =>

@@ -69,6 +69,59 @@ describe('layer rules', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
   });
 });
 
+async function ruleErrors(filePath: string, code: string, ruleId: string): Promise<number> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.filter((m) => m.ruleId === ruleId).length;
+}
+
+// The renderer by feature: components reach the core only through stores; a feature uses another's stores, queries
+// and helpers, its components only through its public.ts; leaves import no feature but the settings store.
+describe('renderer rules', { timeout: TOOL_TEST_TIMEOUT_MS }, () => {
+  const used = (code: string) => `${code} export const used = [${code.match(/import (?:type )?\{ (\w+)/)![1]}];\n`;
+
+  it.each([
+    ['renderer/src/chat/X.tsx', "import type { Client } from '../../../shared/client';"],
+    ['renderer/src/chat/message-text.ts', "import { createRendererClient } from '../app/rpc-client';"],
+    ['renderer/src/app/App.tsx', "import { createWebTransport } from '../../../shared/transports/web.transport';"],
+    ['renderer/src/memories/X.tsx', "import { ModelSetup } from '../status/ModelSetup';"],
+    ['renderer/src/settings/settings.store.ts', "import { TransferPanel } from '../transfer/TransferPanel';"],
+    ['renderer/src/ui/X.tsx', "import { useChatStore } from '../chat/chat.store';"],
+    ['renderer/src/format/x.ts', "import { showMemory } from '../app/navigate';"],
+  ])('%s may not: %s', async (file, code) => {
+    expect(await ruleErrors(file, used(code), 'no-restricted-imports')).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['renderer/src/chat/chat.store.ts', "import type { Client } from '../../../shared/client';"],
+    ['renderer/src/main.tsx', "import { createRendererClient } from './app/rpc-client';"],
+    ['renderer/src/memories/X.tsx', "import { ModelSetup } from '../status/public';"],
+    ['renderer/src/memories/X.tsx', "import { useStatusStore } from '../status/status.store';"],
+    ['renderer/src/memories/X.tsx', "import { Dialog } from '../ui/Dialog';"],
+    ['renderer/src/memories/X.tsx', "import { MemoryEditor } from './MemoryEditor';"],
+    ['renderer/src/app/App.tsx', "import { ChatView } from '../chat/ChatView';"],
+    ['renderer/src/format/x.ts', "import { currentTimeZone } from '../settings/settings.store';"],
+    ['renderer/src/ui/X.tsx', "import { useT } from '../i18n/use-t';"],
+  ])('%s may: %s', async (file, code) => {
+    expect(await ruleErrors(file, used(code), 'no-restricted-imports')).toBe(0);
+  });
+
+  const component = (body: string) => `import { useChatStore } from './chat.store';\nexport function X({ entry }: { entry: { client: string } }) {\n  ${body}\n}\n`;
+  it.each([
+    ['selects the client from a store', 'const client = useChatStore((s) => s.client);\n  return client;'],
+    ['reads the client off getState()', 'return useChatStore.getState().client;'],
+    ['destructures the client from a store', 'const { client, send } = useChatStore();\n  return [client, send];'],
+  ])('a component may not hold the rpc client: %s', async (_, body) => {
+    expect(await ruleErrors('renderer/src/chat/X.tsx', component(body), 'no-restricted-syntax')).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['selects an action from a store', 'const send = useChatStore((s) => s.send);\n  return [send, entry];'],
+    ['reads a field named client of its data', 'return entry.client;'],
+  ])('a component may: %s', async (_, body) => {
+    expect(await ruleErrors('renderer/src/chat/X.tsx', component(body), 'no-restricted-syntax')).toBe(0);
+  });
+});
+
 const coreDir = path.join(root, 'electron/core');
 
 /** Every .ts file under electron/core/, as paths from there ("memory/memory.service.ts"). */

@@ -9,8 +9,8 @@ import { parseExtraction } from '../../electron/core/extraction/extract-parse';
 import { buildExtractionRequest } from '../../electron/core/extraction/extract-prompt';
 import { parseTextImport } from '../../electron/core/memory/import-parse';
 import { renderMarkdownExport } from '../../electron/core/memory/memory-export';
-import { activityEdges } from '../../renderer/src/memory/activity-chart';
-import { groupByDay } from '../../renderer/src/memory/timeline-format';
+import { activityEdges } from '../../renderer/src/timeline/activity-chart';
+import { groupByDay } from '../../renderer/src/timeline/timeline-format';
 import type { TimelineEvent } from '../../shared/contract';
 
 const SHANGHAI = 'Asia/Shanghai';

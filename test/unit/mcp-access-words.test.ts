@@ -1,13 +1,13 @@
 /**
- * Other apps' use of the memory in words (renderer/src/memory/mcp-access-words.ts): a memory's access log line in
+ * Other apps' use of the memory in words (renderer/src/connected-apps/mcp-access-words.ts): a memory's access log line in
  * both languages, its time in the user's zone (the setting, not the machine's), the timeline's sentence for each read
  * tool and the app named on what it wrote.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpMemoryAccess, TimelineEvent } from '../../shared/contract';
-import { translate, type Language } from '../../renderer/src/i18n';
-import { accessLine, mcpReadMemoryIds, mcpReadText, mcpWriteAttribution } from '../../renderer/src/memory/mcp-access-words';
-import { useSettingsStore } from '../../renderer/src/stores/settings.store';
+import { translate, type Language } from '../../renderer/src/i18n/i18n';
+import { accessLine, mcpReadMemoryIds, mcpReadText, mcpWriteAttribution } from '../../renderer/src/connected-apps/mcp-access-words';
+import { useSettingsStore } from '../../renderer/src/settings/settings.store';
 
 type SettingsState = ReturnType<typeof useSettingsStore.getState>;
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveMemoryAccess, toolSupportOf, type ToolSupport } from '../../shared/memory-access';
 import { memoryAccessLine } from '../../renderer/src/settings/memory-access-line';
-import { translate } from '../../renderer/src/i18n';
+import { translate } from '../../renderer/src/i18n/i18n';
 
 const SETTINGS = ['auto', 'inject', 'tools', 'both'] as const;
 const SUPPORT: ToolSupport[] = ['yes', 'no', 'unknown'];

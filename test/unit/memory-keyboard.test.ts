@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PAGE_SIZE, rowAt, rowTarget } from '../../renderer/src/memory/memory-pages';
+import { PAGE_SIZE, rowAt, rowTarget } from '../../renderer/src/memories/memory-pages';
 
 type Row = { id: number; status: string };
 const pagesOf = (ids: number[], status = 'active') => {

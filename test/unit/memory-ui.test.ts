@@ -2,14 +2,15 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { FAILED_JOB_KIND, JobKind, type TimelineEvent } from '../../shared/contract';
-import { layoutBars } from '../../renderer/src/memory/activity-chart';
-import { PAGE_SIZE, pagesFor, pagesToEvict, rowAt, rowRange } from '../../renderer/src/memory/memory-pages';
-import { activeFilterCount, countedStatus, defaultQuery, effectiveSort, filtersOf, listInput, localDayStart, nextLocalDay, searchInput, toDateInput } from '../../renderer/src/memory/memory-query';
-import { throttleTrailing, type Timers } from '../../renderer/src/memory/throttle';
-import { groupByDay, KIND_FILTERS, KNOWN_KINDS, kindLabelKey } from '../../renderer/src/memory/timeline-format';
+import { layoutBars } from '../../renderer/src/timeline/activity-chart';
+import { PAGE_SIZE, pagesFor, pagesToEvict, rowAt, rowRange } from '../../renderer/src/memories/memory-pages';
+import { activeFilterCount, countedStatus, defaultQuery, effectiveSort, filtersOf, listInput, searchInput } from '../../renderer/src/memories/memory-query';
+import { localDayStart, nextLocalDay, toDateInput } from '../../renderer/src/format/local-day';
+import { throttleTrailing, type Timers } from '../../renderer/src/memories/throttle';
+import { groupByDay, KIND_FILTERS, KNOWN_KINDS, kindLabelKey } from '../../renderer/src/timeline/timeline-format';
 import { systemTimeZone } from '../../shared/time-zone';
-import { diffWords, tokenize } from '../../renderer/src/memory/word-diff';
-import { dictionaries } from '../../renderer/src/i18n';
+import { diffWords, tokenize } from '../../renderer/src/memories/word-diff';
+import { dictionaries } from '../../renderer/src/i18n/i18n';
 import { seededRandom } from '../support/seeded-random';
 
 /** `length` Chinese characters drawn from fifty, reproducibly. */
@@ -49,7 +50,7 @@ describe('word diff', () => {
     ]);
   });
 
-  // Cases jsdiff's diffWordsWithSpace gets otherwise (see the header of renderer/src/memory/word-diff.ts).
+  // Cases jsdiff's diffWordsWithSpace gets otherwise (see the header of renderer/src/memories/word-diff.ts).
   it('marks whole words in every alphabet, not letters inside them', () => {
     expect(diffWords('Привет мир', 'Привет мира')).toEqual([
       { kind: 'same', text: 'Привет ' },

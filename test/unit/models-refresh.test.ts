@@ -1,7 +1,7 @@
 /** The model list shown in the UI is asked again whenever a setting changes what models.list would answer. */
 import { describe, expect, it } from 'vitest';
 import { Settings } from '../../shared/contract';
-import { changesModels } from '../../renderer/src/stores/status.store';
+import { changesModels } from '../../renderer/src/status/status.store';
 
 describe('settings that change the model list', () => {
   it.each([['llmProvider'], ['ollamaHost'], ['ollamaRemoteConfirmed'], ['openaiBaseUrl'], ['openaiRemoteConfirmed'], ['openaiApiKeySet'], ['chatModel'], ['backgroundModel']])('%s', (key) => {

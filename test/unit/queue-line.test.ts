@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { translate, type Language } from '../../renderer/src/i18n';
+import { translate, type Language } from '../../renderer/src/i18n/i18n';
 import { queueLine } from '../../renderer/src/status/queue-line';
-import type { QueueState } from '../../renderer/src/stores/status.store';
+import type { QueueState } from '../../renderer/src/status/status.store';
 
 const idle: QueueState = { queued: 0, running: null, runningElsewhere: 0, stalled: 0, dead: 0, paused: null, learning: { waitingFor: null, behind: 0 } };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { receiptReason } from '../../renderer/src/memory/receipt-reason';
+import { receiptReason } from '../../renderer/src/chat/receipt-reason';
 
 describe('receipt reason in words', () => {
   it('names the matched words of a keyword match, in both languages', () => {

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/contract';
 import { safeLinkUrl, displayUrl } from '../../renderer/src/markdown/safe-url';
 import { codeLanguage, hastText } from '../../renderer/src/markdown/hast-text';
-import { applyDelta, mergeOlder, replyState, retryableReply, upsertMessage } from '../../renderer/src/stores/chat-merge';
-import { matchTitle, snippet } from '../../renderer/src/search-text';
+import { applyDelta, mergeOlder, replyState, retryableReply, upsertMessage } from '../../renderer/src/chat/chat-merge';
+import { matchTitle, snippet } from '../../renderer/src/threads/search-text';
 import { PROPERTY_TEST_TIMEOUT_MS } from '../support/timeouts';
 
 function message(id: number, patch: Partial<Message> = {}): Message {

@@ -1,6 +1,6 @@
 /** Leaving Settings with unsaved edits asks first; the answer decides, and nothing else is held up. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useAppStore } from '../../renderer/src/stores/app.store';
+import { useAppStore } from '../../renderer/src/app/app.store';
 
 describe('leaving Settings with unsaved edits', () => {
   beforeEach(() => useAppStore.setState({ view: 'settings', settingsUnsaved: false, pendingView: null }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { translate } from '../../renderer/src/i18n';
+import { translate } from '../../renderer/src/i18n/i18n';
 import { modelServerLine, type ModelServerView } from '../../renderer/src/status/model-server-line';
 import { statusAnnouncements, statusFacts, type StatusSource } from '../../renderer/src/status/status-announcements';
 

@@ -1,7 +1,7 @@
 /** An episode's stretch of time as the memory screen writes it: the day once when both ends share it, in each UI language. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatTimeRange } from '../../renderer/src/format';
-import { useSettingsStore } from '../../renderer/src/stores/settings.store';
+import { formatTimeRange } from '../../renderer/src/format/format';
+import { useSettingsStore } from '../../renderer/src/settings/settings.store';
 
 type SettingsState = ReturnType<typeof useSettingsStore.getState>;
 

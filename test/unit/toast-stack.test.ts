@@ -1,6 +1,6 @@
 /** The notification stack: one short stack, repeats counted in place instead of piling up over the window. */
 import { describe, expect, it } from 'vitest';
-import { addToast, MAX_TOASTS, useAppStore, type Toast } from '../../renderer/src/stores/app.store';
+import { addToast, MAX_TOASTS, useAppStore, type Toast } from '../../renderer/src/app/app.store';
 
 const changed = (id: number): Toast => ({ id, text: { key: 'receipt.deletedToast' }, count: 1 });
 const learned = (id: number, content: string): Toast => ({ id, text: { key: 'memories.learnedToast', params: { content } }, count: 1 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTypingHint } from '../../renderer/src/stores/typing-hint';
+import { createTypingHint } from '../../renderer/src/chat/typing-hint';
 
 function hint() {
   let t = 0;

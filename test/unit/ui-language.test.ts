@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/errors';
-import { errorText } from '../../renderer/src/error-text';
-import { dictionaries, translate, type Message } from '../../renderer/src/i18n';
-import { attributionKey } from '../../renderer/src/memory/timeline-format';
-import { pullStepKey } from '../../renderer/src/pull-status';
+import { errorText } from '../../renderer/src/i18n/error-text';
+import { dictionaries, translate, type Message } from '../../renderer/src/i18n/i18n';
+import { attributionKey } from '../../renderer/src/timeline/timeline-format';
+import { pullStepKey } from '../../renderer/src/status/pull-status';
 import { latinWords } from '../support/latin-words';
 
 const forms = (message: Message): string[] => (typeof message === 'string' ? [message] : Object.values(message));
@@ -42,14 +42,14 @@ const SHOWN_ATTRIBUTES = new Set(['aria-label', 'aria-description', 'aria-placeh
  */
 const ALLOWED_LITERALS: Record<string, string> = {
   // The language picker names each language in itself, so a reader of that language finds it.
-  'components/SettingsView.tsx English': 'a language named in itself',
+  'settings/SettingsView.tsx English': 'a language named in itself',
   // The product's name beside its version number (About line, status bar).
-  'components/SettingsView.tsx · Mnemo': 'product name',
-  'components/StatusBar.tsx Mnemo': 'product name',
+  'settings/SettingsView.tsx · Mnemo': 'product name',
+  'status/StatusBar.tsx Mnemo': 'product name',
   // A command the user types, shown as code.
-  'components/ModelSetup.tsx ollama serve': 'a command typed as written',
+  'status/ModelSetup.tsx ollama serve': 'a command typed as written',
   // An example of a model name, which is an identifier.
-  'components/ModelSetup.tsx qwen3:4b': 'a model id',
+  'status/ModelSetup.tsx qwen3:4b': 'a model id',
 };
 
 function tsxFiles(dir: string): string[] {
@@ -143,17 +143,17 @@ export function coreWordsShown(file: string, source: string): string[] {
  */
 const CORE_WORDS_ALLOWED: Record<string, string> = {
   // Folded under "Details" beneath the Chinese sentence that says why semantic search is off.
-  'components/memories/SemanticNotice.tsx status.message': 'folded detail',
+  'memories/SemanticNotice.tsx status.message': 'folded detail',
   // The same, for every place that says why semantic search is off (Settings, the Memories notice).
-  'components/EmbeddingOffReason.tsx status.message': 'folded detail',
+  'status/EmbeddingOffReason.tsx status.message': 'folded detail',
   // Folded under "Details" beneath the sentence that the model server is unreachable (it names the address tried).
-  'components/ModelSetup.tsx problem.message': 'folded detail',
+  'status/ModelSetup.tsx problem.message': 'folded detail',
   // TODO: the settings save error and the embedding note (SettingsView), and three hover titles (StatusBar).
-  'components/SettingsView.tsx save.message': 'todo',
-  'components/SettingsView.tsx embedding.message': 'todo',
-  'components/StatusBar.tsx models?.error?.message': 'todo: hover title',
-  'components/StatusBar.tsx queue.paused?.message': 'todo: hover title',
-  'components/StatusBar.tsx embedding.message': 'todo: hover title',
+  'settings/SettingsView.tsx save.message': 'todo',
+  'settings/SettingsView.tsx embedding.message': 'todo',
+  'status/StatusBar.tsx models?.error?.message': 'todo: hover title',
+  'status/StatusBar.tsx queue.paused?.message': 'todo: hover title',
+  'status/StatusBar.tsx embedding.message': 'todo: hover title',
 };
 
 describe('a failure from the core, in the UI language', () => {

@@ -20,7 +20,6 @@
  */
 import type { Memory, Settings } from '../../../shared/contract';
 import { MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
-import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../runtime/event-bus';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
@@ -30,9 +29,10 @@ import { estimateTokens } from '../text/token-estimate';
 import { cleanSummary, consolidationPrompt, summaryGrounding, SUMMARY_MAX_TOKENS } from './consolidation-summary';
 import type { MemoryCap } from './memory-cap';
 import type { MemoryService } from './memory.service';
+import type { MemoryUpkeepStore } from './memory-upkeep.store';
 
 export interface ConsolidateJobDeps {
-  sqlite: Sqlite;
+  upkeep: Pick<MemoryUpkeepStore, 'latestVersion'>;
   events: EventBus;
   logger: Logger;
   model: BackgroundModel;
@@ -42,15 +42,14 @@ export interface ConsolidateJobDeps {
 }
 
 export function createConsolidateJob(deps: ConsolidateJobDeps): JobHandler {
-  const { sqlite, events, logger, memories, cap } = deps;
-  const latestVersion = sqlite.prepare('SELECT max(version) FROM memory_versions WHERE memory_id = ?').pluck();
+  const { upkeep, events, logger, memories, cap } = deps;
 
   /** The cluster's memories as the payload names them, or null when one changed, went or expired since. */
   function unchanged(cluster: ReadonlyArray<{ id: number; version: number }>): Memory[] | null {
     const out: Memory[] = [];
     for (const { id, version } of cluster) {
       const memory = memories.getMemory(id);
-      if (!memory || memory.status !== 'active' || memory.expired || latestVersion.get(id) !== version) return null;
+      if (!memory || memory.status !== 'active' || memory.expired || upkeep.latestVersion(id) !== version) return null;
       out.push(memory);
     }
     return out;

@@ -22,15 +22,12 @@ import { createTimeSlicer } from '../runtime/time-slicer';
 import { CLUSTER_SIMILARITY, MAX_CLUSTER_SIZE, MIN_CLUSTER_SIZE, createClusterer, type Cluster, type ClusterMember } from './consolidation-clusters';
 import type { MemoryCap } from './memory-cap';
 import type { MemoryService } from './memory.service';
+import type { MemoryStores } from './memory.store';
+import type { Watermark } from './memory-upkeep.store';
 
 /** Changed memories looked at per run, and memories sampled from the rest. */
 export const SEEDS_PER_RUN = 200;
 export const SAMPLE_PER_RUN = 50;
-
-export interface Watermark {
-  at: number;
-  id: number;
-}
 
 export interface ConsolidationStepResult {
   queued: number;
@@ -45,7 +42,9 @@ export interface ConsolidationStep {
 }
 
 export interface ConsolidationStepDeps {
+  /** Only for the jobs table (queued clusters, clusters asked before), until that table has its store. */
   sqlite: Sqlite;
+  stores: Pick<MemoryStores, 'upkeep' | 'vectors'>;
   clock: Clock;
   memories: Pick<MemoryService, 'nearest' | 'transaction'>;
   cap: MemoryCap;
@@ -55,33 +54,10 @@ export interface ConsolidationStepDeps {
 
 export function createConsolidationStep(deps: ConsolidationStepDeps): ConsolidationStep {
   const { sqlite, clock, memories, cap, queue } = deps;
+  const { upkeep, vectors } = deps.stores;
   const q = {
-    changed: sqlite.prepare(
-      `SELECT id, updated_at FROM memories
-       WHERE status = 'active' AND embedding_model = @model AND (expires_at IS NULL OR expires_at > @now)
-         AND (updated_at > @at OR (updated_at = @at AND id > @id))
-       ORDER BY updated_at, id LIMIT @limit`,
-    ),
-    // A random place in the id order, then the next active ones (abs of random() alone can overflow at its minimum).
-    sample: sqlite.prepare(
-      `SELECT id, updated_at FROM memories
-       WHERE id >= (SELECT abs(random() % 4294967296) % (coalesce(max(id), 0) + 1) FROM memories)
-         AND status = 'active' AND embedding_model = @model AND (expires_at IS NULL OR expires_at > @now)
-       ORDER BY id LIMIT @limit`,
-    ),
-    vector: sqlite.prepare('SELECT embedding FROM memory_vectors WHERE memory_id = ?').pluck(),
-    row: sqlite.prepare(`SELECT id, category, pinned, status, embedding_model FROM memories WHERE id = ?`),
-    version: sqlite.prepare('SELECT max(version) FROM memory_versions WHERE memory_id = ?').pluck(),
     pendingJobs: sqlite.prepare(`SELECT payload FROM jobs WHERE kind = 'consolidate' AND status IN ('queued', 'running')`).pluck(),
-    proposals: sqlite.prepare(
-      `SELECT e.data FROM events e JOIN memories m ON m.id = e.memory_id
-       WHERE e.kind = 'proposed' AND m.status IN ('review', 'rejected') AND json_extract(e.data, '$.flag') = 'consolidation'`,
-    ).pluck(),
     asked: sqlite.prepare('SELECT 1 FROM jobs WHERE idempotency_key = ?').pluck(),
-    // By event id, not time: a summary written in the same millisecond as a run is counted once.
-    summarisedSinceLastRun: sqlite.prepare(
-      `SELECT count(*) FROM events WHERE kind = 'consolidated' AND id > coalesce((SELECT max(id) FROM events WHERE kind = 'maintained'), 0)`,
-    ).pluck(),
   };
 
   /** Memories already in a cluster: a queued or running job's, a proposal's (waiting or rejected). */
@@ -94,20 +70,15 @@ export function createConsolidationStep(deps: ConsolidationStepDeps): Consolidat
         // A payload that is not JSON fails its own job; it holds no memory back here.
       }
     }
-    for (const data of q.proposals.all() as string[]) {
+    for (const data of upkeep.consolidationProposals()) {
       const d = JSON.parse(data) as { from?: unknown };
       if (Array.isArray(d.from)) for (const id of d.from) if (typeof id === 'number') ids.push(id);
     }
     return ids;
   }
 
-  function storedVector(id: number): Float32Array | null {
-    const b = q.vector.get(BigInt(id)) as Buffer | undefined;
-    return b ? new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)) : null;
-  }
-
   function memberOf(id: number, model: string): ClusterMember | null {
-    const r = q.row.get(id) as { id: number; category: string; pinned: number; status: string; embedding_model: string | null } | undefined;
+    const r = upkeep.clusterRow(id);
     if (!r || r.status !== 'active' || r.embedding_model !== model) return null;
     // usersOwn is filled for the few seeds with enough neighbours (usersAmong reads the versions).
     return { id: r.id, category: r.category, pinned: r.pinned === 1, usersOwn: false };
@@ -115,7 +86,7 @@ export function createConsolidationStep(deps: ConsolidationStepDeps): Consolidat
 
   /** A cluster's job: its memories oldest first, each at its current version (the key says which versions). */
   function jobOf(cluster: Cluster): { members: Array<{ id: number; version: number }>; key: string } {
-    const members = [...cluster.ids].sort((a, b) => a - b).map((id) => ({ id, version: q.version.get(id) as number }));
+    const members = [...cluster.ids].sort((a, b) => a - b).map((id) => ({ id, version: upkeep.latestVersion(id)! }));
     return { members, key: `consolidate:${members.map((m) => `${m.id}v${m.version}`).join(',')}` };
   }
 
@@ -124,8 +95,8 @@ export function createConsolidationStep(deps: ConsolidationStepDeps): Consolidat
       const settings = deps.settings();
       if (!settings.consolidationEnabled) return { queued: 0, watermark: null };
       const now = clock.now();
-      const changed = q.changed.all({ model, now, ...watermark, limit: SEEDS_PER_RUN }) as Array<{ id: number; updated_at: number }>;
-      const sampled = q.sample.all({ model, now, limit: SAMPLE_PER_RUN }) as Array<{ id: number }>;
+      const changed = upkeep.changedSince(model, now, watermark, SEEDS_PER_RUN);
+      const sampled = upkeep.sample(model, now, SAMPLE_PER_RUN);
       const clusterer = createClusterer(taken());
       const jobs: Array<ReturnType<typeof jobOf>> = [];
       const slicer = createTimeSlicer();
@@ -135,7 +106,7 @@ export function createConsolidationStep(deps: ConsolidationStepDeps): Consolidat
         if (jobs.length >= settings.consolidationMaxPerRun) break;
         if (s.changed) next = { at: s.updated_at, id: s.id };
         const seed = memberOf(s.id, model);
-        const vector = seed ? storedVector(s.id) : null;
+        const vector = seed ? vectors.stored(s.id) : null;
         if (seed && vector) {
           const near = memories
             .nearest(vector, { limit: MAX_CLUSTER_SIZE + 4, minSimilarity: CLUSTER_SIMILARITY, categories: [seed.category as MemoryCategory], statuses: ['active'] })
@@ -162,6 +133,6 @@ export function createConsolidationStep(deps: ConsolidationStepDeps): Consolidat
       }
       return { queued: jobs.length, watermark: next };
     },
-    summarisedSinceLastRun: () => q.summarisedSinceLastRun.get() as number,
+    summarisedSinceLastRun: upkeep.summarisedSinceLastRun,
   };
 }

@@ -11,7 +11,7 @@
  * A memory's words are those of every version it had, not only the current one: a profile or a summary may have been
  * written from an earlier wording.
  */
-import type { Sqlite } from '../db/open-database';
+import type { MemoryUpkeepStore } from './memory-upkeep.store';
 
 export interface DerivedMemories {
   /** The ids and every summary written from any of them, transitively; the given ids first. */
@@ -22,25 +22,13 @@ export interface DerivedMemories {
   allWording(id: number): string;
 }
 
-export function createDerivedMemories(sqlite: Sqlite): DerivedMemories {
-  const q = {
-    summariesOf: sqlite
-      .prepare(
-        `SELECT DISTINCT e.memory_id FROM events e, json_each(e.data, '$.from') f
-         WHERE e.kind IN ('consolidated', 'proposed') AND e.memory_id IS NOT NULL AND f.value = ?`,
-      )
-      .pluck(),
-    supersededBy: sqlite.prepare(`SELECT id FROM memories WHERE superseded_by = ? AND status = 'superseded' ORDER BY id`).pluck(),
-    wordings: sqlite
-      .prepare(`SELECT content FROM memories WHERE id = ? UNION SELECT content FROM memory_versions WHERE memory_id = ?`)
-      .pluck(),
-  };
+export function createDerivedMemories(upkeep: Pick<MemoryUpkeepStore, 'summariesOf' | 'supersededBy' | 'wordings'>): DerivedMemories {
   return {
     closure(ids) {
       const seen = new Set(ids);
       const out = [...seen];
       for (let i = 0; i < out.length; i++) {
-        for (const summary of q.summariesOf.all(out[i]) as number[]) {
+        for (const summary of upkeep.summariesOf(out[i]!)) {
           if (seen.has(summary)) continue;
           seen.add(summary);
           out.push(summary);
@@ -49,8 +37,8 @@ export function createDerivedMemories(sqlite: Sqlite): DerivedMemories {
       return out;
     },
     remainingOriginals(summaryIds, purged) {
-      return summaryIds.flatMap((s) => (q.supersededBy.all(s) as number[]).filter((id) => !purged.has(id)));
+      return summaryIds.flatMap((s) => upkeep.supersededBy(s).filter((id) => !purged.has(id)));
     },
-    allWording: (id) => (q.wordings.all(id, id) as string[]).join('\n'),
+    allWording: (id) => upkeep.wordings(id).join('\n'),
   };
 }

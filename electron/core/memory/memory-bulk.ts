@@ -16,15 +16,15 @@
  *   are erased from every backup (backup-scrub.ts); the answer says what happened there, the files that could not be
  *   changed included.
  */
-import type { Memory, MemoryChangedKind, MemoryStatus, OpOutput, OpParsedInput } from '../../../shared/contract';
+import type { Memory, MemoryChangedKind, OpOutput, OpParsedInput } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { NOTHING_ERASED, type BackupScrubber, type PurgedMemory } from '../ports/backup-scrubber.port';
-import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
-import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import { toMemory, type MemoryLookup, type MemoryRow } from './memory.repo';
+import { toMemory, type MemoryRow } from './memory.repo';
+import type { MemoryStore } from './memory.store';
+import type { MemoryUpkeepStore } from './memory-upkeep.store';
 import { createDerivedMemories } from './derived-memories';
 import type { MemoryPatch, MemoryWriter } from './memory-writer';
 
@@ -38,11 +38,11 @@ export interface MemoryBulk {
 }
 
 export interface MemoryBulkDeps {
-  sqlite: Sqlite;
+  store: MemoryStore;
+  upkeep: MemoryUpkeepStore;
   clock: Clock;
   events: EventBus;
   logger: Logger;
-  lookup: MemoryLookup;
   writer: MemoryWriter;
   /** Erases purged memories from the backups, after the purge has committed here. */
   backups: BackupScrubber;
@@ -94,33 +94,27 @@ function bulkPatch(r: MemoryRow, input: OpParsedInput<'memory.bulk'>): MemoryPat
 }
 
 export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
-  const { sqlite, clock, events, logger, lookup, writer } = deps;
-  const derived = createDerivedMemories(sqlite);
-  const q = {
-    statusBeforeTrash: sqlite.prepare(
-      `SELECT status FROM memory_versions WHERE memory_id = ? AND status != 'trashed' ORDER BY version DESC LIMIT 1`,
-    ),
-    trashedIds: sqlite.prepare(`SELECT id FROM memories WHERE status = 'trashed' AND (? IS NULL OR trashed_at < ?) ORDER BY id`),
-  };
+  const { store, clock, events, logger, writer } = deps;
+  const derived = createDerivedMemories(deps.upkeep);
   const now = () => clock.now();
 
   /** Out of the trash to where it was (active, archived, in review...); out of the archive to active; else null. */
   function restorePatch(r: MemoryRow): MemoryPatch | null {
     if (r.status === 'archived') return { status: 'active' };
     if (r.status !== 'trashed') return null;
-    const previous = (q.statusBeforeTrash.get(r.id) as { status: MemoryStatus } | undefined)?.status;
+    const previous = store.statusBeforeTrash(r.id);
     return { status: previous ?? 'active' };
   }
 
   /** One chunk: the memories, the summaries written from them, their remaining originals back, the profile's lines. */
   function purgeChunk(ids: readonly number[]) {
     return writer.transaction(() => {
-      const given = new Set(ids.filter((id) => lookup.row(id) !== undefined));
+      const given = new Set(ids.filter((id) => store.row(id) !== undefined));
       const all = derived.closure([...given]);
       const summaries = all.filter((id) => !given.has(id));
       const restored = derived.remainingOriginals(summaries, new Set(all)).map((id) =>
         toMemory(
-          writer.applyPatch(lookup.mustRow(id), { status: 'active', supersededBy: null }, { origin: 'user', reason: 'unconsolidated', eventKind: 'restored', eventData: { sourcePurged: true } })!,
+          writer.applyPatch(store.mustRow(id), { status: 'active', supersededBy: null }, { origin: 'user', reason: 'unconsolidated', eventKind: 'restored', eventData: { sourcePurged: true } })!,
           now(),
         ),
       );
@@ -150,7 +144,7 @@ export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
     return { purged: purged.length - result.summaries, backups, derived: result, ids: purged.map((m) => m.id) };
   }
 
-  const checkpoint = () => checkpointAfterPurge(sqlite, logger);
+  const checkpoint = () => store.checkpointAfterPurge(logger);
 
   function emitAll(kind: 'memory.updated' | 'memory.deleted' | 'memory.restored', memories: Memory[]): void {
     for (const memory of memories) events.emit(kind, { memory });
@@ -159,19 +153,19 @@ export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
   return {
     trash(memoryId, how) {
       const memory = writer.transaction(() => {
-        const r = lookup.mustRow(memoryId);
+        const r = store.mustRow(memoryId);
         if (r.status === 'trashed') return null;
         const eventData = how ? { eventData: { forgotten: how.forgotten } } : {};
         return toMemory(writer.applyPatch(r, { status: 'trashed' }, { origin: 'user', reason: 'deleted', eventKind: 'deleted', ...eventData })!, now());
       });
-      if (!memory) return toMemory(lookup.mustRow(memoryId), now());
+      if (!memory) return toMemory(store.mustRow(memoryId), now());
       events.emit('memory.deleted', { memory });
       return memory;
     },
 
     restore(memoryId) {
       const memory = writer.transaction(() => {
-        const r = lookup.mustRow(memoryId);
+        const r = store.mustRow(memoryId);
         const patch = restorePatch(r);
         if (!patch) throw new MnemoError('CONFLICT', `Memory ${memoryId} is not in the trash or the archive (it is ${r.status}).`);
         return toMemory(writer.applyPatch(r, patch, { origin: 'user', reason: 'restored', eventKind: 'restored' })!, now());
@@ -181,14 +175,14 @@ export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
     },
 
     async purge(memoryIds) {
-      for (const id of memoryIds) lookup.mustRow(id);
+      for (const id of memoryIds) store.mustRow(id);
       const { ids, ...result } = await purgeIds(memoryIds);
       if (ids.length > 0) events.emit('memory.purged', { memoryIds: ids });
       return result;
     },
 
     async emptyTrash(trashedBefore) {
-      const trashed = (q.trashedIds.all(trashedBefore ?? null, trashedBefore ?? null) as Array<{ id: number }>).map((r) => r.id);
+      const trashed = store.trashedIds(trashedBefore ?? null);
       const { ids, ...result } = await purgeIds(trashed);
       if (ids.length > 0) events.emit('memory.purged', { memoryIds: ids });
       return result;
@@ -199,7 +193,7 @@ export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
       const unique = [...new Set(input.memoryIds)];
       if (action === 'purge') {
         // Only from the trash: a bulk purge must never reach a memory the user did not delete first.
-        const trashed = unique.filter((id) => lookup.row(id)?.status === 'trashed');
+        const trashed = unique.filter((id) => store.row(id)?.status === 'trashed');
         const { purged, backups, derived: written, ids } = await purgeIds(trashed);
         if (ids.length > 0) events.emit('memory.purged', { memoryIds: ids });
         return { changed: purged, skipped: unique.length - purged, backups, derived: written };
@@ -208,7 +202,7 @@ export function createMemoryBulk(deps: MemoryBulkDeps): MemoryBulk {
       let skipped = 0;
       writer.transaction(() => {
         for (const id of unique) {
-          const r = lookup.row(id);
+          const r = store.row(id);
           const patch = !r ? null : action === 'restore' ? restorePatch(r) : bulkPatch(r, input);
           if (!r || !patch) {
             skipped++;

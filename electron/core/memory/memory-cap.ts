@@ -11,17 +11,10 @@
  *   Otherwise a merge or a correction would hand the user's fact to a memory the cap may trash.
  * Every other active memory is learned: extraction made it from a chat, and since then only extraction (confirmed)
  * and maintenance (merged, decayed) changed it. Those are what the cap counts and, least valuable first, trashes.
+ * The rule in SQL (a recursive `users` CTE) is memory-upkeep.store.ts's, which runs it.
  */
 import type { MemoryCapStanding, Settings } from '../../../shared/contract';
-import type { Sqlite } from '../db/open-database';
-
-/** The ids of every memory that is the user's, as a common table expression named `users`. */
-const USERS_CTE = `WITH RECURSIVE users(id) AS (
-    SELECT memory_id FROM memory_versions WHERE origin IN ('user', 'import')
-    UNION
-    SELECT m.superseded_by FROM users u JOIN memories m ON m.id = u.id
-    WHERE m.superseded_by IS NOT NULL AND m.status IN ('archived', 'superseded')
-  )`;
+import type { MemoryUpkeepStore } from './memory-upkeep.store';
 
 export interface MemoryCap {
   /**
@@ -35,34 +28,21 @@ export interface MemoryCap {
   usersAmong(ids: readonly number[]): Set<number>;
 }
 
-export function createMemoryCap(deps: { sqlite: Sqlite; settings: () => Settings }): MemoryCap {
-  const { sqlite } = deps;
-  const q = {
-    counts: sqlite.prepare(
-      `${USERS_CTE}
-       SELECT count(*) AS active, coalesce(sum(id NOT IN (SELECT id FROM users)), 0) AS learned FROM memories WHERE status = 'active'`,
-    ),
-    leastValuable: sqlite.prepare(
-      `${USERS_CTE}
-       SELECT id FROM memories WHERE status = 'active' AND pinned = 0 AND id NOT IN (SELECT id FROM users)
-       ORDER BY importance ASC, access_count ASC, coalesce(last_used_at, updated_at) ASC, id ASC LIMIT ?`,
-    ),
-    // The ids travel as one JSON array: one statement for any number of them.
-    usersAmong: sqlite.prepare(`${USERS_CTE} SELECT id FROM users WHERE id IN (SELECT value FROM json_each(?))`).pluck(),
-  };
+export function createMemoryCap(deps: { upkeep: Pick<MemoryUpkeepStore, 'capCounts' | 'leastValuableLearned' | 'usersAmong'>; settings: () => Settings }): MemoryCap {
+  const { upkeep } = deps;
   return {
     standing(addedByUser = 0) {
       const { activeMemoryCap: cap, trashRetentionDays } = deps.settings();
-      const { active, learned } = q.counts.get() as { active: number; learned: number };
+      const { active, learned } = upkeep.capCounts();
       return { cap, active: active + addedByUser, learned, overCap: Math.max(0, learned - cap), restorableDays: trashRetentionDays };
     },
     leastValuableLearned(n) {
       if (n <= 0) return [];
-      return (q.leastValuable.all(n) as Array<{ id: number }>).map((r) => r.id);
+      return upkeep.leastValuableLearned(n);
     },
     usersAmong(ids) {
       if (ids.length === 0) return new Set();
-      return new Set(q.usersAmong.all(JSON.stringify(ids)) as number[]);
+      return new Set(upkeep.usersAmong(ids));
     },
   };
 }

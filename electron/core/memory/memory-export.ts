@@ -24,9 +24,12 @@ import {
 import { userTimeZone } from '../../../shared/time-zone';
 import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
-import { toMemory, toVersion, type MemoryRow, type VersionRow } from './memory.repo';
+import { toMemory, toVersion, type MemoryRow } from './memory.repo';
+import type { ExportVersionRow, MemoryUpkeepStore } from './memory-upkeep.store';
 
 export interface MemoryExportDeps {
+  upkeep: Pick<MemoryUpkeepStore, 'exportRows' | 'exportVersions'>;
+  /** Only for the episodes of the Markdown page, until the episode store reads them (episodes/ is above memory/). */
   sqlite: Sqlite;
   clock: Clock;
   settings: () => Settings;
@@ -35,10 +38,9 @@ export interface MemoryExportDeps {
   profile: () => string | null;
 }
 
-type ExportVersionRow = VersionRow & { memory_id: number };
 
 export function createMemoryExporter(deps: MemoryExportDeps): { export(input: OpParsedInput<'memory.export'>): OpOutput<'memory.export'> } {
-  const { sqlite, clock } = deps;
+  const { upkeep, sqlite, clock } = deps;
 
   function statusesFor(input: OpParsedInput<'memory.export'>): MemoryStatus[] {
     // The Markdown page is what Mnemo uses about the user now; the JSON can carry the archive and the trash as well.
@@ -47,12 +49,7 @@ export function createMemoryExporter(deps: MemoryExportDeps): { export(input: Op
   }
 
   function readMemories(statuses: MemoryStatus[]): Array<MemoryRow & { thread_title: string | null }> {
-    return sqlite
-      .prepare(
-        `SELECT m.*, t.title AS thread_title FROM memories m LEFT JOIN threads t ON t.id = m.source_thread_id
-         WHERE m.status IN (SELECT value FROM json_each(?)) ORDER BY m.id`,
-      )
-      .all(JSON.stringify(statuses)) as Array<MemoryRow & { thread_title: string | null }>;
+    return upkeep.exportRows(statuses);
   }
 
   /** Active episodes, oldest first (the page reads as a diary), with their thread's title. */
@@ -66,12 +63,7 @@ export function createMemoryExporter(deps: MemoryExportDeps): { export(input: Op
   }
 
   function readVersions(statuses: MemoryStatus[]): Map<number, ExportVersionRow[]> {
-    const rows = sqlite
-      .prepare(
-        `SELECT v.* FROM memory_versions v JOIN memories m ON m.id = v.memory_id
-         WHERE m.status IN (SELECT value FROM json_each(?)) ORDER BY v.memory_id, v.version`,
-      )
-      .all(JSON.stringify(statuses)) as ExportVersionRow[];
+    const rows = upkeep.exportVersions(statuses);
     const byMemory = new Map<number, ExportVersionRow[]>();
     for (const v of rows) {
       const list = byMemory.get(v.memory_id);

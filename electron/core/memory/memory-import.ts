@@ -26,7 +26,6 @@
  */
 import type { ImportItem, ImportReport, MemoryCategory, MemoryStatus, OpParsedInput, Settings } from '../../../shared/contract';
 import { userTimeZone } from '../../../shared/time-zone';
-import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
@@ -40,9 +39,11 @@ import { createTimeSlicer } from '../runtime/time-slicer';
 import type { TimelineWriter } from '../db/timeline-writer';
 import type { MemoryService } from './memory.service';
 import type { MemoryWrites, PreparedEmbedding } from './memory-writer';
+import type { VectorIndex } from '../search/vector-index';
 
 export interface MemoryImportDeps {
-  sqlite: Sqlite;
+  /** The vector index, for the dimension its table has now. */
+  vectors: Pick<VectorIndex, 'storedDimensions'>;
   clock: Clock;
   events: EventBus;
   logger: Logger;
@@ -88,7 +89,7 @@ export interface MemoryImporter {
 }
 
 export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
-  const { sqlite, clock, events, logger, memories } = deps;
+  const { clock, events, logger, memories } = deps;
   const me = deps.owner ?? newLeaseOwner();
   const owner = formatLeaseOwner(me);
   let batches = 0;
@@ -96,7 +97,7 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
   const leftBehind = new Set<string>();
   const shutdown = new AbortController();
   const running = new Set<Promise<ImportReport>>();
-  const { timeline, cap } = deps;
+  const { timeline, cap, vectors } = deps;
 
   /** Exact-duplicate outcome of one item against the database, or null when its text is not there. */
   function exactMatch(hash: string): Pick<ImportItem, 'outcome' | 'existingId' | 'reason'> | null {
@@ -162,8 +163,9 @@ export function createMemoryImporter(deps: MemoryImportDeps): MemoryImporter {
 
     // Near-duplicates by meaning, in the same category. Only against vectors the index can compare (same dimension).
     const threshold = deps.settings().nearDuplicateSimilarity;
-    // Read now: the memory service rebuilds the index when the model's dimension changes.
-    const indexDimensions = vectorTableDimensions(sqlite);
+    // Read from the schema now: the memory service rebuilds the index when the model's dimension changes. Comparing
+    // it with a vector's length first keeps nearest() from rebuilding the index, a write a dry run must not make.
+    const indexDimensions = vectors.storedDimensions();
     let nearDuplicateCheck = false;
     for (const p of planned) {
       await slicer.yield(); // each nearest() scans the stored vectors
@@ -337,16 +339,6 @@ interface ImportSummary {
 function counts(planned: readonly Planned[]): Omit<ImportSummary, 'written'> {
   const n = (outcome: ImportItem['outcome']) => planned.filter((p) => p.item.outcome === outcome).length;
   return { new: n('new'), duplicate: n('duplicate'), conflicting: n('conflict'), invalid: n('invalid') };
-}
-
-/**
- * The dimension memory_vectors was created with, read from the schema. Comparing it with a vector's length first keeps
- * nearest() from rebuilding the index for a new model's dimension, a write a dry run must not make.
- */
-function vectorTableDimensions(sqlite: Sqlite): number | null {
-  const row = sqlite.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'memory_vectors'`).get() as { sql: string } | undefined;
-  const m = /float\[(\d+)\]/.exec(row?.sql ?? '');
-  return m ? Number(m[1]) : null;
 }
 
 /** Parsing gives every importable item a category (only invalid ones have none). */

@@ -9,11 +9,8 @@
  * history, which stays true after a restore. A memory stored superseded without such an event (an older import) is
  * named by its superseded_by. A successor purged since is a null link: "replaced by a memory deleted since".
  */
-import type { MemoryLink, MemoryStatus } from '../../../shared/contract';
-import type { Sqlite } from '../db/open-database';
-
-/** How many replaced memories a memory lists (a consolidation summary stands for a cluster: a few dozen at most). */
-const MAX_REPLACED = 50;
+import type { MemoryLink } from '../../../shared/contract';
+import type { LinkRow, MemoryUpkeepStore } from './memory-upkeep.store';
 
 export interface MemoryLineage {
   /** Memories this one replaces now, oldest first. */
@@ -22,32 +19,19 @@ export interface MemoryLineage {
   replacedBy: Array<{ version: number; memory: MemoryLink | null }>;
 }
 
-interface LinkRow {
-  id: number;
-  content: string;
-  status: MemoryStatus | 'importing';
-}
-
-export function createMemoryLineage(sqlite: Sqlite) {
-  const q = {
-    replaced: sqlite.prepare(`SELECT id, content, status FROM memories WHERE superseded_by = ? AND status = 'superseded' ORDER BY id LIMIT ${MAX_REPLACED}`),
-    retirements: sqlite.prepare(
-      `SELECT json_extract(data, '$.version') AS version, json_extract(data, '$.by') AS by FROM events WHERE memory_id = ? AND kind = 'superseded' ORDER BY id`,
-    ),
-    link: sqlite.prepare('SELECT id, content, status FROM memories WHERE id = ?'),
-    state: sqlite.prepare('SELECT status, superseded_by, (SELECT max(version) FROM memory_versions WHERE memory_id = m.id) AS version FROM memories m WHERE id = ?'),
-  };
+export function createMemoryLineage(upkeep: Pick<MemoryUpkeepStore, 'replaced' | 'retirements' | 'link' | 'state'>) {
   const toLink = (r: LinkRow | undefined): MemoryLink | null => (r && r.status !== 'importing' ? { id: r.id, content: r.content, status: r.status } : null);
 
   return {
     of(memoryId: number): MemoryLineage {
-      const replaces = (q.replaced.all(memoryId) as LinkRow[]).map((r) => toLink(r)!);
-      const replacedBy = (q.retirements.all(memoryId) as Array<{ version: unknown; by: unknown }>)
+      const replaces = upkeep.replaced(memoryId).map((r) => toLink(r)!);
+      const replacedBy = upkeep
+        .retirements(memoryId)
         .filter((e): e is { version: number; by: number } => Number.isInteger(e.version) && Number.isInteger(e.by))
-        .map((e) => ({ version: e.version, memory: toLink(q.link.get(e.by) as LinkRow | undefined) }));
-      const now = q.state.get(memoryId) as { status: string; superseded_by: number | null; version: number | null } | undefined;
+        .map((e) => ({ version: e.version, memory: toLink(upkeep.link(e.by)) }));
+      const now = upkeep.state(memoryId);
       if (now?.status === 'superseded' && now.superseded_by !== null && now.version !== null && !replacedBy.some((r) => r.memory?.id === now.superseded_by)) {
-        replacedBy.push({ version: now.version, memory: toLink(q.link.get(now.superseded_by) as LinkRow | undefined) });
+        replacedBy.push({ version: now.version, memory: toLink(upkeep.link(now.superseded_by)) });
       }
       return { replaces, replacedBy };
     },

@@ -23,7 +23,6 @@
  *   reports between its transactions at most every PROGRESS_EVERY_MS, so 1,000 checked memories are not 1,000 events.
  */
 import type { EventPayload, MaintenanceReport, Memory, Settings } from '../../../shared/contract';
-import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
@@ -35,9 +34,11 @@ import { createTimeSlicer } from '../runtime/time-slicer';
 import type { ConsolidationStep } from './consolidation-step';
 import type { MemoryService } from './memory.service';
 import type { MemoryWrites } from './memory-writer';
+import type { MemoryStores } from './memory.store';
+import type { Watermark } from './memory-upkeep.store';
 
 export interface MaintenanceDeps {
-  sqlite: Sqlite;
+  stores: Pick<MemoryStores, 'upkeep' | 'vectors'>;
   clock: Clock;
   events: EventBus;
   logger: Logger;
@@ -75,11 +76,6 @@ const PROGRESS_EVERY_MS = 100;
 
 type MaintenanceStep = EventPayload<'maintenance.progressed'>['step'];
 
-interface Watermark {
-  at: number;
-  id: number;
-}
-
 function readWatermark(w: Watermark | undefined): Watermark | null {
   return w && Number.isFinite(w.at) && Number.isFinite(w.id) ? w : null;
 }
@@ -103,32 +99,9 @@ export function decayedImportance(importance: number): number | null {
 }
 
 export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenance {
-  const { sqlite, clock, events, logger, memories, embedding, timeline, cap } = deps;
+  const { clock, events, logger, memories, embedding, timeline, cap } = deps;
+  const { upkeep, vectors } = deps.stores;
   const tx = memories.transaction;
-  const q = {
-    newlyExpired: sqlite.prepare(
-      `SELECT id FROM memories m
-       WHERE m.status = 'active' AND m.expires_at IS NOT NULL AND m.expires_at <= ?
-         AND NOT EXISTS (SELECT 1 FROM events e WHERE e.memory_id = m.id AND e.kind = 'expired' AND e.created_at >= m.expires_at)`,
-    ).pluck(),
-    lastRun: sqlite.prepare(`SELECT created_at AS at, data FROM events WHERE kind = 'maintained' ORDER BY created_at DESC, id DESC LIMIT 1`),
-    mergeCandidates: sqlite.prepare(
-      `SELECT id, updated_at FROM memories
-       WHERE status = 'active' AND embedding_model = @model AND (updated_at > @at OR (updated_at = @at AND id > @id))
-       ORDER BY updated_at, id LIMIT @limit`,
-    ),
-    mergePending: sqlite.prepare(
-      `SELECT count(*) AS n FROM memories
-       WHERE status = 'active' AND embedding_model = @model AND (updated_at > @at OR (updated_at = @at AND id > @id))`,
-    ),
-    vector: sqlite.prepare('SELECT embedding FROM memory_vectors WHERE memory_id = ?'),
-    decayable: sqlite.prepare(
-      `SELECT id, importance FROM memories
-       WHERE status = 'active' AND pinned = 0 AND importance < @below AND importance > @floor
-         AND updated_at < @cutoff AND (last_used_at IS NULL OR last_used_at < @cutoff)
-       ORDER BY id`,
-    ),
-  };
   // Emitted between transactions only: events leave after the writes they describe have committed.
   const progressed = (step: MaintenanceStep, done: number, total: number) => events.emit('maintenance.progressed', { step, done, total });
   /** A step that is one transaction: it reports once, when it is done. */
@@ -138,7 +111,7 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
   };
 
   function lastRun(): { at: number; watermark: Watermark; consolidationWatermark: Watermark } | null {
-    const row = q.lastRun.get() as { at: number; data: string } | undefined;
+    const row = upkeep.lastMaintained();
     if (!row) return null;
     const start = { at: 0, id: 0 };
     try {
@@ -159,17 +132,10 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
 
   function markExpired(): number {
     return tx(() => {
-      const ids = q.newlyExpired.all(clock.now()) as number[];
+      const ids = upkeep.newlyExpired(clock.now());
       for (const id of ids) memories.noteExpired(id);
       return ids.length;
     });
-  }
-
-  function storedVector(id: number): Float32Array | null {
-    const row = q.vector.get(BigInt(id)) as { embedding: Buffer } | undefined;
-    if (!row) return null;
-    const b = row.embedding;
-    return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
   }
 
   /** Merges `loser` into `survivor`: the survivor takes the higher importance and any pin; the loser is archived pointing at it. */
@@ -196,7 +162,7 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
     const model = status.modelId;
     const threshold = deps.settings().nearDuplicateSimilarity;
     let watermark = lastRun()?.watermark ?? { at: 0, id: 0 };
-    const candidates = q.mergeCandidates.all({ model, ...watermark, limit: MERGE_PER_RUN }) as Array<{ id: number; updated_at: number }>;
+    const candidates = upkeep.mergeCandidates(model, watermark, MERGE_PER_RUN);
     let merged = 0;
     const slicer = createTimeSlicer();
     progressed('merge', 0, candidates.length);
@@ -210,7 +176,7 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
         for (; i < candidates.length && i - first < MERGE_PER_TRANSACTION && (i === first || !slicer.spent()); i++) {
           const c = candidates[i]!;
           let current = memories.getMemory(c.id);
-          const vector = current?.status === 'active' && current.embeddingModel === model ? storedVector(c.id) : null;
+          const vector = current?.status === 'active' && current.embeddingModel === model ? vectors.stored(c.id) : null;
           if (!current || !vector) continue;
           const near = memories.nearest(vector, { limit: MERGE_NEIGHBOURS + 1, minSimilarity: threshold, categories: [current.category], statuses: ['active'] });
           for (const { memory: other, similarity } of near) {
@@ -231,14 +197,14 @@ export function createMemoryMaintenance(deps: MaintenanceDeps): MemoryMaintenanc
       // Each nearest() is a full scan of the vectors: give other calls a turn between transactions.
       await slicer.yield();
     }
-    const pending = (q.mergePending.get({ model, ...watermark }) as { n: number }).n;
+    const pending = upkeep.mergePending(model, watermark);
     return { merged, pending, checked: true, watermark };
   }
 
   function decay(): number {
     return tx(() => {
       const cutoff = clock.now() - DECAY_AFTER_DAYS * DAY;
-      const rows = q.decayable.all({ below: DECAY_BELOW, floor: DECAY_FLOOR, cutoff }) as Array<{ id: number; importance: number }>;
+      const rows = upkeep.decayable(DECAY_BELOW, DECAY_FLOOR, cutoff);
       let n = 0;
       for (const r of rows) {
         const next = decayedImportance(r.importance);

@@ -8,7 +8,8 @@
  * - Only vectors of the current model are compared with a query's: one of another model (same dimension, not yet
  *   replaced) is left out of the semantic list.
  * - The semantic floor is judged against all the neighbours, before filters: the background is the query's, not
- *   the filter's.
+ *   the filter's; and never fewer than BACKGROUND_RANK of them, so a prompt (which wants 12) and a search judge the
+ *   same question alike.
  * - A prompt's retrieval waits for the question's embedding at most settings.retrieval.timeBudgetMs: past it, it
  *   ranks the keyword matches alone and says so (`semanticTimedOut`, shown in "what the model saw"). The embedding
  *   is not cancelled (the embedder has no way to), only no longer awaited. Browsing searches and tools wait.
@@ -20,16 +21,16 @@
  *   window's newest memories come first. A tool's explicit date range is a strict filter (MemoryFilters.learnedWithin).
  */
 import type { Memory, MemoryReason, OpOutput, OpParsedInput, Settings } from '../../../shared/contract';
-import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
 import { toFtsQuery } from '../text/fts-text';
 import { matchedWords } from '../text/matched-words';
 import { termKeys } from '../text/meaningful-terms';
-import { rankHybrid, semanticFloor, type RankedHit } from '../search/hybrid-search';
+import { BACKGROUND_RANK, rankHybrid, semanticFloor, type RankedHit } from '../search/hybrid-search';
 import type { KeywordHit, KeywordIndex, RelevantMatches } from '../search/keyword-index';
 import { relevantMatches } from '../search/keyword-query';
 import { aboutTheTimeItself, type TimeWindow } from '../time/time-window';
-import { filterSql, LEARNED_AT_SQL, SORT_SQL, toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
+import { toMemory, type MemoryFilters, type MemoryRow, type MemorySortKey } from './memory.repo';
+import type { MemoryStore } from './memory.store';
 import { finalScore, recencyFactor } from '../search/memory-scoring';
 import { formatMemoriesForPrompt } from './memory-prompt';
 import type { MemoryVectors } from './memory-vectors';
@@ -98,8 +99,6 @@ export interface MemorySearch {
 
 /** Pinned memories read per prompt at most (they are all meant to be used; this only bounds a pathological count). */
 const MAX_PINNED = 500;
-/** Below this many keyword matches a filtered list starts from the matches rather than from the sort index. */
-const FTS_DRIVES_BELOW = 2000;
 /** memory.search adds relevant matches (keyword-query.ts) when every term together matches fewer memories than this. */
 const THIN_STRICT = 5;
 /** Relevant matches read by that fallback at least (twice the limit when that is more). */
@@ -114,7 +113,7 @@ interface KeywordCandidates {
 }
 
 export interface MemorySearchDeps {
-  sqlite: Sqlite;
+  store: MemoryStore;
   clock: Clock;
   settings: () => Settings;
   keywords: KeywordIndex;
@@ -123,29 +122,13 @@ export interface MemorySearchDeps {
 }
 
 export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
-  const { sqlite, clock, keywords, index, vectors } = deps;
-  const q = {
-    ftsCount: sqlite.prepare('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?'),
-    learnedWithin: sqlite.prepare(
-      `SELECT m.id FROM json_each(?) AS j CROSS JOIN memories m ON m.id = j.value WHERE m.created_at >= ? AND ${LEARNED_AT_SQL} >= ? AND ${LEARNED_AT_SQL} < ?`,
-    ),
-    pinnedForPrompt: sqlite.prepare(
-      `SELECT * FROM memories WHERE status = 'active' AND pinned = 1 AND (expires_at IS NULL OR expires_at > ?)
-       ORDER BY importance DESC, updated_at DESC, id DESC LIMIT ${MAX_PINNED}`,
-    ),
-  };
+  const { store, clock, keywords, index, vectors } = deps;
   const now = () => clock.now();
 
   function loadRows(ids: readonly number[], filters: MemoryFilters, at: number): Map<number, MemoryRow> {
     const out = new Map<number, MemoryRow>();
     if (ids.length === 0) return out;
-    const { where, params } = filterSql(filters, at);
-    // CROSS JOIN fixes the loop order: a rowid lookup per candidate, not a scan of the status index (the planner
-    // has no statistics to know that a few hundred ids are fewer than 100k active rows).
-    const rows = sqlite
-      .prepare(`SELECT m.* FROM json_each(?) AS j CROSS JOIN memories m ON m.id = j.value WHERE ${where.join(' AND ')}`)
-      .all(JSON.stringify(ids), ...params) as MemoryRow[];
-    for (const r of rows) out.set(r.id, r);
+    for (const r of store.rowsAmong(ids, filters, at)) out.set(r.id, r);
     return out;
   }
 
@@ -207,8 +190,10 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
     // No await from here on: nothing else in this process writes between these reads.
     const at = now();
     const r = deps.settings().retrieval;
-    // Candidates per list. The exact vec0 scan costs more with a larger k; keyword depth is nearly free.
-    const semanticDepth = Math.min(MAX_K, opts.depth?.semantic ?? Math.max(opts.limit * 5, 100));
+    // Candidates per list. The exact vec0 scan costs more with a larger k; keyword depth is nearly free. Never fewer
+    // neighbours than the semantic floor reads its background from: a shallower list would read it nearer the query,
+    // and the same question would meet a higher floor in a prompt than in a search.
+    const semanticDepth = Math.min(MAX_K, Math.max(opts.depth?.semantic ?? Math.max(opts.limit * 5, 100), BACKGROUND_RANK));
     const keywordDepth = opts.depth?.keyword ?? Math.max(opts.limit * 10, 200);
     const model = vector ? vectors.readyModel() : null;
     let neighbors: Array<{ id: number; similarity: number }> | null = null;
@@ -245,9 +230,7 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
   /** The memories learned within the window, newest first, as hits found by when they were learned ('recency'). */
   function newestLearnedWithin(filters: MemoryFilters, window: TimeWindow, limit: number): Array<RankedHit<MemoryRow>> {
     const at = now();
-    const { where, params } = filterSql({ ...filters, learnedWithin: window }, at);
-    const rows = sqlite.prepare(`SELECT m.* FROM memories m WHERE ${where.join(' AND ')} ORDER BY m.created_at DESC, m.id DESC LIMIT ?`).all(...params, limit) as MemoryRow[];
-    return rows.map((row) => ({
+    return store.newest({ ...filters, learnedWithin: window }, at, limit).map((row) => ({
       memory: row,
       score: 0,
       reason: 'recency' as const,
@@ -258,9 +241,7 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
   /** The ranked hits with those learned within the window first, each part in its order. */
   function learnedFirst<H extends { memory: { id: number } }>(ranked: readonly H[], window: TimeWindow): H[] {
     if (ranked.length === 0) return [...ranked];
-    const inside = new Set(
-      (q.learnedWithin.all(JSON.stringify(ranked.map((h) => h.memory.id)), window.from, window.from, window.to) as Array<{ id: number }>).map((r) => r.id),
-    );
+    const inside = new Set(store.learnedWithin(ranked.map((h) => h.memory.id), window));
     return [...ranked.filter((h) => inside.has(h.memory.id)), ...ranked.filter((h) => !inside.has(h.memory.id))];
   }
 
@@ -270,26 +251,8 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
 
     list(input) {
       const at = now();
-      const { where, params } = filterSql(input, at);
       const match = input.query ? toFtsQuery(input.query, { prefix: true }) : null;
-      let from = 'memories m';
-      if (match !== null) {
-        // Few keyword matches: start from them (rowid lookups). Many: walk the sort index and test membership,
-        // which stops after a page. Counting matches first is cheap (the FTS index alone).
-        const matches = (q.ftsCount.get(match) as { n: number }).n;
-        if (matches <= FTS_DRIVES_BELOW) {
-          from = '(SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ?) AS f CROSS JOIN memories m ON m.id = f.id';
-          params.unshift(match);
-        } else {
-          where.push('m.id IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)');
-          params.push(match);
-        }
-      }
-      const clause = where.join(' AND ');
-      const total = (sqlite.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${clause}`).get(...params) as { n: number }).n;
-      const rows = sqlite
-        .prepare(`SELECT m.* FROM ${from} WHERE ${clause} ORDER BY ${SORT_SQL[input.sort as MemorySortKey]} LIMIT ? OFFSET ?`)
-        .all(...params, input.limit, input.offset) as MemoryRow[];
+      const { rows, total } = store.page({ filters: input, match, sort: input.sort as MemorySortKey, limit: input.limit, offset: input.offset, at });
       return { items: rows.map((r) => toMemory(r, at)), total };
     },
 
@@ -309,13 +272,13 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
       const depth = { semantic: Math.max(r.limit * 4, 40), keyword: Math.max(r.limit * 8, 80) };
       const searched = query.trim() ? await hybridSearch(query, filters, { limit: r.limit, keyword: 'prompt', depth, embedWithinMs: r.timeBudgetMs, learnedFirst: window ?? null, topic }) : null;
       let found = searched?.hits ?? [];
-      if (window && aboutTheTimeItself(topic ?? query) && !(found.length > 0 && q.learnedWithin.get(JSON.stringify([found[0]!.memory.id]), window.from, window.from, window.to))) {
+      if (window && aboutTheTimeItself(topic ?? query) && !(found.length > 0 && store.learnedWithin([found[0]!.memory.id], window).length > 0)) {
         // The question names no subject, and nothing learned in the window matched it: the time itself is the subject.
         found = [...newestLearnedWithin(filters, window, r.limit), ...found].slice(0, r.limit);
       }
       const at = now();
       const weights = { similarity: r.similarityWeight, importance: r.importanceWeight, recency: r.recencyWeight };
-      const pinned = (q.pinnedForPrompt.all(at) as MemoryRow[]).filter((row) => !excludeIds?.has(row.id)).map((row) => ({
+      const pinned = store.pinnedActive(at, MAX_PINNED).filter((row) => !excludeIds?.has(row.id)).map((row) => ({
         row,
         score: finalScore({ relevance: 0, importance: row.importance, recency: recencyFactor(at - row.updated_at, r.recencyHalfLifeDays) }, weights),
         reason: 'pinned' as const,
@@ -339,14 +302,7 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
       const match = toFtsQuery(words.join(' '), { mode: 'any' });
       if (match === null || limit <= 0) return [];
       const at = now();
-      const { where, params } = filterSql(filters, at);
-      const rows = sqlite
-        .prepare(
-          `SELECT m.* FROM (SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ?) AS f CROSS JOIN memories m ON m.id = f.id
-           WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?`,
-        )
-        .all(match, ...params, limit) as MemoryRow[];
-      return rows.map((r) => toMemory(r, at));
+      return store.matching(match, filters, at, limit).map((r) => toMemory(r, at));
     },
 
     nearest(vector, { limit, minSimilarity, ...filters }) {

@@ -9,25 +9,21 @@
  */
 import type { Memory } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
+import type { MemoryUpkeepStore } from './memory-upkeep.store';
 import type { EventBus } from '../runtime/event-bus';
 import type { MemoryService } from './memory.service';
 
-export function createUnconsolidate(deps: { sqlite: Sqlite; events: EventBus; memories: Pick<MemoryService, 'transaction' | 'getMemory' | 'updateMemory'> }) {
-  const { sqlite, events, memories } = deps;
-  const q = {
-    firstReason: sqlite.prepare('SELECT reason FROM memory_versions WHERE memory_id = ? ORDER BY version LIMIT 1').pluck(),
-    originals: sqlite.prepare(`SELECT id FROM memories WHERE superseded_by = ? AND status = 'superseded' ORDER BY id`).pluck(),
-  };
+export function createUnconsolidate(deps: { upkeep: Pick<MemoryUpkeepStore, 'firstReason' | 'supersededBy'>; events: EventBus; memories: Pick<MemoryService, 'transaction' | 'getMemory' | 'updateMemory'> }) {
+  const { upkeep, events, memories } = deps;
 
   return function unconsolidate(summaryId: number): { summary: Memory; restored: Memory[] } {
     const result = memories.transaction(() => {
       const summary = memories.getMemory(summaryId);
       if (!summary) throw new MnemoError('NOT_FOUND', `Memory ${summaryId} does not exist.`);
-      if (q.firstReason.get(summaryId) !== 'consolidated') {
+      if (upkeep.firstReason(summaryId) !== 'consolidated') {
         throw new MnemoError('CONFLICT', `Memory ${summaryId} is not a summary of other memories. Use revert or restore to undo a change to it.`);
       }
-      const ids = q.originals.all(summaryId) as number[];
+      const ids = upkeep.supersededBy(summaryId);
       if (ids.length === 0) {
         throw new MnemoError('CONFLICT', `Nothing to restore: the memories summary ${summaryId} replaced were restored, changed or deleted since.`);
       }

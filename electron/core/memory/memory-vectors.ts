@@ -9,10 +9,9 @@
  * - A failed embedding never loses a write: the memory is saved without a vector, a search runs on keywords alone.
  */
 import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
+import type { MemoryStore } from './memory.store';
 import type { EmbeddingService, EmbeddingStatus } from '../embedding/embedding.service';
 import type { Logger } from '../ports/logger.port';
-import { IMPORTING } from './memory.repo';
 import type { MemoryWriter, PreparedEmbedding, ReadyModel } from './memory-writer';
 import type { VectorIndex } from '../search/vector-index';
 
@@ -37,25 +36,8 @@ export function readyModelOf(status: EmbeddingStatus): ReadyModel | null {
   return status.state === 'ready' && status.modelId && status.dimensions ? { modelId: status.modelId, dimensions: status.dimensions } : null;
 }
 
-export function createMemoryVectors(deps: { sqlite: Sqlite; embedding: EmbeddingService; logger: Logger; index: VectorIndex; writer: MemoryWriter }): MemoryVectors {
-  const { sqlite, embedding, logger, index, writer } = deps;
-  // Vectors are expected for every memory but rejected ones (and those an unfinished import still hides).
-  const eligible = `status NOT IN ('rejected', '${IMPORTING}')`;
-  const q = {
-    // Index-friendly form of "embedding_model IS NOT ?": two range scans of memories_embedding_model_idx.
-    missingVectors: sqlite.prepare(
-      `SELECT id, content FROM memories WHERE ${eligible}
-         AND (embedding_model IS NULL OR embedding_model < @model OR embedding_model > @model) ORDER BY id LIMIT @limit`,
-    ),
-    missingCount: sqlite.prepare(
-      `SELECT count(*) AS n FROM memories WHERE ${eligible}
-         AND (embedding_model IS NULL OR embedding_model < @model OR embedding_model > @model)`,
-    ),
-    eligibleCount: sqlite.prepare(`SELECT count(*) AS n FROM memories WHERE ${eligible}`),
-    withAnyVector: sqlite.prepare(`SELECT count(*) AS n FROM memories WHERE ${eligible} AND embedding_model IS NOT NULL`),
-  };
-  const count = (statement: { get(...params: unknown[]): unknown }, ...params: unknown[]) => (statement.get(...params) as { n: number }).n;
-
+export function createMemoryVectors(deps: { store: MemoryStore; embedding: EmbeddingService; logger: Logger; index: VectorIndex; writer: MemoryWriter }): MemoryVectors {
+  const { store, embedding, logger, index, writer } = deps;
   const readyModel = () => readyModelOf(embedding.status());
 
   function syncVectorTable(): void {
@@ -65,7 +47,7 @@ export function createMemoryVectors(deps: { sqlite: Sqlite; embedding: Embedding
 
   function missingVectorCount(): number {
     const model = readyModel();
-    return model ? count(q.missingCount, { model: model.modelId }) : count(q.eligibleCount);
+    return model ? store.missingVectorCount(model.modelId) : store.vectorEligibleCount();
   }
 
   return {
@@ -101,7 +83,7 @@ export function createMemoryVectors(deps: { sqlite: Sqlite; embedding: Embedding
       syncVectorTable();
       const model = readyModel();
       if (!model) return { embedded: 0, remaining: missingVectorCount() };
-      const rows = q.missingVectors.all({ model: model.modelId, limit: Math.max(1, limit) }) as Array<{ id: number; content: string }>;
+      const rows = store.missingVectors(model.modelId, Math.max(1, limit));
       if (rows.length === 0) return { embedded: 0, remaining: 0 };
       const made = await embedding.embedPassages(
         rows.map((r) => r.content),
@@ -114,8 +96,8 @@ export function createMemoryVectors(deps: { sqlite: Sqlite; embedding: Embedding
     },
 
     counts(modelId) {
-      const all = count(q.eligibleCount);
-      const present = modelId === null ? count(q.withAnyVector) : all - count(q.missingCount, { model: modelId });
+      const all = store.vectorEligibleCount();
+      const present = modelId === null ? store.withAnyVectorCount() : all - store.missingVectorCount(modelId);
       return { present, missing: all - present, dimensions: index.dimensions() };
     },
   };

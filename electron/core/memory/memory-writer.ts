@@ -11,24 +11,24 @@
  * - Every function here is synchronous and emits no bus event: each runs inside the caller's transaction when there
  *   is one (nested, it becomes a savepoint), and the caller emits after its commit. The embedder is never called
  *   here: vectors come prepared (memory-vectors.ts), and one of another model than the current one is not written.
- * - Transactions are db/write-transaction.ts's (IMMEDIATE; why is said there).
+ * - Transactions are db/write-transaction.ts's (IMMEDIATE; why is said there). The SQL is memory.store.ts's, the
+ *   vectors' search/vector-index.ts's: this file decides what changes together, they run the statements.
  * - Purge really deletes (row, versions, FTS entry, vector, uses) and merges the FTS index in the same transaction,
  *   so no token of the text stays behind a tombstone (secure_delete zeroes the freed pages). What follows the commit
  *   (WAL checkpoint, backups) is memory-bulk.ts's.
  * - An import's memories are written hidden (status 'importing', no timeline event) and shown all at once by
  *   publishImport, each with its event; discardImport removes them without a trace on the timeline.
  */
-import { writeTransaction } from '../db/write-transaction';
 import type { Memory, MemoryCategory, MemoryChangedKind, MemoryCreatedKind, MemoryOrigin, MemoryReason, MemoryStatus, MemoryVersion } from '../../../shared/contract';
 import type { PurgedMemory } from '../ports/backup-scrubber.port';
-import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { toFtsDocument } from '../text/fts-text';
 import type { TimelineWriter } from '../db/timeline-writer';
 import { contentHash } from './content-hash';
 import type { KeywordIndex } from '../search/keyword-index';
-import { IMPORTING, toMemory, type MemoryLookup, type MemoryRow } from './memory.repo';
+import { toMemory, type MemoryRow } from './memory.repo';
+import type { MemoryStore } from './memory.store';
 import type { VectorIndex } from '../search/vector-index';
 
 /** A vector made outside any transaction, to be written with a memory. */
@@ -135,11 +135,10 @@ export interface MemoryWriter extends MemoryWrites {
 }
 
 export interface MemoryWriterDeps {
-  sqlite: Sqlite;
+  store: MemoryStore;
   clock: Clock;
   logger: Logger;
   timeline: TimelineWriter;
-  lookup: MemoryLookup;
   keywords: KeywordIndex;
   vectors: VectorIndex;
   /** The model vectors are made with now, or null while semantic search is off. */
@@ -175,52 +174,10 @@ export function patched(before: MemoryRow, patch: MemoryPatch): { next: MemoryRo
 }
 
 export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
-  const { sqlite, clock, logger, timeline, lookup, keywords, vectors, readyModel } = deps;
-  const { mustRow } = lookup;
-  const q = {
-    hideForImport: sqlite.prepare(`UPDATE memories SET status = '${IMPORTING}', import_batch = ? WHERE id = ?`),
-    importBatchIds: sqlite.prepare('SELECT id FROM memories WHERE import_batch = ? ORDER BY id').pluck(),
-    // The status the import gave it is its newest version's (written while hidden).
-    publishOne: sqlite.prepare(
-      `UPDATE memories SET import_batch = NULL,
-         status = (SELECT v.status FROM memory_versions v WHERE v.memory_id = memories.id ORDER BY v.version DESC LIMIT 1)
-       WHERE id = ?`,
-    ),
-    latestVersion: sqlite.prepare('SELECT max(version) FROM memory_versions WHERE memory_id = ?').pluck(),
-    deleteHidden: sqlite.prepare(`DELETE FROM memories WHERE id = ? AND status = '${IMPORTING}'`),
-    insert: sqlite.prepare(
-      `INSERT INTO memories (content, content_hash, category, importance, confidence, pinned, status, source_thread_id,
-         source_message_id, evidence, valid_from, expires_at, embedding_model, trashed_at, created_at, updated_at)
-       VALUES (@content, @content_hash, @category, @importance, @confidence, @pinned, @status, @source_thread_id,
-         @source_message_id, @evidence, @valid_from, @expires_at, NULL, @trashed_at, @created_at, @updated_at)`,
-    ),
-    update: sqlite.prepare(
-      `UPDATE memories SET content = @content, content_hash = @content_hash, category = @category, importance = @importance,
-         confidence = @confidence, pinned = @pinned, status = @status, evidence = @evidence, valid_from = @valid_from,
-         expires_at = @expires_at, superseded_by = @superseded_by, embedding_model = @embedding_model,
-         trashed_at = @trashed_at, updated_at = @updated_at
-       WHERE id = @id`,
-    ),
-    setEmbeddingModel: sqlite.prepare('UPDATE memories SET embedding_model = ? WHERE id = ? AND content = ?'),
-    clearEmbeddingModels: sqlite.prepare('UPDATE memories SET embedding_model = NULL WHERE embedding_model IS NOT NULL'),
-    insertVersion: sqlite.prepare(
-      `INSERT INTO memory_versions (memory_id, version, content, category, importance, pinned, status, expires_at, origin, reason, created_at)
-       VALUES (?, (SELECT coalesce(max(version), 0) + 1 FROM memory_versions WHERE memory_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       RETURNING version`,
-    ),
-    ftsInsert: sqlite.prepare('INSERT INTO memories_fts (rowid, body) VALUES (?, ?)'),
-    ftsDelete: sqlite.prepare('DELETE FROM memories_fts WHERE rowid = ?'),
-    ftsOptimize: sqlite.prepare(`INSERT INTO memories_fts (memories_fts) VALUES ('optimize')`),
-    deleteMemory: sqlite.prepare('DELETE FROM memories WHERE id = ?'),
-    recordUse: sqlite.prepare(
-      `INSERT OR REPLACE INTO message_memories (message_id, memory_id, score, reason, rank, matched)
-       SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM memories WHERE id = ?)`,
-    ),
-    touchUse: sqlite.prepare('UPDATE memories SET access_count = access_count + 1, last_used_at = ? WHERE id = ?'),
-  };
-
+  const { store, clock, logger, timeline, keywords, vectors, readyModel } = deps;
+  const { mustRow } = store;
   const now = () => clock.now();
-  const tx = <T>(fn: () => T): T => writeTransaction(sqlite, fn);
+  const tx = store.transaction;
 
   /** A memory's event: it points at the memory, the thread and message it was learned from, and its category. */
   const refsOf = (r: MemoryRow) => ({ memoryId: r.id, threadId: r.source_thread_id, messageId: r.source_message_id, category: r.category });
@@ -229,7 +186,7 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
     if (model.dimensions === vectors.dimensions()) return;
     const from = vectors.dimensions();
     tx(() => {
-      if (vectors.ensureDimensions(model.dimensions)) q.clearEmbeddingModels.run();
+      if (vectors.ensureDimensions(model.dimensions)) store.clearEmbeddingModels();
     });
     logger.info('rebuilt the memory vector index for a new embedding dimension', { from, to: model.dimensions });
   }
@@ -245,18 +202,15 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
   }
 
   function writeVersion(r: MemoryRow, origin: MemoryOrigin, reason: string, at: number): number {
-    const out = q.insertVersion.get(r.id, r.id, r.content, r.category, r.importance, r.pinned, r.status, r.expires_at, origin, reason, at) as {
-      version: number;
-    };
-    return out.version;
+    return store.insertVersion({ memoryId: r.id, content: r.content, category: r.category, importance: r.importance, pinned: r.pinned, status: r.status, expiresAt: r.expires_at, origin, reason, createdAt: at });
   }
 
   /** Replaces a memory's full-text entry; `next` null removes it (see purge for what a removal leaves). */
   function setFts(id: number, next: string | null, replacing: boolean): void {
     keywords.changed();
-    if (replacing) q.ftsDelete.run(BigInt(id));
+    if (replacing) store.ftsDelete(id);
     const doc = next === null ? '' : toFtsDocument(next);
-    if (doc) q.ftsInsert.run(BigInt(id), doc);
+    if (doc) store.ftsInsert(id, doc);
   }
 
   function writeCreatedEvent(kind: MemoryCreatedKind, r: MemoryRow, version: number, origin: MemoryOrigin, data: Record<string, unknown> | undefined, at: number): void {
@@ -269,7 +223,7 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
       const status = options.status ?? 'active';
       // Oldest first; a time after now (a clock that ran ahead where it was exported) is taken as now.
       const history = [...(options.history ?? [])].sort((a, b) => a.version - b.version).map((v) => ({ ...v, createdAt: Math.min(v.createdAt, at) }));
-      const info = q.insert.run({
+      const id = store.insert({
         content: input.content,
         content_hash: contentHash(input.content),
         category: input.category,
@@ -286,16 +240,15 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
         created_at: history[0]?.createdAt ?? at,
         updated_at: at,
       });
-      const id = Number(info.lastInsertRowid);
       for (const v of history) {
-        q.insertVersion.run(id, id, v.content, v.category, v.importance, v.pinned ? 1 : 0, v.status, v.expiresAt, v.origin, v.reason, v.createdAt);
+        store.insertVersion({ memoryId: id, content: v.content, category: v.category, importance: v.importance, pinned: v.pinned ? 1 : 0, status: v.status, expiresAt: v.expiresAt, origin: v.origin, reason: v.reason, createdAt: v.createdAt });
       }
       setFts(id, input.content, false);
       const model = writeVector(id, options.embedding);
-      if (model) q.setEmbeddingModel.run(model, id, input.content);
+      if (model) store.setEmbeddingModel(model, id, input.content);
       const r = mustRow(id);
       const version = writeVersion(r, options.origin, options.reason ?? 'created', at);
-      if (options.importBatch !== undefined) q.hideForImport.run(options.importBatch, id);
+      if (options.importBatch !== undefined) store.hideForImport(options.importBatch, id);
       else writeCreatedEvent(options.eventKind ?? 'learned', r, version, options.origin, options.eventData, at);
       return toMemory(r, at);
     });
@@ -313,7 +266,7 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
     }
     if (changed.includes('status')) next.trashed_at = next.status === 'trashed' ? at : null;
     next.updated_at = at;
-    q.update.run(next);
+    store.update(next);
     const version = writeVersion(next, options.origin, options.reason, at);
     timeline.record(options.eventKind ?? 'updated', refsOf(next), { version, fields: changed, origin: options.origin, reason: options.reason, ...options.eventData }, at);
     return next;
@@ -334,10 +287,10 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
     publishImport(batch, eventKind) {
       return tx(() => {
         const at = now();
-        const ids = q.importBatchIds.all(batch) as number[];
+        const ids = store.importBatchIds(batch);
         for (const id of ids) {
-          q.publishOne.run(id);
-          const version = q.latestVersion.get(id) as number;
+          store.publishImported(id);
+          const version = store.latestVersion(id)!;
           writeCreatedEvent(eventKind, mustRow(id), version, 'import', undefined, at);
         }
         return ids.length;
@@ -346,13 +299,13 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
 
     discardImport(batch, only) {
       return tx(() => {
-        const hidden = q.importBatchIds.all(batch) as number[];
+        const hidden = store.importBatchIds(batch);
         const ids = only ? hidden.filter((id) => only.includes(id)) : hidden;
         for (const id of ids) {
           // Hidden rows were never shown: no timeline event, and their FTS tombstones wait for the next merge.
           setFts(id, null, true);
           vectors.remove([id]);
-          q.deleteHidden.run(id);
+          store.deleteHidden(id);
         }
         return ids.length;
       });
@@ -368,12 +321,12 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
         const gone: PurgedMemory[] = [];
         const at = now();
         for (const id of ids) {
-          const r = lookup.row(id);
+          const r = store.row(id);
           if (!r) continue;
           setFts(id, null, true);
           vectors.remove([id]);
           // memory_versions and message_memories cascade; events keep their rows (no text) with memory_id set NULL.
-          q.deleteMemory.run(id);
+          store.deleteMemory(id);
           timeline.record('purged', { ...refsOf(r), memoryId: null }, { memoryId: id }, at);
           gone.push({ id, createdAt: r.created_at });
         }
@@ -381,7 +334,7 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
         // it is merged ('delete' with the old document is refused on such tables). Merging now, in the same
         // transaction, rewrites the index without them (about 0.1 s at 100k memories), and secure_delete zeroes the
         // freed pages.
-        if (gone.length > 0) q.ftsOptimize.run();
+        if (gone.length > 0) store.ftsOptimize();
         return gone;
       });
     },
@@ -399,7 +352,7 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
           const score = Number.isFinite(item.score) ? item.score : 0;
           // A memory purged between retrieval and the answer's commit is skipped, not a foreign-key failure.
           const matched = item.matched && item.matched.length > 0 ? JSON.stringify(item.matched) : null;
-          if (q.recordUse.run(messageId, item.memoryId, score, item.reason, rank, matched, item.memoryId).changes > 0) q.touchUse.run(at, item.memoryId);
+          if (store.recordUse(messageId, item.memoryId, score, item.reason, rank, matched)) store.touchUse(at, item.memoryId);
         }
       });
     },
@@ -415,7 +368,7 @@ export function createMemoryWriter(deps: MemoryWriterDeps): MemoryWriter {
         for (const item of items) {
           if (item.vector.length !== current.dimensions) continue;
           // Only if the text is still the one embedded: an edit meanwhile already dropped the old vector.
-          if (q.setEmbeddingModel.run(current.modelId, item.id, item.content).changes === 0) continue;
+          if (!store.setEmbeddingModel(current.modelId, item.id, item.content)) continue;
           vectors.upsert(item.id, item.vector);
           attached++;
         }

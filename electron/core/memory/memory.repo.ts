@@ -1,11 +1,9 @@
 /**
- * Reading memories: the row shapes, their mapping to the contract's Memory and MemoryVersion, lookups by id and hash,
- * and the filter/sort SQL shared by list, search and stats. Writes live in memory-writer.ts, where versions, events,
- * FTS and vectors change together.
+ * Memories' row shapes, their mapping to the contract's Memory and MemoryVersion, and the filter/sort SQL fragments
+ * the stores build lists with (memory.store.ts runs them). Writes are memory-writer.ts's, where versions, events, FTS
+ * and vectors change together.
  */
 import type { Memory, MemoryCategory, MemoryOrigin, MemoryStatus, MemoryVersion } from '../../../shared/contract';
-import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
 
 /**
  * The stored status of a memory an unfinished import is writing (memory-import.ts): not a contract status, so no list,
@@ -91,30 +89,6 @@ export function toVersion(v: VersionRow): MemoryVersion {
     origin: v.origin,
     reason: v.reason,
     createdAt: v.created_at,
-  };
-}
-
-export interface MemoryLookup {
-  row(id: number): MemoryRow | undefined;
-  /** The row, or NOT_FOUND. */
-  mustRow(id: number): MemoryRow;
-  /** Rows with this content hash, newest first. */
-  byHash(hash: string): MemoryRow[];
-}
-
-/** Lookups by id and hash. A memory an unfinished import is writing does not exist for them (IMPORTING). */
-export function createMemoryLookup(sqlite: Sqlite): MemoryLookup {
-  const byId = sqlite.prepare(`SELECT * FROM memories WHERE id = ? AND status != '${IMPORTING}'`);
-  const byHash = sqlite.prepare(`SELECT * FROM memories WHERE content_hash = ? AND status != '${IMPORTING}' ORDER BY id DESC`);
-  const row = (id: number) => byId.get(id) as MemoryRow | undefined;
-  return {
-    row,
-    mustRow(id) {
-      const r = row(id);
-      if (!r) throw new MnemoError('NOT_FOUND', `Memory ${id} does not exist (it may have been purged).`);
-      return r;
-    },
-    byHash: (hash) => byHash.all(hash) as MemoryRow[],
   };
 }
 

@@ -7,6 +7,7 @@
  * - memory-search.ts: list, hybrid search, prompt retrieval (never an inactive or expired memory; pinned first).
  * - memory-vectors.ts: vectors made outside any transaction, missing ones filled in the background.
  * - memory-bulk.ts: trash, restore, bulk actions and purge (WAL checkpoint and backups scrubbed after the commit).
+ * The parts read and write through the stores they are handed (memory.store.ts createMemoryStores), never `sqlite`.
  *
  * Invariants kept here:
  * - What the user writes (create, edit, revert) follows the rules a learned memory does: no secrets
@@ -19,7 +20,6 @@ import { MnemoError } from '../../../shared/errors';
 import type { BackupScrubber } from '../ports/backup-scrubber.port';
 import type { MemoryRetrievalPort } from '../ports/memory-retrieval.port';
 import type { MessageBranches } from '../conversation/message-branches';
-import type { Sqlite } from '../db/open-database';
 import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../runtime/event-bus';
 import { secretRefusal } from '../safety/secret-detector';
@@ -29,14 +29,13 @@ import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import type { TimelineWriter } from '../db/timeline-writer';
 import { contentHash } from './content-hash';
-import { createKeywordIndex } from '../search/keyword-index';
 import { createMemoryBulk, type MemoryBulk, type WrittenFromMemories } from './memory-bulk';
 import { createMemorySearch, type MemorySearch } from './memory-search';
 import { createMemoryVectors, readyModelOf, type MemoryVectors } from './memory-vectors';
 import { createMemoryWriter, patched, type MemoryPatch, type MemoryWrites, type PreparedEmbedding } from './memory-writer';
 import { createMemoryLineage } from './memory-lineage';
-import { createMemoryLookup, IMPORTING, toMemory, toVersion, type VersionRow } from './memory.repo';
-import { createVectorIndex, type VectorIndexOptions } from '../search/vector-index';
+import { toMemory, toVersion } from './memory.repo';
+import type { MemoryStores } from './memory.store';
 
 export interface MemoryService extends MemoryWrites {
   // Contract operations.
@@ -77,7 +76,8 @@ export interface MemoryService extends MemoryWrites {
 }
 
 export interface MemoryServiceDeps {
-  sqlite: Sqlite;
+  /** memory.store.ts createMemoryStores: the family's stores and search indexes, over one connection. */
+  stores: MemoryStores;
   clock: Clock;
   events: EventBus;
   logger: Logger;
@@ -89,8 +89,6 @@ export interface MemoryServiceDeps {
   branches: MessageBranches;
   /** Text written from memories elsewhere (the profile), which a purge reaches too (memory-bulk.ts). */
   writtenFromMemories?: WrittenFromMemories;
-  /** Vector search tuning (benchmarks compare the quantized and exact paths); the defaults are the product's. */
-  vectorSearch?: VectorIndexOptions;
 }
 
 /** Statuses an exact duplicate typed by hand collides with. */
@@ -98,57 +96,31 @@ const DUPLICATE_STATUSES: MemoryStatus[] = ['active', 'archived', 'review'];
 const STATUSES: MemoryStatus[] = ['active', 'archived', 'trashed', 'superseded', 'review', 'rejected'];
 const CATEGORIES: MemoryCategory[] = ['knowledge', 'preference', 'project', 'skill'];
 
-interface UseRow {
-  message_id: number;
-  thread_id: number;
-  score: number;
-  reason: MemoryReason;
-  rank: number;
-  created_at: number;
-}
-
 export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
-  const { sqlite, clock, events, logger, embedding } = deps;
-  const index = createVectorIndex(sqlite, deps.vectorSearch);
-  const keywords = createKeywordIndex(sqlite);
-  const lookup = createMemoryLookup(sqlite);
+  const { stores, clock, events, logger, embedding } = deps;
+  const { memories: store, upkeep } = stores;
+  const { branches } = deps;
+  const index = stores.vectors;
   const writer = createMemoryWriter({
-    sqlite,
+    store,
     clock,
     logger,
     timeline: deps.timeline,
-    lookup,
-    keywords,
+    keywords: stores.keywords,
     vectors: index,
     readyModel: () => readyModelOf(embedding.status()),
   });
-  const vectors = createMemoryVectors({ sqlite, embedding, logger, index, writer });
-  const search = createMemorySearch({ sqlite, clock, settings: deps.settings, keywords, index, vectors });
-  const bulk = createMemoryBulk({ sqlite, clock, events, logger, lookup, writer, backups: deps.backups, writtenFromMemories: deps.writtenFromMemories });
-  const { branches } = deps;
-  const lineage = createMemoryLineage(sqlite);
+  const vectors = createMemoryVectors({ store, embedding, logger, index, writer });
+  const search = createMemorySearch({ store, clock, settings: deps.settings, keywords: stores.keywords, index, vectors });
+  const bulk = createMemoryBulk({ store, upkeep, clock, events, logger, writer, backups: deps.backups, writtenFromMemories: deps.writtenFromMemories });
+  const lineage = createMemoryLineage(upkeep);
 
-  const q = {
-    pendingImports: sqlite.prepare(
-      'SELECT import_batch AS batch, max(updated_at) AS lastWriteAt FROM memories WHERE import_batch IS NOT NULL GROUP BY import_batch',
-    ),
-    versions: sqlite.prepare('SELECT * FROM memory_versions WHERE memory_id = ? ORDER BY version'),
-    version: sqlite.prepare('SELECT * FROM memory_versions WHERE memory_id = ? AND version = ?'),
-    threadTitle: sqlite.prepare('SELECT title FROM threads WHERE id = ?'),
-    sourceMessage: sqlite.prepare('SELECT content, attachments FROM messages WHERE id = ?'),
-    uses: sqlite.prepare(
-      `SELECT mm.message_id, msg.thread_id, mm.score, mm.reason, mm.rank, msg.created_at
-       FROM message_memories mm JOIN messages msg ON msg.id = mm.message_id
-       WHERE mm.memory_id = ? ORDER BY mm.message_id DESC LIMIT ?`,
-    ),
-    usesCount: sqlite.prepare('SELECT count(*) AS n FROM message_memories WHERE memory_id = ?'),
-  };
   const now = () => clock.now();
-  const { mustRow } = lookup;
+  const { mustRow } = store;
   const memoryOf = (id: number): Memory => toMemory(mustRow(id), now());
   /** The learned file of its source message that a memory's evidence came from (learned-files.ts), or null. */
   const sourceFile = (messageId: number | null, evidence: string | null): string | null => {
-    const m = messageId === null ? undefined : (q.sourceMessage.get(messageId) as { content: string; attachments: string | null } | undefined);
+    const m = messageId === null ? undefined : store.sourceMessage(messageId);
     return m ? evidenceFile(evidence, m.content, attachmentsOf(m.attachments)) : null;
   };
 
@@ -159,7 +131,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
   }
 
   function refuseDuplicate(content: string, exceptId?: number): void {
-    const dup = lookup.byHash(contentHash(content)).find((r) => r.id !== exceptId && DUPLICATE_STATUSES.includes(r.status));
+    const dup = store.byHash(contentHash(content)).find((r) => r.id !== exceptId && DUPLICATE_STATUSES.includes(r.status));
     if (dup) {
       throw new MnemoError('CONFLICT', `You already have this memory (#${dup.id}, ${dup.status}). Edit that one instead.`, {
         details: { memoryId: dup.id },
@@ -196,9 +168,9 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
 
     get({ memoryId, usesLimit }) {
       const r = mustRow(memoryId);
-      const versions = (q.versions.all(memoryId) as VersionRow[]).map(toVersion);
-      const title = r.source_thread_id === null ? undefined : (q.threadTitle.get(r.source_thread_id) as { title: string } | undefined);
-      const uses = (q.uses.all(memoryId, usesLimit) as UseRow[]).map((u) => ({
+      const versions = store.versions(memoryId).map(toVersion);
+      const threadTitle = r.source_thread_id === null ? null : store.threadTitle(r.source_thread_id);
+      const uses = store.uses(memoryId, usesLimit).map((u) => ({
         messageId: u.message_id,
         threadId: u.thread_id,
         score: u.score,
@@ -212,7 +184,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
         versions,
         provenance: {
           threadId: r.source_thread_id,
-          threadTitle: title?.title ?? null,
+          threadTitle,
           messageId: r.source_message_id,
           evidence: r.evidence,
           // Named only when the evidence came from a file the user let Mnemo learn from (older readers see the same shape).
@@ -221,7 +193,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           ...(r.source_message_id !== null && branches.wasEditedLater(r.source_message_id) ? { messageEdited: true } : {}),
         },
         uses,
-        usesTotal: (q.usesCount.get(memoryId) as { n: number }).n,
+        usesTotal: store.usesCount(memoryId),
         // A supersede, both ways: what it replaced, and what replaced it (the chat's chips read supersededBy).
         ...lineage.of(memoryId),
       };
@@ -262,7 +234,7 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
 
     async revert(memoryId, version) {
       const current = mustRow(memoryId);
-      const v = q.version.get(memoryId, version) as VersionRow | undefined;
+      const v = store.version(memoryId, version);
       if (!v) throw new MnemoError('NOT_FOUND', `Memory ${memoryId} has no version ${version}.`);
       const prepared = current.content !== v.content ? await vectorFor(v.content) : null;
       const memory = writer.updateMemory(
@@ -279,22 +251,15 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
       const status = embedding.status();
       const at = now();
       const byStatus = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<MemoryStatus, number>;
-      for (const row of sqlite.prepare(`SELECT status, count(*) AS n FROM memories WHERE status != '${IMPORTING}' GROUP BY status`).all() as Array<{ status: MemoryStatus; n: number }>) {
-        byStatus[row.status] = row.n;
-      }
+      for (const row of store.countsByStatus()) byStatus[row.status] = row.n;
       const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<MemoryCategory, number>;
-      for (const row of sqlite
-        .prepare(`SELECT category, count(*) AS n FROM memories WHERE status = 'active' GROUP BY category`)
-        .all() as Array<{ category: MemoryCategory; n: number }>) {
-        byCategory[row.category] = row.n;
-      }
-      const count = (sql: string, ...params: unknown[]) => (sqlite.prepare(sql).get(...params) as { n: number }).n;
+      for (const row of store.activeCountsByCategory()) byCategory[row.category] = row.n;
       return {
         total: Object.values(byStatus).reduce((a, b) => a + b, 0),
         byStatus,
         byCategory,
-        pinned: count(`SELECT count(*) AS n FROM memories WHERE status = 'active' AND pinned = 1`),
-        expired: count(`SELECT count(*) AS n FROM memories WHERE status = 'active' AND expires_at IS NOT NULL AND expires_at <= ?`, at),
+        pinned: store.activePinnedCount(),
+        expired: store.activeExpiredCount(at),
         vectors: vectors.counts(status.modelId),
         semanticSearch: status,
       };
@@ -315,14 +280,14 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
 
     findByHash(hash) {
       const at = now();
-      return lookup.byHash(hash).map((r) => toMemory(r, at));
+      return store.byHash(hash).map((r) => toMemory(r, at));
     },
     getMemory(memoryId) {
-      const r = lookup.row(memoryId);
+      const r = store.row(memoryId);
       return r ? toMemory(r, now()) : null;
     },
     pendingImports() {
-      return q.pendingImports.all() as Array<{ batch: string; lastWriteAt: number }>;
+      return store.pendingImports();
     },
     withAnyWord: search.withAnyWord,
     nearest: search.nearest,

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
-import type { Sqlite } from '../db/open-database';
+import type { MemoryUpkeepStore } from '../memory/memory-upkeep.store';
 import type { EventBus } from '../runtime/event-bus';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
@@ -86,13 +86,17 @@ const PROBLEM_TEXT = {
   ungrounded: 'most of its lines said things no memory says',
 } as const;
 
-export function createProfileJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: ProfileStore; logger: Logger }): JobHandler {
-  const { sqlite, clock, events, store } = deps;
-  const exists = sqlite.prepare('SELECT 1 FROM memories WHERE id = ?').pluck();
-  const activeNotes = sqlite.prepare(
-    `SELECT id, category, content FROM memories WHERE status = 'active' AND (expires_at IS NULL OR expires_at > ?)
-     ORDER BY pinned DESC, importance DESC, id DESC LIMIT ?`,
-  );
+export function createProfileJob(deps: {
+  /** The memories a profile is written from. */
+  upkeep: Pick<MemoryUpkeepStore, 'exists' | 'profileNotes'>;
+  clock: Clock;
+  events: EventBus;
+  model: BackgroundModel;
+  settings: () => Settings;
+  store: ProfileStore;
+  logger: Logger;
+}): JobHandler {
+  const { upkeep, clock, events, store } = deps;
   return {
     kind: 'profile',
     usesModel: true,
@@ -104,7 +108,7 @@ export function createProfileJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       const previousText = previous?.content ? fitToTokens(previous.content, Math.floor(room / 4), estimateTokens) : null;
       let budget = Math.floor((room - estimateTokens(profilePrompt({ previous: previousText, editedByUser: true, notes: [], language: settings.language }))) * NOTES_SHARE);
       const notes: ProfileNote[] = [];
-      for (const n of activeNotes.all(clock.now(), MAX_MEMORIES) as ProfileNote[]) {
+      for (const n of upkeep.profileNotes(clock.now(), MAX_MEMORIES)) {
         const cost = estimateTokens(n.content) + 4;
         if (cost > budget) break;
         budget -= cost;
@@ -130,7 +134,7 @@ export function createProfileJob(deps: { sqlite: Sqlite; clock: Clock; events: E
         return null;
       }
       return (tx) => {
-        if (notes.some((n) => exists.get(n.id) === undefined)) return; // purged while the model wrote: see the header
+        if (notes.some((n) => !upkeep.exists(n.id))) return; // purged while the model wrote: see the header
         const written = store.setByRefresh({
           content: checked.content,
           sourceHash,

@@ -5,21 +5,15 @@
  * supersedes that memory when approved, in the same transaction, as it would have without review. The same event
  * says why a candidate waits whatever the memory mode (its flag: an instruction, another language), for the inbox.
  */
-import { writeTransaction } from '../db/write-transaction';
 import { ReviewFlag, type Memory, type MemoryCategory, type ReviewItem } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../runtime/event-bus';
 import type { MemoryService } from '../memory/memory.service';
+import type { MemoryUpkeepStore } from '../memory/memory-upkeep.store';
 
-export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryService; events: EventBus }) {
-  const { sqlite, memories, events } = deps;
-  const proposalOf = sqlite.prepare(
-    `SELECT json_extract(data, '$.replaces') AS replaces, json_extract(data, '$.alsoReplaces') AS alsoReplaces, json_extract(data, '$.flag') AS flag FROM events
-     WHERE memory_id = ? AND kind = 'proposed' ORDER BY id DESC LIMIT 1`,
-  );
-  const proposal = (candidateId: number) =>
-    proposalOf.get(candidateId) as { replaces: number | null; alsoReplaces: string | null; flag: string | null } | undefined;
+export function createReviewService(deps: { upkeep: Pick<MemoryUpkeepStore, 'proposal'>; memories: MemoryService; events: EventBus }) {
+  const { memories, events } = deps;
+  const proposal = deps.upkeep.proposal;
 
   function pending(memoryId: number): Memory {
     const memory = memories.getMemory(memoryId);
@@ -62,7 +56,7 @@ export function createReviewService(deps: { sqlite: Sqlite; memories: MemoryServ
       const edited = input.content !== undefined && input.content !== before.content;
       // Embed an edited wording before the write; without an embedder the vector is filled in later.
       const [embedding] = edited ? ((await memories.prepareEmbeddings([input.content!])) ?? [null]) : [null];
-      const { memory, superseded } = writeTransaction(sqlite, () => {
+      const { memory, superseded } = memories.transaction(() => {
         pending(input.memoryId); // still waiting after the await
         const approved = memories.updateMemory(
           input.memoryId,

@@ -65,6 +65,13 @@ export interface VectorIndex {
   /** The k nearest (k is capped at MAX_K), nearest first, with exact cosine distances. */
   knn(vector: Float32Array, k: number, options?: KnnOptions): Neighbor[];
   count(): number;
+  /** A memory's stored float vector, or null when it has none. */
+  stored(id: number): Float32Array | null;
+  /**
+   * The dimension memory_vectors has in the schema now (null: missing), read afresh: another connection may have
+   * rebuilt it, and reading it changes nothing (dimensions() is this connection's view, ensureDimensions rebuilds).
+   */
+  storedDimensions(): number | null;
 }
 
 export interface VectorIndexOptions {
@@ -232,6 +239,11 @@ export function createVectorIndex(sqlite: Sqlite, options: VectorIndexOptions = 
       return plan.mode === 'exact' ? exact(vector, wanted) : quantized(vector, wanted, plan, judged);
     },
     count,
+    stored(id) {
+      const b = s().stored.get(BigInt(id)) as Buffer | undefined;
+      return b ? new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)) : null;
+    },
+    storedDimensions: () => dimensionsIn(tableSql(sqlite, FLOATS)),
   };
 }
 
@@ -256,6 +268,7 @@ function prepare(sqlite: Sqlite) {
     // vec0's own count(*) walks every row through the virtual table (about 60 ms at 100k); its rowid shadow table
     // holds one row per vector and counts from the b-tree in microseconds.
     count: sqlite.prepare(`SELECT count(*) AS n FROM ${FLOATS}_rowids`),
+    stored: sqlite.prepare(`SELECT embedding FROM ${FLOATS} WHERE memory_id = ?`).pluck(),
   };
 }
 
@@ -268,8 +281,13 @@ function tableSql(sqlite: Sqlite, name: string): string | null {
   return row?.sql ?? null;
 }
 
+function dimensionsIn(sql: string | null): number | null {
+  const m = /float\[(\d+)\]/.exec(sql ?? '');
+  return m ? Number(m[1]) : null;
+}
+
 function readDimensions(sqlite: Sqlite): number {
-  const m = /float\[(\d+)\]/.exec(tableSql(sqlite, FLOATS) ?? '');
-  if (!m) throw new Error(`${FLOATS} is missing or not a float vec0 table`);
-  return Number(m[1]);
+  const d = dimensionsIn(tableSql(sqlite, FLOATS));
+  if (d === null) throw new Error(`${FLOATS} is missing or not a float vec0 table`);
+  return d;
 }

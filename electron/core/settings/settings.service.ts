@@ -1,15 +1,15 @@
 /**
  * Settings live one key per row (JSON values) so a future version can add keys without a migration. Reads fill in
  * defaults and drop unknown or invalid stored values (logged) rather than failing the whole app. Writes check the
- * rules across fields too (StorableSettings). The model server's API key is not a setting (api-key.ts).
+ * rules across fields too (StorableSettings). The model server's API key is not a setting (api-key.ts). The rows:
+ * settings.store.ts.
  */
 import { Settings, StorableSettings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
-import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
+import type { SettingsStore } from './settings.store';
 
 export interface SettingsService {
   get(): Settings;
@@ -22,18 +22,13 @@ export interface SettingsService {
   isStored(key: keyof Settings): boolean;
 }
 
-export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; logger: Logger }): SettingsService {
-  const { sqlite, clock, events, logger } = deps;
-  const selectAll = sqlite.prepare('SELECT key, value FROM settings');
-  const upsert = sqlite.prepare(
-    'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
-  );
-  const selectKey = sqlite.prepare('SELECT value FROM settings WHERE key = ?');
+export function createSettingsService(deps: { store: SettingsStore; clock: Clock; events: EventBus; logger: Logger }): SettingsService {
+  const { store, clock, events, logger } = deps;
   const shape = Settings.shape;
 
   function get(): Settings {
     const stored: Record<string, unknown> = {};
-    for (const row of selectAll.all() as Array<{ key: string; value: string }>) {
+    for (const row of store.all()) {
       if (!(row.key in shape)) continue;
       try {
         const value = JSON.parse(row.value) as unknown;
@@ -67,19 +62,20 @@ export function createSettingsService(deps: { sqlite: Sqlite; clock: Clock; even
     const next = parsed.success ? parsed.data : Settings.parse(merged);
     const keys = Object.keys(patch) as Array<keyof Settings>;
     const now = clock.now();
-    writeTransaction(sqlite, () => {
-      for (const key of keys) upsert.run(key, JSON.stringify(next[key]), now);
-    });
+    store.write(
+      keys.map((key) => [key, JSON.stringify(next[key])] as const),
+      now,
+    );
     events.emit('settings.changed', { keys });
     return next;
   }
 
   /** Only a row get() would use counts: an unreadable one leaves the default in force, so the key is not chosen. */
   function isStored(key: keyof Settings): boolean {
-    const row = selectKey.get(key) as { value: string } | undefined;
-    if (!row) return false;
+    const value = store.value(key);
+    if (value === undefined) return false;
     try {
-      return shape[key].safeParse(JSON.parse(row.value)).success;
+      return shape[key].safeParse(JSON.parse(value)).success;
     } catch {
       return false;
     }

@@ -2,11 +2,10 @@
  * An on/off setting saved the moment it is flipped, not part of the Settings form's draft (working memory, episodes,
  * summarising related memories, waiting for mains power): one component, so each is a switch with its hint and says a failure the same way.
  */
-import { useId, useState } from 'react';
-import type { CoreFailure } from '../error-text';
-import { CoreError } from '../components/CoreError';
-import { useSettingsStore } from '../stores/settings.store';
-import { useT } from '../use-t';
+import { useId } from 'react';
+import { CoreError } from '../ui/CoreError';
+import { useSettingsStore } from './settings.store';
+import { useT } from '../i18n/use-t';
 
 type SwitchSetting = 'workingMemoryEnabled' | 'episodesEnabled' | 'consolidationEnabled' | 'learningNeedsPower';
 /** Each switch's default (the contract's), shown until the settings are loaded. */
@@ -15,17 +14,12 @@ const DEFAULTS: Record<SwitchSetting, boolean> = { workingMemoryEnabled: true, e
 export function InstantSwitch({ setting, label, hint, offNote }: { setting: SwitchSetting; label: string; hint: string; offNote?: string }) {
   const id = useId();
   const enabled = useSettingsStore((s) => s.settings?.[setting] ?? DEFAULTS[setting]);
-  const update = useSettingsStore((s) => s.update);
-  const [error, setError] = useState<CoreFailure | null>(null);
-  const toggle = async (on: boolean) => {
-    setError(null);
-    const result = await update({ [setting]: on });
-    if (!result.ok) setError(result.error);
-  };
+  const saveNow = useSettingsStore((s) => s.saveNow);
+  const error = useSettingsStore((s) => s.instantErrors[setting]);
   return (
     <div className="field">
       <label className="check">
-        <input type="checkbox" role="switch" checked={enabled} aria-describedby={`${id}-hint`} onChange={(e) => void toggle(e.target.checked)} />
+        <input type="checkbox" role="switch" checked={enabled} aria-describedby={`${id}-hint`} onChange={(e) => void saveNow({ [setting]: e.target.checked })} />
         <span>{label}</span>
       </label>
       <p id={`${id}-hint`} className="muted small">

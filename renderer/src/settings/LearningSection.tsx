@@ -4,56 +4,32 @@
  * "Wait for mains power" only in the desktop app, the one host that knows the battery (Electron's powerMonitor).
  * Below, what that work cost since Mnemo started (queue.usage), so the choice is made knowing its price.
  */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { Settings } from '../../../shared/contract';
-import type { CoreFailure } from '../error-text';
-import { CoreError } from '../components/CoreError';
-import { Section } from '../components/SettingsSection';
-import { formatDuration } from '../format';
-import { useSettingsStore } from '../stores/settings.store';
-import { useStatusStore, type ModelUsage } from '../stores/status.store';
-import type { View } from '../stores/app.store';
-import { useLanguage, useT } from '../use-t';
+import { CoreError } from '../ui/CoreError';
+import { Section } from '../ui/SettingsSection';
+import { formatDuration } from '../format/format';
+import { useSettingsStore } from './settings.store';
+import { useStatusStore, type ModelUsage } from '../status/status.store';
+import { LEARNING_SCHEDULE_GROUP_ID } from './open-learning-settings';
+import { useLanguage, useT } from '../i18n/use-t';
 import { InstantSwitch } from './InstantSwitch';
 
 const SCHEDULES = ['gaps', 'away', 'paused'] as const satisfies ReadonlyArray<Settings['learningSchedule']>;
-const GROUP_ID = 'settings-learning-schedule';
-
-/** Goes to Settings and puts the keyboard on the chosen schedule (the status bar's "Change" while learning is paused). */
-export function openLearningSettings(setView: (view: View) => void): void {
-  setView('settings');
-  let frames = 0;
-  const land = () => {
-    const group = document.getElementById(GROUP_ID);
-    if (!group) {
-      // Settings renders its sections once the settings are loaded: a few frames at most.
-      if (++frames < 30) requestAnimationFrame(land);
-      return;
-    }
-    group.scrollIntoView({ block: 'center' });
-    group.querySelector<HTMLInputElement>('input:checked')?.focus();
-  };
-  requestAnimationFrame(land);
-}
 
 export function LearningSection() {
   const t = useT();
   const schedule = useSettingsStore((s) => s.settings?.learningSchedule ?? 'gaps');
-  const update = useSettingsStore((s) => s.update);
+  const saveNow = useSettingsStore((s) => s.saveNow);
+  const error = useSettingsStore((s) => s.instantErrors.learningSchedule);
   const desktop = useStatusStore((s) => s.info?.host === 'electron');
-  const [error, setError] = useState<CoreFailure | null>(null);
-  const choose = async (learningSchedule: Settings['learningSchedule']) => {
-    setError(null);
-    const result = await update({ learningSchedule });
-    if (!result.ok) setError(result.error);
-  };
   return (
     <Section title={t('settings.learning')} description={t('settings.learningHint')}>
-      <fieldset id={GROUP_ID} className="field radio-group stacked">
+      <fieldset id={LEARNING_SCHEDULE_GROUP_ID} className="field radio-group stacked">
         <legend>{t('settings.learningSchedule')}</legend>
         {SCHEDULES.map((choice) => (
           <label key={choice} className="radio">
-            <input type="radio" name="learningSchedule" value={choice} checked={schedule === choice} onChange={() => void choose(choice)} />
+            <input type="radio" name="learningSchedule" value={choice} checked={schedule === choice} onChange={() => void saveNow({ learningSchedule: choice })} />
             <span>
               <strong>{t(`settings.learningSchedule.${choice}`)}</strong>
               <span className="muted small block">{t(`settings.learningSchedule.${choice}Hint`)}</span>

@@ -4,7 +4,7 @@
  */
 import type { Settings } from '../../../shared/contract';
 import { resolveMemoryAccess, type ToolSupport } from '../../../shared/memory-access';
-import type { MessageKey } from '../i18n';
+import type { MessageKey } from '../i18n/i18n';
 
 export interface MemoryAccessLine {
   key: MessageKey;

@@ -1,6 +1,7 @@
 /**
- * The settings form as data: which fields it has, their ranges (the same as shared/contract/settings.contract.ts),
- * how a draft of raw input strings is validated, and how a valid draft becomes one settings.update patch.
+ * The settings form as data: which fields it has, how a draft of raw input strings is validated (each field by its
+ * own schema in shared/contract/settings.contract.ts, so ranges are never written twice; the reason in the UI's
+ * language), and how a valid draft becomes one settings.update patch. The form's state: settings.store.ts.
  * Nested groups (retrieval, summary, budget) are sent whole: the contract fills a missing member with its default,
  * so a partial group would silently reset the others.
  *
@@ -11,35 +12,35 @@
  * field instead of sending a patch bound to fail. An Ollama address from OLLAMA_HOST (the field left empty) is not
  * the form's: the core judges it, and it is confirmed at once (RemoteServerConsent.tsx).
  */
-import type { Settings } from '../../../shared/contract';
-import { canonicalTimeZone } from '../../../shared/time-zone';
-import { CONTEXT_WINDOW_TOKENS } from '../../../shared/context-window';
+import type { z } from 'zod';
+import { Settings } from '../../../shared/contract';
 import { ADDRESS_SETTING, credentialsInAddress, remoteAddressOf, REMOTE_CONFIRMATION_SETTING, unconfirmedRemoteAddress, urlOf } from '../../../shared/model-server-address';
-import type { MessageKey } from '../i18n';
+import type { MessageKey } from '../i18n/i18n';
 
-export const NUMBER_FIELDS = {
-  'retrieval.similarityWeight': { min: 0, max: 1, step: 0.05 },
-  'retrieval.importanceWeight': { min: 0, max: 1, step: 0.05 },
-  'retrieval.recencyWeight': { min: 0, max: 1, step: 0.05 },
-  'retrieval.recencyHalfLifeDays': { min: 0, max: 3650, step: 1, exclusiveMin: true },
-  'retrieval.minSimilarity': { min: 0, max: 1, step: 0.05 },
-  'retrieval.limit': { min: 1, max: 100, step: 1, integer: true },
-  'retrieval.timeBudgetMs': { min: 50, max: 30_000, step: 50, integer: true },
-  'summary.minNewMessages': { min: 2, max: 1000, step: 1, integer: true },
-  'summary.minNewTokens': { min: 100, max: 100_000, step: 100, integer: true },
-  'budget.system': { min: 0, max: 1, step: 0.05 },
-  'budget.memories': { min: 0, max: 1, step: 0.05 },
-  'budget.conversation': { min: 0, max: 1, step: 0.05 },
-  'budget.reply': { min: 0, max: 1, step: 0.05 },
-  modelLoadTimeoutSeconds: { min: 1, max: 3600, step: 10, integer: true },
-  contextWindowTokens: { min: CONTEXT_WINDOW_TOKENS.min, max: CONTEXT_WINDOW_TOKENS.max, step: 1024, integer: true },
-  nearDuplicateSimilarity: { min: 0.5, max: 1, step: 0.01 },
-  trashRetentionDays: { min: 1, max: 3650, step: 1, integer: true },
-  activeMemoryCap: { min: 100, max: 1_000_000, step: 100, integer: true },
-  consolidationMaxPerRun: { min: 1, max: 50, step: 1, integer: true },
+/** How far a number field's arrows step: the form's choice. Its range and whole-number rule are the contract's. */
+const NUMBER_STEPS = {
+  'retrieval.similarityWeight': 0.05,
+  'retrieval.importanceWeight': 0.05,
+  'retrieval.recencyWeight': 0.05,
+  'retrieval.recencyHalfLifeDays': 1,
+  'retrieval.minSimilarity': 0.05,
+  'retrieval.limit': 1,
+  'retrieval.timeBudgetMs': 50,
+  'summary.minNewMessages': 1,
+  'summary.minNewTokens': 100,
+  'budget.system': 0.05,
+  'budget.memories': 0.05,
+  'budget.conversation': 0.05,
+  'budget.reply': 0.05,
+  modelLoadTimeoutSeconds: 10,
+  contextWindowTokens: 1024,
+  nearDuplicateSimilarity: 0.01,
+  trashRetentionDays: 1,
+  activeMemoryCap: 100,
+  consolidationMaxPerRun: 1,
   // Also the Episodes tab's field (Episodes.tsx): one range for both places.
-  episodeQuietMinutes: { min: 1, max: 10_080, step: 5, integer: true },
-} satisfies Record<string, NumberField>;
+  episodeQuietMinutes: 5,
+} as const;
 
 interface NumberField {
   min: number;
@@ -50,7 +51,33 @@ interface NumberField {
   exclusiveMin?: boolean;
 }
 
-export type NumberPath = keyof typeof NUMBER_FIELDS;
+/** A schema as its value is checked: without its default, prefault or group wrapper. */
+function inner(schema: z.ZodType): z.ZodType {
+  const def = (schema as unknown as { _zod: { def: { innerType?: z.ZodType } } })._zod.def;
+  return def.innerType ? inner(def.innerType) : schema;
+}
+
+/** The contract's schema of one setting ("retrieval.limit": the limit inside the retrieval group). */
+function schemaOf(path: FieldPath): z.ZodType {
+  const [head, key] = path.split('.') as [keyof typeof Settings.shape, string | undefined];
+  const top = inner(Settings.shape[head]);
+  return key === undefined ? top : inner((top as z.ZodObject).shape[key] as z.ZodType);
+}
+
+const numberFields = new Map<NumberPath, NumberField>();
+
+export function fieldOf(path: NumberPath): NumberField {
+  let field = numberFields.get(path);
+  if (!field) {
+    const schema = schemaOf(path) as z.ZodNumber;
+    const min = schema.minValue ?? -Infinity;
+    field = { min, max: schema.maxValue ?? Infinity, step: NUMBER_STEPS[path], integer: schema.isInt, exclusiveMin: !schema.safeParse(min).success };
+    numberFields.set(path, field);
+  }
+  return field;
+}
+
+export type NumberPath = keyof typeof NUMBER_STEPS;
 export type TextPath = 'llmProvider' | 'ollamaHost' | 'ollamaRemoteConfirmed' | 'openaiBaseUrl' | 'openaiRemoteConfirmed' | 'chatModel' | 'backgroundModel' | 'embeddingProvider' | 'embeddingModel' | 'memoryMode' | 'memoryAccess' | 'timeZone';
 export type FieldPath = NumberPath | TextPath;
 export type Draft = Partial<Record<FieldPath, string>>;
@@ -68,10 +95,6 @@ const SERVER_FIELDS: Record<Provider, readonly FieldPath[]> = { ollama: ['ollama
 /** What decides which server answers, and so which models the model fields can list. */
 const SERVER_CHOICE: readonly FieldPath[] = ['llmProvider', 'ollamaHost', 'ollamaRemoteConfirmed', 'openaiBaseUrl', 'openaiRemoteConfirmed'];
 
-export function fieldOf(path: NumberPath): NumberField {
-  return NUMBER_FIELDS[path];
-}
-
 /** The stored value of a field, as the form shows it. */
 export function storedValue(settings: Settings, path: FieldPath): string {
   const [group, key] = path.split('.') as [string, string | undefined];
@@ -84,19 +107,18 @@ export function currentValue(settings: Settings, draft: Draft, path: FieldPath):
 }
 
 export function isNumberPath(path: string): path is NumberPath {
-  return Object.prototype.hasOwnProperty.call(NUMBER_FIELDS, path);
+  return Object.prototype.hasOwnProperty.call(NUMBER_STEPS, path);
 }
 
+/** The contract's schema decides; the form says why in the UI's language (the schema's own words are English). */
 function checkNumber(path: NumberPath, raw: string): FieldError | null {
-  const field = NUMBER_FIELDS[path] as NumberField;
   const text = raw.trim();
   const value = Number(text);
   if (text === '' || !Number.isFinite(value)) return { key: 'settings.error.number' };
+  if (schemaOf(path).safeParse(value).success) return null;
+  const field = fieldOf(path);
   if (field.integer && !Number.isInteger(value)) return { key: 'settings.error.integer' };
-  if (value > field.max || value < field.min || (field.exclusiveMin && value === field.min)) {
-    return { key: field.exclusiveMin ? 'settings.error.rangeAbove' : 'settings.error.range', params: { min: field.min, max: field.max } };
-  }
-  return null;
+  return { key: field.exclusiveMin ? 'settings.error.rangeAbove' : 'settings.error.range', params: { min: field.min, max: field.max } };
 }
 
 function isHttpUrl(text: string): boolean {
@@ -108,14 +130,11 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-function checkHost(raw: string): FieldError | null {
+/** An address the contract's schema takes (http or https; empty for the Ollama host), then the cross-field rule. */
+function checkAddress(path: 'ollamaHost' | 'openaiBaseUrl', raw: string): FieldError | null {
   const text = raw.trim();
-  if (text === '') return null;
-  return isHttpUrl(text) ? checkCredentials(text) : { key: 'settings.error.host' };
-}
-
-function checkBaseUrl(raw: string): FieldError | null {
-  return isHttpUrl(raw.trim()) ? checkCredentials(raw.trim()) : { key: 'settings.error.baseUrl' };
+  if (!schemaOf(path).safeParse(text).success || (text !== '' && !isHttpUrl(text))) return { key: path === 'ollamaHost' ? 'settings.error.host' : 'settings.error.baseUrl' };
+  return text === '' ? null : checkCredentials(text);
 }
 
 /** The contract's rule: no user name, password, query or fragment in an address (a key has its own field). */
@@ -127,10 +146,9 @@ const REQUIRED: readonly FieldPath[] = ['chatModel', 'backgroundModel', 'embeddi
 
 function checkField(path: FieldPath, raw: string): FieldError | null {
   if (isNumberPath(path)) return checkNumber(path, raw);
-  if (path === 'ollamaHost') return checkHost(raw);
-  if (path === 'openaiBaseUrl') return checkBaseUrl(raw);
+  if (path === 'ollamaHost' || path === 'openaiBaseUrl') return checkAddress(path, raw);
   // The contract's rule (an IANA name the platform knows, or empty for the system's zone), checked before sending.
-  if (path === 'timeZone') return raw.trim() === '' || canonicalTimeZone(raw.trim()) !== null ? null : { key: 'settings.error.timeZone' };
+  if (path === 'timeZone') return schemaOf(path).safeParse(raw).success ? null : { key: 'settings.error.timeZone' };
   if (REQUIRED.includes(path) && raw.trim() === '') return { key: 'settings.error.required' };
   return null;
 }
@@ -205,9 +223,10 @@ export function validateDraft(settings: Settings, draft: Draft): Validation {
   if (remote && !remote.confirmed && !errors[addressField]) errors[addressField] = { key: 'settings.error.remoteUnconfirmed', params: { address: remote.address } };
   const sharesValid = BUDGET_PATHS.every((path) => errors[path] === undefined);
   const budgetTotal = sharesValid ? BUDGET_PATHS.reduce((sum, path) => sum + Number(currentValue(settings, draft, path)), 0) : null;
-  // The same tolerance as the contract's refinement: 0.15 + 0.15 + 0.5 + 0.2 is 1.0000000000000002 in floating point.
+  // The contract's refinement of the group decides (with its tolerance: 0.15 + 0.15 + 0.5 + 0.2 is 1.0000000000000002).
+  const shares = Object.fromEntries(BUDGET_PATHS.map((path) => [path.slice('budget.'.length), Number(currentValue(settings, draft, path))]));
   const budgetError: FieldError | null =
-    budgetTotal !== null && budgetTotal > 1.0001 ? { key: 'settings.error.budget', params: { total: Math.round(budgetTotal * 100) / 100 } } : null;
+    budgetTotal !== null && !Settings.shape.budget.safeParse(shares).success ? { key: 'settings.error.budget', params: { total: Math.round(budgetTotal * 100) / 100 } } : null;
   return { errors, budgetTotal, budgetError, valid: Object.keys(errors).length === 0 && budgetError === null };
 }
 

@@ -5,7 +5,7 @@
  * model server: Ollama, or an OpenAI-compatible one (`server`).
  */
 import type { EmbeddingStatus } from '../../../shared/contract';
-import type { MessageKey, Params } from '../i18n';
+import type { MessageKey, Params } from '../i18n/i18n';
 
 export function embeddingOffSentence(status: Pick<EmbeddingStatus, 'reason' | 'provider' | 'reasonParams'>, server: boolean): { key: MessageKey; params: Params } {
   const params: Params = { model: status.reasonParams.model ?? '' };

@@ -5,7 +5,7 @@
  * their conversations leave the computer.
  */
 import { machineOf } from '../../../shared/model-server-address';
-import type { MessageKey, Params } from '../i18n';
+import type { MessageKey, Params } from '../i18n/i18n';
 import type { ServerApi } from './status-announcements';
 
 export interface ModelServerView {

@@ -5,8 +5,8 @@
  * A hold is only news when there is background work for it to hold, except 'paused': the user's own switch, said
  * until it is switched back, since nothing new is learned meanwhile.
  */
-import type { MessageKey, Params } from '../i18n';
-import type { QueueState } from '../stores/status.store';
+import type { MessageKey, Params } from '../i18n/i18n';
+import type { QueueState } from './status.store';
 
 export interface LinePart {
   key: MessageKey;

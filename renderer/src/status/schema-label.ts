@@ -3,7 +3,7 @@
  * means nothing to a user, so no hover or line shows it outside Settings' support tooltip; a name without a number
  * is shown as it is.
  */
-import type { useT } from '../use-t';
+import type { useT } from '../i18n/use-t';
 
 export function schemaLabel(schemaVersion: string, t: ReturnType<typeof useT>): string {
   const match = /^(\d+)_/.exec(schemaVersion);

@@ -9,7 +9,7 @@
  * States seen for the first time (a page that just opened, a server found unreachable at the first check) are not
  * announced: they are shown, and a screen that needs them (the welcome, the model setup) says them itself.
  */
-import type { MessageKey, Params } from '../i18n';
+import type { MessageKey, Params } from '../i18n/i18n';
 
 export type ServerApi = 'ollama' | 'openai';
 

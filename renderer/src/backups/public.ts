@@ -1,0 +1,2 @@
+/** What other features may use of backups/ besides its store: its settings section. */
+export { BackupsSection } from './BackupsSection';

@@ -1,0 +1,2 @@
+/** What other features may use of review/ besides its store: the inbox (a Memories tab). */
+export { ReviewInbox } from './ReviewInbox';
