@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MemoryCategory } from '../shared/contract';
 import { createBackupScrubber } from '../electron/core/backup/backup-scrub';
-import { createMessagesRepo } from '../electron/core/conversation/messages.repo';
+import { createMessagesStore } from '../electron/core/conversation/messages.store';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../electron/core/db/open-database';
 import type { Embedder } from '../electron/core/embedding/embedder.port';
 import { createEmbeddingService, type EmbeddingService } from '../electron/core/embedding/embedding.service';
@@ -24,6 +24,7 @@ import { createSettingsService, type SettingsService } from '../electron/core/se
 import { createSettingsStore } from '../electron/core/settings/settings.store';
 import { estimateTokens } from '../electron/core/text/token-estimate';
 import { createThreadService } from '../electron/core/threads/thread.service';
+import { createThreadsStore } from '../electron/core/conversation/threads.store';
 import { createTimelineWriter } from '../electron/core/db/timeline-writer';
 import { createVectorSpace, seededRandom } from '../test/fixtures/clustered-vectors';
 
@@ -96,7 +97,7 @@ export async function openFixture(fixture: Pick<MemoryFixture, 'file' | 'queries
     settings: () => settings.get(),
     backups: createBackupScrubber({ paths: derivePaths(path.dirname(fixture.file), { dbFile: fixture.file }), logger: silentLogger }),
     timeline: createTimelineWriter({ sqlite: db.sqlite, clock }),
-    branches: createMessagesRepo(db.sqlite).branches,
+    branches: createMessagesStore(db.sqlite).branches,
   });
   return {
     db,
@@ -156,8 +157,8 @@ async function build(size: number): Promise<MemoryFixture> {
 
 /** Adds a thread of `count` alternating user/assistant messages through the messages repo; returns it and its last (user) message. */
 export function seedThread(db: OpenedDatabase, count: number, userTexts: readonly string[]): { threadId: number; lastUserMessageId: number } {
-  const threads = createThreadService({ sqlite: db.sqlite, clock: { now: () => FIXTURE_NOW }, events: createEventBus(silentLogger) });
-  const messages = createMessagesRepo(db.sqlite);
+  const threads = createThreadService({ store: createThreadsStore(db.sqlite), clock: { now: () => FIXTURE_NOW }, events: createEventBus(silentLogger) });
+  const messages = createMessagesStore(db.sqlite);
   const random = seededRandom(count);
   const words = ['the', 'memory', 'garden', 'plan', 'tomorrow', 'because', 'train', 'python', 'recipe', 'sister', 'budget', 'meeting', 'weekend', 'project', 'idea', 'maybe'];
   const sentence = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)]!).join(' ') + '.';

@@ -18,9 +18,10 @@ import { fitUserContent } from '../../electron/core/conversation/attachment-text
 import { computeBudget, planConversation, type HistoryMessage } from '../../electron/core/llm/context-budget';
 import { composeSystemText } from '../../electron/core/chat/custom-instructions';
 import type { MemoryRetrievalPort } from '../../electron/core/ports/memory-retrieval.port';
-import { createMessagesRepo } from '../../electron/core/conversation/messages.repo';
+import { createMessagesStore } from '../../electron/core/conversation/messages.store';
 import { assemblePrompt, ATTACHMENT_SHARE_OF_CONVERSATION, PROFILE_SHARE_OF_MEMORIES, systemPrompt } from '../../electron/core/chat/prompt-assembly';
-import { loadSummary } from '../../electron/core/chat/summary.job';
+import { createSummaryStore } from '../../electron/core/conversation/summary.store';
+import { isReadable } from '../../electron/core/conversation/readable-message';
 import type { Sqlite } from '../../electron/core/db/open-database';
 import { formatProfileForPrompt } from '../../electron/core/memory/memory-prompt';
 import { formatWorkingMemoryForPrompt, WORKING_MEMORY_SHARE_OF_CONVERSATION } from '../../electron/core/chat/working-memory-prompt';
@@ -85,7 +86,8 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
   try {
     const { sqlite } = open.db;
     const { threadId, lastUserMessageId } = seedThread(open.db, messageCount, [fixture.queries[0]!.text]);
-    const messages = createMessagesRepo(sqlite);
+    const messages = createMessagesStore(sqlite);
+    const summaries = createSummaryStore(sqlite);
     const last = messages.get(lastUserMessageId)!;
     // The thread's working memory as the background model keeps it: a focus and eight tasks, read from its tables each time.
     const focusStore = createFocusStore(sqlite, messages.branches);
@@ -99,7 +101,7 @@ export async function promptBench(memoryCount: number, messageCount: number, ite
 
     const mnemo = (i: number) =>
       assemblePrompt(
-        { sqlite, messages, memory, calibrator, profile: () => PROFILE, workingMemory },
+        { summaries, messages, memory, calibrator, profile: () => PROFILE, workingMemory },
         { threadId, userMessage: userMessage(i), incognito: false, threadInstructions: THREAD_INSTRUCTIONS, contextWindow: CONTEXT_WINDOW, settings, now: FIXTURE_NOW },
       );
     const naive = (i: number) => naiveAssemble(sqlite, memory, threadId, userMessage(i), settings, calibrator.ratio, workingMemory(threadId));
@@ -165,11 +167,11 @@ async function naiveAssemble(sqlite: Sqlite, memory: MemoryRetrievalPort, thread
   const profile = formatProfileForPrompt(PROFILE, Math.floor(budget.memories * PROFILE_SHARE_OF_MEMORIES), estimateTokens);
   const retrieved = await memory.retrieveForPrompt({ query: userMessage.content, threadId, tokenBudget: budget.memories - profileTokens(settings), estimateTokens });
   const wm = formatWorkingMemoryForPrompt(working, Math.floor(budget.conversation * WORKING_MEMORY_SHARE_OF_CONVERSATION), estimateTokens);
-  const summary = loadSummary(sqlite, threadId);
+  const summary = createSummaryStore(sqlite).get(threadId);
   const question = fitUserContent(userMessage.content, userMessage.attachments ?? [], Math.floor((budget.conversation * ATTACHMENT_SHARE_OF_CONVERSATION) / Math.max(ratio, 0.01)), estimateTokens);
   const all = sqlite.prepare('SELECT * FROM messages WHERE thread_id = ? ORDER BY id').all(threadId) as Array<{ id: number; role: string; content: string; status: string }>;
   const history: HistoryMessage[] = all
-    .filter((r) => r.id < userMessage.id && r.status !== 'error' && r.role !== 'system' && r.content !== '')
+    .filter((r) => r.id < userMessage.id && isReadable(r))
     .map((r) => ({ id: r.id, role: r.role as 'user' | 'assistant', content: r.content, estimatedTokens: estimateTokens(r.content) }))
     .reverse();
   const plan = planConversation({

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { JobQueue } from '../../electron/core/jobs/job-queue';
+import { createJobsStore } from '../../electron/core/jobs/jobs.store';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { fmt, type SuiteResult } from '../harness';
 
@@ -17,7 +18,7 @@ export async function queueBench(jobs: number): Promise<SuiteResult> {
     // Mnemo's queue.
     const db = openDatabase(path.join(dir, 'mnemo.db'), { migrationsDir: sourceMigrationsDir() });
     let events = 0;
-    const queue = new JobQueue({ sqlite: db.sqlite, clock: { now: () => Date.now() }, logger: silentLogger, onChange: () => void events++ });
+    const queue = new JobQueue({ store: createJobsStore(db.sqlite), clock: { now: () => Date.now() }, logger: silentLogger, onChange: () => void events++ });
     const write = db.sqlite.prepare("INSERT INTO settings (key, value, updated_at) VALUES (?, '1', 0)");
     queue.register({ kind: 'reembed', run: async ({ job }) => () => void write.run(`job-${job.id}`) });
     const insert = db.sqlite.transaction(() => {

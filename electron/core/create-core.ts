@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import { openDatabase } from './db/open-database';
 import { createChatService } from './chat/chat.service';
-import { createMessagesRepo } from './conversation/messages.repo';
-import { createPromptContextRepo } from './chat/prompt-context.repo';
+import { createMessagesStore } from './conversation/messages.store';
+import { createPromptContextStore } from './chat/prompt-context.store';
 import { createMemoryToolSources } from './chat/memory-tool-sources';
 import type { Core, CoreOptions } from './core-api';
 import { createEventBus } from './runtime/event-bus';
@@ -51,6 +51,10 @@ import { createFocusStore } from './focus/focus.store';
 import { createEpisodeService } from './episodes/episode.service';
 import { createEpisodeStore } from './episodes/episode.store';
 import { createThreadService } from './threads/thread.service';
+import { createThreadExclusionsStore } from './threads/thread-exclusions.store';
+import { createThreadExportStore } from './threads/thread-export.store';
+import { createThreadsStore } from './conversation/threads.store';
+import { createSummaryStore } from './conversation/summary.store';
 import { createMcpClientsStore } from './mcp/mcp-clients.store';
 import { createMcpService } from './mcp/mcp.service';
 import { createMcpMemoryTools } from './mcp/mcp-memory-tools';
@@ -85,12 +89,15 @@ export function createCore(options: CoreOptions): Core {
   const timelineEvents = createTimelineWriter({ sqlite, clock });
   const memoryStores = createMemoryStores(sqlite);
   const { upkeep } = memoryStores;
-  const threads = createThreadService({ sqlite, clock, events, logger });
-  const messages = createMessagesRepo(sqlite);
+  const threadsStore = createThreadsStore(sqlite);
+  const threads = createThreadService({ store: threadsStore, clock, events, logger });
+  const messages = createMessagesStore(sqlite);
   const { branches } = messages;
-  const promptContexts = createPromptContextRepo(sqlite, logger);
-  const timeline = createTimelineService({ store: createTimelineStore(sqlite), memories: memoryStores.memories, sqlite, clock });
-  const exclusions = (threadId: number) => timeline.exclusions(threadId);
+  const summaries = createSummaryStore(sqlite);
+  const promptContexts = createPromptContextStore(sqlite, logger);
+  const timeline = createTimelineService({ store: createTimelineStore(sqlite), memories: memoryStores.memories });
+  const threadExclusions = createThreadExclusionsStore(sqlite);
+  const exclusions = (threadId: number) => threadExclusions.of(threadId);
 
   const secrets = options.secrets ?? createFileSecretStore({ dataDir: paths.dataDir });
   const llm = createLlmProvider({ settings, logger, secrets, ...(options.env ? { env: options.env } : {}), ...(options.llm ? { override: options.llm } : {}) });
@@ -109,24 +116,24 @@ export function createCore(options: CoreOptions): Core {
   const profile = createProfileService({ store: profileStore, queue, clock, events, settings, contextWindow });
   disposers.push(() => profile.dispose());
   const episodeStore = createEpisodeStore(sqlite);
-  const episodes = createEpisodeService({ sqlite, store: episodeStore, queue, clock, events, settings, backups: backupScrubber, logger, timeline: timelineEvents });
+  const episodes = createEpisodeService({ messages, threads: threadsStore, store: episodeStore, queue, clock, events, settings, backups: backupScrubber, logger, timeline: timelineEvents });
   disposers.push(() => episodes.dispose());
   const focusStore = createFocusStore(sqlite, branches);
-  const focus = createFocusService({ sqlite, store: focusStore, queue, clock, events, settings, assertThread: (id) => void threads.get(id) });
+  const focus = createFocusService({ store: focusStore, queue, clock, events, settings, assertThread: (id) => void threads.get(id) });
   registerJobs(queue, {
-    sqlite, clock, logger, events, settings, timeline: timelineEvents, model: backgroundModel, branches, threads, memories, upkeep, cap: memoryCap,
+    sqlite, clock, logger, events, settings, timeline: timelineEvents, model: backgroundModel, messages, threadsStore, summaries, threads, memories, upkeep, cap: memoryCap,
     profileStore, episodeStore, focusStore, rescheduleEpisode: (threadId) => episodes.schedule(threadId),
   });
 
   const forget = createMemoryForget({ search: memories, bulk: memories, toMemory: (id) => memories.getMemory(id) });
   const retrieval = memoryRetrievalPort(memories, exclusions, (window, topic, limit) => episodes.episodesWithin(window, topic, limit));
   const memoryToolSources = createMemoryToolSources({
-    sqlite, memory: memories, forget, exclusions,
+    messages, memory: memories, forget, exclusions,
     episodes: (query, limit, window) => episodes.searchEpisodes(query, limit, window),
   });
   const models = createModelsService({ llm, settings: settingsService, events, logger, ...(options.env ? { env: options.env } : {}) });
   const chat = createChatService({
-    sqlite, clock, events, logger, messages, promptContexts, threads, queue, llm, settings, forget, lane,
+    summaries, threadRows: threadsStore, clock, events, logger, messages, promptContexts, threads, queue, llm, settings, forget, lane,
     calibrator: createTokenCalibrator(),
     chooseModelsIfUnset: () => models.chooseModelsIfUnset(),
     memory: () => retrieval,
@@ -142,8 +149,8 @@ export function createCore(options: CoreOptions): Core {
   const consolidation = createConsolidationStep({ sqlite, stores: memoryStores, clock, memories, cap: memoryCap, queue, settings });
   const maintenance = createMemoryMaintenance({ stores: memoryStores, clock, events, logger, memories, embedding, settings, consolidation, timeline: timelineEvents, cap: memoryCap });
   const memoryExporter = createMemoryExporter({ upkeep, sqlite, clock, settings, app, profile: () => profileStore.get()?.content ?? null });
-  const threadExporter = createThreadExporter({ sqlite, clock, settings, app });
-  const threadImporter = createThreadImporter({ sqlite, clock, events, messages, thread: (id) => threads.get(id) });
+  const threadExporter = createThreadExporter({ store: createThreadExportStore(sqlite), clock, settings, app });
+  const threadImporter = createThreadImporter({ threads: threadsStore, summaries, clock, events, messages, thread: (id) => threads.get(id) });
   const memoryImporter = createMemoryImporter({ vectors: memoryStores.vectors, clock, events, logger, memories, settings, timeline: timelineEvents, cap: memoryCap });
   const daily = createDailyScheduler({ clock, logger, tasks: dailyTasks({ backups, maintenance, profile, workingMemoryCleanup: focus.cleanup }) });
 
@@ -166,7 +173,7 @@ export function createCore(options: CoreOptions): Core {
 
   const handlers = operationHandlers({
     options, db, paths, clock, events, secrets, settings: settingsService, embedding, models, queue, backgroundModel, lane, backups,
-    threads, messages, branches, promptContexts, chat, timeline, memories, upkeep, memoryExporter, memoryImporter, maintenance,
+    threads, messages, branches, summaries, threadExclusions, promptContexts, chat, timeline, memories, upkeep, memoryExporter, memoryImporter, maintenance,
     threadExporter, threadImporter, profile, episodes, focus, review, mcp,
   });
   const dispatcher = createDispatcher(handlers, logger, { checkOutputs: options.checkOutputs ?? false });

@@ -9,8 +9,10 @@ import type { BackupService } from './backup/backup.service';
 import { chatHandlers, summaryHandlers } from './chat/chat.handlers';
 import type { ChatService } from './chat/chat.service';
 import type { MessageBranches } from './conversation/message-branches';
-import type { MessagesRepo } from './conversation/messages.repo';
-import type { PromptContextRepo } from './chat/prompt-context.repo';
+import type { MessagesStore } from './conversation/messages.store';
+import type { SummaryStore } from './conversation/summary.store';
+import type { ThreadExclusionsStore } from './threads/thread-exclusions.store';
+import type { PromptContextStore } from './chat/prompt-context.store';
 import type { OpenedDatabase } from './db/open-database';
 import { embeddingHandlers } from './embedding/embedding.handlers';
 import type { EmbeddingService } from './embedding/embedding.service';
@@ -68,9 +70,11 @@ export interface OperationServices {
   lane: ModelLane;
   backups: BackupService;
   threads: ThreadService;
-  messages: MessagesRepo;
+  messages: MessagesStore;
   branches: MessageBranches;
-  promptContexts: PromptContextRepo;
+  summaries: SummaryStore;
+  threadExclusions: ThreadExclusionsStore;
+  promptContexts: PromptContextStore;
   chat: ChatService;
   timeline: TimelineService;
   memories: MemoryService;
@@ -101,14 +105,15 @@ export function operationHandlers(s: OperationServices): Handlers {
       messages: s.messages,
       chat: s.chat,
       queue: s.queue,
-      timeline: s.timeline,
+      exclusions: s.threadExclusions,
+      clock,
       memory: (id) => memories.getMemory(id),
       assertCanChat: s.models.assertCanChat,
       exporter: s.threadExporter,
       importer: s.threadImporter,
     }),
     ...chatHandlers({ chat: s.chat, messages: s.messages, promptContexts: s.promptContexts, lane: s.lane }),
-    ...summaryHandlers({ sqlite: db.sqlite, clock, events, threads: s.threads, branches: s.branches }),
+    ...summaryHandlers({ summaries: s.summaries, clock, events, threads: s.threads, branches: s.branches }),
     ...memoryHandlers({
       memories,
       timeline: s.timeline,

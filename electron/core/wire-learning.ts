@@ -6,7 +6,9 @@
  */
 import type { Settings } from '../../shared/contract';
 import type { CoreOptions } from './core-api';
-import type { MessageBranches } from './conversation/message-branches';
+import type { MessagesStore } from './conversation/messages.store';
+import type { SummaryStore } from './conversation/summary.store';
+import type { ThreadsStore } from './conversation/threads.store';
 import { createSummaryJob } from './chat/summary.job';
 import { createTitleJob } from './chat/title.job';
 import type { Sqlite } from './db/open-database';
@@ -19,6 +21,7 @@ import { createFocusJob } from './focus/focus.job';
 import type { FocusStore } from './focus/focus.store';
 import { reportDeadJob } from './jobs/dead-job-report';
 import { JobQueue } from './jobs/job-queue';
+import { createJobsStore } from './jobs/jobs.store';
 import { wakeQueueWhenHoldsChange } from './jobs/queue-wake-triggers';
 import { createBackgroundModel, type BackgroundModel } from './llm/background-model';
 import type { LlmProvider } from './llm/llm-provider';
@@ -51,7 +54,7 @@ export function wireLearningQueue(deps: Basics & { llm: LlmProvider; laneFile: s
     learningHold: () => lane.hold(),
     modelUnavailable: () => lane.waitsLong(),
     stretchLeftMs: () => lane.stretchLeftMs(backgroundModel.learningCostMs()),
-    sqlite,
+    store: createJobsStore(sqlite),
     clock,
     logger,
     onChange: (state) => events.emit('queue.changed', state),
@@ -70,7 +73,9 @@ export function registerJobs(
   queue: JobQueue,
   deps: Basics & {
     model: BackgroundModel;
-    branches: MessageBranches;
+    messages: MessagesStore;
+    threadsStore: ThreadsStore;
+    summaries: SummaryStore;
     threads: ThreadService;
     memories: MemoryService;
     upkeep: MemoryUpkeepStore;
@@ -81,14 +86,16 @@ export function registerJobs(
     focusStore: FocusStore;
   },
 ): void {
-  const { logger, memories } = deps;
-  const jobDeps = { sqlite: deps.sqlite, clock: deps.clock, events: deps.events, model: deps.model, settings: deps.settings, timeline: deps.timeline, branches: deps.branches };
-  queue.register(createSummaryJob(jobDeps));
-  queue.register(createTitleJob({ ...jobDeps, onTitled: (threadId) => deps.threads.announceUpdated(threadId) }));
+  const { logger, memories, messages, summaries } = deps;
+  const { branches } = messages;
+  const modelJobDeps = { clock: deps.clock, events: deps.events, model: deps.model, settings: deps.settings, timeline: deps.timeline };
+  const jobDeps = { ...modelJobDeps, sqlite: deps.sqlite, branches };
+  queue.register(createSummaryJob({ ...modelJobDeps, summaries, branches }));
+  queue.register(createTitleJob({ ...modelJobDeps, messages, threads: deps.threadsStore, onTitled: (threadId) => deps.threads.announceUpdated(threadId) }));
   queue.register(createProfileJob({ ...jobDeps, store: deps.profileStore, upkeep: deps.upkeep, logger }));
-  queue.register(createEpisodeJob({ ...jobDeps, store: deps.episodeStore, reschedule: deps.rescheduleEpisode }));
-  queue.register(createFocusJob({ ...jobDeps, store: deps.focusStore, enqueue: (input) => queue.enqueue(input) }));
-  queue.register(createExtractionJob({ ...jobDeps, logger, memories }));
+  queue.register(createEpisodeJob({ ...modelJobDeps, messages, threads: deps.threadsStore, summaries, store: deps.episodeStore, reschedule: deps.rescheduleEpisode }));
+  queue.register(createFocusJob({ ...modelJobDeps, branches, store: deps.focusStore, enqueue: (input) => queue.enqueue(input) }));
+  queue.register(createExtractionJob({ ...modelJobDeps, messages, logger, memories }));
   queue.register(createReembedJob({ memories, events: deps.events }));
   queue.register(createConsolidateJob({ ...jobDeps, upkeep: deps.upkeep, logger, memories, cap: deps.cap }));
 }

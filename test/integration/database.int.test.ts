@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { MnemoError } from '../../shared/errors';
 import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { JobQueue, type JobContext } from '../../electron/core/jobs/job-queue';
+import { createJobsStore } from '../../electron/core/jobs/jobs.store';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { migrationJournal, migrationsUpTo } from '../support/older-migrations';
 import { readOnlyMethod, readOnlyPath } from '../support/read-only-path';
@@ -173,7 +174,7 @@ describe('openDatabase', () => {
       expect(() => db.sqlite.prepare("INSERT INTO jobs (kind, idempotency_key, run_after, created_at, updated_at) VALUES ('nonsense', 'x', 1, 1, 1)").run()).toThrow(/CHECK constraint failed: jobs_kind_chk/);
 
       // The queue reads the migrated rows: a new job gets a new id, the stalled title job is taken back and runs with the queued ones.
-      const queue = new JobQueue({ sqlite: db.sqlite, clock: { now: () => 100 }, logger: silentLogger });
+      const queue = new JobQueue({ store: createJobsStore(db.sqlite), clock: { now: () => 100 }, logger: silentLogger });
       expect(queue.enqueue({ kind: 'reembed', payload: { reason: 'after-migration' }, idempotencyKey: 'reembed:new' })).toBe(6);
       const ran: string[] = [];
       const record = async ({ job }: JobContext) => (ran.push(`${job.kind}:${JSON.stringify(job.payload)}`), null);

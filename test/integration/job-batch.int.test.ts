@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MnemoError } from '../../shared/errors';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
 import { JobQueue, type JobHandler } from '../../electron/core/jobs/job-queue';
+import { createJobsStore } from '../../electron/core/jobs/jobs.store';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { useTempDirs } from '../support/temp-dir';
 import { until } from '../support/until';
@@ -31,7 +32,7 @@ describe('job batches', () => {
 
   function setup(stretchLeftMs?: () => number) {
     const db = openDatabase(path.join(tempDir(), 'q.db'), { migrationsDir: sourceMigrationsDir() });
-    const queue = new JobQueue({ sqlite: db.sqlite, clock: { now: () => 1_000_000 }, logger: silentLogger, baseBackoffMs: 60_000, random: () => 0.5, ...(stretchLeftMs ? { stretchLeftMs } : {}) });
+    const queue = new JobQueue({ store: createJobsStore(db.sqlite), clock: { now: () => 1_000_000 }, logger: silentLogger, baseBackoffMs: 60_000, random: () => 0.5, ...(stretchLeftMs ? { stretchLeftMs } : {}) });
     open.push({ db, queue });
     const thread = () => Number(db.sqlite.prepare("INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES ('t', 1, 1, 1)").run().lastInsertRowid);
     const enqueue = (threadId: number, n: number) =>

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MnemoError } from '../../shared/errors';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
 import { JobQueue, type JobHandler, type JobQueueOptions } from '../../electron/core/jobs/job-queue';
+import { createJobsStore } from '../../electron/core/jobs/jobs.store';
 import { formatLeaseOwner } from '../../electron/core/jobs/lease-owner';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { useTempDirs } from '../support/temp-dir';
@@ -48,7 +49,7 @@ describe('job queue', () => {
 
   function setup(file?: string, opts: Partial<JobQueueOptions> = {}) {
     const db = openDatabase(file ?? path.join(tempDir(), 'q.db'), { migrationsDir: sourceMigrationsDir() });
-    const queue = new JobQueue({ sqlite: db.sqlite, clock, logger: silentLogger, baseBackoffMs: 1000, probeIntervalMs: 5, random: () => 0.5, ...opts });
+    const queue = new JobQueue({ store: createJobsStore(db.sqlite), clock, logger: silentLogger, baseBackoffMs: 1000, probeIntervalMs: 5, random: () => 0.5, ...opts });
     open.push({ db, queue });
     const count = (sql: string) => (db.sqlite.prepare(sql).get() as { n: number }).n;
     const writes = () => count('SELECT count(*) AS n FROM settings');

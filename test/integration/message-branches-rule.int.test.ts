@@ -6,7 +6,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MnemoError } from '../../shared/errors';
-import { createMessagesRepo } from '../../electron/core/conversation/messages.repo';
+import { createMessagesStore } from '../../electron/core/conversation/messages.store';
 import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { migrationJournal, migrationsUpTo } from '../support/older-migrations';
 import { useTempDirs } from '../support/temp-dir';
@@ -29,7 +29,7 @@ describe('message branches', () => {
 
   it('the active path is always a chain from a first message to a message nothing follows; switching never loses a message and can reach every one', { timeout: 120_000 }, () => {
     const db = openDatabase(path.join(tempDir(), 'mnemo.db'), { migrationsDir: sourceMigrationsDir() });
-    const repo = createMessagesRepo(db.sqlite);
+    const repo = createMessagesStore(db.sqlite);
     const { branches } = repo;
     const newThread = db.sqlite.prepare('INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES (?, 1, 1, 1) RETURNING id');
     const parentOf = db.sqlite.prepare('SELECT parent_id AS p FROM messages WHERE id = ?');
@@ -113,7 +113,7 @@ describe('message branches', () => {
 
     const db = openDatabase(file, { migrationsDir: sourceMigrationsDir(), now: () => 42 });
     try {
-      const repo = createMessagesRepo(db.sqlite);
+      const repo = createMessagesStore(db.sqlite);
       for (const t of threads.slice(0, 2)) {
         const ids = (db.sqlite.prepare('SELECT id FROM messages WHERE thread_id = ? ORDER BY id').all(t) as Array<{ id: number }>).map((r) => r.id);
         expect(repo.branches.activePath(t)).toEqual(ids);

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMessagesRepo } from '../../electron/core/conversation/messages.repo';
+import { createMessagesStore } from '../../electron/core/conversation/messages.store';
 import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -14,7 +14,7 @@ describe('path walk', () => {
   it('yields every message of a long path once, newest first, across pages of every size; a version the user left is not on it', () => {
     const db = openDatabase(path.join(tempDir(), 'mnemo.db'), { migrationsDir: sourceMigrationsDir() });
     try {
-      const repo = createMessagesRepo(db.sqlite);
+      const repo = createMessagesStore(db.sqlite);
       const { id: threadId } = db.sqlite.prepare('INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES (?, 1, 1, 1) RETURNING id').get('t') as { id: number };
       const ids: number[] = [];
       let leftBehind = 0;

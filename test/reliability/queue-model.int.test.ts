@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { MnemoError } from '../../shared/errors';
 import { openDatabase, sourceMigrationsDir } from '../../electron/core/db/open-database';
 import { JobQueue } from '../../electron/core/jobs/job-queue';
+import { createJobsStore } from '../../electron/core/jobs/jobs.store';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -127,7 +128,7 @@ describe('job queue model', () => {
       fc.asyncProperty(fc.commands(commands, { maxCommands: 25 }), async (cmds) => {
         const db = openDatabase(path.join(tempDir(), 'q.db'), { migrationsDir: sourceMigrationsDir() });
         const clock = { now: 1_000_000 };
-        const queue = new JobQueue({ sqlite: db.sqlite, clock: { now: () => clock.now }, logger: silentLogger, random: () => 0.5 });
+        const queue = new JobQueue({ store: createJobsStore(db.sqlite), clock: { now: () => clock.now }, logger: silentLogger, random: () => 0.5 });
         const attemptsSeen = new Map<number, number>();
         queue.register({
           kind: 'reembed',

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createBackupScrubber } from '../../electron/core/backup/backup-scrub';
-import { createMessagesRepo, type MessagesRepo } from '../../electron/core/conversation/messages.repo';
+import { createMessagesStore, type MessagesStore } from '../../electron/core/conversation/messages.store';
 import { openDatabase, sourceMigrationsDir, type OpenedDatabase } from '../../electron/core/db/open-database';
 import type { Embedder } from '../../electron/core/embedding/embedder.port';
 import { createEmbeddingService, type EmbeddingService } from '../../electron/core/embedding/embedding.service';
@@ -13,6 +13,7 @@ import { derivePaths } from '../../electron/core/ports/paths.port';
 import { createSettingsService, type SettingsService } from '../../electron/core/settings/settings.service';
 import { createSettingsStore } from '../../electron/core/settings/settings.store';
 import { createThreadService, type ThreadService } from '../../electron/core/threads/thread.service';
+import { createThreadsStore } from '../../electron/core/conversation/threads.store';
 import { createTimelineWriter } from '../../electron/core/db/timeline-writer';
 
 /** A clock tests move by hand (expiry, half-lives) instead of sleeping. */
@@ -40,7 +41,7 @@ export interface MemoryHarness {
   embedding: EmbeddingService;
   settings: SettingsService;
   threads: ThreadService;
-  messages: MessagesRepo;
+  messages: MessagesStore;
   events: EventBus;
   close(): Promise<void>;
 }
@@ -55,7 +56,7 @@ export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | 
   const events = createEventBus(silentLogger);
   const settings = createSettingsService({ store: createSettingsStore(db.sqlite), clock: opts.clock, events, logger: silentLogger });
   const embedding = createEmbeddingService({ embedder: opts.embedder, logger: silentLogger });
-  const messages = createMessagesRepo(db.sqlite);
+  const messages = createMessagesStore(db.sqlite);
   const memories = createMemoryService({
     stores: createMemoryStores(db.sqlite),
     clock: opts.clock,
@@ -67,7 +68,7 @@ export function openMemoryHarness(dataDir: string, opts: { embedder: Embedder | 
     timeline: createTimelineWriter({ sqlite: db.sqlite, clock: opts.clock }),
     branches: messages.branches,
   });
-  const threads = createThreadService({ sqlite: db.sqlite, clock: opts.clock, events });
+  const threads = createThreadService({ store: createThreadsStore(db.sqlite), clock: opts.clock, events });
   return {
     db,
     memories,

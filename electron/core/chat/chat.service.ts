@@ -3,7 +3,7 @@
  * -> assemble the prompt under the budget (system
  * text with the custom instructions, memories, summary + recent messages) -> stream the reply from the LLM port, with
  * the memory tools' rounds when they are offered (tool-loop.ts) (message.delta events, partial text saved as it arrives) -> ONE transaction: the final reply, which memories it
- * used, what the model saw (prompt-context.repo.ts), and the background jobs it triggers (extraction, summary,
+ * used, what the model saw (prompt-context.store.ts), and the background jobs it triggers (extraction, summary,
  * title) -> events.
  *
  * The model: the one the request names (chat.send's model, which becomes the thread's model: the user chose it), else
@@ -28,8 +28,8 @@
  */
 import type { ForgetNotice, Message, MessageAttachment, PromptContext, Settings, Thread } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
-import { writeTransaction } from '../db/write-transaction';
+import type { SummaryStore } from '../conversation/summary.store';
+import type { ThreadsStore } from '../conversation/threads.store';
 import type { EventBus } from '../runtime/event-bus';
 import type { JobQueue } from '../jobs/job-queue';
 import type { ModelRequests } from '../llm/llm-provider';
@@ -41,8 +41,8 @@ import type { Logger } from '../ports/logger.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
 import type { ThreadService } from '../threads/thread.service';
 import type { MemoryRetrievalPort, RetrievedMemory } from '../ports/memory-retrieval.port';
-import type { MessagesRepo } from '../conversation/messages.repo';
-import type { PromptContextRepo } from './prompt-context.repo';
+import type { MessagesStore } from '../conversation/messages.store';
+import type { PromptContextStore } from './prompt-context.store';
 import { createReplyWriters } from './reply-writer';
 import { composeUserContent } from '../conversation/attachment-text';
 import { assemblePrompt } from './prompt-assembly';
@@ -56,12 +56,14 @@ import { forgetAskedIn } from './forget-in-chat';
 export const EXTRACTOR_VERSION = 'v1';
 
 export interface ChatServiceDeps {
-  sqlite: Sqlite;
+  summaries: SummaryStore;
+  /** Whether a thread still waits for its automatic title. */
+  threadRows: Pick<ThreadsStore, 'needsTitle'>;
   clock: Clock;
   events: EventBus;
   logger: Logger;
-  messages: MessagesRepo;
-  promptContexts: PromptContextRepo;
+  messages: MessagesStore;
+  promptContexts: PromptContextStore;
   threads: ThreadService;
   queue: JobQueue;
   calibrator: TokenCalibrator;
@@ -93,9 +95,9 @@ export interface SendResult {
 const PARTIAL_SAVE_INTERVAL_MS = 750;
 
 export function createChatService(deps: ChatServiceDeps) {
-  const { sqlite, clock, events, logger, messages, threads, queue, calibrator } = deps;
+  const { clock, events, logger, messages, threads, queue, calibrator } = deps;
   const active = new Map<number, AbortController>();
-  const writers = createReplyWriters({ sqlite, clock, logger, messages });
+  const writers = createReplyWriters({ clock, logger, messages });
   const answerer = createToolAnswerer({ llm: deps.llm, logger, sources: deps.memoryToolSources });
 
   async function send(input: {
@@ -126,7 +128,7 @@ export function createChatService(deps: ChatServiceDeps) {
       let userMessage = last;
       if (last?.role === 'assistant') {
         if (last.status === 'complete') throw new MnemoError('CONFLICT', 'The last answer is complete; send a new message instead.');
-        if (last.content === '') writeTransaction(sqlite, () => messages.remove(last.id));
+        if (last.content === '') messages.transaction(() => messages.remove(last.id));
         userMessage = last.parentId ? messages.get(last.parentId) : null;
       }
       if (!userMessage || userMessage.role !== 'user') throw new MnemoError('NOT_FOUND', 'There is no question in this thread to answer again.');
@@ -163,7 +165,7 @@ export function createChatService(deps: ChatServiceDeps) {
     const message = messages.get(input.messageId);
     if (!message) throw new MnemoError('NOT_FOUND', `Message ${input.messageId} does not exist (its thread may have been deleted).`);
     if (active.has(message.threadId)) throw new MnemoError('CONFLICT', 'A reply is still being written in this thread. Stop it or wait for it to finish, then switch versions.');
-    const { stopped, switched } = writeTransaction(sqlite, () => ({
+    const { stopped, switched } = messages.transaction(() => ({
       stopped: writers.claim(message.threadId, 'switch versions'),
       switched: messages.branches.switchTo(input.messageId, input.version),
     }));
@@ -177,7 +179,7 @@ export function createChatService(deps: ChatServiceDeps) {
     const message = messages.get(input.messageId);
     if (!message) throw new MnemoError('NOT_FOUND', `Message ${input.messageId} does not exist (its thread may have been deleted).`);
     let stopped: Message[] = [];
-    const shown = writeTransaction(sqlite, () => {
+    const shown = messages.transaction(() => {
       const onPath = messages.branches.isOnPath(message.id, messages.branches.leaf(message.threadId));
       // Refused only when it would change the branch under a reply being written; a message already shown just opens.
       if (!onPath && active.has(message.threadId)) {
@@ -217,7 +219,7 @@ export function createChatService(deps: ChatServiceDeps) {
       await deps.chooseModelsIfUnset();
       const settings = deps.settings();
       const model = how.answerModel ?? thread.model ?? settings.chatModel;
-      const started = writeTransaction(sqlite, () => {
+      const started = messages.transaction(() => {
         const stopped = writers.claim(threadId, how.again);
         const { question, asked } = start();
         const assistant = messages.insert({ threadId, role: 'assistant', content: '', status: 'streaming', model, estimatedTokens: 0, parentId: question.id, writer: writers.owner, now: clock.now() });
@@ -274,7 +276,7 @@ export function createChatService(deps: ChatServiceDeps) {
         trace,
         assemble: async (access) =>
           assemblePrompt(
-            { sqlite, messages, memory: deps.memory(), calibrator, profile: deps.profile, workingMemory: deps.workingMemory.forPrompt },
+            { summaries: deps.summaries, messages, memory: deps.memory(), calibrator, profile: deps.profile, workingMemory: deps.workingMemory.forPrompt },
             { threadId, userMessage, incognito, threadInstructions: thread.instructions, contextWindow: await deps.llm.contextWindow(model), settings, now: clock.now(), access, note: forgot?.note ?? null },
           ),
         onAssembled: (assembled) => {
@@ -312,7 +314,7 @@ export function createChatService(deps: ChatServiceDeps) {
     const finalContent = (result?.content ?? content).trim();
     const status: Message['status'] = stopped ? 'stopped' : failure ? 'error' : result?.doneReason === 'length' ? 'truncated' : 'complete';
 
-    const finished = writeTransaction(sqlite, () => {
+    const finished = messages.transaction(() => {
       const message = messages.finish(
         assistant.id,
         threadId,
@@ -362,12 +364,11 @@ export function createChatService(deps: ChatServiceDeps) {
         payload: { userMessageId: user.id, assistantMessageId: reply.id },
       });
     }
-    const thread = sqlite.prepare('SELECT title_source FROM threads WHERE id = ?').get(threadId) as { title_source: string | null };
-    if (thread.title_source === null && reply.content) {
+    if (reply.content && deps.threadRows.needsTitle(threadId)) {
       queue.enqueue({ kind: 'title', idempotencyKey: `title:${threadId}`, threadId, payload: { userMessageId: user.id, assistantMessageId: reply.id } });
     }
     if (reply.content) deps.workingMemory.afterExchange(threadId);
-    if (summaryIsDue(sqlite, messages.branches, threadId, settings.summary)) {
+    if (summaryIsDue(deps.summaries, messages.branches, threadId, settings.summary)) {
       queue.enqueue({ kind: 'summarize', idempotencyKey: `summarize:${threadId}:${reply.id}`, threadId, payload: { upToMessageId: reply.id } });
     }
   }

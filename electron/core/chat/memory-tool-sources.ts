@@ -5,17 +5,17 @@
  *
  * Privacy rules, each applied here, in the query that reads the data:
  * - memories: active and unexpired only; never one the user excluded from the asking thread;
- * - conversations: the user's messages and the assistant's finished answers (complete, truncated or stopped: never a
- *   failed or unfinished one), each with its role; never from an incognito thread, never one the caller says is
- *   already in the prompt, and only the conversation the user sees (its thread's active path, message-branches.ts):
- *   a question edited away or an answer regenerated away is a version the user left, not what was said. A deleted
- *   thread's messages have no search entries (thread.service.ts), so nothing of it is found.
+ * - conversations: readable messages only (conversation/readable-message.ts: never a failed or unfinished answer),
+ *   each with its role; never from an incognito thread, never one the caller says is already in the prompt, and only
+ *   the conversation the user sees (its thread's active path, message-branches.ts): a question edited away or an
+ *   answer regenerated away is a version the user left, not what was said (messages.store.ts searchShown). A deleted
+ *   thread's messages have no search entries (conversation/threads.store.ts), so nothing of it is found.
  * A window is what it holds: memories learned in it (memory.repo.ts LEARNED_AT_SQL), episodes and messages of it;
  * a date range (`windowOnly`) keeps only that, the time a query names puts it first; for a query that names no subject ("What did we talk about?", '';
  * time/time-window.ts aboutTheTimeItself) and matches nothing, its newest: the same rule as a question's time in the
  * prompt (memory-search.ts).
  */
-import type { Sqlite } from '../db/open-database';
+import type { MessagesStore, SearchedMessage } from '../conversation/messages.store';
 import type { MemoryService } from '../memory/memory.service';
 import { matchedWords } from '../text/matched-words';
 import { toFtsQuery } from '../text/fts-text';
@@ -30,49 +30,17 @@ function inWindowFirst<T>(items: readonly T[], window: { from: number; to: numbe
   return window ? [...items.filter(inside), ...items.filter((i) => !inside(i))] : [...items];
 }
 
-interface MessageRow {
-  id: number;
-  thread_id: number;
-  role: FoundMessage['role'];
-  content: string;
-  created_at: number;
-  title: string;
-}
-
-/** FTS candidates read per conversation search before the filters (role, incognito, already in the prompt). */
-const CONVERSATION_DEPTH = 200;
-
 export function createMemoryToolSources(deps: {
-  sqlite: Sqlite;
+  messages: Pick<MessagesStore, 'searchShown' | 'newestShown'>;
   memory: Pick<MemoryService, 'hybridSearch' | 'newestLearnedWithin'>;
-  /** Memories the user excluded from a thread (timeline.service.ts). */
+  /** Memories the user excluded from a thread (threads/thread-exclusions.store.ts). */
   exclusions: (threadId: number) => readonly number[];
   /** Active episodes matching a query, best first; within a window, those overlapping it (episode.service.ts searchEpisodes). */
   episodes: (query: string, limit: number, window: { from: number; to: number } | null) => readonly Episode[];
   /** forget_memory: the one rule of forgetting by asking. */
   forget: MemoryForget;
 }): MemoryToolSources {
-  // The candidates' threads' active paths are walked up from each leaf (an indexed lookup per step), as
-  // ACTIVE_PATH_LENGTH_SQL counts them; only the threads that hold a candidate are walked.
-  // `candidates` yields (id, rank), best first; its own parameters come first, then the excluded ids, the window, the limit.
-  const conversation = (candidates: string) =>
-    deps.sqlite.prepare(
-      `WITH RECURSIVE hit AS (
-       SELECT m.id, m.thread_id, m.role, m.content, m.created_at, t.title, f.rank FROM ${candidates} f
-         JOIN messages m ON m.id = f.id JOIN threads t ON t.id = m.thread_id
-       WHERE (m.role = 'user' OR (m.role = 'assistant' AND m.status IN ('complete', 'truncated', 'stopped')))
-         AND t.incognito = 0 AND m.id NOT IN (SELECT value FROM json_each(?)) AND m.created_at >= ? AND m.created_at < ?
-     ),
-     shown(id) AS (
-       SELECT coalesce(t.active_leaf_id, (SELECT max(id) FROM messages WHERE thread_id = t.id)) FROM threads t WHERE t.id IN (SELECT thread_id FROM hit)
-       UNION ALL SELECT m.parent_id FROM messages m JOIN shown ON m.id = shown.id WHERE m.parent_id IS NOT NULL
-     )
-     SELECT id, thread_id, role, content, created_at, title FROM hit WHERE id IN (SELECT id FROM shown) ORDER BY rank LIMIT ?`,
-    );
-  const byMatch = conversation(`(SELECT rowid AS id, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT ${CONVERSATION_DEPTH})`);
-  // A window without topic words: its newest messages (messages_created_idx walks the range).
-  const newestWithin = conversation(`(SELECT id, -created_at AS rank FROM messages WHERE created_at >= ? AND created_at < ? ORDER BY created_at DESC LIMIT ${CONVERSATION_DEPTH})`);
-  const toFound = (r: MessageRow): FoundMessage => ({ messageId: r.id, threadId: r.thread_id, threadTitle: r.title, role: r.role, createdAt: r.created_at, content: r.content });
+  const toFound = (r: SearchedMessage): FoundMessage => ({ messageId: r.id, threadId: r.thread_id, threadTitle: r.title, role: r.role, createdAt: r.created_at, content: r.content });
 
   return {
     async searchMemories({ query, category, limit, threadId, window, windowOnly }) {
@@ -107,7 +75,6 @@ export function createMemoryToolSources(deps: {
     },
 
     searchConversations({ query, limit, excludeMessageIds, window, windowOnly }) {
-      const excluded = JSON.stringify([...excludeMessageIds]);
       const from = window?.from ?? 0;
       const to = window?.to ?? Number.MAX_SAFE_INTEGER;
       const filter = windowOnly ? [from, to] : [0, Number.MAX_SAFE_INTEGER];
@@ -115,10 +82,10 @@ export function createMemoryToolSources(deps: {
       for (const mode of ['all', 'any'] as const) {
         const match = toFtsQuery(query, { mode });
         if (match === null) break;
-        const rows = byMatch.all(match, excluded, ...filter, limit) as MessageRow[];
+        const rows = deps.messages.searchShown(match, excludeMessageIds, { from: filter[0]!, to: filter[1]! }, limit);
         if (rows.length > 0) return inWindowFirst(rows, window, (r) => r.created_at >= from && r.created_at < to).map(toFound);
       }
-      return window && aboutTheTimeItself(query) ? (newestWithin.all(from, to, excluded, from, to, limit) as MessageRow[]).map(toFound) : [];
+      return window && aboutTheTimeItself(query) ? deps.messages.newestShown(excludeMessageIds, { from, to }, limit).map(toFound) : [];
     },
   };
 }

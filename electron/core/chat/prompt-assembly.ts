@@ -12,15 +12,14 @@
 import { dayOf, isoDate } from '../../../shared/calendar-day';
 import type { EpisodeRef, Message, PromptContext, Settings } from '../../../shared/contract';
 import { userTimeZone } from '../../../shared/time-zone';
-import type { Sqlite } from '../db/open-database';
 import type { ChatMessage } from '../llm/llm.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
 import { computeBudget, MESSAGE_OVERHEAD_TOKENS, planConversation, type Budget, type HistoryMessage } from '../llm/context-budget';
 import { composeUserContent, fitUserContent } from '../conversation/attachment-text';
 import { composeSystemText } from './custom-instructions';
 import type { MemoryRetrievalPort, RetrievedMemory } from '../ports/memory-retrieval.port';
-import { attachmentsOf, type MessagesRepo } from '../conversation/messages.repo';
-import { loadSummary } from './summary.job';
+import { attachmentsOf, type MessagesStore } from '../conversation/messages.store';
+import type { SummaryStore } from '../conversation/summary.store';
 import { summaryForPath } from '../conversation/message-branches';
 import { fitProfileForPrompt, formatEpisodesForPrompt, profileTokenBudget } from '../memory/memory-prompt';
 import { aboutTheTimeItself, findQuestionTime, inThePast } from '../time/time-window';
@@ -69,7 +68,7 @@ export const EPISODE_SHARE_OF_MEMORIES = 1 / 3;
 export async function assemblePrompt(
   /** profile: the user's profile while it is on (profile.service.ts), else null. */
   /** workingMemory: the thread's focus and tasks for the path ending at pathEndId while working memory is on (focus/focus.service.ts), else null. */
-  deps: { sqlite: Sqlite; messages: MessagesRepo; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null; workingMemory?: (threadId: number, pathEndId: number | null) => FocusState | null },
+  deps: { summaries: SummaryStore; messages: MessagesStore; memory: MemoryRetrievalPort; calibrator: TokenCalibrator; profile: () => string | null; workingMemory?: (threadId: number, pathEndId: number | null) => FocusState | null },
   /** contextWindow: the num_ctx the request will carry (LlmProvider.contextWindow), which the shares divide. */
   /** threadInstructions: the thread's own system prompt (null: none); the global one is settings.instructions. */
   /** access: whether retrieved memories go in and memory tools are offered (tool-loop.ts); default: inject, no tools. */
@@ -124,7 +123,7 @@ export async function assemblePrompt(
   // Like the summary: only what was derived from this question's own conversation (message-branches.ts appliesToPath).
   const working = formatWorkingMemoryForPrompt(deps.workingMemory?.(threadId, userMessage.parentId ?? null) ?? null, Math.floor(budget.conversation * WORKING_MEMORY_SHARE_OF_CONVERSATION), estimateTokens);
   // A summary of a branch the user left would tell the model about a conversation that, on this path, never happened.
-  const summary = summaryForPath(loadSummary(deps.sqlite, threadId), userMessage.parentId ?? null, deps.messages.branches);
+  const summary = summaryForPath(deps.summaries.get(threadId), userMessage.parentId ?? null, deps.messages.branches);
   const history = (function* (): Generator<HistoryMessage> {
     for (const r of deps.messages.historyBefore(userMessage)) {
       const content = r.attachments === null ? r.content : composeUserContent(r.content, attachmentsOf(r.attachments));

@@ -20,12 +20,10 @@
  */
 import type { Message } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
-import { writeTransaction } from '../db/write-transaction';
 import { formatLeaseOwner, judgeLease, newLeaseOwner } from '../jobs/lease-owner';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
-import type { MessagesRepo } from '../conversation/messages.repo';
+import type { MessagesStore } from '../conversation/messages.store';
 
 /** As a job's lease (job-queue.ts): long enough for a busy machine, short enough for a recycled pid or another host. */
 export const REPLY_LEASE_MS = 2 * 60_000;
@@ -37,20 +35,19 @@ export function anotherWriterMessage(again: string): string {
 }
 
 export interface ReplyWritersDeps {
-  sqlite: Sqlite;
   clock: Clock;
   logger: Logger;
-  messages: MessagesRepo;
+  messages: MessagesStore;
 }
 
 export function createReplyWriters(deps: ReplyWritersDeps) {
-  const { sqlite, clock, logger, messages } = deps;
+  const { clock, logger, messages } = deps;
   // Its own id, not only the pid: two cores of one process (tests) are two writers, as two processes are.
   const me = newLeaseOwner();
 
   /** The replies left 'streaming' by writers that are gone (in one thread, or all), stopped; throws CONFLICT on a live one first. */
   function stopLeftovers(threadId: number | null, again: string | null): Message[] {
-    return writeTransaction(sqlite, () => {
+    return messages.transaction(() => {
       const now = clock.now();
       const judged = messages.repliesBeingWritten(threadId).map((row) => ({
         id: row.id,

@@ -15,7 +15,6 @@
  */
 import type { Settings, ThreadSummary } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../runtime/event-bus';
 import { modelTextSecretCheck } from '../safety/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
@@ -27,51 +26,24 @@ import { estimateTokens } from '../text/token-estimate';
 import type { TimelineWriter } from '../db/timeline-writer';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
 import { summaryAsShown, summaryForPath, type MessageBranches } from '../conversation/message-branches';
-
-interface SummaryRow {
-  thread_id: number;
-  content: string;
-  from_message_id: number | null;
-  to_message_id: number | null;
-  covered_count: number;
-  pending_count: number;
-  edited_by_user: number;
-  updated_at: number;
-}
-
-function toSummary(r: SummaryRow): ThreadSummary {
-  return {
-    threadId: r.thread_id,
-    content: r.content,
-    fromMessageId: r.from_message_id,
-    toMessageId: r.to_message_id,
-    coveredCount: r.covered_count,
-    pendingCount: r.pending_count,
-    editedByUser: r.edited_by_user === 1,
-    updatedAt: r.updated_at,
-  };
-}
-
-export function loadSummary(sqlite: Sqlite, threadId: number): ThreadSummary | null {
-  const r = sqlite.prepare('SELECT * FROM thread_summaries WHERE thread_id = ?').get(threadId) as SummaryRow | undefined;
-  return r ? toSummary(r) : null;
-}
+import { isReadable } from '../conversation/readable-message';
+import type { SummaryStore } from '../conversation/summary.store';
 
 /**
  * Due when at least minNewMessages or more than minNewTokens have accumulated on the active path since the summary
  * (all of the path when the summary is another branch's); never for a summary the user edited on another branch.
  */
-export function summaryIsDue(sqlite: Sqlite, branches: MessageBranches, threadId: number, thresholds: Settings['summary']): boolean {
+export function summaryIsDue(summaries: SummaryStore, branches: MessageBranches, threadId: number, thresholds: Settings['summary']): boolean {
   const leaf = branches.leaf(threadId);
-  const stored = loadSummary(sqlite, threadId);
+  const stored = summaries.get(threadId);
   const summary = summaryForPath(stored, leaf, branches);
   if (stored?.editedByUser && !summary) return false;
   const since = summary?.toMessageId ?? 0;
   let n = 0;
   let tokens = 0;
-  for (const r of branches.pathUp<{ id: number; parent_id: number | null; status: string; estimated_tokens: number }>(leaf)) {
+  for (const r of branches.pathUp<{ id: number; parent_id: number | null; role: string; status: string; content: string; estimated_tokens: number }>(leaf)) {
     if (r.id <= since) break;
-    if (r.status === 'error') continue;
+    if (!isReadable(r)) continue;
     n += 1;
     tokens += r.estimated_tokens;
     if (n >= thresholds.minNewMessages || tokens > thresholds.minNewTokens) return true;
@@ -83,18 +55,10 @@ export function summaryIsDue(sqlite: Sqlite, branches: MessageBranches, threadId
  * The user's text replaces the summary's. A summary of another branch (message-branches.ts) becomes the current
  * path's: its range is dropped, so it is sent again and the next summary folds this path's messages into it.
  */
-export function updateSummaryByUser(sqlite: Sqlite, clock: Clock, branches: MessageBranches, threadId: number, content: string): ThreadSummary {
-  const now = clock.now();
-  const stored = loadSummary(sqlite, threadId);
+export function updateSummaryByUser(summaries: SummaryStore, branches: MessageBranches, threadId: number, content: string, now: number): ThreadSummary {
+  const stored = summaries.get(threadId);
   const detach = stored !== null && summaryForPath(stored, branches.leaf(threadId), branches) === null;
-  sqlite
-    .prepare(
-      `INSERT INTO thread_summaries (thread_id, content, covered_count, pending_count, edited_by_user, updated_at) VALUES (?, ?, 0, 0, 1, ?)
-       ON CONFLICT(thread_id) DO UPDATE SET content = excluded.content, edited_by_user = 1, updated_at = excluded.updated_at`,
-    )
-    .run(threadId, content, now);
-  if (detach) sqlite.prepare('UPDATE thread_summaries SET from_message_id = NULL, to_message_id = NULL, covered_count = 0 WHERE thread_id = ?').run(threadId);
-  return loadSummary(sqlite, threadId)!;
+  return summaries.writeByUser(threadId, content, detach, now);
 }
 
 /** The previous summary (the model's or the user's words) and the new messages are data, each in its fence. */
@@ -178,8 +142,8 @@ export function transcriptWithin(rows: TranscriptRow[], budgetTokens: number): {
   return { taken, text: lines.join('\n\n') };
 }
 
-export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: EventBus; model: BackgroundModel; timeline: TimelineWriter; branches: MessageBranches }): JobHandler {
-  const { sqlite, clock, events, timeline, branches } = deps;
+export function createSummaryJob(deps: { summaries: SummaryStore; branches: MessageBranches; timeline: TimelineWriter; clock: Clock; events: EventBus; model: BackgroundModel }): JobHandler {
+  const { summaries, branches, timeline, clock, events } = deps;
   return {
     kind: 'summarize',
     usesModel: true,
@@ -187,7 +151,7 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       const threadId = job.threadId;
       if (threadId === null) return null;
       const upTo = Number(job.payload.upToMessageId);
-      const stored = loadSummary(sqlite, threadId);
+      const stored = summaries.get(threadId);
       // The summary this reply's path continues; null when it is another branch's (then rebuilt from the first message).
       const previous = summaryForPath(stored, upTo, branches);
       if (stored?.editedByUser && !previous) return null; // the user's text for another branch is kept as written
@@ -196,7 +160,7 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       const all: TranscriptRow[] = [];
       for (const r of branches.pathUp<TranscriptRow & { parent_id: number | null; status: string }>(upTo)) {
         if (r.id <= since) break;
-        if (r.status !== 'error' && r.content !== '') all.push({ id: r.id, role: r.role, content: r.content });
+        if (isReadable(r)) all.push({ id: r.id, role: r.role, content: r.content });
       }
       all.reverse();
       if (all.length === 0) return null;
@@ -221,20 +185,13 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       const first = previous?.fromMessageId ?? rows[0]!.id;
       const last = rows[rows.length - 1]!.id;
       return (tx) => {
-        const current = loadSummary(sqlite, threadId);
+        const current = summaries.get(threadId);
         if ((current?.toMessageId ?? null) !== (stored?.toMessageId ?? null)) return; // the summary moved meanwhile: this result is stale
         const now = clock.now();
-        sqlite
-          .prepare(
-            `INSERT INTO thread_summaries (thread_id, content, from_message_id, to_message_id, covered_count, pending_count, edited_by_user, updated_at)
-             VALUES (?, ?, ?, ?, ?, 0, 0, ?)
-             ON CONFLICT(thread_id) DO UPDATE SET content = excluded.content, from_message_id = excluded.from_message_id,
-               to_message_id = excluded.to_message_id, covered_count = excluded.covered_count, pending_count = 0, updated_at = excluded.updated_at`,
-          )
-          .run(threadId, text, first, last, (previous?.coveredCount ?? 0) + rows.length, now);
+        const written = summaries.writeByModel(threadId, { content: text, fromMessageId: first, toMessageId: last, coveredCount: (previous?.coveredCount ?? 0) + rows.length }, now);
         timeline.record('thread_summarized', { threadId }, { messages: rows.length, toMessageId: last }, now);
         // Written for the reply's path: the user may have switched versions since (then the panel says so).
-        const summary = summaryAsShown(loadSummary(sqlite, threadId), branches.leaf(threadId), branches)!;
+        const summary = summaryAsShown(written, branches.leaf(threadId), branches)!;
         tx.afterCommit(() => events.emit('summary.updated', { summary }));
       };
     },
@@ -243,18 +200,13 @@ export function createSummaryJob(deps: { sqlite: Sqlite; clock: Clock; events: E
       // Counted on the conversation shown, as the summary panel says it: its messages after what the summary covers
       // there (all of them when the summary is another version's); other versions' messages are never summarized here.
       const leaf = branches.leaf(job.threadId);
-      const since = summaryForPath(loadSummary(sqlite, job.threadId), leaf, branches)?.toMessageId ?? 0;
+      const since = summaryForPath(summaries.get(job.threadId), leaf, branches)?.toMessageId ?? 0;
       let pending = 0;
-      for (const r of branches.pathUp<{ id: number; parent_id: number | null; status: string }>(leaf)) {
+      for (const r of branches.pathUp<{ id: number; parent_id: number | null; role: string; status: string; content: string }>(leaf)) {
         if (r.id <= since) break;
-        if (r.status !== 'error') pending += 1;
+        if (isReadable(r)) pending += 1;
       }
-      sqlite
-        .prepare(
-          `INSERT INTO thread_summaries (thread_id, content, pending_count, updated_at) VALUES (?, '', ?, ?)
-           ON CONFLICT(thread_id) DO UPDATE SET pending_count = excluded.pending_count, updated_at = excluded.updated_at`,
-        )
-        .run(job.threadId, pending, clock.now());
+      summaries.recordPending(job.threadId, pending, clock.now());
     },
   };
 }

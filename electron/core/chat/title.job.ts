@@ -6,7 +6,8 @@
  * TITLE_MAX_COLUMNS at a word boundary (in Chinese, between words or characters), never inside a character.
  */
 import { MnemoError } from '../../../shared/errors';
-import type { Sqlite } from '../db/open-database';
+import type { MessagesStore } from '../conversation/messages.store';
+import type { ThreadsStore } from '../conversation/threads.store';
 import { modelTextSecretCheck } from '../safety/secret-detector';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
@@ -93,15 +94,20 @@ function isWide(c: number): boolean {
   );
 }
 
-export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; model: BackgroundModel; onTitled: (threadId: number) => void }): JobHandler {
-  const { sqlite, clock } = deps;
+export function createTitleJob(deps: {
+  messages: Pick<MessagesStore, 'texts'>;
+  threads: Pick<ThreadsStore, 'setAutoTitle'>;
+  clock: Clock;
+  model: BackgroundModel;
+  onTitled: (threadId: number) => void;
+}): JobHandler {
+  const { messages, threads, clock } = deps;
   return {
     kind: 'title',
     usesModel: true,
     async run({ job, signal }) {
       if (job.threadId === null) return null;
-      const ids = [Number(job.payload.userMessageId), Number(job.payload.assistantMessageId)];
-      const rows = sqlite.prepare(`SELECT role, content FROM messages WHERE id IN (?, ?) ORDER BY id`).all(...ids) as Array<{ role: string; content: string }>;
+      const rows = messages.texts(Number(job.payload.userMessageId), Number(job.payload.assistantMessageId));
       if (rows.length === 0) return null;
       // Both messages share what the window leaves after the instruction and the title itself.
       const room = (await deps.model.contextWindow()) - TITLE_MAX_TOKENS - estimateTokens(titlePrompt('')) - MESSAGE_OVERHEAD_TOKENS;
@@ -126,9 +132,8 @@ export function createTitleJob(deps: { sqlite: Sqlite; clock: Clock; model: Back
       if ([line, title].some(holdsSecret)) return null;
       const threadId = job.threadId;
       return (tx) => {
-        // A title the user chose is never overwritten.
-        const changed = sqlite.prepare(`UPDATE threads SET title = ?, title_source = 'auto', updated_at = ? WHERE id = ? AND title_source IS NULL`).run(title, clock.now(), threadId).changes;
-        if (changed > 0) tx.afterCommit(() => deps.onTitled(threadId));
+        // A title the user chose is never overwritten (threads.store.ts).
+        if (threads.setAutoTitle(threadId, title, clock.now())) tx.afterCommit(() => deps.onTitled(threadId));
       };
     },
   };

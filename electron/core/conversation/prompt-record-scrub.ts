@@ -1,12 +1,12 @@
 /**
- * The records of what the model saw (message_contexts, prompt-context.repo.ts) name what the memory tools found (an
+ * The records of what the model saw (message_contexts, prompt-context.store.ts) name what the memory tools found (an
  * episode with its title and its thread's title, a message with its thread's title) and the episodes of a question's
  * time its prompt carried (`recalled`). When the episode is deleted forever or the thread is deleted, those names must
  * go from every other answer's record too (and so from every backup made later, backup-derived.ts): the result is
  * removed from its list and counted in that list's `forgotten`, so the receipt can still say that something was there.
  *
  * Rows are found by the ids' JSON text (JSON.stringify writes no spaces) and then read and rewritten whole; a row that
- * does not parse is left as it is (the receipt shows it as not recorded: prompt-context.repo.ts).
+ * does not parse is left as it is (the receipt shows it as not recorded: prompt-context.store.ts).
  */
 import type { Sqlite } from '../db/open-database';
 

@@ -17,8 +17,10 @@ import type { Episode, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { userTimeZone } from '../../../shared/time-zone';
 import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
-import { summaryForPath, type MessageBranches } from '../conversation/message-branches';
-import type { Sqlite } from '../db/open-database';
+import { summaryForPath } from '../conversation/message-branches';
+import type { MessagesStore } from '../conversation/messages.store';
+import type { SummaryStore } from '../conversation/summary.store';
+import type { ThreadsStore } from '../conversation/threads.store';
 import type { EventBus } from '../runtime/event-bus';
 import { detectLanguage, otherLanguageReason } from '../safety/message-language';
 import { modelTextSecretCheck } from '../safety/secret-detector';
@@ -49,7 +51,10 @@ function dateTime(at: number, timeZone: string): string {
 }
 
 export function createEpisodeJob(deps: {
-  sqlite: Sqlite;
+  messages: Pick<MessagesStore, 'branches' | 'stamps' | 'readableBetween' | 'newestId'>;
+  threads: Pick<ThreadsStore, 'isIncognito'>;
+  summaries: Pick<SummaryStore, 'get'>;
+  timeline: TimelineWriter;
   clock: Clock;
   events: EventBus;
   model: BackgroundModel;
@@ -57,17 +62,9 @@ export function createEpisodeJob(deps: {
   store: EpisodeStore;
   /** Schedules the thread's episode again (after this job's commit): it was not quiet, or went on while the model wrote. */
   reschedule: (threadId: number) => void;
-  timeline: TimelineWriter;
-  branches: MessageBranches;
 }): JobHandler {
-  const { sqlite, clock, events, store, timeline, branches } = deps;
-  const q = {
-    thread: sqlite.prepare('SELECT incognito FROM threads WHERE id = ?'),
-    stamps: sqlite.prepare(`SELECT id, created_at AS createdAt FROM messages WHERE thread_id = ? ORDER BY id`),
-    rows: sqlite.prepare(`SELECT id, role, content FROM messages WHERE thread_id = ? AND id >= ? AND id <= ? AND status != 'error' AND content != '' ORDER BY id`),
-    summary: sqlite.prepare('SELECT content, to_message_id AS toMessageId FROM thread_summaries WHERE thread_id = ?'),
-    newest: sqlite.prepare('SELECT max(id) AS id FROM messages WHERE thread_id = ?'),
-  };
+  const { messages, clock, events, store, timeline } = deps;
+  const { branches } = messages;
 
   return {
     kind: 'episode',
@@ -77,10 +74,9 @@ export function createEpisodeJob(deps: {
       if (threadId === null) return null;
       const settings = deps.settings();
       if (!settings.episodesEnabled && job.payload.reason !== 'user') return null;
-      const thread = q.thread.get(threadId) as { incognito: number } | undefined;
-      if (!thread || thread.incognito === 1) return null;
+      if (deps.threads.isIncognito(threadId) !== false) return null; // gone, or incognito
       const quietMs = quietMsOf(settings);
-      const stretch = stretchFrom(q.stamps.all(threadId) as StampedMessage[], quietMs, job.payload.fromMessageId);
+      const stretch = stretchFrom(messages.stamps(threadId), quietMs, job.payload.fromMessageId);
       if (!stretch) return null;
       const first = stretch[0]!;
       const last = stretch.at(-1)!;
@@ -91,7 +87,7 @@ export function createEpisodeJob(deps: {
       if (existing?.status === 'trashed') return null;
       if (existing && existing.fromMessageId === first.id && existing.toMessageId === last.id && job.payload.reason !== 'user') return null;
       const path = new Set(branches.activePath(threadId));
-      const rows = (q.rows.all(threadId, first.id, last.id) as TranscriptRow[]).filter((r) => path.has(r.id));
+      const rows: TranscriptRow[] = messages.readableBetween(threadId, first.id, last.id).filter((r) => path.has(r.id));
       const userText = rows.filter((r) => r.role === 'user').map((r) => r.content).join('\n');
       if (!userText.trim()) return null;
 
@@ -103,8 +99,7 @@ export function createEpisodeJob(deps: {
       let budget = Math.max(MIN_TRANSCRIPT_TOKENS, Math.floor((room - estimateTokens(previous ?? '')) * TRANSCRIPT_SHARE));
       let transcript = stretchTranscript(rows, budget);
       let summary: string | null = null;
-      const stored = (q.summary.get(threadId) as { content: string; toMessageId: number | null } | undefined) ?? null;
-      const threadSummary = summaryForPath(stored, branches.leaf(threadId), branches)?.content.trim();
+      const threadSummary = summaryForPath(deps.summaries.get(threadId), branches.leaf(threadId), branches)?.content.trim();
       if (transcript.omitted > 0 && threadSummary) {
         // What does not fit is told by the thread summary, which takes at most a quarter of the transcript's share.
         summary = fitToTokens(threadSummary, Math.floor(budget / 4), estimateTokens);
@@ -140,7 +135,7 @@ export function createEpisodeJob(deps: {
         const episode: Episode = store.writeByModel(draft, current, clock.now());
         timeline.record('episode_written', { threadId }, { episodeId: episode.id, version: episode.version, rewrite: current !== null, messages: rows.length });
         tx.afterCommit(() => events.emit('episode.updated', { episode }));
-        const newest = (q.newest.get(threadId) as { id: number | null }).id ?? 0;
+        const newest = messages.newestId(threadId) ?? 0;
         if (newest > last.id) tx.afterCommit(() => deps.reschedule(threadId));
       };
     },

@@ -12,11 +12,9 @@
 import type { BackupErasure, Episode, EpisodeVersion, Settings } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { BackupScrubber } from '../ports/backup-scrubber.port';
+import type { MessagesStore } from '../conversation/messages.store';
+import type { ThreadsStore } from '../conversation/threads.store';
 import type { PromptEpisode } from '../ports/memory-retrieval.port';
-import { forgetEpisodesInRecords } from '../conversation/prompt-record-scrub';
-import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
-import type { Sqlite } from '../db/open-database';
-import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../runtime/event-bus';
 import { secretRefusal } from '../safety/secret-detector';
 import type { JobQueue } from '../jobs/job-queue';
@@ -46,7 +44,9 @@ export function toPromptEpisode(e: Episode): PromptEpisode {
 }
 
 export function createEpisodeService(deps: {
-  sqlite: Sqlite;
+  messages: Pick<MessagesStore, 'stamps'>;
+  threads: Pick<ThreadsStore, 'isIncognito'>;
+  timeline: TimelineWriter;
   store: EpisodeStore;
   queue: JobQueue;
   clock: Clock;
@@ -55,19 +55,13 @@ export function createEpisodeService(deps: {
   /** Where "delete forever" also reaches: every backup in the data folder (as for memories). */
   backups: BackupScrubber;
   logger: Logger;
-  timeline: TimelineWriter;
 }) {
-  const { sqlite, store, queue, clock, events, timeline } = deps;
-  const q = {
-    thread: sqlite.prepare('SELECT incognito FROM threads WHERE id = ?'),
-    stamps: sqlite.prepare('SELECT id, created_at AS createdAt FROM messages WHERE thread_id = ? ORDER BY id'),
-  };
+  const { store, queue, clock, events, timeline } = deps;
 
   /** The thread's latest stretch, or null (incognito, gone, or no messages). */
   function latestStretch(threadId: number, settings: Settings): StampedMessage[] | null {
-    const thread = q.thread.get(threadId) as { incognito: number } | undefined;
-    if (!thread || thread.incognito === 1) return null;
-    return stretchesOf(q.stamps.all(threadId) as StampedMessage[], quietMsOf(settings)).at(-1) ?? null;
+    if (deps.threads.isIncognito(threadId) !== false) return null;
+    return stretchesOf(deps.messages.stamps(threadId), quietMsOf(settings)).at(-1) ?? null;
   }
 
   /** The latest stretch's episode job, due when the stretch goes quiet (or again, if it already ran: the stretch went on). */
@@ -114,7 +108,7 @@ export function createEpisodeService(deps: {
   }
 
   function changedByUser(id: number, change: () => Episode, reason: 'edited' | 'reverted' | 'restored'): Episode {
-    const episode = writeTransaction(sqlite, () => {
+    const episode = store.transaction(() => {
       const changed = change();
       timeline.record('episode_edited', { threadId: changed.threadId }, { episodeId: changed.id, version: changed.version, reason });
       return changed;
@@ -176,16 +170,14 @@ export function createEpisodeService(deps: {
      */
     async delete(id: number, forever: boolean): Promise<{ id: number; forever: boolean; backups?: BackupErasure }> {
       const episode = existing(id);
-      writeTransaction(sqlite, () => {
-        if (forever) {
-          store.purge(id);
-          forgetEpisodesInRecords(sqlite, [id]); // other answers' records of what the model saw named it
-        } else store.setStatus(id, 'trashed', clock.now());
+      store.transaction(() => {
+        if (forever) store.purge(id); // with other answers' records of what the model saw that named it
+        else store.setStatus(id, 'trashed', clock.now());
         timeline.record('episode_deleted', { threadId: episode.threadId }, { episodeId: id, forever });
       });
       events.emit('episode.deleted', { id, threadId: episode.threadId, forever });
       if (!forever) return { id, forever };
-      checkpointAfterPurge(sqlite, deps.logger);
+      store.checkpoint(deps.logger);
       const backups = await deps.backups.eraseEpisodes([{ id, createdAt: episode.createdAt }]);
       return { id, forever, backups };
     },
@@ -194,9 +186,9 @@ export function createEpisodeService(deps: {
       if (!settings.episodesEnabled) {
         throw new MnemoError('INVALID_INPUT', 'Episodes are turned off. Turn them on (Settings › Memory, or the setting episodesEnabled) to write one.');
       }
-      const thread = q.thread.get(threadId) as { incognito: number } | undefined;
-      if (!thread) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
-      if (thread.incognito === 1) throw new MnemoError('INVALID_INPUT', 'This thread is incognito: Mnemo keeps no episode of it.');
+      const incognito = deps.threads.isIncognito(threadId);
+      if (incognito === null) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
+      if (incognito) throw new MnemoError('INVALID_INPUT', 'This thread is incognito: Mnemo keeps no episode of it.');
       const stretch = latestStretch(threadId, settings);
       if (!stretch) throw new MnemoError('INVALID_INPUT', 'This thread has no messages yet: there is nothing to write an episode about.');
       const now = clock.now();

@@ -4,7 +4,11 @@
  * thread) takes its entry with it by the migration's trigger, and its versions by the foreign key.
  */
 import type { Episode, EpisodeVersion } from '../../../shared/contract';
+import { forgetEpisodesInRecords } from '../conversation/prompt-record-scrub';
+import { checkpointAfterPurge } from '../db/checkpoint-after-purge';
 import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
+import type { Logger } from '../ports/logger.port';
 import { createKeywordIndex } from '../search/keyword-index';
 import { toFtsDocument } from '../text/fts-text';
 import { episodeText } from './episode-prompt';
@@ -154,11 +158,23 @@ export function createEpisodeStore(sqlite: Sqlite) {
     setStatus(id: number, status: Episode['status'], now: number): void {
       q.status.run(status, status === 'trashed' ? now : null, now, id);
     },
-    /** Deletes the row for good (versions by cascade, the full-text entry by trigger) and merges the index. */
+    /**
+     * Deletes the row for good (versions by cascade, the full-text entry by trigger) and merges the index; other
+     * answers' records of what the model saw that named it lose its name (conversation/prompt-record-scrub.ts).
+     */
     purge(id: number): void {
       q.remove.run(id);
       q.ftsOptimize.run();
       keywords.changed();
+      forgetEpisodesInRecords(sqlite, [id]);
+    },
+    /** After a purge has committed: the WAL folded in, so the deleted words leave the file (db/checkpoint-after-purge.ts). */
+    checkpoint(logger: Logger): void {
+      checkpointAfterPurge(sqlite, logger);
+    },
+    /** One BEGIN IMMEDIATE transaction (db/write-transaction.ts). */
+    transaction<T>(fn: () => T): T {
+      return writeTransaction(sqlite, fn);
     },
   };
 }

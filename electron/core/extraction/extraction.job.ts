@@ -18,7 +18,6 @@
  * so two jobs can never both create the same memory.
  */
 import type { Memory, Settings } from '../../../shared/contract';
-import type { Sqlite } from '../db/open-database';
 import type { EventBus } from '../runtime/event-bus';
 import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
@@ -33,7 +32,7 @@ import { buildExtractionRequest, EXTRACTION_BATCH } from './extract-prompt';
 import { parseBatchExtraction, parseExtraction, type Candidate, type ExtractionResult } from './extract-parse';
 import { candidateSlots, factSlots, sameValue, slotCues } from './fact-slot';
 import { isTrivial } from '../text/small-talk';
-import { attachmentsOf } from '../conversation/messages.repo';
+import { attachmentsOf, type MessagesStore } from '../conversation/messages.store';
 import { learnedFiles } from '../memory/learned-files';
 import { detectForgetRequest } from '../text/forget-request';
 import { repeatsTrashed } from '../memory/memory-forget';
@@ -63,7 +62,7 @@ export interface ExtractionOutcome {
 }
 
 export function createExtractionJob(deps: {
-  sqlite: Sqlite;
+  messages: Pick<MessagesStore, 'exchangeRows'>;
   events: EventBus;
   logger: Logger;
   model: BackgroundModel;
@@ -71,19 +70,10 @@ export function createExtractionJob(deps: {
   /** Writes go through the memory writer's narrow interface (memory-writer.ts); lookups and vectors through the service. */
   memories: MemoryWrites & Pick<MemoryService, 'related' | 'prepareEmbeddings' | 'findByHash' | 'getMemory' | 'withAnyWord' | 'nearest'>;
 }): JobHandler {
-  const { sqlite, events, memories } = deps;
+  const { events, memories } = deps;
 
   function loadExchange(userMessageId: number, assistantMessageId: number): Exchange | null {
-    const rows = sqlite
-      .prepare(
-        `SELECT m.id, m.thread_id, m.role, m.content, m.attachments, m.created_at, t.incognito, p.id AS before_id, p.content AS before_content
-         FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages p ON p.id = m.parent_id AND p.role = 'assistant'
-         WHERE m.id IN (?, ?) ORDER BY m.id`,
-      )
-      .all(userMessageId, assistantMessageId) as Array<{
-      id: number; thread_id: number; role: string; content: string; attachments: string | null; created_at: number; incognito: number;
-      before_id: number | null; before_content: string | null;
-    }>;
+    const rows = deps.messages.exchangeRows(userMessageId, assistantMessageId);
     const user = rows.find((r) => r.id === userMessageId && r.role === 'user');
     const assistant = rows.find((r) => r.id === assistantMessageId && r.role === 'assistant');
     if (!user || !assistant) return null;

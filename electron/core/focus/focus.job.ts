@@ -16,6 +16,7 @@
 import type { Settings } from '../../../shared/contract';
 import { fitToTokensKeepingEnds, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
 import type { MessageBranches } from '../conversation/message-branches';
+import { isReadable } from '../conversation/readable-message';
 import type { EventBus } from '../runtime/event-bus';
 import { modelTextSecretCheck } from '../safety/secret-detector';
 import { UNTIL_STRETCH_ENDS, type JobHandler } from '../jobs/job-queue';
@@ -89,15 +90,14 @@ export function focusPrompt(input: { state: FocusState; messages: FocusMessage[]
 type FocusEnqueue = (input: { kind: 'focus'; idempotencyKey: string; threadId: number; payload: { afterMessageId: number } }) => number;
 
 /** enqueue: the queue's (a plain INSERT, so the follow-up commits with this job's write). */
-export function createFocusJob(deps: { clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: FocusStore; enqueue: FocusEnqueue; branches: MessageBranches }): JobHandler {
-  const { clock, events, store, branches } = deps;
-  const READABLE = new Set(['complete', 'truncated', 'stopped']);
+export function createFocusJob(deps: { branches: MessageBranches; clock: Clock; events: EventBus; model: BackgroundModel; settings: () => Settings; store: FocusStore; enqueue: FocusEnqueue }): JobHandler {
+  const { branches, clock, events, store } = deps;
   /** The newest messages of the path ending at `leaf` written after `after` (ids grow down a path), oldest first. */
   const unread = (leaf: number | null, after: number): FocusMessage[] => {
     const out: FocusMessage[] = [];
     for (const r of branches.pathUp<{ id: number; parent_id: number | null; role: string; content: string; status: string }>(leaf)) {
       if (r.id <= after || out.length >= MAX_MESSAGES) break;
-      if ((r.role === 'user' || r.role === 'assistant') && READABLE.has(r.status) && r.content !== '') out.push({ id: r.id, role: r.role, content: r.content });
+      if (isReadable(r)) out.push({ id: r.id, role: r.role as FocusMessage['role'], content: r.content });
     }
     return out.reverse();
   };

@@ -6,8 +6,6 @@
 import type { ActiveWork, FocusEdit, Settings, WorkingMemory } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import type { DailyTask } from '../runtime/daily-scheduler';
-import type { Sqlite } from '../db/open-database';
-import { writeTransaction } from '../db/write-transaction';
 import type { EventBus } from '../runtime/event-bus';
 import { secretRefusal } from '../safety/secret-detector';
 import type { JobQueue } from '../jobs/job-queue';
@@ -16,12 +14,12 @@ import { applyUserEdit, liveState, type FocusState } from './focus-rules';
 import { enqueueFocusUpdate } from './focus.job';
 import type { FocusStore } from './focus.store';
 
-export function createFocusService(deps: { sqlite: Sqlite; store: FocusStore; queue: JobQueue; clock: Clock; events: EventBus; settings: () => Settings; assertThread: (threadId: number) => void }) {
-  const { sqlite, store, clock, events } = deps;
+export function createFocusService(deps: { store: FocusStore; queue: JobQueue; clock: Clock; events: EventBus; settings: () => Settings; assertThread: (threadId: number) => void }) {
+  const { store, clock, events } = deps;
 
   function write(threadId: number, change: (now: number) => void): WorkingMemory {
     deps.assertThread(threadId);
-    const workingMemory = writeTransaction(sqlite, () => {
+    const workingMemory = store.transaction(() => {
       const now = clock.now();
       change(now);
       return store.get(threadId, now);
@@ -60,7 +58,7 @@ export function createFocusService(deps: { sqlite: Sqlite; store: FocusStore; qu
     cleanup: {
       name: 'working memory',
       lastRunAt: () => (store.hasExpired(clock.now()) ? null : clock.now()),
-      run: () => writeTransaction(sqlite, () => store.dropExpired(clock.now())),
+      run: () => store.transaction(() => store.dropExpired(clock.now())),
     } satisfies DailyTask,
     /** Inside the reply's transaction (chat.service.ts): queues the update, one job for a burst (focus.job.ts). */
     afterExchange(threadId: number): void {

@@ -11,6 +11,7 @@
 import type { FocusTask, WorkingMemory, ActiveWork } from '../../../shared/contract';
 import { appliesToPath, type MessageBranches } from '../conversation/message-branches';
 import type { Sqlite } from '../db/open-database';
+import { writeTransaction } from '../db/write-transaction';
 import { liveState, MAX_FINISHED, userItemsOnly, type FocusState, type TaskItem } from './focus-rules';
 
 interface FocusRow {
@@ -144,6 +145,10 @@ export function createFocusStore(sqlite: Sqlite, branches: MessageBranches) {
   }
 
   return {
+    /** One BEGIN IMMEDIATE transaction (db/write-transaction.ts): a user's edit, the daily cleanup. */
+    transaction<T>(fn: () => T): T {
+      return writeTransaction(sqlite, fn);
+    },
     read,
     readForPath,
     /** The live state of the version shown, as the contract shows it (expired items left out, whether or not the cleanup ran). */

@@ -31,37 +31,19 @@
  * server Mnemo does not run, and one that owns its job table marks a job done in its own write after the handler
  * returns, so a crash between the two repeats the handler's writes or loses them; here they commit together.
  */
-import { writeTransaction } from '../db/write-transaction';
 import { MnemoError, type ErrorCode } from '../../../shared/errors';
-import { transactionWithEffects, type AfterCommit } from '../db/after-commit';
-import type { Sqlite } from '../db/open-database';
+import type { AfterCommit } from '../db/after-commit';
 import { sqliteFailure } from '../db/sqlite-errors';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { readPayload, type JobKind, type JobPayload } from './job-payloads';
 import { formatLeaseOwner, judgeLease, newLeaseOwner, type LeaseHolder } from './lease-owner';
+import type { JobRow, JobStatus, JobsStore, RunningLease } from './jobs.store';
 
 export type { JobKind, JobPayload } from './job-payloads';
-export type JobStatus = 'queued' | 'running' | 'done' | 'dead' | 'cancelled';
+export type { JobRow, JobStatus } from './jobs.store';
 /** handler.patience of a kind that waits for the end of the user's stretch of exchanges, however many wait. */
 export const UNTIL_STRETCH_ENDS = Number.MAX_SAFE_INTEGER;
-
-/** A job as stored. Its payload is whatever the row holds (undefined: not JSON), checked when the job runs. */
-export interface JobRow {
-  id: number;
-  kind: JobKind;
-  idempotencyKey: string;
-  threadId: number | null;
-  messageId: number | null;
-  payload: unknown;
-  status: JobStatus;
-  attempts: number;
-  maxAttempts: number;
-  runAfter: number;
-  fencingToken: number;
-  lastErrorCode: string | null;
-  createdAt: number;
-}
 
 /** A job handed to its handler: the payload is its kind's (job-payloads.ts). */
 export type RunningJob<K extends JobKind> = Omit<JobRow, 'kind' | 'payload'> & { kind: K; payload: JobPayload<K> };
@@ -138,7 +120,8 @@ export type EnqueueInput = {
 }[JobKind];
 
 export interface JobQueueOptions {
-  sqlite: Sqlite;
+  /** The jobs table (jobs.store.ts). */
+  store: JobsStore;
   clock: Clock;
   logger: Logger;
   /** Called when the queue state changes (for the `queue.changed` event). */
@@ -180,7 +163,7 @@ const STATUS_PROBE_TIMEOUT_MS = 3_000;
 
 export class JobQueue {
   private readonly handlers = new Map<JobKind, JobHandler>();
-  private readonly sqlite: Sqlite;
+  private readonly store: JobsStore;
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly leaseMs: number;
@@ -204,7 +187,7 @@ export class JobQueue {
   private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly options: JobQueueOptions) {
-    this.sqlite = options.sqlite;
+    this.store = options.store;
     this.clock = options.clock;
     this.logger = options.logger;
     this.leaseMs = options.leaseMs ?? 2 * 60_000;
@@ -221,23 +204,18 @@ export class JobQueue {
   /** Inserts a job unless one with the same idempotency key exists. Safe inside a caller's transaction. Returns the job id. */
   enqueue(input: EnqueueInput): number {
     const now = this.clock.now();
-    this.sqlite
-      .prepare(
-        `INSERT INTO jobs (kind, idempotency_key, thread_id, message_id, payload, status, attempts, max_attempts, run_after, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?) ON CONFLICT(idempotency_key) DO NOTHING`,
-      )
-      .run(
-        input.kind,
-        input.idempotencyKey,
-        input.threadId ?? null,
-        input.messageId ?? null,
-        JSON.stringify(input.payload),
-        input.maxAttempts ?? 5,
-        input.runAfter ?? now,
-        now,
-        now,
-      );
-    const row = this.sqlite.prepare('SELECT id FROM jobs WHERE idempotency_key = ?').get(input.idempotencyKey) as { id: number };
+    const id = this.store.insert(
+      {
+        kind: input.kind,
+        idempotencyKey: input.idempotencyKey,
+        threadId: input.threadId ?? null,
+        messageId: input.messageId ?? null,
+        payload: input.payload,
+        maxAttempts: input.maxAttempts ?? 5,
+        runAfter: input.runAfter ?? now,
+      },
+      now,
+    );
     // After the caller's transaction (enqueue runs inside it): the new job shows in "queued" and "behind" at once.
     queueMicrotask(() => {
       this.poke();
@@ -247,7 +225,7 @@ export class JobQueue {
         // The database closed in between (the host is shutting down): nobody is left to tell.
       }
     });
-    return row.id;
+    return id;
   }
 
   /**
@@ -258,16 +236,7 @@ export class JobQueue {
    */
   schedule(input: EnqueueInput & { runAfter: number }): { id: number; status: JobStatus } {
     const id = this.enqueue(input);
-    const now = this.clock.now();
-    this.sqlite
-      .prepare(
-        `UPDATE jobs SET run_after = ?, payload = ?, updated_at = ?,
-           attempts = CASE WHEN status = 'queued' THEN attempts ELSE 0 END,
-           status = 'queued', finished_at = NULL, last_error_code = NULL, last_error_message = NULL
-         WHERE id = ? AND status != 'running'`,
-      )
-      .run(input.runAfter, JSON.stringify(input.payload), now, id);
-    const { status } = this.sqlite.prepare('SELECT status FROM jobs WHERE id = ?').get(id) as { status: JobStatus };
+    const status = this.store.reschedule(id, input.runAfter, input.payload, this.clock.now());
     return { id, status };
   }
 
@@ -331,27 +300,20 @@ export class JobQueue {
 
   /** This process's view: its own running job and pause, and what the database says about everyone's jobs. */
   state(): QueueState {
-    // Two index counts (status is the leading column of jobs_ready_idx), not a scan of every job ever run.
     // Queued is work pending: due jobs and retries. A job scheduled for later that has not been tried (a profile
     // rewrite at the end of its debounce window, an episode waiting for its thread to go quiet) is not work yet: the
     // status bar would say "1 queued" for half an hour after every exchange.
     const now = this.clock.now();
-    const counts = this.sqlite
-      .prepare(
-        `SELECT (SELECT count(*) FROM jobs WHERE status = 'queued' AND (run_after <= ? OR attempts > 0)) AS queued,
-           (SELECT count(*) FROM jobs WHERE status = 'dead') AS dead,
-           (SELECT count(*) FROM jobs WHERE status IN ('queued', 'running') AND kind = 'extract') AS behind`,
-      )
-      .get(now) as { queued: number | null; dead: number | null; behind: number | null };
+    const counts = this.store.counts(now);
     const holders = this.runningLeases().map((lease) => this.holderOf(lease, now));
     return {
-      queued: counts.queued ?? 0,
+      queued: counts.queued,
       running: this.running ? { id: this.running.job.id, kind: this.running.job.kind } : null,
       runningElsewhere: holders.filter((h) => h === 'live').length,
       stalled: holders.filter((h) => h === 'gone').length,
-      dead: counts.dead ?? 0,
+      dead: counts.dead,
       paused: this.paused,
-      learning: { waitingFor: this.options.learningHold?.() ?? null, behind: counts.behind ?? 0 },
+      learning: { waitingFor: this.options.learningHold?.() ?? null, behind: counts.behind },
     };
   }
 
@@ -375,28 +337,19 @@ export class JobQueue {
 
   list(filter: { status?: JobStatus[]; limit: number }): JobRow[] {
     const statuses = filter.status ?? ['queued', 'running', 'dead'];
-    const rows = this.sqlite
-      .prepare(`SELECT * FROM jobs WHERE status IN (${statuses.map(() => '?').join(',')}) ORDER BY id DESC LIMIT ?`)
-      .all(...statuses, filter.limit) as RawJob[];
-    return rows.map(toJob);
+    return this.store.list(statuses, filter.limit);
   }
 
   get(id: number): JobRow | null {
-    const row = this.sqlite.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as RawJob | undefined;
-    return row ? toJob(row) : null;
+    return this.store.get(id);
   }
 
   /** A dead or cancelled job back to the queue with fresh attempts. */
   retry(id: number): JobRow {
-    const changed = this.sqlite
-      .prepare(
-        `UPDATE jobs SET status = 'queued', attempts = 0, run_after = ?, last_error_code = NULL, last_error_message = NULL, updated_at = ?
-         WHERE id = ? AND status IN ('dead', 'cancelled')`,
-      )
-      .run(this.clock.now(), this.clock.now(), id).changes;
+    const changed = this.store.retry(id, this.clock.now());
     const job = this.get(id);
     if (!job) throw new MnemoError('NOT_FOUND', `Job ${id} does not exist.`);
-    if (changed === 0 && job.status !== 'queued') throw new MnemoError('CONFLICT', `Job ${id} is ${job.status}; only dead or cancelled jobs can be retried.`);
+    if (!changed && job.status !== 'queued') throw new MnemoError('CONFLICT', `Job ${id} is ${job.status}; only dead or cancelled jobs can be retried.`);
     this.emitChange();
     this.poke();
     return job;
@@ -404,21 +357,18 @@ export class JobQueue {
 
   /** Cancels a queued or running job; a running one is aborted and its late result is discarded by the fencing check. */
   cancel(id: number): JobRow {
-    const changed = this.sqlite
-      .prepare(`UPDATE jobs SET status = 'cancelled', finished_at = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`)
-      .run(this.clock.now(), this.clock.now(), id).changes;
+    const changed = this.store.cancel(id, this.clock.now());
     if (this.running?.job.id === id) this.running.controller.abort();
     const job = this.get(id);
     if (!job) throw new MnemoError('NOT_FOUND', `Job ${id} does not exist.`);
-    if (changed > 0) this.emitChange();
+    if (changed) this.emitChange();
     return job;
   }
 
   /** Aborts the running job when its thread or message went away (the cascade already removed the rows). */
   abortIfGone(): void {
     if (!this.running) return;
-    const still = this.sqlite.prepare('SELECT 1 FROM jobs WHERE id = ?').get(this.running.job.id);
-    if (!still) this.running.controller.abort();
+    if (!this.store.exists(this.running.job.id)) this.running.controller.abort();
   }
 
   /** Resolves when no job is running and none is due now (jobs waiting for a retry time or a pause do not count). */
@@ -442,21 +392,6 @@ export class JobQueue {
     return patient.size > 0 ? patient : null;
   }
 
-  /**
-   * The SQL that keeps a patient job (handler.patience) unclaimed while fewer than its threshold of its kind and thread
-   * wait, with its parameters; '' while nobody is mid-conversation.
-   */
-  private patienceFilter(now: number): { sql: string; params: unknown[] } {
-    const patient = this.patientNow();
-    if (!patient) return { sql: '', params: [] };
-    const kinds = [...patient.keys()];
-    const threshold = `CASE j.kind ${kinds.map(() => 'WHEN ? THEN ?').join(' ')} END`;
-    return {
-      sql: ` AND (j.kind NOT IN (${kinds.map(() => '?').join(',')}) OR (SELECT count(*) FROM jobs k WHERE k.status = 'queued' AND k.run_after <= ? AND k.kind = j.kind AND k.thread_id IS j.thread_id) >= ${threshold})`,
-      params: [...kinds, now, ...kinds.flatMap((k) => [k, patient.get(k)!])],
-    };
-  }
-
   /** When a due job held back by its kind's patience may run (the stretch's end); null when none is held back. */
   private stretchWait(): number | null {
     const patient = this.patientNow();
@@ -465,8 +400,7 @@ export class JobQueue {
     const claimable = this.claimableKinds();
     const kinds = [...patient.keys()].filter((k) => claimable.includes(k));
     if (kinds.length === 0) return null;
-    const held = this.sqlite.prepare(`SELECT 1 FROM jobs WHERE status = 'queued' AND run_after <= ? AND kind IN (${kinds.map(() => '?').join(',')}) LIMIT 1`).get(now, ...kinds);
-    return held ? now + (this.options.stretchLeftMs?.() ?? 0) : null;
+    return this.store.anyDue(kinds, now) ? now + (this.options.stretchLeftMs?.() ?? 0) : null;
   }
 
   /** The kinds that may be claimed now: all, except those that need the model while it is unavailable for a while. */
@@ -475,22 +409,15 @@ export class JobQueue {
     return [...this.handlers.values()].filter((h) => !(held && h.usesModel)).map((h) => h.kind);
   }
 
-  private nextDue(): RawJob | null {
+  /** The next job to claim: due, of a claimable kind, and not a patient kind's held back while the stretch goes on. */
+  private nextDue(): JobRow | null {
     const kinds = this.claimableKinds();
     if (kinds.length === 0) return null;
-    const now = this.clock.now();
-    const patience = this.patienceFilter(now);
-    return (
-      (this.sqlite
-        .prepare(`SELECT * FROM jobs j WHERE j.status = 'queued' AND j.run_after <= ? AND j.kind IN (${kinds.map(() => '?').join(',')})${patience.sql} ORDER BY j.run_after, j.id LIMIT 1`)
-        .get(now, ...kinds, ...patience.params) as RawJob | undefined) ?? null
-    );
+    return this.store.nextDue(kinds, this.patientNow(), this.clock.now());
   }
 
   private runningLeases(): RunningLease[] {
-    return this.sqlite
-      .prepare(`SELECT id, kind, fencing_token, lease_owner, lease_expires_at FROM jobs WHERE status = 'running'`)
-      .all() as RunningLease[];
+    return this.store.runningLeases();
   }
 
   private holderOf(lease: RunningLease, now: number): LeaseHolder {
@@ -503,12 +430,9 @@ export class JobQueue {
    */
   private reclaimAbandoned(): void {
     const now = this.clock.now();
-    const requeue = this.sqlite.prepare(
-      `UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`,
-    );
     for (const lease of this.runningLeases()) {
       if (this.holderOf(lease, now) !== 'gone') continue;
-      if (requeue.run(now, lease.id, lease.fencing_token).changes > 0) {
+      if (this.store.requeueAbandoned(lease, now)) {
         const expired = lease.lease_expires_at === null || lease.lease_expires_at <= now;
         this.logger.info('took back a job whose runner is gone', { job: lease.id, kind: lease.kind, reason: expired ? 'lease expired' : 'process ended' });
       }
@@ -544,12 +468,10 @@ export class JobQueue {
     const kinds = this.claimableKinds();
     if (kinds.length === 0) return null;
     const now = this.clock.now();
-    const row = this.sqlite
-      .prepare(`SELECT min(run_after) AS at FROM jobs WHERE status = 'queued' AND run_after > ? AND kind IN (${kinds.map(() => '?').join(',')})`)
-      .get(now, ...kinds) as { at: number | null };
+    const at = this.store.nextRunAfter(kinds, now);
     const stretch = this.stretchWait();
-    if (row.at === null) return stretch;
-    return stretch === null ? row.at : Math.min(row.at, stretch);
+    if (at === null) return stretch;
+    return stretch === null ? at : Math.min(at, stretch);
   }
 
   private async runLoop(): Promise<void> {
@@ -609,12 +531,7 @@ export class JobQueue {
   /** The newest pause a runner recorded on a job it gave back (see giveBack), leaving out `ignore`d codes. */
   private lastRunnerPause(ignore: string[]): QueueState['paused'] {
     const codes = [...PAUSING_CODES].filter((c) => !ignore.includes(c));
-    const row = this.sqlite
-      .prepare(
-        `SELECT last_error_code AS code, last_error_message AS message, updated_at AS since FROM jobs
-         WHERE status = 'queued' AND last_error_code IN (${codes.map(() => '?').join(',')}) ORDER BY updated_at DESC LIMIT 1`,
-      )
-      .get(...codes) as { code: ErrorCode; message: string | null; since: number } | undefined;
+    const row = this.store.lastErrorOf(codes);
     if (!row) return null;
     return { code: row.code, message: row.message ?? `The last run stopped on ${row.code}.`, since: row.since };
   }
@@ -626,31 +543,15 @@ export class JobQueue {
   private claim(): JobRow[] | null {
     const now = this.clock.now();
     const pausing = [...PAUSING_CODES];
-    const claimed = writeTransaction(this.sqlite, () => {
+    return this.store.write(() => {
       this.reclaimAbandoned();
       const next = this.nextDue();
       if (!next) return null;
       const more = Math.max(1, this.handlers.get(next.kind)?.batch ?? 1) - 1;
-      const companions =
-        more > 0 && next.thread_id !== null
-          ? (this.sqlite
-              .prepare(`SELECT id FROM jobs WHERE status = 'queued' AND run_after <= ? AND kind = ? AND thread_id = ? AND id != ? ORDER BY id LIMIT ?`)
-              .all(now, next.kind, next.thread_id, next.id, more) as Array<{ id: number }>)
-          : [];
-      const held = `last_error_code IN (${pausing.map(() => '?').join(',')})`;
-      const take = this.sqlite.prepare(
-        `UPDATE jobs SET status = 'running', attempts = attempts + 1, fencing_token = fencing_token + 1,
-         lease_owner = ?, lease_expires_at = ?, updated_at = ?,
-         last_error_message = CASE WHEN ${held} THEN NULL ELSE last_error_message END, last_error_code = CASE WHEN ${held} THEN NULL ELSE last_error_code END
-         WHERE id = ?`,
-      );
-      const read = this.sqlite.prepare('SELECT * FROM jobs WHERE id = ?');
-      return [next.id, ...companions.map((c) => c.id)].map((id) => {
-        take.run(this.ownerText, now + this.leaseMs, now, ...pausing, ...pausing, id);
-        return read.get(id) as RawJob;
-      });
+      const companions = more > 0 && next.threadId !== null ? this.store.companionsOf(next, more, now) : [];
+      const lease = { owner: this.ownerText, expiresAt: now + this.leaseMs };
+      return [next.id, ...companions].map((id) => this.store.take(id, lease, pausing, now));
     });
-    return claimed ? claimed.map(toJob) : null;
   }
 
   private async process(claimed: JobRow[]): Promise<void> {
@@ -670,10 +571,7 @@ export class JobQueue {
         const held = batch.filter((b) => this.holdsLease(b));
         if (!held.includes(job)) return false;
         commit?.(tx, new Set(held.map((b) => b.id)));
-        const done = this.sqlite.prepare(
-          `UPDATE jobs SET status = 'done', finished_at = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, last_error_code = NULL, last_error_message = NULL WHERE id = ?`,
-        );
-        for (const b of held) done.run(this.clock.now(), this.clock.now(), b.id);
+        for (const b of held) this.store.markDone(b.id, this.clock.now());
         return true;
       });
       if (!applied) this.logger.info('discarded the result of a job that was cancelled or re-claimed', { job: job.id, kind: job.kind });
@@ -713,13 +611,7 @@ export class JobQueue {
    * last error (null keeps the one there). A pause given back this way is what `status()` reports in other processes.
    */
   private giveBack(job: JobRow, error: MnemoError | null): void {
-    this.sqlite
-      .prepare(
-        `UPDATE jobs SET status = 'queued', attempts = max(0, attempts - 1), last_error_code = coalesce(?, last_error_code),
-         last_error_message = coalesce(?, last_error_message), lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-         WHERE id = ? AND fencing_token = ? AND status = 'running'`,
-      )
-      .run(error?.code ?? null, error ? safeErrorMessage(error) : null, this.clock.now(), job.id, job.fencingToken);
+    this.store.giveBack(job, error ? { code: error.code, message: safeErrorMessage(error) } : null, this.clock.now());
   }
 
   /** Gives back a job whose failure could not be recorded. False if that is still impossible. */
@@ -754,14 +646,13 @@ export class JobQueue {
     const final = PERMANENT_CODES.has(error.code) || job.attempts >= job.maxAttempts;
     const delay = Math.min(this.maxBackoffMs, this.baseBackoffMs * 2 ** Math.max(0, job.attempts - 1)) * (0.5 + this.random());
     const written = this.transaction(job, (tx) => {
-      const changed = this.sqlite
-        .prepare(
-          `UPDATE jobs SET status = ?, run_after = ?, last_error_code = ?, last_error_message = ?, lease_owner = NULL, lease_expires_at = NULL,
-           finished_at = ?, updated_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`,
-        )
-        .run(final ? 'dead' : 'queued', final ? job.runAfter : now + Math.round(delay), error.code, safeErrorMessage(error), final ? now : null, now, job.id, job.fencingToken).changes;
-      if (changed > 0) handler.onFailure?.(job, error, final, tx);
-      return changed > 0;
+      const changed = this.store.recordFailure(
+        job,
+        { status: final ? 'dead' : 'queued', runAfter: final ? job.runAfter : now + Math.round(delay), code: error.code, message: safeErrorMessage(error), finishedAt: final ? now : null },
+        now,
+      );
+      if (changed) handler.onFailure?.(job, error, final, tx);
+      return changed;
     });
     this.logger.warn(final ? 'job dead-lettered' : 'job failed, will retry', { job: job.id, kind: job.kind, code: error.code, attempt: job.attempts });
     if (written && final) this.options.onDead?.(job, error.code);
@@ -769,21 +660,19 @@ export class JobQueue {
 
   /** A write transaction for `job` whose after-commit effects run once it commits (see after-commit.ts). */
   private transaction<T>(job: JobRow, body: (tx: AfterCommit) => T): T {
-    return transactionWithEffects(this.sqlite, body, (e) =>
+    return this.store.withEffects(body, (e) =>
       // The job's write is committed: an effect that failed (an event listener) is reported, not retried.
       this.logger.error('an effect after a job committed failed', { job: job.id, kind: job.kind, error: e instanceof MnemoError ? e.code : 'INTERNAL' }),
     );
   }
 
   private holdsLease(job: JobRow): boolean {
-    return !!this.sqlite.prepare(`SELECT 1 FROM jobs WHERE id = ? AND status = 'running' AND fencing_token = ?`).get(job.id, job.fencingToken);
+    return this.store.holdsLease(job);
   }
 
   private renewLease(job: JobRow): void {
     try {
-      this.sqlite
-        .prepare(`UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND fencing_token = ? AND status = 'running'`)
-        .run(this.clock.now() + this.leaseMs, job.id, job.fencingToken);
+      this.store.renewLease(job, this.clock.now() + this.leaseMs);
     } catch (e) {
       // A held database or a full disk: the next beat tries again. Losing the lease would cost a re-run, not data.
       this.logger.warn('could not renew a job lease', { job: job.id, code: sqliteFailure(e)?.code ?? 'INTERNAL' });
@@ -808,54 +697,6 @@ export class JobQueue {
   private emitChange(): void {
     this.options.onChange?.(this.state());
   }
-}
-
-interface RunningLease {
-  id: number;
-  kind: JobKind;
-  fencing_token: number;
-  lease_owner: string | null;
-  lease_expires_at: number | null;
-}
-
-interface RawJob {
-  id: number;
-  kind: JobKind;
-  idempotency_key: string;
-  thread_id: number | null;
-  message_id: number | null;
-  payload: string;
-  status: JobStatus;
-  attempts: number;
-  max_attempts: number;
-  run_after: number;
-  fencing_token: number;
-  last_error_code: string | null;
-  created_at: number;
-}
-
-function toJob(r: RawJob): JobRow {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(r.payload);
-  } catch {
-    payload = undefined; // readPayload says so when the job runs
-  }
-  return {
-    id: r.id,
-    kind: r.kind,
-    idempotencyKey: r.idempotency_key,
-    threadId: r.thread_id,
-    messageId: r.message_id,
-    payload,
-    status: r.status,
-    attempts: r.attempts,
-    maxAttempts: r.max_attempts,
-    runAfter: r.run_after,
-    fencingToken: r.fencing_token,
-    lastErrorCode: r.last_error_code,
-    createdAt: r.created_at,
-  };
 }
 
 /** The claimed job and the companions whose payload fits their kind (a misfit runs alone later, and fails there). */

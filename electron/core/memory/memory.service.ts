@@ -24,7 +24,7 @@ import type { EmbeddingService } from '../embedding/embedding.service';
 import type { EventBus } from '../runtime/event-bus';
 import { secretRefusal } from '../safety/secret-detector';
 import { evidenceFile } from './learned-files';
-import { attachmentsOf } from '../conversation/messages.repo';
+import { attachmentsOf } from '../conversation/messages.store';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import type { TimelineWriter } from '../db/timeline-writer';

@@ -23,73 +23,23 @@ import {
 } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
 import { userTimeZone } from '../../../shared/time-zone';
-import type { Sqlite } from '../db/open-database';
 import type { Clock } from '../ports/clock.port';
-import { attachmentsOf } from '../conversation/messages.repo';
+import { attachmentsOf } from '../conversation/messages.store';
+import type { ExportMessageRow, ExportUseRow, ThreadExportStore } from './thread-export.store';
 
 export interface ThreadExportDeps {
-  sqlite: Sqlite;
+  store: ThreadExportStore;
   clock: Clock;
   settings: () => Settings;
   app: () => { version: string; schemaVersion: string };
 }
 
-interface ThreadRow {
-  id: number;
-  title: string;
-  incognito: number;
-  model: string | null;
-  instructions: string | null;
-  created_at: number;
-  last_activity_at: number;
-  summary: string | null;
-  summary_to: number | null;
-  summary_edited: number | null;
-  active_leaf_id: number | null;
-}
-
-interface MessageRow {
-  id: number;
-  thread_id: number;
-  role: 'user' | 'assistant';
-  content: string;
-  thinking: string;
-  status: 'complete' | 'streaming' | 'stopped' | 'error' | 'truncated';
-  model: string | null;
-  attachments: string | null;
-  parent_id: number | null;
-  created_at: number;
-}
-
-interface UseRow {
-  message_id: number;
-  memory_id: number;
-  score: number;
-  reason: MemoryReason;
-  content: string | null;
-}
-
 export function createThreadExporter(deps: ThreadExportDeps): { export(input: OpParsedInput<'thread.export'>): OpOutput<'thread.export'> } {
-  const { sqlite, clock } = deps;
-  const threadsSql = `SELECT t.id, t.title, t.incognito, t.model, t.instructions, t.created_at, t.last_activity_at,
-      s.content AS summary, s.to_message_id AS summary_to, s.edited_by_user AS summary_edited, t.active_leaf_id
-    FROM threads t LEFT JOIN thread_summaries s ON s.thread_id = t.id`;
-  const oneThread = sqlite.prepare(`${threadsSql} WHERE t.id = ?`);
-  const allThreads = sqlite.prepare(`${threadsSql} ORDER BY t.created_at, t.id`);
-  // System rows are Mnemo's own notes, not the conversation.
-  const messagesSql = `SELECT id, thread_id, role, content, thinking, status, model, attachments, parent_id, created_at FROM messages WHERE role != 'system'`;
-  const messagesOf = sqlite.prepare(`${messagesSql} AND thread_id = ? ORDER BY id`);
-  const allMessages = sqlite.prepare(`${messagesSql} ORDER BY thread_id, id`);
-  const usesSql = `SELECT u.message_id, u.memory_id, u.score, u.reason, m.content FROM message_memories u
-    JOIN messages msg ON msg.id = u.message_id LEFT JOIN memories m ON m.id = u.memory_id`;
-  const usesOf = sqlite.prepare(`${usesSql} WHERE msg.thread_id = ? ORDER BY u.message_id, u.rank`);
-  const allUses = sqlite.prepare(`${usesSql} ORDER BY u.message_id, u.rank`);
+  const { store, clock } = deps;
 
   function read(threadId: number | undefined): ExportedThread[] {
-    const threads = (threadId === undefined ? allThreads.all() : [oneThread.get(threadId)].filter(Boolean)) as ThreadRow[];
+    const { threads, messages, uses } = store.read(threadId);
     if (threadId !== undefined && threads.length === 0) throw new MnemoError('NOT_FOUND', `Thread ${threadId} does not exist (it may have been deleted).`);
-    const messages = (threadId === undefined ? allMessages.all() : messagesOf.all(threadId)) as MessageRow[];
-    const uses = (threadId === undefined ? allUses.all() : usesOf.all(threadId)) as UseRow[];
     const usesByMessage = groupBy(uses, (u) => u.message_id);
     const messagesByThread = groupBy(messages, (m) => m.thread_id);
     return threads.map((t) => {
@@ -143,7 +93,7 @@ export function createThreadExporter(deps: ThreadExportDeps): { export(input: Op
   };
 }
 
-function toExported(m: MessageRow, uses: UseRow[]): ExportedMessage {
+function toExported(m: ExportMessageRow, uses: ExportUseRow[]): ExportedMessage {
   return {
     role: m.role,
     content: m.content,
@@ -161,7 +111,7 @@ function toExported(m: MessageRow, uses: UseRow[]): ExportedMessage {
  * Each exported message's parent as an index among the thread's exported rows (a parent that is not exported, one of
  * Mnemo's notes, is skipped up to the nearest that is), the active leaf's index, and the active path's indexes.
  */
-function branchesOf(rows: readonly MessageRow[], activeLeafId: number | null): { parents: Array<number | null>; active: number | undefined; path: number[] } {
+function branchesOf(rows: readonly ExportMessageRow[], activeLeafId: number | null): { parents: Array<number | null>; active: number | undefined; path: number[] } {
   const index = new Map(rows.map((m, i) => [m.id, i]));
   const parents = rows.map((m) => (m.parent_id === null ? null : (index.get(m.parent_id) ?? null)));
   if (rows.length === 0) return { parents, active: undefined, path: [] };

@@ -12,20 +12,21 @@
  */
 import { THREAD_EXPORT_FORMAT, THREAD_EXPORT_VERSION, ExportedThread, ThreadExportDocument, type OpOutput, type OpParsedInput, type Thread, type ThreadImportItem } from '../../../shared/contract';
 import { MnemoError } from '../../../shared/errors';
-import type { MessagesRepo } from '../conversation/messages.repo';
+import type { MessagesStore } from '../conversation/messages.store';
 import { composeUserContent } from '../conversation/attachment-text';
-import type { Sqlite } from '../db/open-database';
-import { writeTransaction } from '../db/write-transaction';
+import type { SummaryStore } from '../conversation/summary.store';
+import type { ThreadsStore } from '../conversation/threads.store';
 import type { EventBus } from '../runtime/event-bus';
 import type { Clock } from '../ports/clock.port';
 import { estimateTokens } from '../text/token-estimate';
 import { activePathOf } from './thread-export';
 
 export interface ThreadImportDeps {
-  sqlite: Sqlite;
+  threads: Pick<ThreadsStore, 'insertImported' | 'hasImported'>;
+  summaries: Pick<SummaryStore, 'insertImported'>;
   clock: Clock;
   events: EventBus;
-  messages: MessagesRepo;
+  messages: MessagesStore;
   thread: (threadId: number) => Thread;
 }
 
@@ -57,22 +58,11 @@ export function parseThreadExport(content: string): Array<{ thread: ExportedThre
 }
 
 export function createThreadImporter(deps: ThreadImportDeps): { import(input: OpParsedInput<'thread.import'>): OpOutput<'thread.import'> } {
-  const { sqlite, clock, events, messages } = deps;
-  const existing = sqlite.prepare(
-    `SELECT t.id FROM threads t WHERE t.created_at = ? AND t.title = ?
-       AND (SELECT content FROM messages m WHERE m.thread_id = t.id AND m.role != 'system' ORDER BY m.id LIMIT 1) IS ? LIMIT 1`,
-  );
-  const insertThread = sqlite.prepare(
-    'INSERT INTO threads (title, title_source, incognito, model, instructions, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
-  );
-  const insertSummary = sqlite.prepare(
-    `INSERT INTO thread_summaries (thread_id, content, from_message_id, to_message_id, covered_count, pending_count, edited_by_user, updated_at)
-     VALUES (?, ?, ?, ?, ?, 0, ?, ?)`,
-  );
+  const { clock, events, messages } = deps;
 
   function write(thread: ExportedThread, now: number): number {
     // The imported title is kept as the user's: no automatic title replaces it.
-    const { id } = insertThread.get(thread.title, thread.title ? 'user' : null, thread.incognito ? 1 : 0, thread.model, thread.instructions, thread.createdAt, now, thread.lastActivityAt) as { id: number };
+    const id = deps.threads.insertImported(thread, now);
     const ids: number[] = [];
     thread.messages.forEach((m, i) => {
       const parent = m.parent === undefined ? (i > 0 ? ids[i - 1]! : null) : m.parent === null ? null : ids[m.parent]!;
@@ -82,7 +72,7 @@ export function createThreadImporter(deps: ThreadImportDeps): { import(input: Op
     const path = messages.branches.activePath(id);
     const covered = thread.summary ? Math.min(thread.summary.coveredMessages, path.length) : 0;
     if (thread.summary && covered > 0) {
-      insertSummary.run(id, thread.summary.content, path[0], path[covered - 1], covered, thread.summary.editedByUser ? 1 : 0, now);
+      deps.summaries.insertImported(id, { content: thread.summary.content, fromMessageId: path[0]!, toMessageId: path[covered - 1]!, coveredCount: covered, editedByUser: thread.summary.editedByUser }, now);
     }
     return id;
   }
@@ -106,7 +96,7 @@ export function createThreadImporter(deps: ThreadImportDeps): { import(input: Op
         if (problem) return { index, title: thread.title, messages: 0, otherVersions: 0, outcome: 'invalid', reason: problem };
         const first = thread.messages[0]?.content ?? null;
         const key = JSON.stringify([thread.createdAt, thread.title, first]);
-        const duplicate = seen.has(key) || existing.get(thread.createdAt, thread.title, first) !== undefined;
+        const duplicate = seen.has(key) || deps.threads.hasImported(thread.createdAt, thread.title, first);
         seen.add(key);
         // Counted as a thread's message count is (the conversation shown); the other versions come along and are said.
         const shown = activePathOf(thread).length;
@@ -115,7 +105,7 @@ export function createThreadImporter(deps: ThreadImportDeps): { import(input: Op
       const toWrite = items.filter((i) => i.outcome === 'new');
       if (!dryRun && toWrite.length > 0) {
         const now = clock.now();
-        writeTransaction(sqlite, () => {
+        messages.transaction(() => {
           for (const item of toWrite) item.threadId = write((parsed[item.index] as { thread: ExportedThread }).thread, now);
         });
         for (const item of toWrite) events.emit('thread.created', { thread: deps.thread(item.threadId!) });

@@ -4,11 +4,12 @@
  * still running for it is aborted.
  */
 import { MnemoError } from '../../../shared/errors';
-import type { MessagesRepo } from '../conversation/messages.repo';
+import type { MessagesStore } from '../conversation/messages.store';
 import type { JobQueue } from '../jobs/job-queue';
 import type { Memory } from '../../../shared/contract';
 import type { HandlersFor } from '../rpc/dispatcher';
-import type { TimelineService } from '../timeline/timeline.service';
+import type { Clock } from '../ports/clock.port';
+import type { ThreadExclusionsStore } from './thread-exclusions.store';
 import type { ThreadExporter } from './thread-export';
 import type { ThreadImporter } from './thread-import';
 import type { ThreadService } from './thread.service';
@@ -23,10 +24,11 @@ export interface ThreadChat {
 
 export interface ThreadHandlerDeps {
   threads: ThreadService;
-  messages: MessagesRepo;
+  messages: MessagesStore;
   chat: ThreadChat;
   queue: JobQueue;
-  timeline: TimelineService;
+  exclusions: ThreadExclusionsStore;
+  clock: Clock;
   memory: (memoryId: number) => Memory | null;
   exporter: ThreadExporter;
   importer: ThreadImporter;
@@ -35,7 +37,7 @@ export interface ThreadHandlerDeps {
 }
 
 export function threadHandlers(deps: ThreadHandlerDeps): HandlersFor<'thread'> {
-  const { threads, messages, chat, queue, timeline } = deps;
+  const { threads, messages, chat, queue, exclusions } = deps;
   return {
     'thread.create': (input) => threads.create(input),
     'thread.list': (input) => ({ threads: threads.list(input) }),
@@ -61,11 +63,11 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlersFor<'thread'> {
     'thread.excludeMemory': ({ threadId, memoryId }) => {
       threads.get(threadId);
       if (!deps.memory(memoryId)) throw new MnemoError('NOT_FOUND', `Memory ${memoryId} does not exist.`);
-      timeline.exclude(threadId, memoryId);
+      exclusions.exclude(threadId, memoryId, deps.clock.now());
       return { ok: true as const };
     },
     'thread.includeMemory': ({ threadId, memoryId }) => {
-      timeline.include(threadId, memoryId);
+      exclusions.include(threadId, memoryId);
       return { ok: true as const };
     },
     'thread.export': (input) => deps.exporter.export(input),
@@ -74,7 +76,7 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlersFor<'thread'> {
     'thread.showMessage': (input) => chat.showMessage(input),
     'thread.exclusions': ({ threadId }) => {
       threads.get(threadId);
-      return { memoryIds: timeline.exclusions(threadId) };
+      return { memoryIds: exclusions.of(threadId) };
     },
   };
 }

@@ -1,14 +1,10 @@
 /**
  * Reading the timeline (the events table, written only by timeline-writer.ts, in the transaction of the change each
- * event records), the activity chart, "as of a date" (memory versions valid then), and per-thread memory exclusions.
- * Exclusions (table thread_memory_exclusions, operations thread.excludeMemory / includeMemory / exclusions in
- * threads/thread.handlers.ts) are stored here and applied to prompts by memory.service.ts memoryRetrievalPort, which
- * create-core.ts hands this service's `exclusions`: an excluded memory never reaches that thread's prompt.
+ * event records), the activity chart, and "as of a date" (memory versions valid then). Per-thread memory exclusions
+ * live in threads/thread-exclusions.store.ts.
  * Events are read through timeline.store.ts, versions through memory/memory.store.ts.
  */
 import type { OpOutput, TimelineEvent } from '../../../shared/contract';
-import type { Sqlite } from '../db/open-database';
-import type { Clock } from '../ports/clock.port';
 import { toVersion } from '../memory/memory.repo';
 import type { MemoryStore } from '../memory/memory.store';
 import type { EventRow, TimelineStore } from './timeline.store';
@@ -24,11 +20,8 @@ function toEvent(r: EventRow): TimelineEvent {
 export function createTimelineService(deps: {
   store: TimelineStore;
   memories: Pick<MemoryStore, 'version' | 'versionAt' | 'versionBefore' | 'asOf'>;
-  /** Only for the exclusions below, which move to their own store (threads). */
-  sqlite: Sqlite;
-  clock: Clock;
 }) {
-  const { store, memories, sqlite, clock } = deps;
+  const { store, memories } = deps;
 
   return {
     list(input: { before?: number | undefined; beforeId?: number | undefined; kinds?: string[] | undefined; categories?: string[] | undefined; limit: number }): OpOutput<'timeline.list'> {
@@ -67,16 +60,6 @@ export function createTimelineService(deps: {
         items: rows.map((r) => ({ memoryId: r.memory_id, version: r.version, content: r.content, category: r.category, importance: r.importance, pinned: r.pinned === 1 })),
         total,
       };
-    },
-
-    exclude(threadId: number, memoryId: number): void {
-      sqlite.prepare('INSERT OR IGNORE INTO thread_memory_exclusions (thread_id, memory_id, created_at) VALUES (?, ?, ?)').run(threadId, memoryId, clock.now());
-    },
-    include(threadId: number, memoryId: number): void {
-      sqlite.prepare('DELETE FROM thread_memory_exclusions WHERE thread_id = ? AND memory_id = ?').run(threadId, memoryId);
-    },
-    exclusions(threadId: number): number[] {
-      return (sqlite.prepare('SELECT memory_id FROM thread_memory_exclusions WHERE thread_id = ? ORDER BY created_at').all(threadId) as Array<{ memory_id: number }>).map((r) => r.memory_id);
     },
   };
 }

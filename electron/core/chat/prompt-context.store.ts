@@ -6,7 +6,7 @@ import { PromptContext } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { Logger } from '../ports/logger.port';
 
-export function createPromptContextRepo(sqlite: Sqlite, logger: Logger) {
+export function createPromptContextStore(sqlite: Sqlite, logger: Logger) {
   const insert = sqlite.prepare('INSERT OR REPLACE INTO message_contexts (message_id, breakdown) VALUES (?, ?)');
   const byMessage = sqlite.prepare('SELECT breakdown FROM message_contexts WHERE message_id = ?');
   return {
@@ -32,4 +32,4 @@ export function createPromptContextRepo(sqlite: Sqlite, logger: Logger) {
   };
 }
 
-export type PromptContextRepo = ReturnType<typeof createPromptContextRepo>;
+export type PromptContextStore = ReturnType<typeof createPromptContextStore>;

@@ -10,6 +10,8 @@ import type { Sqlite } from '../db/open-database';
 import { toFtsDocument, toFtsQuery } from '../text/fts-text';
 import type { RetrievedMemory } from '../ports/memory-retrieval.port';
 import { createMessageBranches, VERSION_COLUMNS, versionOf } from './message-branches';
+import { isReadable, readableSql } from './readable-message';
+import { writeTransaction } from '../db/write-transaction';
 
 interface Row {
   id: number;
@@ -93,7 +95,33 @@ export interface FinishedReply {
   evalDurationMs: number | null;
 }
 
-export function createMessagesRepo(sqlite: Sqlite) {
+/** A message of an exchange as extraction reads it (exchangeRows). */
+export interface ExchangeRow {
+  id: number;
+  thread_id: number;
+  role: Message['role'];
+  content: string;
+  attachments: string | null;
+  created_at: number;
+  incognito: number;
+  before_id: number | null;
+  before_content: string | null;
+}
+
+/** A message found for the memory tools (chat/memory-tool-sources.ts), with its thread's title. */
+export interface SearchedMessage {
+  id: number;
+  thread_id: number;
+  role: 'user' | 'assistant';
+  content: string;
+  created_at: number;
+  title: string;
+}
+
+/** FTS candidates read per conversation search before the filters (readable, incognito, already in the prompt). */
+const SEARCH_DEPTH = 200;
+
+export function createMessagesStore(sqlite: Sqlite) {
   const branches = createMessageBranches(sqlite);
   const insert = sqlite.prepare(
     `INSERT INTO messages (thread_id, role, content, thinking, status, model, estimated_tokens, attachments, parent_id, writer, created_at, updated_at)
@@ -116,9 +144,44 @@ export function createMessagesRepo(sqlite: Sqlite) {
   const beingWritten = sqlite.prepare(`SELECT id, writer, updated_at AS updatedAt FROM messages WHERE status = 'streaming'`);
   const beingWrittenIn = sqlite.prepare(`SELECT id, writer, updated_at AS updatedAt FROM messages WHERE thread_id = ? AND status = 'streaming'`);
   const touchThread = sqlite.prepare('UPDATE threads SET last_activity_at = ?, updated_at = ? WHERE id = ?');
+  const stampsOf = sqlite.prepare('SELECT id, created_at AS createdAt FROM messages WHERE thread_id = ? ORDER BY id');
+  const readableIn = sqlite.prepare(`SELECT id, role, content FROM messages m WHERE thread_id = ? AND id >= ? AND id <= ? AND ${readableSql('m')} ORDER BY id`);
+  const newestOf = sqlite.prepare('SELECT max(id) AS id FROM messages WHERE thread_id = ?');
+  const textsOf = sqlite.prepare('SELECT role, content FROM messages WHERE id IN (?, ?) ORDER BY id');
+  const exchangeOf = sqlite.prepare(
+    `SELECT m.id, m.thread_id, m.role, m.content, m.attachments, m.created_at, t.incognito, p.id AS before_id, p.content AS before_content
+     FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages p ON p.id = m.parent_id AND p.role = 'assistant'
+     WHERE m.id IN (?, ?) ORDER BY m.id`,
+  );
+  // Readable messages of threads that are not incognito, on their thread's active path (walked up from each leaf, an
+  // indexed lookup per step, only for the threads that hold a candidate). `candidates` yields (id, rank), best
+  // first; its own parameters come first, then the excluded ids (JSON), the window, the limit.
+  const shownAmong = (candidates: string) =>
+    sqlite.prepare(
+      `WITH RECURSIVE hit AS (
+       SELECT m.id, m.thread_id, m.role, m.content, m.created_at, t.title, f.rank FROM ${candidates} f
+         JOIN messages m ON m.id = f.id JOIN threads t ON t.id = m.thread_id
+       WHERE ${readableSql('m')} AND t.incognito = 0 AND m.id NOT IN (SELECT value FROM json_each(?)) AND m.created_at >= ? AND m.created_at < ?
+     ),
+     shown(id) AS (
+       SELECT coalesce(t.active_leaf_id, (SELECT max(id) FROM messages WHERE thread_id = t.id)) FROM threads t WHERE t.id IN (SELECT thread_id FROM hit)
+       UNION ALL SELECT m.parent_id FROM messages m JOIN shown ON m.id = shown.id WHERE m.parent_id IS NOT NULL
+     )
+     SELECT id, thread_id, role, content, created_at, title FROM hit WHERE id IN (SELECT id FROM shown) ORDER BY rank LIMIT ?`,
+    );
+  const shownByMatch = shownAmong(`(SELECT rowid AS id, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT ${SEARCH_DEPTH})`);
+  // A window without topic words: its newest messages (messages_created_idx walks the range).
+  const shownNewest = shownAmong(`(SELECT id, -created_at AS rank FROM messages WHERE created_at >= ? AND created_at < ? ORDER BY created_at DESC LIMIT ${SEARCH_DEPTH})`);
 
   return {
     branches,
+    /**
+     * One BEGIN IMMEDIATE transaction over the conversation's writes (db/write-transaction.ts): a reply with its
+     * jobs, a retry's removal, a switch of versions. Nested, a savepoint of the caller's.
+     */
+    transaction<T>(fn: () => T): T {
+      return writeTransaction(sqlite, fn);
+    },
     /**
      * attachments: a user message's files; its full-text entry holds the typed text only (the files are not searched).
      * parentId: the message it follows (undefined: the active leaf; null: none, a new first message). It becomes the
@@ -194,7 +257,7 @@ export function createMessagesRepo(sqlite: Sqlite) {
      */
     *historyBefore(message: { parentId?: number | null | undefined }): Generator<Row> {
       for (const r of branches.pathUp<Row>(message.parentId ?? null)) {
-        if (r.status !== 'error' && r.role !== 'system' && r.content !== '') yield r;
+        if (isReadable(r)) yield r;
       }
     },
     /** The active path (the conversation the user sees), oldest first; page backwards with beforeId, a message of it. */
@@ -264,6 +327,40 @@ export function createMessagesRepo(sqlite: Sqlite) {
         .all(match, limit) as Array<Row & { thread_title: string }>;
       return rows.map((r) => ({ threadId: r.thread_id, threadTitle: r.thread_title, message: toMessage(r) }));
     },
+    /**
+     * Full-text matches (an FTS5 `match`, text/fts-text.ts) among the conversations shown (see shownAmong), best
+     * first, created within `window`, leaving out `excluded` ids.
+     */
+    searchShown(match: string, excluded: Iterable<number>, window: { from: number; to: number }, limit: number): SearchedMessage[] {
+      return shownByMatch.all(match, JSON.stringify([...excluded]), window.from, window.to, limit) as SearchedMessage[];
+    },
+    /** The newest messages of `window` among the conversations shown, leaving out `excluded` ids. */
+    newestShown(excluded: Iterable<number>, window: { from: number; to: number }, limit: number): SearchedMessage[] {
+      return shownNewest.all(window.from, window.to, JSON.stringify([...excluded]), window.from, window.to, limit) as SearchedMessage[];
+    },
+    /** Every message of a thread (all versions) with its time, oldest first: where the thread's stretches begin and end. */
+    stamps(threadId: number): Array<{ id: number; createdAt: number }> {
+      return stampsOf.all(threadId) as Array<{ id: number; createdAt: number }>;
+    },
+    /** The readable messages (readable-message.ts) of a thread with ids fromId..toId, all versions, oldest first. */
+    readableBetween(threadId: number, fromId: number, toId: number): Array<{ id: number; role: Message['role']; content: string }> {
+      return readableIn.all(threadId, fromId, toId) as Array<{ id: number; role: Message['role']; content: string }>;
+    },
+    /** The id of the thread's newest message of any version; null when it has none. */
+    newestId(threadId: number): number | null {
+      return (newestOf.get(threadId) as { id: number | null }).id;
+    },
+    /** The role and text of up to two messages (an exchange), oldest first; those that do not exist are left out. */
+    texts(firstId: number, secondId: number): Array<{ role: Message['role']; content: string }> {
+      return textsOf.all(firstId, secondId) as Array<{ role: Message['role']; content: string }>;
+    },
+    /**
+     * Two messages (an exchange: a question and its answer) as stored, oldest first, with their thread's incognito
+     * flag and, for a message that follows an answer, that answer (before_id, before_content).
+     */
+    exchangeRows(firstId: number, secondId: number): ExchangeRow[] {
+      return exchangeOf.all(firstId, secondId) as ExchangeRow[];
+    },
     /** Replies being written (status 'streaming'), in one thread or all, with their writer and heartbeat (chat/reply-writer.ts). */
     repliesBeingWritten(threadId: number | null): Array<{ id: number; writer: string | null; updatedAt: number }> {
       return (threadId === null ? beingWritten.all() : beingWrittenIn.all(threadId)) as Array<{ id: number; writer: string | null; updatedAt: number }>;
@@ -279,10 +376,10 @@ export function createMessagesRepo(sqlite: Sqlite) {
   };
 }
 
-export type MessagesRepo = ReturnType<typeof createMessagesRepo>;
+export type MessagesStore = ReturnType<typeof createMessagesStore>;
 
 /**
- * A list these answers' records hold (prompt-context.repo.ts), at `jsonPath`: the memory tools' searches, the
+ * A list these answers' records hold (prompt-context.store.ts), at `jsonPath`: the memory tools' searches, the
  * requests to forget, the time's episodes the prompt carried. Empty and unreadable lists are left out.
  */
 function recordedOf<T extends z.ZodType>(sqlite: Sqlite, messageIds: readonly number[], jsonPath: '$.tools.searches' | '$.forgets' | '$.recalled.episodes', item: T): Map<number, Array<z.output<T>>> {
