@@ -17,6 +17,7 @@ import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { startFakeOllama } from '../../test/fakes/fake-ollama';
 import { writeTinyEmbeddingModel } from '../../test/fakes/tiny-onnx-model';
 import { fmt, type SuiteResult } from '../harness';
+import { isLearning } from '../../test/support/request-kind';
 
 /** Distinct letter-only words per exchange so no two memories are near duplicates. */
 function topicOf(i: number): string {
@@ -33,7 +34,7 @@ export async function eventLoopBench(jobs: number): Promise<SuiteResult> {
   const fake = await startFakeOllama();
   try {
     fake.setDefaultReply((req) => {
-      if (req.body.format !== undefined) {
+      if (isLearning(req.purpose)) {
         const topic = /I like ([a-z]+ [a-z]+)/.exec(req.messages.at(-1)!.content)?.[1] ?? 'nothing';
         return { content: JSON.stringify({ memories: [{ content: `Likes ${topic}`, category: 'preference', importance: 0.5, confidence: 0.9, validity: 'permanent', evidence: `I like ${topic}` }] }) };
       }

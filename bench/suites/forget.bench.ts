@@ -22,7 +22,6 @@ import { createClient, unwrap } from '../../shared/client';
 import { startFakeOllama } from '../../test/fakes/fake-ollama';
 import { FORGET_REQUESTS, NOT_FORGET_REQUESTS } from '../../test/fixtures/forget-corpus';
 import { ORDINARY_PHRASINGS } from '../../test/fixtures/instruction-corpus';
-import { isExtractionBody } from '../../test/support/request-kind';
 import { EXCHANGES } from '../fixtures/extraction-eval';
 import { LAPTOP_SESSION } from '../fixtures/laptop-session';
 import { QUESTIONS } from '../fixtures/retrieval-eval';
@@ -54,7 +53,7 @@ async function costRows(runs: number): Promise<Array<Record<string, string | num
   const fake = await startFakeOllama();
   const core = createCore({ dataDir: path.join(dir, 'data'), host: 'test', llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url }, embedder: null, startQueue: false });
   try {
-    fake.setDefaultReply((req) => (isExtractionBody(req.body) ? { content: '{"memories": []}' } : { content: 'OK.' }));
+    fake.setDefaultReply((req) => (req.purpose === 'extract' ? { content: '{"memories": []}' } : { content: 'OK.' }));
     const client = createClient(createInProcessTransport(core));
     const words = ['tea', 'coffee', 'Lisbon', 'Porto', 'cat', 'dog', 'piano', 'guitar', 'nurse', 'teacher', 'running', 'swimming'];
     const lines = Array.from({ length: 2000 }, (_, i) => `Note ${i}: likes ${words[i % 12]} and ${words[(i * 7) % 12]} on day ${i % 31}`);

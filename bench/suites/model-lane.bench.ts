@@ -36,7 +36,7 @@ import { LANE_TIMING } from '../../electron/core/llm/model-lane';
 import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { createBagOfWordsEmbedder } from '../../test/fakes/bag-of-words.embedder';
 import { startFakeOllama, type FakeInferenceRequest, type FakeReply, type SlotRecord } from '../../test/fakes/fake-ollama';
-import { requestPurpose, type RequestPurpose } from '../../test/support/request-kind';
+import type { RequestPurpose } from '../../test/support/request-kind';
 import { LAPTOP_SESSION, type ScriptedExchange, type ScriptedThread } from '../fixtures/laptop-session';
 import { summarize, type SuiteResult } from '../harness';
 
@@ -168,7 +168,7 @@ function laptopModel(threads: ScriptedThread[]): (request: FakeInferenceRequest)
   const pretty = (value: unknown) => ({ content: JSON.stringify(value, null, 2) });
   return (request) => {
     const prompt = request.messages.map((m) => m.content).join('\n');
-    const purpose = requestPurpose(request.body);
+    const purpose = request.purpose ?? 'chat';
     if (purpose === 'chat') {
       const last = request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
       return { content: exchanges.find((e) => last.includes(e.text))?.reply ?? 'Sure, happy to help with that.' };
@@ -205,8 +205,8 @@ function report(laptop: Laptop, runs: Record<Policy, SessionRun>, timeScale: num
   notes.push(missing.length === 0 ? 'learned: everything the old policy learned, the new one learned too' : `learned by the old policy only: ${missing.join('; ')}`);
   for (const policy of ['before', 'after'] as const) {
     const run = runs[policy];
-    const chats = run.slotLog.filter((r) => requestPurpose(r.body) === 'chat');
-    const background = run.slotLog.filter((r) => requestPurpose(r.body) !== 'chat');
+    const chats = run.slotLog.filter((r) => r.purpose === 'chat');
+    const background = run.slotLog.filter((r) => r.purpose !== 'chat');
     /** The background request that held the model when `chat` arrived, if any. */
     const holderOf = (chat: SlotRecord) =>
       background.find((b) => b.startedAt !== null && b.startedAt <= chat.arrivedAt && (b.endedAt ?? Infinity) > chat.arrivedAt);
@@ -233,13 +233,13 @@ function report(laptop: Laptop, runs: Record<Policy, SessionRun>, timeScale: num
     });
     if (holders.length > 0) {
       // A stopped request still holds the model until its batch or token is done: that is the wait "after" leaves.
-      notes.push(`${policy}, chats waited behind: ${holders.map((b) => `${requestPurpose(b.body)}${b.cancelled ? ' (stopped, ending at its next batch or token)' : ''}`).join(', ')}`);
+      notes.push(`${policy}, chats waited behind: ${holders.map((b) => `${b.purpose}${b.cancelled ? ' (stopped, ending at its next batch or token)' : ''}`).join(', ')}`);
     }
-    const purposes = [...new Set(background.map((r) => requestPurpose(r.body)))];
+    const purposes = [...new Set(background.map((r) => r.purpose))];
     notes.push(
       `${policy}, background model s/exchange by purpose: ${purposes
         .map((p) => {
-          const records = background.filter((r) => requestPurpose(r.body) === p);
+          const records = background.filter((r) => r.purpose === p);
           return `${p} ${(modelSeconds(records) / run.exchanges).toFixed(1)} (${records.length} requests, ${records.filter((r) => r.cancelled).length} stopped)`;
         })
         .join(', ')}${run.dead > 0 ? `; ${run.dead} dead jobs` : ''}`,

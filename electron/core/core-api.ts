@@ -34,8 +34,11 @@ export interface CoreOptions {
   embeddingThread?: LocalEmbeddingThread;
   /** False: background model work never waits for the chat (the model-lane benchmark's "before"). Default true. */
   chatFirst?: boolean;
-  /** The lane's grace windows and polling (default LANE_TIMING): the model-lane benchmark, which runs time faster, scales them with it. */
-  laneTiming?: Partial<Pick<ModelLaneOptions, 'typingGraceMs' | 'afterChatGraceMs' | 'awayAfterMs' | 'pollMs'>>;
+  /**
+   * The lane's grace windows and polling (default LANE_TIMING): the model-lane benchmark, which runs time faster, scales
+   * them with it; a test moves the lane's own clock (`now`) past a grace instead of waiting it out.
+   */
+  laneTiming?: Partial<Pick<ModelLaneOptions, 'now' | 'typingGraceMs' | 'afterChatGraceMs' | 'awayAfterMs' | 'pollMs'>>;
   /** Start the background queue (default true). The CLI's `queue run` and some tests drive it themselves. */
   startQueue?: boolean;
   /** Environment for OLLAMA_HOST, MNEMO_MODELS_DIR and friends (default process.env). */

@@ -10,6 +10,7 @@ import { unwrap, type Client } from '../../shared/client';
 import { seriousViolations } from './support/axe';
 import type { RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
+import { isLearning } from '../support/request-kind';
 
 const SCREENS = ['chat', 'memories', 'timeline', 'settings'] as const;
 const NAV = {
@@ -25,8 +26,8 @@ describe('accessibility: every screen, both languages, both themes (axe-core)', 
 
   beforeAll(async () => {
     session = await startWebSession({ name: 'a11y', reply: (req) => {
-      if (req.body.format !== undefined) return { content: '{"memories": []}' };
-      if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'Weekend in Porto' };
+      if (isLearning(req.purpose)) return { content: '{"memories": []}' };
+      if (req.purpose === 'title') return { content: 'Weekend in Porto' };
       return { content: 'Porto is lovely in spring. **Enjoy** the river walks.' };
     } });
     ({ app, page, api } = session);

@@ -12,7 +12,6 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
 import { unwrap, type Client } from '../../shared/client';
-import { isExtractionBody } from '../support/request-kind';
 import { ChatPage } from './pages/chat.page';
 import { MemoriesPage } from './pages/memories.page';
 import { VersionsPage } from './pages/versions.page';
@@ -26,10 +25,7 @@ const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 /** The chat answers (not titles, summaries or extraction), in the order they were asked. */
 function answerRequests(fake: FakeOllama): FakeInferenceRequest[] {
-  return fake.requests
-    .filter((r) => r.path === '/api/chat')
-    .map((r) => r.body as unknown as FakeInferenceRequest & { format?: unknown })
-    .filter((b) => b.format === undefined && b.messages[0]?.content.startsWith('You are Mnemo'));
+  return fake.requests.filter((r) => r.purpose === 'chat').map((r) => r.body as unknown as FakeInferenceRequest);
 }
 
 describe('edit, versions and regenerate (web host + fake Ollama)', () => {
@@ -45,8 +41,8 @@ describe('edit, versions and regenerate (web host + fake Ollama)', () => {
   beforeAll(async () => {
     session = await startWebSession({ name: 'branches', reply: (request) => {
       const last = request.messages.at(-1)?.content ?? '';
-      if (last.startsWith('Write a short title')) return { content: 'Drinks' };
-      if (isExtractionBody(request.body)) {
+      if (request.purpose === 'title') return { content: 'Drinks' };
+      if (request.purpose === 'extract') {
         // Learned from the first question only (the later ones repeat it as context): "Likes tea".
         const learned = last.includes('I like tea') && !last.includes('What should I drink');
         const memories = learned ? [{ content: 'Likes tea', category: 'preference', importance: 0.8, confidence: 0.95, validity: 'permanent', evidence: 'I like tea' }] : [];

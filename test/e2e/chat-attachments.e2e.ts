@@ -18,12 +18,12 @@ import { ROOT, type RunningApp } from './support/processes';
 import { dismissToasts } from './support/toasts';
 import { startWebSession, type WebSession } from './support/web-session';
 import { pdfBytes } from '../support/pdf-bytes';
+import { isLearning, type RequestPurpose } from '../support/request-kind';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
-type Sent = FakeInferenceRequest & { format?: unknown };
-const bodies = (fake: FakeOllama): Sent[] => fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as unknown as Sent);
-const answers = (fake: FakeOllama) => bodies(fake).filter((b) => b.format === undefined && b.messages[0]?.content.startsWith('You are Mnemo'));
+const bodies = (fake: FakeOllama, purpose: RequestPurpose) => fake.requests.filter((r) => r.purpose === purpose).map((r) => r.body as unknown as FakeInferenceRequest);
+const answers = (fake: FakeOllama) => bodies(fake, 'chat');
 
 const NOTES = '# Trip notes\n\nThe ferry to Ischia leaves at 7:40 from Molo Beverello.\n去伊斯基亚的渡轮早上七点四十分出发。\n';
 
@@ -40,8 +40,8 @@ describe('attaching files to a message (web host + fake Ollama)', () => {
   beforeAll(async () => {
     session = await startWebSession({ name: 'attachments', reply: (request) => {
       const last = request.messages.at(-1)?.content ?? '';
-      if (last.startsWith('Write a short title')) return { content: 'Trip' };
-      if (request.body.format !== undefined) return { content: JSON.stringify({ memories: [] }) };
+      if (request.purpose === 'title') return { content: 'Trip' };
+      if (isLearning(request.purpose)) return { content: JSON.stringify({ memories: [] }) };
       if (last.includes('on my list')) return { content: 'Your list has one thing on it: buy ferry tickets.' };
       return { content: 'The ferry leaves at 7:40.' };
     } });
@@ -85,7 +85,7 @@ describe('attaching files to a message (web host + fake Ollama)', () => {
     await sent.locator('summary').click();
     await expect.poll(() => sent.locator('pre').textContent()).toContain('Molo Beverello');
     // Extraction, when it ran, was shown the typed words only.
-    for (const b of bodies(fake).filter((r) => r.format !== undefined)) expect(JSON.stringify(b.messages)).not.toContain('Molo Beverello');
+    for (const b of bodies(fake, 'extract')) expect(JSON.stringify(b.messages)).not.toContain('Molo Beverello');
   });
 
   it('binary, empty, scanned and damaged PDF files are refused with a reason, and nothing is attached', async () => {
@@ -130,7 +130,7 @@ describe('attaching files to a message (web host + fake Ollama)', () => {
     expect(question).toContain('name="packing.pdf"');
     await expect.poll(() => files.sentFile(chat.questions.last(), 'packing.pdf').textContent()).toContain('Mnemo may learn from it');
     // The extractor was shown the file, as the user's own words.
-    await expect.poll(() => bodies(fake).filter((b) => b.format !== undefined).some((b) => JSON.stringify(b.messages).includes('snorkel and fins'))).toBe(true);
+    await expect.poll(() => bodies(fake, 'extract').some((b) => JSON.stringify(b.messages).includes('snorkel and fins'))).toBe(true);
   });
 
   it('a PDF dropped onto the composer is read like a picked one; nothing broke the CSP', async () => {

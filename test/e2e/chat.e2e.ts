@@ -40,7 +40,7 @@ const STORY_WORDS = Array.from({ length: 80 }, (_, i) => (i === 0 ? 'Once' : i =
 /** Replies by what was asked, so background jobs (titles, summaries) never take a reply meant for the chat. */
 function reply(request: FakeInferenceRequest): FakeReply {
   const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  if (last.startsWith('Write a short title')) return { content: last.includes('markdown') ? 'Markdown tour' : 'Small talk' };
+  if (request.purpose === 'title') return { content: last.includes('markdown') ? 'Markdown tour' : 'Small talk' };
   if (last.includes('markdown')) return { content: MARKDOWN_ANSWER, thinking: 'The user wants code and an image.' };
   if (last === 'Tell me a long story') return { chunks: STORY_WORDS.map((w) => `${w} `), delayMsPerChunk: 300 };
   return { content: `You said: ${last}` };

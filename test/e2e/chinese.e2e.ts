@@ -13,6 +13,7 @@ import { unwrap, type Client } from '../../shared/client';
 import { latinWords } from '../support/latin-words';
 import { ROOT, type RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
+import { isLearning } from '../support/request-kind';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
@@ -69,8 +70,8 @@ describe('the Chinese UI shows Chinese, including the core’s failures', () => 
 
   beforeAll(async () => {
     session = await startWebSession({ name: 'zh', reply: (req) => {
-      if (req.body.format !== undefined) return { content: '{"memories": []}' };
-      if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: '周末计划' };
+      if (isLearning(req.purpose)) return { content: '{"memories": []}' };
+      if (req.purpose === 'title') return { content: '周末计划' };
       return { content: '波尔图的春天很美。' };
     } });
     ({ fake, app, page, api } = session);

@@ -14,6 +14,7 @@ import { TimelinePage } from './pages/timeline.page';
 import { unnamedControls } from './support/a11y';
 import { seriousViolations } from './support/axe';
 import { startWebSession, type WebSession } from './support/web-session';
+import { isLearning } from '../support/request-kind';
 
 const TOLD = 'I go for a 5 km morning run before breakfast on weekdays in Central Park near home, with a Garmin watch, since last spring, for the Berlin marathon.';
 const HABIT = 'Goes for a 5 km morning run before breakfast on weekdays in Central Park near home';
@@ -23,14 +24,13 @@ const SUMMARY = `${HABIT} with a Garmin watch since last spring, for the Berlin 
 
 /** The background model: the three facts from the message, the summary of them, a title; the chat model says ok. */
 function reply(request: FakeInferenceRequest): FakeReply {
-  if (request.body.format !== undefined) {
+  if (isLearning(request.purpose)) {
     const told = JSON.stringify(request.messages).includes('Central Park');
     const memories = told ? RUNNING.map((content) => ({ content, category: 'knowledge', importance: 0.6, confidence: 0.9, validity: 'permanent', evidence: TOLD })) : [];
     return { content: JSON.stringify({ memories }) };
   }
-  const last = request.messages.at(-1)?.content ?? '';
-  if (last.startsWith('You keep notes about the user')) return { content: SUMMARY };
-  if (last.startsWith('Write a short title')) return { content: 'Morning runs' };
+  if (request.purpose === 'consolidate') return { content: SUMMARY };
+  if (request.purpose === 'title') return { content: 'Morning runs' };
   return { content: 'Good habit!' };
 }
 

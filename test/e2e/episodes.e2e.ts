@@ -21,7 +21,7 @@ import { dismissToasts } from './support/toasts';
 import { startWebSession, type WebSession } from './support/web-session';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
-const isEpisodeRequest = (request: FakeInferenceRequest) => request.messages[0]?.content.startsWith('You write an episode') ?? false;
+const isEpisodeRequest = (request: FakeInferenceRequest) => request.purpose === 'episode';
 const EPISODE = 'Lisbon trip in May\nWanted: a plan for a week in Lisbon.\nPlaces: Lisbon, Porto';
 /** Two more conversations for the screenshot, each with the episode its transcript calls for. */
 const SOURDOUGH = 'Sourdough starter smelling of acetone\nWanted: to know why the starter smells of nail polish.\nCame of it: feed it twice a day at 1:5:5 for three days; keep it at 24 °C.\nStill open: whether to switch to rye flour.';
@@ -32,7 +32,7 @@ function reply(request: FakeInferenceRequest): FakeReply {
   const prompt = request.messages.map((m) => m.content).join('\n');
   const about = (lisbon: string, sourdough: string, photos: string) => (prompt.includes('sourdough') ? sourdough : prompt.includes('holiday photos') ? photos : lisbon);
   if (isEpisodeRequest(request)) return { content: about(EPISODE, SOURDOUGH, PHOTOS) };
-  if (prompt.includes('Write a short title')) return { content: about('A week in Lisbon', 'Sourdough starter', 'Renaming holiday photos') };
+  if (request.purpose === 'title') return { content: about('A week in Lisbon', 'Sourdough starter', 'Renaming holiday photos') };
   return { content: 'Happy to help.' };
 }
 

@@ -10,7 +10,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeInferenceRequest } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { MemoriesPage } from './pages/memories.page';
 import { VersionsPage } from './pages/versions.page';
@@ -21,7 +20,6 @@ import { dismissToasts } from './support/toasts';
 import { startWebSession, type WebSession } from './support/web-session';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
-const isFocusRequest = (request: FakeInferenceRequest) => request.messages.at(-1)?.content.startsWith('You keep the working memory of one conversation') ?? false;
 /** Each step waits for the core's answer (an edit, the queue's job) on a loaded machine. */
 const SLOW = { timeout: 20_000 };
 const CHAT_REPLY = 'Happy to help with your trip. May is a good month for Lisbon: book the hotel early, as the city fills up for the festivals in June.';
@@ -62,11 +60,11 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     session = await startWebSession({
       name: 'focus',
       reply: (request) => {
-        if (isFocusRequest(request)) {
+        if (request.purpose === 'focus') {
           const prompt = request.messages.at(-1)!.content;
           return { content: DOG_REPLIES.find(([said]) => prompt.includes(said))?.[1] ?? FOCUS_REPLY };
         }
-        if (request.messages.some((m) => m.content.startsWith('Write a short title'))) return { content: 'Lisbon in May' };
+        if (request.purpose === 'title') return { content: 'Lisbon in May' };
         return { content: CHAT_REPLY };
       },
       modelsFolder: 'models',

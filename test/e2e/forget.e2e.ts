@@ -17,12 +17,13 @@ import { FORGET_WORDS, ForgetNoticePage } from './pages/forget-notice.page';
 import { ROOT, type RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
 import { seriousViolations } from './support/axe';
+import { isLearning } from '../support/request-kind';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
 function reply(request: FakeInferenceRequest): FakeReply {
-  if (request.body.format !== undefined) return { content: '{"memories": []}' };
-  if (request.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'Forgetting' };
+  if (isLearning(request.purpose)) return { content: '{"memories": []}' };
+  if (request.purpose === 'title') return { content: 'Forgetting' };
   const system = request.messages[0]?.content ?? '';
   if (system.includes('moved what the user asked to forget to its trash')) return { content: 'Done: I have forgotten it.' };
   if (system.includes('Several memories match')) return { content: 'Several memories match: tick the ones to forget below.' };
@@ -49,9 +50,7 @@ describe('forget by asking, with Undo (web host + fake Ollama)', () => {
   it('"Please forget that I live in Berlin": the answer says it is forgotten, with Undo; Undo brings it back', async () => {
     const berlin = unwrap(await api.call('memory.create', { content: 'Lives in Berlin' }));
     await chat.open(app.url);
-    await chat.newThreadButton.click();
-    await chat.send('Please forget that I live in Berlin');
-    const answer = chat.lastAnswer();
+    const answer = await chat.askInNewThread('Please forget that I live in Berlin');
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Done: I have forgotten it.');
     const notice = new ForgetNoticePage(answer);
     await expect.poll(() => notice.region.textContent()).toContain('Lives in Berlin');

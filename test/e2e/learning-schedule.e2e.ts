@@ -19,6 +19,7 @@ import { seriousViolations } from './support/axe';
 import { ROOT, type RunningApp } from './support/processes';
 import { dismissToasts } from './support/toasts';
 import { startWebSession, type WebSession } from './support/web-session';
+import { isLearning } from '../support/request-kind';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 const SLOW = { timeout: 20_000 };
@@ -27,9 +28,7 @@ const STORY_CHUNK_MS = 300;
 const STORY = Array.from({ length: STORY_CHUNKS }, (_, i) => (i === STORY_CHUNKS - 1 ? 'THE-END' : `word${i}`));
 const STORY_REQUEST = 'Tell me a long story about Porto';
 
-/** Learning from an exchange (a JSON-format request): the model work that waits in the lane. */
-const isLearning = (r: FakeInferenceRequest) => r.body.format !== undefined;
-const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)?.content.startsWith('Write a short title') ?? false;
+const isTitle = (r: FakeInferenceRequest) => r.purpose === 'title';
 
 describe('when Mnemo learns: the status bar, typing and a streaming reply hold background work (web host + fake Ollama)', () => {
   let app: RunningApp;
@@ -47,7 +46,7 @@ describe('when Mnemo learns: the status bar, typing and a streaming reply hold b
   let storyAt = 0;
 
   function reply(request: FakeInferenceRequest): FakeReply {
-    if (isLearning(request)) {
+    if (isLearning(request.purpose)) {
       const exchanges = (request.messages.at(-1)?.content.match(/"user": /g) ?? []).length;
       for (let i = 0; i < Math.max(1, exchanges); i++) learningAt.push(Date.now());
       return { content: '{"memories": []}' };

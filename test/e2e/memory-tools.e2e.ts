@@ -16,9 +16,11 @@ import type { FakeInferenceRequest, FakeOllama, FakeReply } from '../fakes/fake-
 import { ChatPage } from './pages/chat.page';
 import { SettingsPage } from './pages/settings.page';
 import { unnamedControls } from './support/a11y';
+import { earlierConversation } from './support/api';
 import { ROOT, type RunningApp } from './support/processes';
 import { dismissToasts } from './support/toasts';
 import { startWebSession, type WebSession } from './support/web-session';
+import { isLearning } from '../support/request-kind';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
@@ -30,9 +32,9 @@ const EPISODE = 'Vet visit for the cat\nWanted: a vet appointment for Miso next 
  * be seen. The background model writes titles, an episode, and finds nothing to learn.
  */
 function reply(request: FakeInferenceRequest): FakeReply {
-  if (request.messages[0]?.content.startsWith('You write an episode')) return { content: EPISODE };
-  if (request.body.format !== undefined) return { content: '{"memories": []}' };
-  if (request.messages.at(-1)!.content.startsWith('Write a short title')) return { content: JSON.stringify(request.messages).includes('Book the vet') ? 'Vet for Miso' : 'My cat' };
+  if (request.purpose === 'episode') return { content: EPISODE };
+  if (isLearning(request.purpose)) return { content: '{"memories": []}' };
+  if (request.purpose === 'title') return { content: JSON.stringify(request.messages).includes('Book the vet') ? 'Vet for Miso' : 'My cat' };
   const asked = request.messages.at(-1)!.content;
   if (asked.startsWith('My knee hurts')) return { content: 'For your knee I recommend quad sets.' };
   const result = request.messages.find((m) => m.role === 'tool');
@@ -80,9 +82,7 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
   });
 
   it('the answer uses what the model found, and its receipt names the search and the memory', async () => {
-    await chat.newThreadButton.click();
-    await chat.send('What is my cat called?');
-    const answer = chat.lastAnswer();
+    const answer = await chat.askInNewThread('What is my cat called?');
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your cat is called Miso.');
     await expect.poll(() => answer.getByText('1 memory used').count()).toBe(1);
     await answer.locator('details.receipt summary').click();
@@ -117,9 +117,7 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
   });
 
   it('while the model searches, the chat says so (“Searching memories: cat…”) until the answer goes on', async () => {
-    await chat.newThreadButton.click();
-    await chat.send('What is my cat called, again?');
-    const answer = chat.lastAnswer();
+    const answer = await chat.askInNewThread('What is my cat called, again?');
     await expect.poll(async () => (await answer.getByRole('status').allTextContents()).map((text) => text.trim()), { timeout: 30_000 }).toEqual(['Searching memories: cat…']);
     expect(await answer.getByText(/^Loading/).count()).toBe(0);
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your cat is called Miso.');
@@ -127,13 +125,9 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
   });
 
   it('an episode the search found is in the receipt, with its day and a link to its thread', async () => {
-    const earlier = unwrap(await api.call('chat.send', { text: 'Book the vet for my cat next week.' }));
-    unwrap(await api.call('episode.refresh', { threadId: earlier.threadId }));
-    await expect.poll(async () => unwrap(await api.call('episode.list', {})).episodes.length, { timeout: 30_000 }).toBe(1);
+    await earlierConversation(api, 'Book the vet for my cat next week.');
 
-    await chat.newThreadButton.click();
-    await chat.send('What is my cat called?');
-    const answer = chat.lastAnswer();
+    const answer = await chat.askInNewThread('What is my cat called?');
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your cat is called Miso.');
     await answer.locator('details.receipt summary').click();
     const search = answer.locator('.tool-search');
@@ -148,9 +142,7 @@ describe('memory tools: the model searches, the receipt shows it (web host + fak
   it('“What did you recommend for my knee?” finds the earlier answer; the receipt says it was Mnemo’s', async () => {
     const earlier = unwrap(await api.call('chat.send', { text: 'My knee hurts after running.' }));
     const title = unwrap(await api.call('thread.get', { threadId: earlier.threadId })).title || 'untitled';
-    await chat.newThreadButton.click();
-    await chat.send('What did you recommend for my knee?');
-    const answer = chat.lastAnswer();
+    const answer = await chat.askInNewThread('What did you recommend for my knee?');
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('I recommended quad sets.');
     await answer.locator('details.receipt summary').click();
     const search = answer.locator('.tool-search');

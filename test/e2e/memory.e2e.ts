@@ -26,6 +26,7 @@ import { TimelinePage } from './pages/timeline.page';
 import { unnamedControls } from './support/a11y';
 import { ROOT, type RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
+import { isLearning } from '../support/request-kind';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 const EMBEDDING_MODEL = 'Xenova/multilingual-e5-small';
@@ -80,8 +81,8 @@ const NOTES = [
 ];
 const note = (i: number) => NOTES[i]!;
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
-const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)?.content.startsWith('Write a short title') ?? false;
+const isExtraction = (r: FakeInferenceRequest) => isLearning(r.purpose);
+const isTitle = (r: FakeInferenceRequest) => r.purpose === 'title';
 
 function reply(request: FakeInferenceRequest): FakeReply {
   if (isExtraction(request)) {
@@ -245,7 +246,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     const next = chat.answers.nth(3);
     await expect.poll(() => next.textContent()).toContain('Noted, and thanks');
     expect(await next.getByText(/memor(y|ies) used/).count()).toBe(0);
-    const asked = fake.requests.filter((r) => r.path === '/api/chat' && JSON.stringify(r.body).includes('What else is there to see in Porto?') && !(r.body as { format?: unknown }).format);
+    const asked = fake.requests.filter((r) => r.purpose === 'chat' && JSON.stringify(r.body).includes('What else is there to see in Porto?'));
     expect(asked).toHaveLength(1);
     expect(JSON.stringify(asked[0]!.body)).not.toContain('Lives in Porto');
 
@@ -484,6 +485,8 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await memories.bulkBar.getByLabel('Category').selectOption('skill');
     await expect.poll(async () => unwrap(await api.call('memory.list', { categories: ['skill'], limit: 50 })).total).toBe(3);
 
+    // The page's clock from here on is one the test can move: the toast's 5 s pass in an instant, not in real time.
+    await page.clock.install();
     await memories.rowCheckbox(note(2)).click();
     await memories.rowCheckbox(note(3)).click();
     await memories.bulkBar.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -491,7 +494,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await expect.poll(() => memories.toasts.textContent()).toContain('Moved 2 memories to the trash.');
     // Under the pointer the toast waits past its 5 s, so there is time to reach Undo.
     await memories.toasts.getByRole('button', { name: 'Undo' }).hover();
-    await page.waitForTimeout(6000);
+    await page.clock.runFor(6000);
     await memories.toasts.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => memories.listStatus.textContent()).toBe('26 memories');
     expect(unwrap(await api.call('memory.list', { statuses: ['trashed'] })).total).toBe(1);

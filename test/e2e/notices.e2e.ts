@@ -18,6 +18,7 @@ import { seriousViolations } from './support/axe';
 import { type RunningApp } from './support/processes';
 import { dismissToasts } from './support/toasts';
 import { startWebSession, type WebSession } from './support/web-session';
+import { isLearning } from '../support/request-kind';
 
 /** What the extractor learns from a user message containing the key: one fact, important enough for a notice. */
 const FACTS: Array<[string, string]> = [
@@ -46,7 +47,7 @@ const ELSEWHERE = FACTS.slice(1, -2).map(([key]) => `By the way, ${key}.`);
 /** What the user's question becomes after each edit. */
 const EDITS = ['I sing in a choir.', 'I bake bread on weekends.'];
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
+const isExtraction = (r: FakeInferenceRequest) => isLearning(r.purpose);
 
 function reply(request: FakeInferenceRequest): FakeReply {
   if (isExtraction(request)) {
@@ -63,7 +64,7 @@ function reply(request: FakeInferenceRequest): FakeReply {
     }));
     return { content: JSON.stringify({ memories }) };
   }
-  if (request.messages.at(-1)?.content.startsWith('Write a short title')) return { content: 'About me' };
+  if (request.purpose === 'title') return { content: 'About me' };
   return { content: 'Noted, thanks for telling me.' };
 }
 

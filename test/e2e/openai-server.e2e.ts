@@ -23,8 +23,8 @@ const MODEL = 'qwen2.5-7b-instruct';
 const API_KEY = 'sk-lm-e2e-0123456789';
 /** TEST-NET-1 (RFC 5737): an address on "another machine" that nothing in this test ever connects to. */
 const REMOTE_URL = 'http://192.0.2.10:1234/v1';
-const isExtraction = (r: FakeOpenAiRequest) => r.messages[0]?.content.startsWith('You pick out durable facts') ?? false;
-const isTitle = (r: FakeOpenAiRequest) => r.messages.at(-1)?.content.startsWith('Write a short title') ?? false;
+const isExtraction = (r: FakeOpenAiRequest) => r.purpose === 'extract';
+const isTitle = (r: FakeOpenAiRequest) => r.purpose === 'title';
 
 function reply(request: FakeOpenAiRequest): FakeOpenAiReply {
   if (isExtraction(request)) {
@@ -157,7 +157,7 @@ describe('chat and learning on an OpenAI-compatible server (web host + fake LM S
     await expect.poll(async () => (await chips.getByRole('button').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['Learned: Lives in Lisbon']);
     const memories = unwrap(await api.call('memory.list', {})).items;
     expect(memories.map((m) => [m.content, m.status])).toEqual([['Lives in Lisbon', 'active']]);
-    const extraction = fake.requests.find((r) => r.path === '/v1/chat/completions' && (r.body as { response_format?: unknown }).response_format !== undefined);
+    const extraction = fake.requests.find((r) => r.purpose === 'extract');
     expect(extraction?.body).toMatchObject({ model: MODEL, response_format: { type: 'json_schema' } });
   });
 

@@ -19,7 +19,7 @@ import { seriousViolations } from './support/axe';
 import { ROOT, type RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
 
-const isProfileRequest = (request: FakeInferenceRequest) => request.messages.at(-1)?.content.startsWith('You keep a short profile of the user') ?? false;
+const isProfileRequest = (request: FakeInferenceRequest) => request.purpose === 'profile';
 /** The background model's profile, a word at a time and slowly enough that the "working" line can be read. */
 const PROFILE_REPLY: FakeReply = { content: '## Name\n- Ana\n## Location\n- Lives in Porto', delayMsPerChunk: 250 };
 

@@ -13,8 +13,10 @@ import type { Client } from '../../shared/client';
 import { unwrap } from '../../shared/client';
 import type { FakeInferenceRequest, FakeReply } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
+import { earlierConversation } from './support/api';
 import type { RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
+import { isLearning } from '../support/request-kind';
 
 const DENTIST = 'The dentist said my wisdom tooth has to come out';
 const WORK = 'Works as a nurse at St. Mary’s hospital';
@@ -25,11 +27,11 @@ const DENTIST_ZH = '牙医说我的智齿要拔掉';
  * "again", it first searches its memories for the dentist. The background model learns nothing.
  */
 function reply(request: FakeInferenceRequest): FakeReply {
-  if (request.messages[0]?.content.startsWith('You write an episode')) return { content: 'Lisbon trip in May\nWanted: a plan for a week in Lisbon in May.' };
-  if (request.body.format !== undefined) return { content: '{"memories": []}' };
+  if (request.purpose === 'episode') return { content: 'Lisbon trip in May\nWanted: a plan for a week in Lisbon in May.' };
+  if (isLearning(request.purpose)) return { content: '{"memories": []}' };
   const searched = request.messages.some((m) => m.role === 'tool');
   if (request.body.tools && !searched && request.messages.at(-1)!.content.includes('again')) return { toolCalls: [{ name: 'search_memory', arguments: { query: 'dentist' } }] };
-  if (request.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'Dentist' };
+  if (request.purpose === 'title') return { content: 'Dentist' };
   const system = request.messages[0]?.content ?? '';
   const said = [system.includes('wisdom tooth') && 'Your dentist said the wisdom tooth has to come out.', system.includes('nurse') && 'You work as a nurse.', system.includes('智齿') && '牙医说你的智齿要拔掉。', system.includes('Lisbon trip in May') && 'We talked about your Lisbon trip.'];
   return { content: said.filter(Boolean).join(' ') || 'I do not know.' };
@@ -55,9 +57,7 @@ describe('asking by time (web host + fake Ollama)', () => {
 
   it('“last week” is not words to match: the dentist memory answers, and the receipt names it', async () => {
     await chat.open(app.url);
-    await chat.newThreadButton.click();
-    await chat.send('What did I tell you about the dentist last week?');
-    const answer = chat.lastAnswer();
+    const answer = await chat.askInNewThread('What did I tell you about the dentist last week?');
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('Your dentist said the wisdom tooth has to come out.');
     expect(await answer.textContent()).not.toContain('nurse');
     await answer.locator('details.receipt summary').click();
@@ -88,12 +88,8 @@ describe('asking by time (web host + fake Ollama)', () => {
   });
 
   it('“What did we talk about today?”: the receipt and “What the model saw” name the earlier conversation the prompt carried', async () => {
-    const lisbon = unwrap(await api.call('chat.send', { text: 'Help me plan a week in Lisbon in May.' }));
-    unwrap(await api.call('episode.refresh', { threadId: lisbon.threadId }));
-    await expect.poll(async () => unwrap(await api.call('episode.list', {})).episodes.length, { timeout: 30_000 }).toBe(1);
-    await chat.newThreadButton.click();
-    await chat.send('What did we talk about today?');
-    const answer = chat.lastAnswer();
+    await earlierConversation(api, 'Help me plan a week in Lisbon in May.');
+    const answer = await chat.askInNewThread('What did we talk about today?');
     await expect.poll(() => answer.textContent(), { timeout: 30_000 }).toContain('We talked about your Lisbon trip.');
     await answer.locator('details.receipt summary').click();
     await expect.poll(() => answer.locator('details.receipt summary').textContent()).toContain('1 earlier conversation');

@@ -15,6 +15,7 @@ import { unnamedControls } from './support/a11y';
 import { seriousViolations } from './support/axe';
 import type { RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
+import { isLearning } from '../support/request-kind';
 
 const LISBON = 'The user lives in Lisbon';
 const HANGZHOU = '用户住在杭州';
@@ -27,13 +28,13 @@ const SLOW = { timeout: 20_000 };
 const norm = (texts: string[]) => texts.map((t) => t.replace(/\s+/g, ' ').trim());
 
 function reply(request: FakeInferenceRequest): FakeReply {
-  if (request.body.format !== undefined) {
+  if (isLearning(request.purpose)) {
     const exchange = request.messages.at(-1)?.content ?? '';
     const user = JSON.parse(`"${/"user": "((?:[^"\\]|\\.)*)"/.exec(exchange)?.[1] ?? ''}"`) as string;
     const memories = FACTS.filter(([key]) => user.includes(key)).map(([, f]) => ({ ...f, category: 'knowledge', importance: 0.6, confidence: 0.9, validity: 'permanent' }));
     return { content: JSON.stringify({ memories }) };
   }
-  if (request.messages.at(-1)?.content.startsWith('Write a short title')) return { content: 'Where I live' };
+  if (request.purpose === 'title') return { content: 'Where I live' };
   return { content: 'Noted, thanks!' };
 }
 

@@ -18,6 +18,7 @@ import { ThreadToolsPage } from './pages/thread-tools.page';
 import { unnamedControls } from './support/a11y';
 import { ROOT, type RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
+import { isLearning } from '../support/request-kind';
 
 const SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 
@@ -31,10 +32,7 @@ const GLOBAL_INSTRUCTIONS = 'Answer in a cheerful tone.';
 
 /** The chat answers (not titles, summaries or extraction), in the order they were asked. */
 function answerRequests(fake: FakeOllama): FakeInferenceRequest[] {
-  return fake.requests
-    .filter((r) => r.path === '/api/chat')
-    .map((r) => r.body as unknown as FakeInferenceRequest & { format?: unknown })
-    .filter((b) => b.format === undefined && b.messages[0]?.content.startsWith('You are Mnemo'));
+  return fake.requests.filter((r) => r.purpose === 'chat').map((r) => r.body as unknown as FakeInferenceRequest);
 }
 
 describe('a thread’s model, instructions and context (web host + fake Ollama)', () => {
@@ -50,8 +48,8 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
   beforeAll(async () => {
     session = await startWebSession({ name: 'thread-settings', ollama: { models: [LLAMA, QWEN, EMBED] }, reply: (request) => {
       const last = request.messages.at(-1)?.content ?? '';
-      if (last.startsWith('Write a short title')) return { content: 'Cooking' };
-      if (request.body.format !== undefined) return { content: JSON.stringify({ memories: [] }) };
+      if (request.purpose === 'title') return { content: 'Cooking' };
+      if (isLearning(request.purpose)) return { content: JSON.stringify({ memories: [] }) };
       return { content: `You said: ${last}` };
     } });
     ({ fake, app, page, api } = session);
@@ -139,7 +137,7 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
     expect(Number(systemRow[1]!.replace(/,/g, ''))).toBeGreaterThan(0);
     expect((await tools.contextRow(/earlier messages/))[0]).toContain('4 earlier messages');
     // The reply reserve as enforced: the output cap the answer's request really carried (num_predict).
-    const answerRequest = fake.requests.filter((q) => q.path === '/api/chat' && (q.body as { format?: unknown }).format === undefined && JSON.stringify(q.body).includes(THREAD_INSTRUCTIONS)).at(-1)!;
+    const answerRequest = fake.requests.filter((q) => q.purpose === 'chat' && JSON.stringify(q.body).includes(THREAD_INSTRUCTIONS)).at(-1)!;
     const cap = (answerRequest.body as { options: { num_predict: number } }).options.num_predict;
     expect(cap).toBeGreaterThanOrEqual(1638);
     expect(await tools.contextRow(/^Kept for the answer/)).toEqual(['Kept for the answer', cap.toLocaleString('en'), '1,638']);

@@ -15,6 +15,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { RequestPurpose } from '../support/request-kind';
 
 export interface ModelSlotOptions {
   /** Prompt reading speed on the modelled machine (CPU laptop ~60, modest GPU ~300). */
@@ -30,8 +31,10 @@ export interface ModelSlotOptions {
 /** One inference request as the slot saw it. Times: performance.now() ms (scaled, see the file comment). */
 export interface SlotRecord {
   path: string;
-  /** The request body as sent, so a caller can tell which job sent it (e.g. by its `format`). */
+  /** The request body as sent. */
   body: Record<string, unknown>;
+  /** Which job sent it (its purpose header). */
+  purpose: RequestPurpose | null;
   arrivedAt: number;
   /** When it took the slot; null if its client went away while it waited. */
   startedAt: number | null;
@@ -66,7 +69,7 @@ export interface ModelSlot {
   /** Every inference request in arrival order (live array). */
   readonly log: SlotRecord[];
   /** Queues the request; resolves with its turn once it holds the slot, or null if its client went away first. */
-  enter(res: ServerResponse, entry: { path: string; body: Record<string, unknown>; promptTokens: number }): Promise<SlotTurn | null>;
+  enter(res: ServerResponse, entry: Pick<SlotRecord, 'path' | 'body' | 'purpose' | 'promptTokens'>): Promise<SlotTurn | null>;
 }
 
 export function createModelSlot(options: ModelSlotOptions): ModelSlot {
@@ -84,7 +87,7 @@ export function createModelSlot(options: ModelSlotOptions): ModelSlot {
     else busy = false;
   }
 
-  async function enter(res: ServerResponse, entry: { path: string; body: Record<string, unknown>; promptTokens: number }): Promise<SlotTurn | null> {
+  async function enter(res: ServerResponse, entry: Pick<SlotRecord, 'path' | 'body' | 'purpose' | 'promptTokens'>): Promise<SlotTurn | null> {
     const record: SlotRecord = {
       ...entry,
       arrivedAt: performance.now(),

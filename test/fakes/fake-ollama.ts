@@ -32,9 +32,11 @@ import {
   sendJson,
   startLoopbackServer,
   wordChunks,
+  type FakeChatRequest,
   type FakeServerControls,
   type ReplySource,
 } from './fake-server-kit';
+import type { RequestPurpose } from '../support/request-kind';
 import { createModelSlot, tokenPieces, type ModelSlot, type ModelSlotOptions, type SlotRecord } from './fake-model-slot';
 
 export type { FakeRequestRecord } from './fake-server-kit';
@@ -75,12 +77,9 @@ export interface FakeReply {
   hold?: Promise<unknown>;
 }
 
-export interface FakeInferenceRequest {
+/** For /api/generate, `messages` is one user message holding `prompt` (and one system message when `system` is set). */
+export interface FakeInferenceRequest extends FakeChatRequest {
   path: '/api/chat' | '/api/generate';
-  model: string;
-  /** For /api/generate: one user message holding `prompt` (and one system message when `system` is set). */
-  messages: { role: string; content: string }[];
-  body: Record<string, unknown>;
 }
 
 export type FakeReplySource = ReplySource<FakeInferenceRequest, FakeReply>;
@@ -173,7 +172,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     typeof name === 'string' ? models.find((m) => m.name === withTag(name)) : undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { path, body } = await readJsonRequest(req, log);
+    const { path, body, purpose } = await readJsonRequest(req, log);
     if (body === null) return sendJson(res, 400, { error: 'invalid character in request body' });
     const route = `${req.method} ${path}`;
 
@@ -235,7 +234,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       if (Array.isArray(body.tools) && body.tools.length > 0 && !model.capabilities.includes('tools')) {
         return sendJson(res, 400, { error: `registry.ollama.ai/library/${String(body.model)} does not support tools` });
       }
-      const request = toInferenceRequest(path as FakeInferenceRequest['path'], body);
+      const request = toInferenceRequest(path as FakeInferenceRequest['path'], body, purpose);
       const reply = replies.next(request);
       const loadNs = schedule(model, body.options);
       return sendInference(res, request, thinks && body.think === false ? { ...reply, thinking: '' } : reply, currentFault, loadNs, slot);
@@ -277,16 +276,16 @@ function echoReply(request: FakeInferenceRequest): FakeReply {
   return { content: echoText(request.messages) };
 }
 
-function toInferenceRequest(path: FakeInferenceRequest['path'], body: Record<string, unknown>): FakeInferenceRequest {
+function toInferenceRequest(path: FakeInferenceRequest['path'], body: Record<string, unknown>, purpose: RequestPurpose | null): FakeInferenceRequest {
   const model = String(body.model);
   if (path === '/api/chat') {
     const messages = Array.isArray(body.messages) ? (body.messages as { role: string; content: string }[]) : [];
-    return { path, model, messages, body };
+    return { path, model, messages, body, purpose };
   }
   const messages = [];
   if (typeof body.system === 'string') messages.push({ role: 'system', content: body.system });
   messages.push({ role: 'user', content: typeof body.prompt === 'string' ? body.prompt : '' });
-  return { path, model, messages, body };
+  return { path, model, messages, body, purpose };
 }
 
 async function sendInference(
@@ -335,7 +334,7 @@ async function sendInference(
     costs.push(tokenPieces(JSON.stringify(toolCalls)).length);
   }
 
-  const turn = slot ? await slot.enter(res, { path: request.path, body: request.body, promptTokens: promptTokensOf(request) }) : null;
+  const turn = slot ? await slot.enter(res, { path: request.path, body: request.body, purpose: request.purpose, promptTokens: promptTokensOf(request) }) : null;
   if (slot && !turn) return;
   // The last line is built when it goes out: in the one-slot mode its durations are the model time measured so far.
   const last = () => {

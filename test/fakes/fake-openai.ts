@@ -32,6 +32,7 @@ import {
   sendJson,
   startLoopbackServer,
   wordChunks,
+  type FakeChatRequest,
   type FakeServerControls,
   type ReplySource,
 } from './fake-server-kit';
@@ -65,12 +66,8 @@ export interface FakeOpenAiReply {
   toolCalls?: Array<{ name: string; arguments: string }>;
 }
 
-export interface FakeOpenAiRequest {
-  model: string;
-  /** As sent: an assistant turn that only called tools has content null (OpenAI's way), whatever this type says. */
-  messages: { role: string; content: string }[];
-  body: Record<string, unknown>;
-}
+/** `messages` as sent: an assistant turn that only called tools has content null (OpenAI's way), whatever the type says. */
+export type FakeOpenAiRequest = FakeChatRequest;
 
 export type FakeOpenAiReplySource = ReplySource<FakeOpenAiRequest, FakeOpenAiReply>;
 
@@ -126,7 +123,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const findModel = (id: unknown) => models.find((m) => m.id === id);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { path, body } = await readJsonRequest(req, log);
+    const { path, body, purpose } = await readJsonRequest(req, log);
     if (body === null) return sendError(res, 400, 'Invalid JSON in the request body', 'invalid_request_error');
     const route = `${req.method} ${path}`;
 
@@ -175,7 +172,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
           error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: currentFault.nCtx + 100, n_ctx: currentFault.nCtx },
         });
       }
-      const request: FakeOpenAiRequest = { model: String(body.model), messages: Array.isArray(body.messages) ? (body.messages as FakeOpenAiRequest['messages']) : [], body };
+      const request: FakeOpenAiRequest = { model: String(body.model), messages: Array.isArray(body.messages) ? (body.messages as FakeOpenAiRequest['messages']) : [], body, purpose };
       return sendCompletion(res, request, replies.next(request), currentFault, `chatcmpl-${++completions}`);
     }
     res.writeHead(404, { 'Content-Type': 'text/plain' });

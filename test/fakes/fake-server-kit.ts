@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { requestPurpose, type RequestPurpose } from '../support/request-kind';
 
 export interface FakeRequestRecord {
   method: string;
@@ -15,6 +16,8 @@ export interface FakeRequestRecord {
   body: unknown;
   /** Request headers, lower-cased names. */
   headers: Record<string, string | string[] | undefined>;
+  /** What the request said it is for (its purpose header): route by this, never by a prompt's wording. */
+  purpose: RequestPurpose | null;
 }
 
 export interface RequestLog {
@@ -158,6 +161,15 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** An inference request as a fake's reply callback sees it (each fake adds its own fields). */
+export interface FakeChatRequest {
+  model: string;
+  messages: { role: string; content: string }[];
+  body: Record<string, unknown>;
+  /** What the core said the request is for ('chat', 'title', 'extract'…): route replies by this. */
+  purpose: RequestPurpose | null;
+}
+
 /** A reply the test gives, or builds from the request. */
 export type ReplySource<Request, Reply> = Reply | ((request: Request) => Reply);
 
@@ -237,7 +249,7 @@ export function controlsOf<Request, Reply extends object, Fault extends { sticky
 }
 
 /** Reads a request's path and JSON body, and records it; body null: the body is not JSON (recorded as it came). */
-export async function readJsonRequest(req: IncomingMessage, log: RequestLog): Promise<{ path: string; body: Record<string, unknown> | null }> {
+export async function readJsonRequest(req: IncomingMessage, log: RequestLog): Promise<{ path: string; body: Record<string, unknown> | null; purpose: RequestPurpose | null }> {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   const raw = await readBody(req);
   let body: Record<string, unknown> | null = {};
@@ -248,6 +260,7 @@ export async function readJsonRequest(req: IncomingMessage, log: RequestLog): Pr
       body = null;
     }
   }
-  log.record({ method: req.method ?? '', path, body: body === null ? raw : raw.length > 0 ? body : undefined, headers: req.headers });
-  return { path, body };
+  const purpose = requestPurpose(req.headers);
+  log.record({ method: req.method ?? '', path, body: body === null ? raw : raw.length > 0 ? body : undefined, headers: req.headers, purpose });
+  return { path, body, purpose };
 }

@@ -4,17 +4,14 @@
  * in the receipt and in "what the model saw"); an incognito thread's answers, a failed one, versions the user left
  * and a deleted thread's messages are never found; the CLI's `thread search` labels whose words each hit is.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { startFakeOllama } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 type WireMessage = { role: string; content: string };
 const toolText = (request: { body: unknown } | undefined) => (request!.body as { messages: WireMessage[] }).messages.filter((m) => m.role === 'tool').map((m) => m.content).join('\n');
@@ -25,8 +22,7 @@ describe('search_conversations finds what the assistant said', () => {
   const tempDir = useTempDirs();
 
   async function harness() {
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false, embedder: null } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false, embedder: null } });
     unwrap(await h.client.call('settings.update', { patch: { memoryAccess: 'tools' } }));
     return h;
   }

@@ -1,20 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
+import type { RequestPurpose } from '../support/request-kind';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-type Sent = { path: string; body: { format?: unknown; messages: Array<{ content: string }> } };
-const isExtraction = (r: FakeInferenceRequest | Sent) => isExtractionBody(r.body);
-const lastText = (r: FakeInferenceRequest | Sent) => (r.body.messages as Array<{ content: string }>).at(-1)!.content;
-const isTitle = (r: FakeInferenceRequest | Sent) => lastText(r).startsWith('Write a short title');
+type Sent = { path: string; purpose: RequestPurpose | null; body: { format?: unknown; messages: Array<{ content: string }> } };
+const isExtraction = (r: FakeInferenceRequest | Sent) => r.purpose === 'extract';
+const isTitle = (r: FakeInferenceRequest | Sent) => r.purpose === 'title';
 const allText = (r: Sent) => r.body.messages.map((m) => m.content).join('\n');
 const extractionRequests = (requests: readonly unknown[]) => (requests as Sent[]).filter((q) => q.path === '/api/chat' && isExtraction(q));
 
@@ -34,8 +30,7 @@ const FROM_FILE = {
 };
 
 async function harness(dir: string) {
-  const h = await createChatHarness(dir, { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
-  harnesses.push(h);
+  const h = await harnesses.ollama(dir, { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
   h.fake.setDefaultReply((req) =>
     isExtraction(req) ? { content: JSON.stringify({ memories: [FROM_FILE] }) } : isTitle(req) ? { content: 'Newsletter profile' } : { content: 'It reads well.' },
   );

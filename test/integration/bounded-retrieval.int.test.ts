@@ -7,16 +7,13 @@
  * - every chat request carries an output cap (num_predict for Ollama, max_tokens for an OpenAI-compatible server) of
  *   what the context window leaves after its prompt, and "what the model saw" shows the cap the request carried.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
-import { createChatHarness, createOpenAiChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 type OllamaBody = { messages: Array<{ role: string; content: string }>; options?: { num_ctx?: number; num_predict?: number } };
 
@@ -33,8 +30,7 @@ describe('a bounded retrieval', () => {
   it('a question’s embedding slower than the time budget: keyword results only, and the context says so; in time: both', async () => {
     const slow = gate();
     const embedder = createBagOfWordsEmbedder({ concepts: { espresso: 'coffee', coffee: 'coffee' }, queryGate: () => slow.promise });
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false, embedder } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false, embedder } });
     const { client, fake } = h;
     const byMeaning = unwrap(await client.call('memory.create', { content: 'Loves espresso' }));
     const byWord = unwrap(await client.call('memory.create', { content: 'Buys coffee beans at the market' }));
@@ -57,8 +53,7 @@ describe('a bounded retrieval', () => {
   });
 
   it('Ollama: num_predict is what num_ctx leaves after the prompt, smaller in a tool round whose prompt grew; the context shows the cap sent', async () => {
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false, embedder: null } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false, embedder: null } });
     const { client, fake } = h;
     unwrap(await client.call('settings.update', { patch: { memoryAccess: 'tools' } }));
     unwrap(await client.call('memory.create', { content: 'The user’s cat is called Miso, a grey tabby who likes boxes' }));
@@ -78,8 +73,7 @@ describe('a bounded retrieval', () => {
   });
 
   it('an OpenAI-compatible server: max_tokens carries the cap, and the context shows it', async () => {
-    const h = await createOpenAiChatHarness(tempDir(), { core: { embedder: null } });
-    harnesses.push(h);
+    const h = await harnesses.openAi(tempDir(), { core: { embedder: null } });
     const { client, fake } = h;
     fake.script({ content: 'Hello.' });
     const r = unwrap(await client.call('chat.send', { text: 'Hi' }));

@@ -62,7 +62,7 @@ describe('terminal host: versions of messages', () => {
     const h = await createChatHarness(dir, { fake: { contextLength: 2048 } });
     let coreOpen = true;
     try {
-      h.fake.setDefaultReply((req) => ({ content: req.messages.at(-1)!.content.startsWith('You maintain a running summary') ? 'SUMMARY: tomatoes' : 'Noted.' }));
+      h.fake.setDefaultReply((req) => ({ content: req.purpose === 'summary' ? 'SUMMARY: tomatoes' : 'Noted.' }));
       // Three messages make a summary due: the edit's branch (two) does not rebuild it.
       unwrap(await h.client.call('settings.update', { patch: { summary: { minNewMessages: 3, minNewTokens: 100_000 } } }));
       const threadId = unwrap(await h.client.call('thread.create', { title: 'Garden' })).id;

@@ -5,26 +5,23 @@
  * (a memory's source) switches the thread to it.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses, type ChatHarnessOptions } from '../support/chat-harness';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
+import { isLearning } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
-const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
-const isSummary = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('You maintain a running summary');
+const isExtraction = (r: FakeInferenceRequest) => isLearning(r.purpose);
+const isTitle = (r: FakeInferenceRequest) => r.purpose === 'title';
+const isSummary = (r: FakeInferenceRequest) => r.purpose === 'summary';
 
-async function harness(tempDir: () => string, opts: Parameters<typeof createChatHarness>[1] = {}) {
-  const h = await createChatHarness(tempDir(), opts);
-  harnesses.push(h);
+async function harness(tempDir: () => string, opts: ChatHarnessOptions = {}) {
+  const h = await harnesses.ollama(tempDir(), opts);
   h.fake.setDefaultReply((req) => {
     if (isExtraction(req)) {
       const learned = req.messages.at(-1)!.content.includes('Lisbon');
@@ -105,11 +102,7 @@ describe('a thread with versions, as the user sees it', () => {
     expect(left).toMatchObject({ otherVersion: true, editedByUser: false });
     expect(left.content).toContain('tomatoes');
     // The prompt already leaves it out (prompt-assembly.ts, summaryForPath).
-    type Body = { messages: Array<{ role: string; content: string }>; format?: unknown };
-    const answers = fake.requests
-      .filter((r) => r.path === '/api/chat')
-      .map((r) => r.body as Body)
-      .filter((b) => !b.format && !/^(Write a short title|You maintain a running summary)/.test(b.messages.at(-1)!.content));
+    const answers = fake.requests.filter((r) => r.purpose === 'chat').map((r) => r.body as { messages: Array<{ role: string; content: string }> });
     expect(answers.at(-1)!.messages.at(-1)!.content).toBe('We plan a garden with roses');
     expect(JSON.stringify(answers.at(-1)!.messages)).not.toContain('SUMMARY of');
 

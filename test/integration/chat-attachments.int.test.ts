@@ -1,21 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
+import type { RequestPurpose } from '../support/request-kind';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 // The fake's reply callback sees a FakeInferenceRequest; its request log holds the raw bodies.
-type Sent = { path: string; body: { format?: unknown; messages: Array<{ content: string }> } };
-const isExtraction = (r: FakeInferenceRequest | Sent) => isExtractionBody(r.body);
+type Sent = { path: string; purpose: RequestPurpose | null; body: { format?: unknown; messages: Array<{ content: string }> } };
+const isExtraction = (r: FakeInferenceRequest | Sent) => r.purpose === 'extract';
 const lastText = (r: FakeInferenceRequest | Sent) => (r.body.messages as Array<{ content: string }>).at(-1)!.content;
-const isTitle = (r: FakeInferenceRequest | Sent) => lastText(r).startsWith('Write a short title');
+const isTitle = (r: FakeInferenceRequest | Sent) => r.purpose === 'title';
 const allText = (r: Sent) => r.body.messages.map((m) => m.content).join('\n');
 const chatRequests = (requests: readonly unknown[]) => (requests as Sent[]).filter((q) => q.path === '/api/chat');
 
@@ -23,8 +20,7 @@ describe('attached files go to the model with the message, and are never learned
   const tempDir = useTempDirs();
 
   it('the chat request carries the file text; the extraction request does not; the message keeps its files', async () => {
-    const h = await createChatHarness(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
     const { core, client, fake } = h;
     fake.setDefaultReply((req) => (isExtraction(req) ? { content: JSON.stringify({ memories: [] }) } : isTitle(req) ? { content: 'A title' } : { content: 'The notes say the launch moved to May.' }));
     const secret = 'SECRET-LAUNCH-CODENAME-ZEPHYR 发布日期在五月';
@@ -58,8 +54,7 @@ describe('attached files go to the model with the message, and are never learned
   });
 
   it('a file too long for the budget is cut keeping both ends, with a visible note, and the context view says so', async () => {
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false } });
     h.fake.script({ content: 'Read it.' });
     const lines = Array.from({ length: 4000 }, (_, i) => `line ${i} of the long report`);
     const text = ['BEGINNING-MARK', ...lines, 'ENDING-MARK'].join('\n');
@@ -77,8 +72,7 @@ describe('attached files go to the model with the message, and are never learned
   });
 
   it('bad attachments are refused at the boundary with a clear message', async () => {
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false } });
     const empty = await h.client.call('chat.send', { text: 'hi', attachments: [{ name: 'empty.txt', text: '  \n' }] });
     expect(empty).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(JSON.stringify(empty)).toContain('An attached file has no text.');
@@ -94,16 +88,14 @@ describe('attached files in a thread export', () => {
   const tempDir = useTempDirs();
 
   it('the JSON export keeps a question’s files and an import brings them back, sent again with the next question', async () => {
-    const a = await createChatHarness(tempDir(), { core: { startQueue: false } });
-    harnesses.push(a);
+    const a = await harnesses.ollama(tempDir(), { core: { startQueue: false } });
     a.fake.script({ content: 'Noted.' });
     const sent = unwrap(await a.client.call('chat.send', { text: 'Keep this', attachments: [{ name: 'recipe.md', text: '番茄炒蛋：先炒蛋，再炒番茄。' }] }));
     const exported = unwrap(await a.client.call('thread.export', { threadId: sent.threadId, format: 'json' }));
     const markdown = unwrap(await a.client.call('thread.export', { threadId: sent.threadId, format: 'md' }));
     expect(markdown.content).toContain('📎 recipe.md');
 
-    const b = await createChatHarness(tempDir(), { core: { startQueue: false } });
-    harnesses.push(b);
+    const b = await harnesses.ollama(tempDir(), { core: { startQueue: false } });
     b.fake.script({ content: 'Yes.' });
     expect(unwrap(await b.client.call('thread.import', { content: exported.content })).written).toBe(1);
     const threadId = unwrap(await b.client.call('thread.list', {})).threads[0]!.id;

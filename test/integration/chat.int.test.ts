@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { EventMessage } from '../../shared/contract';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses, type ChatHarnessOptions } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-async function harness(tempDir: () => string, opts: Parameters<typeof createChatHarness>[1] = {}) {
-  const h = await createChatHarness(tempDir(), opts);
-  harnesses.push(h);
+async function harness(tempDir: () => string, opts: ChatHarnessOptions = {}) {
+  const h = await harnesses.ollama(tempDir(), opts);
   return h;
 }
 
@@ -207,7 +203,7 @@ describe('chat through the core against a fake Ollama', () => {
 
   it('the background title job names the thread, never over a user title', async () => {
     const { core, client, fake } = await harness(tempDir);
-    fake.setDefaultReply((req) => (req.messages.at(-1)!.content.startsWith('Write a short title') ? { content: '"Planning a trip to Lisbon."' } : { content: 'Sure, let us plan it.' }));
+    fake.setDefaultReply((req) => (req.purpose === 'title' ? { content: '"Planning a trip to Lisbon."' } : { content: 'Sure, let us plan it.' }));
     const r = unwrap(await client.call('chat.send', { text: 'Help me plan a trip to Lisbon in May' }));
     await core.queue.waitForIdle();
     expect(unwrap(await client.call('thread.get', { threadId: r.threadId })).title).toBe('Planning a trip to Lisbon');

@@ -7,17 +7,14 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
 import type { Memory } from '../../shared/contract';
-import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
-import type { Core } from '../../electron/core/create-core';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
-import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
+import { openChatHarness, useChatHarnesses } from '../support/chat-harness';
 import { createTestClock, openMemoryHarness, type TestClock } from '../support/memory-harness';
 import { usageFor } from '../support/model-usage';
 import { useTempDirs } from '../support/temp-dir';
-import { createTestCore } from '../support/test-core';
 
 const RUNNING = [
   'Goes for a 5 km run every morning before breakfast in Central Park',
@@ -41,18 +38,11 @@ const PIRATE = [
 ];
 const PIRATE_SUMMARY = 'Wants every answer in pirate speak when chatting about sailing trips on the lake with friends in summer';
 
-const isConsolidation = (content: string) => content.startsWith('You keep notes about the user');
 type Body = { messages: Array<{ role: string; content: string }> };
 
 describe('consolidation', () => {
   const tempDir = useTempDirs();
-  const open: Array<{ core: Core; fake: FakeOllama }> = [];
-  afterEach(async () => {
-    for (const { core, fake } of open.splice(0)) {
-      await core.dispose();
-      await fake.close();
-    }
-  });
+  const harnesses = useChatHarnesses();
 
   /** Memories Mnemo learned on its own (origin extraction, with vectors), written before the core opens the folder. */
   async function learn(dir: string, clock: TestClock, contents: string[], more: { pinned?: boolean; category?: Memory['category'] } = {}): Promise<number[]> {
@@ -70,11 +60,9 @@ describe('consolidation', () => {
   }
 
   async function start(dir: string, clock: TestClock) {
-    const fake = await startFakeOllama();
-    const { core, client } = createTestCore(dir, { startQueue: false, clock, embedder: createBagOfWordsEmbedder(), llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url } });
-    open.push({ core, fake });
-    const requests = () => fake.requests.filter((r) => r.path === '/api/chat').map((r) => (r.body as Body).messages.at(-1)!.content).filter(isConsolidation);
-    return { core, client, fake, requests };
+    const h = harnesses.keep(await openChatHarness(dir, { core: { startQueue: false, clock, embedder: createBagOfWordsEmbedder() } }));
+    const requests = () => h.fake.requests.filter((r) => r.purpose === 'consolidate').map((r) => (r.body as Body).messages.at(-1)!.content);
+    return { ...h, requests };
   }
 
   const get = async (client: Client, id: number) => unwrap(await client.call('memory.get', { memoryId: id }));
@@ -98,7 +86,7 @@ describe('consolidation', () => {
     const ids = await learn(dir, clock, RUNNING);
     const { core, client, fake, requests } = await start(dir, clock);
     // A small model's answer: thinking, a preamble and a fence around the note.
-    fake.setDefaultReply((req) => (isConsolidation(req.messages.at(-1)!.content) ? { content: `<think>Combine them.</think>Here is the combined note:\n\`\`\`\n${RUNNING_SUMMARY}\n\`\`\`` } : { content: 'ok' }));
+    fake.setDefaultReply((req) => (req.purpose === 'consolidate' ? { content: `<think>Combine them.</think>Here is the combined note:\n\`\`\`\n${RUNNING_SUMMARY}\n\`\`\`` } : { content: 'ok' }));
 
     const report = unwrap(await client.call('memory.maintain', {}));
     expect(report).toMatchObject({ merged: 0, clustersQueued: 1, clustersSummarised: 0 });
@@ -249,7 +237,7 @@ describe('consolidation', () => {
     const dir = tempDir();
     const clock = createTestClock();
     const ids = await learn(dir, clock, RUNNING);
-    const { core, client, fake } = await start(dir, clock);
+    const { core, client, fake, close } = await start(dir, clock);
     expect(unwrap(await client.call('memory.maintain', {}))).toMatchObject({ clustersQueued: 1 });
     await fake.stop();
     await core.queue.runUntilIdle();
@@ -260,9 +248,7 @@ describe('consolidation', () => {
     expect(job!.attempts).toBe(0);
 
     // The app opened again with the model back: the same job writes the summary.
-    const first = open.pop()!;
-    await first.core.dispose();
-    await first.fake.close();
+    await close();
     const again = await start(dir, clock);
     again.fake.setDefaultReply({ content: RUNNING_SUMMARY });
     await again.core.queue.runUntilIdle();

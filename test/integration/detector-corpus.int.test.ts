@@ -26,7 +26,6 @@ import { startFakeOllama, type FakeInferenceRequest, type FakeOllama } from '../
 import { DETECTOR_CORPUS, type DetectorCase } from '../fixtures/detector-corpus';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody } from '../support/request-kind';
 
 const TIMEOUT_MS = 300_000;
 const ASSISTANT_REPLY = 'Thanks for telling me, I will keep that in mind for our next conversations.';
@@ -112,13 +111,13 @@ async function runExchanges(
   });
   const run: Run = { core, client, dataDir, logs, extractionRequests: 0 };
   fake.setDefaultReply((req) => {
-    if (isExtractionBody(req.body)) {
+    if (req.purpose === 'extract') {
       run.extractionRequests++;
       const candidates = byUser.get(userTextOf(req).trim());
       if (!candidates) throw new Error('an extraction request for a message the test did not send');
       return { content: JSON.stringify({ memories: candidates.map((c) => ({ ...c, importance: 0.7, confidence: 0.9, validity: 'permanent' })) }) };
     }
-    if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'A title' };
+    if (req.purpose === 'title') return { content: 'A title' };
     return { content: ASSISTANT_REPLY };
   });
   unwrap(await client.call('settings.update', { patch: { memoryMode } }));

@@ -26,7 +26,7 @@ describe('episodes from the terminal', () => {
     unwrap(await h.client.call('settings.update', { patch: { memoryMode: 'off' } }));
     h.fake.setDefaultReply((req) => {
       const first = req.messages[0]!.content;
-      if (first.startsWith('You write an episode')) return { content: first.includes('咖啡') ? '找咖啡馆\n用户想找安静的咖啡馆。' : 'Garden\nAsked about tomatoes.' };
+      if (req.purpose === 'episode') return { content: first.includes('咖啡') ? '找咖啡馆\n用户想找安静的咖啡馆。' : 'Garden\nAsked about tomatoes.' };
       return { content: 'Noted.' };
     });
     const a = unwrap(await h.client.call('chat.send', { text: '周末想找一家安静的咖啡馆。' }));

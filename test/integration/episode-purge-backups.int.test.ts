@@ -7,13 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createBackupScrubber } from '../../electron/core/backup/backup-scrub';
 import { inspectDatabaseFile } from '../../electron/core/db/inspect-database-file';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { sourceMigrationsDir } from '../../electron/core/db/open-database';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { filesUnder } from '../support/files-holding';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -43,26 +43,22 @@ function titlesIn(file: string): string[] {
   }
 }
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 describe('deleting an episode forever erases it from the backups too', () => {
   const tempDir = useTempDirs();
 
   async function start() {
     const clock = { at: Date.UTC(2026, 10, 2, 9, 0), now: () => clock.at };
-    const h = await createChatHarness(tempDir(), { core: { clock } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { clock } });
     unwrap(await h.client.call('settings.update', { patch: { memoryMode: 'off', timeZone: 'UTC' } }));
     // The canary is only in what the model writes as the episode of the first thread, never in a chat message.
     h.fake.setDefaultReply((req) => {
       const first = req.messages[0]!.content;
-      if (first.startsWith('You write an episode')) {
+      if (req.purpose === 'episode') {
         return { content: first.includes('spare key') ? `Spare key ${CANARY}\nHid the ${CJK} spare key.` : 'Garden\nPlanned the vegetable garden.' };
       }
-      if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'A title' };
+      if (req.purpose === 'title') return { content: 'A title' };
       return { content: 'Noted.' };
     });
     const quiet = async () => {
@@ -100,7 +96,6 @@ describe('deleting an episode forever erases it from the backups too', () => {
       forever: true,
       backups: { clean: 2, erased: 2, remaining: [] },
     });
-    harnesses.splice(harnesses.length - 1, 1);
     await close();
     expect(traces(dir)).toEqual([]);
     for (const copy of [manual, keptAside]) {
@@ -122,7 +117,6 @@ describe('deleting an episode forever erases it from the backups too', () => {
     unwrap(await client.call('episode.delete', { id: secret.id, forever: true }));
     const after = unwrap(await client.call('chat.context', { messageId: answer.assistantMessage.id }))!;
     expect(after.tools.searches[0]).toMatchObject({ query: 'spare key', episodes: [], forgotten: 1 });
-    harnesses.splice(harnesses.length - 1, 1);
     await close();
     expect(traces(dir)).toEqual([]);
   });
@@ -141,7 +135,6 @@ describe('deleting an episode forever erases it from the backups too', () => {
     expect(after.recalled).toEqual({ episodes: [expect.objectContaining({ title: 'Garden' })], forgotten: 1 });
     const page = unwrap(await client.call('thread.messages', { threadId: answer.threadId }));
     expect(page.receipts.find((r) => r.messageId === answer.assistantMessage.id)!.recalled).toEqual([expect.objectContaining({ title: 'Garden' })]);
-    harnesses.splice(harnesses.length - 1, 1);
     await close();
     // The database file and the backup made before the delete: no byte of the episode's title or text.
     expect(traces(dir)).toEqual([]);
@@ -167,7 +160,6 @@ describe('deleting an episode forever erases it from the backups too', () => {
     const { client, dir, secret, close } = await start();
     const backup = unwrap(await client.call('db.backup', {})).path;
     unwrap(await client.call('thread.delete', { threadId: secret.threadId }));
-    harnesses.splice(harnesses.length - 1, 1);
     await close();
     // The live database (folded: the core closed) holds no byte of the episode's text any more.
     expect(traces(dir).filter((f) => f.startsWith('mnemo.db'))).toEqual([]);

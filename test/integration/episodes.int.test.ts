@@ -6,19 +6,15 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { usageFor } from '../support/model-usage';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 const MINUTE = 60_000;
-const isEpisodeRequest = (content: string) => content.startsWith('You write an episode');
 type Body = { messages: Array<{ role: string; content: string }> };
 
 describe('episodes', () => {
@@ -26,18 +22,16 @@ describe('episodes', () => {
 
   async function harness(episodeAnswer: (prompt: string, messages: Body['messages']) => string) {
     const clock = { at: Date.UTC(2026, 10, 2, 9, 0), now: () => clock.at };
-    const h = await createChatHarness(tempDir(), { core: { clock } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { clock } });
     // Working memory off: its update after each exchange is queued work of its own (focus.int.test.ts covers it).
     unwrap(await h.client.call('settings.update', { patch: { memoryMode: 'off', workingMemoryEnabled: false, timeZone: 'UTC' } }));
     h.fake.setDefaultReply((req) => {
-      const first = req.messages[0]!.content;
-      if (isEpisodeRequest(first)) return { content: episodeAnswer(first, req.messages) };
-      if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'A title' };
+      if (req.purpose === 'episode') return { content: episodeAnswer(req.messages[0]!.content, req.messages) };
+      if (req.purpose === 'title') return { content: 'A title' };
       return { content: 'Noted.' };
     });
     const episodeRequests = () =>
-      h.fake.requests.filter((r) => r.path === '/api/chat').map((r) => (r.body as Body).messages).filter((m) => isEpisodeRequest(m[0]!.content));
+      h.fake.requests.filter((r) => r.purpose === 'episode').map((r) => (r.body as Body).messages);
     /** Moves the clock and lets every job due by then run. */
     async function after(ms: number) {
       clock.at += ms;

@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { EventMessage } from '../../shared/contract';
 import { createChatHarness } from '../support/chat-harness';
-import { isExtractionBody } from '../support/request-kind';
 import { useTempDirs } from '../support/temp-dir';
 
 const closers: Array<() => Promise<void>> = [];
@@ -31,7 +30,7 @@ describe('learning a stretch of exchanges in one request', () => {
     ];
     let chat = 0;
     h.fake.setDefaultReply((req) => {
-      if (isExtractionBody(req.body)) {
+      if (req.purpose === 'extract') {
         return {
           content: JSON.stringify({
             memories: [
@@ -43,7 +42,7 @@ describe('learning a stretch of exchanges in one request', () => {
           }),
         };
       }
-      if ((req.body as { format?: unknown }).format !== undefined) return { content: '{}' };
+      if (req.purpose === 'focus') return { content: '{}' };
       return { content: answers[chat++ % answers.length]! };
     });
     const events: EventMessage[] = [];
@@ -55,7 +54,7 @@ describe('learning a stretch of exchanges in one request', () => {
     h.core.queue.start();
     await h.core.queue.waitForIdle();
 
-    const requests = h.fake.requests.filter((r) => r.path === '/api/chat' && isExtractionBody(r.body));
+    const requests = h.fake.requests.filter((r) => r.purpose === 'extract');
     expect(requests).toHaveLength(1);
     const prompt = (requests[0]!.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content;
     expect(prompt).toContain('"exchanges"');
@@ -80,11 +79,11 @@ describe('learning a stretch of exchanges in one request', () => {
   it('one exchange alone is asked about as before: no "exchanges" list', async () => {
     const h = await createChatHarness(tempDir(), { core: { startQueue: false } });
     closers.push(() => h.close());
-    h.fake.setDefaultReply((req) => (isExtractionBody(req.body) ? { content: JSON.stringify({ memories: [fact('Has a dog named Bruno', 'my dog Bruno')] }) } : { content: 'Nice.' }));
+    h.fake.setDefaultReply((req) => (req.purpose === 'extract' ? { content: JSON.stringify({ memories: [fact('Has a dog named Bruno', 'my dog Bruno')] }) } : { content: 'Nice.' }));
     unwrap(await h.client.call('chat.send', { text: 'This weekend I will walk my dog Bruno by the canal.' }));
     h.core.queue.start();
     await h.core.queue.waitForIdle();
-    const request = h.fake.requests.find((r) => r.path === '/api/chat' && isExtractionBody(r.body))!;
+    const request = h.fake.requests.find((r) => r.purpose === 'extract')!;
     const prompt = (request.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content;
     expect(prompt).not.toContain('"exchanges"');
     expect(prompt).toContain('"user": "This weekend I will walk my dog Bruno by the canal."');

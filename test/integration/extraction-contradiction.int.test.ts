@@ -3,20 +3,16 @@
  * model leaves `replaces` out, as small models do (extraction/fact-slot.ts). Through the real extraction job and
  * queue, a fake Ollama whose model never fills `replaces`, and no semantic search (the offline default).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
-const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
+const isExtraction = (r: FakeInferenceRequest) => r.purpose === 'extract';
+const isTitle = (r: FakeInferenceRequest) => r.purpose === 'title';
 
 /** The model's answer per user message: [words in the message, content, evidence]; never a `replaces`. */
 type Answers = Array<[string, string, string]>;
@@ -25,8 +21,7 @@ describe('a new value of a single-valued fact supersedes the old one without the
   const tempDir = useTempDirs();
 
   async function setup(answers: Answers) {
-    const h = await createChatHarness(tempDir(), { core: { embedder: null, startQueue: false } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { embedder: null, startQueue: false } });
     h.fake.setDefaultReply((req) => {
       if (isTitle(req)) return { content: 'A title' };
       if (!isExtraction(req)) return { content: 'That is good to know, thanks for telling me about it!' };
@@ -46,7 +41,7 @@ describe('a new value of a single-valued fact supersedes the old one without the
     /** The memories the chat model was given for a question (the system message of its last request). */
     const promptFor = async (question: string) => {
       unwrap(await client.call('chat.send', { text: question }));
-      const chat = fake.requests.filter((r) => r.path === '/api/chat' && (r.body as { format?: unknown }).format === undefined).at(-1)!;
+      const chat = fake.requests.filter((r) => r.purpose === 'chat').at(-1)!;
       return (chat.body as { messages: Array<{ role: string; content: string }> }).messages[0]!.content;
     };
     return { client, core, say, active, promptFor };

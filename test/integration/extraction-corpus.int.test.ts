@@ -13,6 +13,7 @@ import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { EXTRACTOR_CASES, MESSAGE_DATE } from '../fixtures/extractor-outputs';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
+import { isLearning } from '../support/request-kind';
 
 describe('extractor corpus through the queue', () => {
   const tempDir = useTempDirs();
@@ -40,8 +41,8 @@ describe('extractor corpus through the queue', () => {
       });
       try {
         fake.setDefaultReply((req) => {
-          if (req.body.format !== undefined) return { chunks: [c.raw.length > 0 ? c.raw : ''] };
-          if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'Title' };
+          if (isLearning(req.purpose)) return { chunks: [c.raw.length > 0 ? c.raw : ''] };
+          if (req.purpose === 'title') return { content: 'Title' };
           return { content: c.assistantText };
         });
         unwrap(await client.call('chat.send', { text: c.userText }));

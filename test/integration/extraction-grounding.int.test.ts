@@ -5,30 +5,25 @@
  * English content drawn from a Chinese message waits in the review inbox with its reason, whatever the memory mode,
  * and the user can put it into their language when approving.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { EventMessage } from '../../shared/contract';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
+const isExtraction = (r: FakeInferenceRequest) => r.purpose === 'extract';
 const fact = (content: string, evidence: string) => ({ content, category: 'knowledge', importance: 0.7, confidence: 0.9, validity: 'permanent', evidence });
 
 /** A core whose background model answers every extraction with `memories`. */
 async function setup(tempDir: () => string, memories: Array<ReturnType<typeof fact>>) {
-  const h = await createChatHarness(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
-  harnesses.push(h);
+  const h = await harnesses.ollama(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
   h.fake.setDefaultReply((req) => {
     if (isExtraction(req)) return { content: JSON.stringify({ memories }) };
-    if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'A title' };
+    if (req.purpose === 'title') return { content: 'A title' };
     return { content: 'That is good to know, thank you for telling me about it!' };
   });
   const events: EventMessage[] = [];
@@ -61,7 +56,7 @@ describe('learning from what small models write', () => {
     await core.queue.runUntilIdle();
 
     // The prompt asked for Chinese content.
-    const request = fake.requests.find((r) => r.path === '/api/chat' && (r.body as { format?: unknown }).format !== undefined)!.body as { messages: Array<{ content: string }> };
+    const request = fake.requests.find((r) => r.purpose === 'extract')!.body as { messages: Array<{ content: string }> };
     expect(request.messages[0]!.content).toContain('不要翻译成英文');
 
     expect(unwrap(await client.call('memory.list', {})).items.map((m) => m.content)).toEqual(['养了一只叫豆豆的橘猫']);

@@ -1,26 +1,21 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { EventMessage } from '../../shared/contract';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
-const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
+const isExtraction = (r: FakeInferenceRequest) => r.purpose === 'extract';
+const isTitle = (r: FakeInferenceRequest) => r.purpose === 'title';
 
 /** A fake Ollama whose background model answers extraction requests with `extract(userText)`. */
 async function setup(tempDir: () => string, extract: (userText: string) => string, opts: { embedder?: boolean } = {}) {
-  const h = await createChatHarness(tempDir(), { core: { embedder: opts.embedder === false ? null : createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
-  harnesses.push(h);
+  const h = await harnesses.ollama(tempDir(), { core: { embedder: opts.embedder === false ? null : createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
   h.fake.setDefaultReply((req) => {
     if (isExtraction(req)) {
       const exchange = req.messages.at(-1)!.content;
@@ -55,14 +50,14 @@ describe('learning from conversations', () => {
     expect(events.some((e) => e.event === 'memory.learned')).toBe(true);
     expect(events.find((e) => e.event === 'extraction.completed')?.payload).toMatchObject({ created: [list[0]!.id], userMessageId: first.userMessage.id });
     // The extraction call used the background model and a JSON schema, and never saw thinking.
-    const call = fake.requests.find((r) => r.path === '/api/chat' && isExtractionBody(r.body))!.body as { model: string };
+    const call = fake.requests.find((r) => r.purpose === 'extract')!.body as { model: string };
     expect(call.model).toBe('llama3.2');
 
     const next = unwrap(await client.call('chat.send', { text: 'Which city do I live in? Lisbon or Porto?' }));
     expect(next.memoriesUsed.map((m) => m.memoryId)).toContain(list[0]!.id);
     const page = unwrap(await client.call('thread.messages', { threadId: next.threadId }));
     expect(page.receipts.find((r) => r.messageId === next.assistantMessage.id)?.memories.map((m) => m.memoryId)).toContain(list[0]!.id);
-    const prompt = fake.requests.filter((r) => r.path === '/api/chat' && !(r.body as { format?: unknown }).format).at(-1)!.body as { messages: Array<{ content: string }> };
+    const prompt = fake.requests.filter((r) => r.purpose === 'chat').at(-1)!.body as { messages: Array<{ content: string }> };
     expect(prompt.messages[0]!.content).toContain('Lives in Lisbon');
   });
 
@@ -122,8 +117,7 @@ describe('learning from conversations', () => {
   async function movingHarness() {
     // Like a real embedding model, the fake relates moving and living, and the two cities.
     const concepts = { moved: 'home', lives: 'home', live: 'home', berlin: 'city', lisbon: 'city' };
-    const h = await createChatHarness(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64, concepts }), startQueue: false } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64, concepts }), startQueue: false } });
     const { core, client, fake } = h;
     fake.setDefaultReply((req) => {
       if (!isExtraction(req)) return { content: isTitle(req) ? 'Moving' : 'Noted, thank you very much for letting me know that!' };
@@ -162,7 +156,7 @@ describe('learning from conversations', () => {
     const [lisbon] = unwrap(await client.call('memory.list', {})).items;
     unwrap(await client.call('chat.send', { text: 'Big news: I left Lisbon and moved to Berlin last month.' }));
     await core.queue.runUntilIdle();
-    const extraction = fake.requests.filter((r) => r.path === '/api/chat' && isExtractionBody(r.body)).at(-1)!;
+    const extraction = fake.requests.filter((r) => r.purpose === 'extract').at(-1)!;
     const prompt = (extraction.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content;
     expect(prompt).toMatch(new RegExp(`"id": ${lisbon!.id},\\s*"content": "Lives in Lisbon"`));
   });
@@ -242,7 +236,7 @@ describe('learning from conversations', () => {
     unwrap(await client.call('chat.send', { text: 'I live in Berlin and work on a bakery app.', incognito: true }));
     core.queue.start();
     await core.queue.waitForIdle();
-    expect(fake.requests.filter((r) => r.path === '/api/chat' && isExtractionBody(r.body))).toHaveLength(0);
+    expect(fake.requests.filter((r) => r.purpose === 'extract')).toHaveLength(0);
     expect(unwrap(await client.call('queue.list', { status: ['done', 'queued', 'dead'] })).jobs.filter((j) => j.kind === 'extract')).toHaveLength(1);
   });
 
@@ -252,7 +246,7 @@ describe('learning from conversations', () => {
     unwrap(await client.call('chat.send', { text: '我对青霉素过敏，以前打针差点出事。' }));
     core.queue.start();
     await core.queue.waitForIdle();
-    expect(fake.requests.filter((r) => r.path === '/api/chat' && isExtractionBody(r.body))).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.purpose === 'extract')).toHaveLength(1);
   });
 
   it('a wholly invalid answer is a retryable failure (attempt counted, retried later) and writes nothing', async () => {
@@ -290,7 +284,7 @@ describe('learning from conversations', () => {
     await offline.core.dispose();
 
     const online = createTestCore(path.join(dir, 'data'), { embedder: createBagOfWordsEmbedder({ dimensions: 64 }) });
-    harnesses.push({ close: () => online.core.dispose() });
+    harnesses.keep({ close: () => online.core.dispose() });
     await new Promise<void>((resolve) => {
       online.core.subscribe((m) => {
         if (m.event === 'embedding.reindexProgressed' && m.payload.done === m.payload.total) resolve();
@@ -305,8 +299,7 @@ describe('learning from conversations', () => {
 
   it('after its last attempt a failing extraction is dead-lettered and shows on the timeline as extraction_failed', async () => {
     let now = Date.UTC(2026, 5, 1);
-    const h = await createChatHarness(tempDir(), { core: { embedder: null, startQueue: false, clock: { now: () => now } } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { embedder: null, startQueue: false, clock: { now: () => now } } });
     const { core, client, fake } = h;
     fake.setDefaultReply((req) => (isExtraction(req) ? { content: 'Sorry, no JSON today.' } : { content: isTitle(req) ? 'T' : 'A long enough answer from the assistant here.' }));
     const sent = unwrap(await client.call('chat.send', { text: 'I grow chillies on my balcony every summer.' }));

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOllama, type FakeOllama, type SlotRecord } from '../fakes/fake-ollama';
 import { tokenPieces } from '../fakes/fake-model-slot';
+import { until } from '../support/until';
 
 const SPEED = { promptTokensPerSecond: 60, outputTokensPerSecond: 10, timeScale: 20 };
 /** Wall-clock ms one token costs at SPEED. */
@@ -56,11 +57,6 @@ async function chat(url: string, content: string, opts: { signal?: AbortSignal; 
   }
   const text = lines.map((l) => (l.message as { content?: string } | undefined)?.content ?? '').join('');
   return { lines, content: text, last: lines.at(-1) ?? {} };
-}
-
-/** Resolves once `ready()` holds (the fake's live slot log has moved on). */
-async function until(ready: () => boolean): Promise<void> {
-  await expect.poll(ready, { timeout: 20_000, interval: 5 }).toBe(true);
 }
 
 /** Aborts a request; the promise of its answer then rejects, which is what we want. */

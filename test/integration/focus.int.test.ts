@@ -5,22 +5,19 @@
  * delete cascades, incognito threads keep theirs to themselves, small talk costs no call while no task is open, and
  * the setting turns it all off.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { EventMessage } from '../../shared/contract';
 import { FOCUS_TTL_MS, TTL_BY_IMPORTANCE } from '../../electron/core/focus/focus-rules';
 import { WORKING_MEMORY_PROMPT_HEADER, WORKING_MEMORY_SHARE_OF_CONVERSATION } from '../../electron/core/chat/working-memory-prompt';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
+import type { RequestPurpose } from '../support/request-kind';
 import { createTestClock } from '../support/memory-harness';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-const isFocusRequest = (content: string) => content.startsWith('You keep the working memory of one conversation');
 type Body = { messages: Array<{ role: string; content: string }> };
 
 describe('working memory', () => {
@@ -28,19 +25,17 @@ describe('working memory', () => {
 
   async function harness(focusAnswers: string[], opts: { startQueue?: boolean } = {}) {
     const clock = createTestClock(Date.UTC(2026, 10, 24, 9));
-    const h = await createChatHarness(tempDir(), { core: { clock, startQueue: opts.startQueue ?? true } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { clock, startQueue: opts.startQueue ?? true } });
     unwrap(await h.client.call('settings.update', { patch: { memoryMode: 'off' } }));
     const answers = [...focusAnswers];
     h.fake.setDefaultReply((req) => {
-      const last = req.messages.at(-1)!.content;
-      if (isFocusRequest(last)) return { content: answers.shift() ?? '{"tasks": []}' };
-      if (last.startsWith('Write a short title')) return { content: 'A title' };
+      if (req.purpose === 'focus') return { content: answers.shift() ?? '{"tasks": []}' };
+      if (req.purpose === 'title') return { content: 'A title' };
       return { content: 'Sure.' };
     });
-    const chats = () => h.fake.requests.filter((r) => r.path === '/api/chat').map((r) => (r.body as Body).messages);
-    const focusRequests = () => chats().map((m) => m.at(-1)!.content).filter(isFocusRequest);
-    const answerPrompts = () => chats().filter((m) => !isFocusRequest(m.at(-1)!.content) && !m.at(-1)!.content.startsWith('Write a short title'));
+    const sent = (purpose: RequestPurpose) => h.fake.requests.filter((r) => r.purpose === purpose).map((r) => (r.body as Body).messages);
+    const focusRequests = () => sent('focus').map((m) => m.at(-1)!.content);
+    const answerPrompts = () => sent('chat');
     const events: EventMessage[] = [];
     h.core.subscribe((m) => events.push(m));
     return { ...h, clock, answers, focusRequests, answerPrompts, events };

@@ -4,32 +4,27 @@
  * means to the trash (memory/memory-forget.ts), the answer's notice says so (Undo restores), the model is told in the
  * same request, and nothing of it is learned, not even from an older exchange still waiting to be learned.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { EventMessage, Settings } from '../../shared/contract';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { startFakeOllama } from '../fakes/fake-ollama';
 import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 type WireMessage = { role: string; content: string };
 const wire = (q: { body: unknown } | undefined) => q!.body as { tools?: Array<{ function: { name: string } }>; messages: WireMessage[] };
-const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
+const isExtraction = (r: FakeInferenceRequest) => r.purpose === 'extract';
 
 describe('forget by asking', () => {
   const tempDir = useTempDirs();
 
   /** Keyword search only (no embedder): what a request finds follows from its words. extract: the extraction's answer. */
   async function harness(settings: Partial<Settings> = {}, extract: (userText: string) => string = () => JSON.stringify({ memories: [] })) {
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false, embedder: null } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false, embedder: null } });
     if (Object.keys(settings).length > 0) unwrap(await h.client.call('settings.update', { patch: settings }));
     h.fake.setDefaultReply((req) => {
       if (isExtraction(req)) {
@@ -41,7 +36,7 @@ describe('forget by asking', () => {
     });
     const events: EventMessage[] = [];
     h.core.subscribe((m) => events.push(m));
-    const chats = () => h.fake.requests.filter((q) => q.path === '/api/chat' && !isExtractionBody(q.body));
+    const chats = () => h.fake.requests.filter((q) => q.path === '/api/chat' && q.purpose !== 'extract');
     return { ...h, events, chats };
   }
 
@@ -138,7 +133,7 @@ describe('forget by asking', () => {
     expect(unwrap(await client.call('memory.get', { memoryId: berlin.id })).memory.status).toBe('active');
     expect(core.queue.list({ limit: 50 }).filter((j) => j.kind === 'extract')).toHaveLength(1);
     await core.queue.runUntilIdle();
-    expect(fake.requests.filter((q) => q.path === '/api/chat' && isExtractionBody(q.body))).toEqual([]);
+    expect(fake.requests.filter((q) => q.purpose === 'extract')).toEqual([]);
     expect(unwrap(await client.call('memory.list', {})).items.map((m) => m.content)).toEqual(['Lives in Berlin']);
   });
 

@@ -11,6 +11,7 @@ import { JobQueue, type JobHandler } from '../../electron/core/jobs/job-queue';
 import { createJobsStore } from '../../electron/core/jobs/jobs.store';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { useTempDirs } from '../support/temp-dir';
+import { until } from '../support/until';
 
 const open: Array<{ db: OpenedDatabase; queue: JobQueue }> = [];
 afterEach(async () => {
@@ -144,15 +145,15 @@ describe('job batches', () => {
     const second = enqueue(a, 3);
     const reembed = queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'r' });
     queue.start();
-    // An impatient kind runs; the waiting exchanges are work still to do, so the queue is not idle.
-    await new Promise((r) => setTimeout(r, 100));
-    expect(queue.get(reembed)!.status).toBe('done');
+    // An impatient kind runs, though queued after the exchanges: they were passed over. They are work still to do, so
+    // the queue is not idle.
+    await until(() => queue.get(reembed)!.status === 'done', 'the reembed job');
     expect(batches).toEqual([]);
     let idle = false;
     void queue.waitForIdle().then(() => (idle = true));
     // A third exchange of thread a: a batch's worth waits, and it runs as one batch.
     const third = enqueue(a, 5);
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => queue.get(third)!.status === 'done', "thread a's batch");
     expect(batches).toEqual([[first, second, third]]);
     expect(idle).toBe(false);
     // The user is away now: thread b's lone exchange runs too.

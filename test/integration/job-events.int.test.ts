@@ -3,21 +3,16 @@
  * their events leave after the queue's transaction commits, never from a transaction that rolls back.
  */
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { EventMessage } from '../../shared/contract';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
-const lastText = (r: FakeInferenceRequest) => r.messages.at(-1)!.content;
+const isExtraction = (r: FakeInferenceRequest) => r.purpose === 'extract';
 const WRITTEN_BY_JOBS = ['memory.created', 'memory.learned', 'extraction.completed', 'summary.updated', 'thread.updated'];
 
 describe('events of background jobs', () => {
@@ -25,16 +20,15 @@ describe('events of background jobs', () => {
 
   it('a job whose write rolls back emits nothing; the retry that commits emits once', async () => {
     let now = Date.UTC(2026, 5, 1);
-    const h = await createChatHarness(tempDir(), { core: { embedder: null, startQueue: false, clock: { now: () => now } } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { embedder: null, startQueue: false, clock: { now: () => now } } });
     const { core, client, fake } = h;
     unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 2, minNewTokens: 100_000 } } }));
     fake.setDefaultReply((req) => {
       if (isExtraction(req)) {
         return { content: JSON.stringify({ memories: [{ content: 'Lives in Porto', category: 'knowledge', importance: 0.9, confidence: 0.9, validity: 'permanent', evidence: 'I live in Porto' }] }) };
       }
-      if (lastText(req).startsWith('Write a short title')) return { content: 'Life in Porto' };
-      if (lastText(req).startsWith('You maintain a running summary')) return { content: 'The user lives in Porto.' };
+      if (req.purpose === 'title') return { content: 'Life in Porto' };
+      if (req.purpose === 'summary') return { content: 'The user lives in Porto.' };
       return { content: 'Porto is a lovely city, thanks for telling me!' };
     });
     const sent = unwrap(await client.call('chat.send', { text: 'I live in Porto, near the river, since last year.' }));

@@ -9,6 +9,7 @@ import { createJobsStore } from '../../electron/core/jobs/jobs.store';
 import { formatLeaseOwner } from '../../electron/core/jobs/lease-owner';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { useTempDirs } from '../support/temp-dir';
+import { until } from '../support/until';
 
 const open: Array<{ db: OpenedDatabase; queue: JobQueue }> = [];
 const children: ChildProcess[] = [];
@@ -33,13 +34,6 @@ async function liveProcess(): Promise<ChildProcess & { pid: number }> {
   children.push(child);
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return child as ChildProcess & { pid: number };
-}
-
-function until(check: () => boolean): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const poll = () => (check() ? resolve() : setTimeout(poll, 10));
-    poll();
-  });
 }
 
 function deferred<T = void>() {
@@ -273,10 +267,7 @@ describe('job queue', () => {
     expect(probes - before).toBeLessThan(30);
     expect(calls).toBe(1);
     up = true;
-    await new Promise<void>((resolve) => {
-      const check = () => (writes() === 300 ? resolve() : setTimeout(check, 10));
-      check();
-    });
+    await until(() => writes() === 300, 'all 300 jobs written');
     await queue.waitForIdle();
     expect(queue.state()).toMatchObject({ queued: 0, paused: null });
     expect(count("SELECT count(*) AS n FROM jobs WHERE status = 'done' AND attempts = 1")).toBe(300);
@@ -308,10 +299,7 @@ describe('job queue', () => {
     expect(writes()).toBe(0);
     now += 61 * 60_000;
     queue.poke();
-    await new Promise<void>((resolve) => {
-      const check = () => (writes() === 1 ? resolve() : setTimeout(check, 5));
-      check();
-    });
+    await until(() => writes() === 1, 'the job written');
     expect(writes()).toBe(1);
   });
 

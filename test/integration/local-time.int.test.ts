@@ -3,17 +3,16 @@
 process.env.TZ = 'Asia/Shanghai';
 
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
 import type { Memory } from '../../shared/contract';
 import { activityEdges } from '../../renderer/src/timeline/activity-chart';
 import { localDateTime } from '../../shared/calendar-day';
 import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { createTestClock, type TestClock } from '../support/memory-harness';
 import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody } from '../support/request-kind';
 
 /** Monday 2026-06-15, 07:00 in Shanghai (UTC+8); Sunday 2026-06-14, 23:00 in UTC. */
 const SHANGHAI_MONDAY_MORNING = Date.UTC(2026, 5, 14, 23);
@@ -23,8 +22,8 @@ const HOUR = 3_600_000;
 /** The last millisecond of a day at a UTC offset (hours). */
 const endOfDayAt = (y: number, m: number, d: number, offsetHours: number) => Date.UTC(y, m - 1, d + 1) - offsetHours * HOUR - 1;
 
-const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
-const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
+const isExtraction = (r: FakeInferenceRequest) => r.purpose === 'extract';
+const isTitle = (r: FakeInferenceRequest) => r.purpose === 'title';
 
 interface Fact {
   content: string;
@@ -32,18 +31,14 @@ interface Fact {
   evidence: string;
 }
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 describe('local time through the real core', () => {
   const tempDir = useTempDirs();
 
   /** A core whose background model answers with `facts` when the user's message contains their evidence. */
   async function setup(clock: TestClock, facts: Fact[]) {
-    const h = await createChatHarness(tempDir(), { core: { embedder: null, startQueue: false, clock } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { embedder: null, startQueue: false, clock } });
     h.fake.setDefaultReply((req) => {
       if (isTitle(req)) return { content: 'A title' };
       if (!isExtraction(req)) return { content: 'Thanks for telling me, I will keep that in mind.' };
@@ -63,10 +58,7 @@ describe('local time through the real core', () => {
   const memories = async (client: Client) => unwrap(await client.call('memory.list', { limit: 100 })).items;
   const byContent = (items: Memory[], content: string) => items.find((m) => m.content === content)!;
   const prompts = (fake: FakeOllama, extraction: boolean) =>
-    fake.requests
-      .map((r) => (r.path === '/api/chat' ? (r.body as { format?: unknown; messages: Array<{ content: string }> }) : null))
-      .filter((body) => body !== null && (body.format !== undefined) === extraction)
-      .map((body) => body!.messages[0]!.content);
+    fake.requests.filter((r) => r.purpose === (extraction ? 'extract' : 'chat')).map((r) => (r.body as { messages: Array<{ content: string }> }).messages[0]!.content);
   const usedIn = async (client: Client, question: string) => {
     const sent = unwrap(await client.call('chat.send', { text: question }));
     return sent.memoriesUsed.map((m) => m.memoryId);

@@ -2,21 +2,18 @@
  * Memory tools through the real core on real SQLite, the real Ollama adapter talking to the fake Ollama, which asks
  * for tool calls as Ollama streams them (tool_calls with arguments as an object) when a test scripts it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { events, type Settings } from '../../shared/contract';
 import type { FakeOllamaOptions } from '../fakes/fake-ollama';
 import { startFakeOllama } from '../fakes/fake-ollama';
-import { createChatHarness, createOpenAiChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import type { FakeOpenAiOptions } from '../fakes/fake-openai';
 import { runCliInProcess } from '../support/run-cli';
 import { useTempDirs } from '../support/temp-dir';
 import { MEMORY_TOOL_NAMES } from '../../electron/core/chat/memory-tools';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 type WireMessage = { role: string; content: string; tool_name?: string; tool_calls?: Array<{ function: { name: string; arguments: unknown } }> };
 const wire = (q: { body: unknown } | undefined) => q!.body as { tools?: Array<{ type: string; function: { name: string } }>; messages: WireMessage[] };
@@ -28,8 +25,7 @@ describe('memory tools in chat', () => {
 
   async function harness(settings: Partial<Settings> = {}, fake: FakeOllamaOptions = {}) {
     // Keyword search only (no embedder): what a search finds follows from the words alone.
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false, embedder: null }, fake });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false, embedder: null }, fake });
     if (Object.keys(settings).length > 0) unwrap(await h.client.call('settings.update', { patch: settings }));
     return h;
   }
@@ -250,8 +246,7 @@ describe('memory tools in chat', () => {
 
   describe('an OpenAI-compatible server', () => {
     async function openai(settings: Partial<Settings>, fake: FakeOpenAiOptions = {}) {
-      const h = await createOpenAiChatHarness(tempDir(), { core: { embedder: null }, fake });
-      harnesses.push(h);
+      const h = await harnesses.openAi(tempDir(), { core: { embedder: null }, fake });
       unwrap(await h.client.call('settings.update', { patch: settings }));
       return h;
     }

@@ -4,37 +4,29 @@
  * stay and say so, and exports keep every branch.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses, type ChatHarnessOptions } from '../support/chat-harness';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
-const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
-const isSummary = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('You maintain a running summary');
+const isExtraction = (r: FakeInferenceRequest) => r.purpose === 'extract';
+const isTitle = (r: FakeInferenceRequest) => r.purpose === 'title';
+const isSummary = (r: FakeInferenceRequest) => r.purpose === 'summary';
 
-type Body = { messages: Array<{ role: string; content: string }>; format?: unknown };
+type Body = { messages: Array<{ role: string; content: string }> };
 /** The conversation part (after the system text) of the last chat prompt: not a title, summary or extraction request. */
 function lastPrompt(fake: FakeOllama): string[] {
-  const chats = fake.requests
-    .filter((r) => r.path === '/api/chat')
-    .map((r) => r.body as Body)
-    .filter((b) => !b.format && !b.messages.at(-1)!.content.startsWith('Write a short title') && !b.messages.at(-1)!.content.startsWith('You maintain a running summary'));
+  const chats = fake.requests.filter((r) => r.purpose === 'chat').map((r) => r.body as Body);
   return chats.at(-1)!.messages.slice(1).map((m) => m.content);
 }
 
-async function harness(tempDir: () => string, opts: Parameters<typeof createChatHarness>[1] = {}) {
-  const h = await createChatHarness(tempDir(), opts);
-  harnesses.push(h);
+async function harness(tempDir: () => string, opts: ChatHarnessOptions = {}) {
+  const h = await harnesses.ollama(tempDir(), opts);
   // Each answer names the question, so a prompt shows which branch it came from.
   h.fake.setDefaultReply((req) => {
     if (isExtraction(req)) return { content: '{"memories": []}' };
@@ -172,8 +164,7 @@ describe('edit and resend, regenerate, versions', () => {
   });
 
   it('a memory learned from a message the user edited away stays, and its provenance says the message was edited', async () => {
-    const h = await createChatHarness(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
     const { core, client, fake } = h;
     fake.setDefaultReply((req) => {
       if (isExtraction(req)) {

@@ -30,9 +30,8 @@ describe('choosing a chat model when the user has not', () => {
     open.push(() => fake.close());
     // Learning finds nothing worth keeping; a title is a title; a chat answer echoes.
     fake.setDefaultReply((req) => {
-      if (req.body.format !== undefined) return { content: '{"memories": []}' };
-      const last = req.messages.at(-1)?.content ?? '';
-      return { content: last.startsWith('Write a short title') ? 'Greetings' : `You said: ${last}` };
+      if (req.purpose === 'extract') return { content: '{"memories": []}' };
+      return { content: req.purpose === 'title' ? 'Greetings' : `You said: ${req.messages.at(-1)?.content ?? ''}` };
     });
     return fake;
   }

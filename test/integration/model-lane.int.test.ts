@@ -5,21 +5,20 @@
  * terminal's `queue run`) obeys the app's chat the same way, through the lane's shared file.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
+import { LANE_TIMING } from '../../electron/core/llm/model-lane';
 import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import type { Core } from '../../electron/core/create-core';
 import type { FakeInferenceRequest, FakeReply } from '../fakes/fake-ollama';
-import { createChatHarness, type ChatHarness } from '../support/chat-harness';
-import { isExtractionBody } from '../support/request-kind';
+import { useChatHarnesses } from '../support/chat-harness';
+import { createTestClock } from '../support/memory-harness';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
+import { until } from '../support/until';
 import type { FakeOllama } from '../fakes/fake-ollama';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
+const harnesses = useChatHarnesses();
 
 const FACT = { content: 'Keeps bees on the roof', category: 'knowledge', importance: 0.9, confidence: 0.9, validity: 'permanent', evidence: 'I keep bees on the roof' };
 const answer = JSON.stringify({ memories: [FACT] });
@@ -31,23 +30,15 @@ const answer = JSON.stringify({ memories: [FACT] });
 function scriptModel(fake: FakeOllama, slowFirst = true): { extractionRequests: () => FakeInferenceRequest[] } {
   const extractionRequests: FakeInferenceRequest[] = [];
   fake.setDefaultReply((req): FakeReply => {
-    if (isExtractionBody(req.body)) {
+    if (req.purpose === 'extract') {
       extractionRequests.push(req);
       if (slowFirst && extractionRequests.length === 1) return { chunks: answer.match(/.{1,4}/g)!, delayMsPerChunk: 150 };
       return { content: answer };
     }
-    if ((req.body as { format?: unknown }).format !== undefined) return { content: '{}' };
+    if (req.purpose === 'focus') return { content: '{}' };
     return { content: 'Noted, thank you.' };
   });
   return { extractionRequests: () => extractionRequests };
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 async function extractJobs(client: Client) {
@@ -62,8 +53,7 @@ describe('one model, one lane', () => {
   const tempDir = useTempDirs();
 
   it('a chat stops a running extraction; its job goes back with its attempt and learns once after the chat', async () => {
-    const h: ChatHarness<FakeOllama> = await createChatHarness(tempDir());
-    closers.push(() => h.close());
+    const h = await harnesses.ollama(tempDir());
     unwrap(await h.client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
     const model = scriptModel(h.fake);
 
@@ -85,17 +75,24 @@ describe('one model, one lane', () => {
   });
 
   it('background work waits while the user types, and the status says why', async () => {
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false } });
-    closers.push(() => h.close());
+    // The lane's own clock, moved by hand: the typing grace ends when the test says, not after seconds of waiting.
+    const laneClock = createTestClock(Date.now());
+    let looks = 0;
+    const laneNow = () => (looks++, laneClock.now());
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false, laneTiming: { now: laneNow, pollMs: 10 } } });
     unwrap(await h.client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
     const model = scriptModel(h.fake, false);
     unwrap(await h.client.call('chat.send', { text: 'I keep bees on the roof of my building.' }));
     unwrap(await h.client.call('chat.typing', {}));
     expect(unwrap(await h.client.call('queue.status', {})).learning.waitingFor).toBe('chat');
     h.core.queue.start();
-    // The typing grace holds it: nothing reaches the model yet, however long the queue has had.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The typing grace holds it: the extraction job runs and waits in the lane, and nothing reaches the model while
+    // the lane's clock stands still, however many times the lane looks.
+    await until(async () => (await extractJobs(h.client)).some((j) => j.status === 'running'), 'the extraction job to wait in the lane');
+    const seen = looks;
+    await until(() => looks >= seen + 20, 'the lane to look at its clock again');
     expect(model.extractionRequests()).toHaveLength(0);
+    laneClock.advance(LANE_TIMING.typingGraceMs);
     await h.core.queue.waitForIdle();
     expect(model.extractionRequests()).toHaveLength(1);
     expect(unwrap(await h.client.call('queue.status', {})).learning).toEqual({ waitingFor: null, behind: 0 });
@@ -103,8 +100,7 @@ describe('one model, one lane', () => {
 
   it("a queue run in another process on the same data folder gives the model to the app's chat", async () => {
     const dir = tempDir();
-    const app = await createChatHarness(dir, { core: { startQueue: false } });
-    closers.push(() => app.close());
+    const app = await harnesses.ollama(dir, { core: { startQueue: false } });
     unwrap(await app.client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
     const model = scriptModel(app.fake);
     const first = unwrap(await app.client.call('chat.send', { text: 'I keep bees on the roof of my building.' }));
@@ -115,7 +111,7 @@ describe('one model, one lane', () => {
       env: { OLLAMA_HOST: app.fake.url },
       startQueue: false,
     });
-    closers.push(() => terminal.core.dispose());
+    harnesses.keep({ close: () => terminal.core.dispose() });
     const run = terminal.core.queue.runUntilIdle();
     await until(() => model.extractionRequests().length === 1, "the terminal's extraction request");
     unwrap(await app.client.call('chat.send', { threadId: first.threadId, text: 'What should I plant for them?' }));

@@ -3,35 +3,32 @@
  * (so a model shared by chat and background work is loaded once), `think: false` for background work only where the
  * model can think, bounded titles and summaries.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { TITLE_MAX_COLUMNS, TITLE_MAX_TOKENS, columnsOf } from '../../electron/core/chat/title.job';
 import { SUMMARY_MAX_TOKENS } from '../../electron/core/chat/summary.job';
 import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
 import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
+import type { RequestPurpose } from '../support/request-kind';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody, isFocusBody } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-type Body = { model: string; options?: { num_ctx?: number; num_predict?: number }; think?: unknown; format?: unknown; messages: Array<{ role: string; content: string }> };
+type Body = { purpose: RequestPurpose | null; model: string; options?: { num_ctx?: number; num_predict?: number }; think?: unknown; format?: unknown; messages: Array<{ role: string; content: string }> };
 
-const isExtraction = (r: FakeInferenceRequest) => isExtractionBody(r.body);
-const isTitle = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('Write a short title');
-const isSummary = (r: FakeInferenceRequest) => r.messages.at(-1)!.content.startsWith('You maintain a running summary');
-const kindOf = (body: Body) => (isExtractionBody(body) ? 'extraction' : isFocusBody(body) ? 'focus' : body.messages.at(-1)!.content.startsWith('Write a short title') ? 'title' : body.messages.at(-1)!.content.startsWith('You maintain') ? 'summary' : 'chat');
-const chatBodies = (fake: FakeOllama) => fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as Body);
+const isExtraction = (r: FakeInferenceRequest) => r.purpose === 'extract';
+const isTitle = (r: FakeInferenceRequest) => r.purpose === 'title';
+const isSummary = (r: FakeInferenceRequest) => r.purpose === 'summary';
+const kindOf = (body: Body) => (body.purpose === 'extract' ? 'extraction' : body.purpose);
+const chatBodies = (fake: FakeOllama) => fake.requests.filter((r) => r.path === '/api/chat').map((r) => ({ ...(r.body as Omit<Body, 'purpose'>), purpose: r.purpose }));
 
 /** Background answers that are valid (no retries, so every request is one the product chose to send). */
 function answerEverything(fake: FakeOllama, title = 'Garden plans'): void {
   fake.setDefaultReply((req) => {
     if (isExtraction(req)) return { content: '{"memories": []}' };
-    if (isFocusBody(req.body)) return { content: '{"focus": "Planning the garden", "tasks": []}' };
+    if (req.purpose === 'focus') return { content: '{"focus": "Planning the garden", "tasks": []}' };
     if (isTitle(req)) return { content: title };
     if (isSummary(req)) return { content: 'The user plans a vegetable garden.' };
     return { content: 'That sounds like a fine plan for the garden this year.' };
@@ -43,8 +40,7 @@ describe('requests a real Ollama can serve', () => {
 
   it('chat and extraction alternating on one model over 20 exchanges: every request carries the same num_ctx, and the model is loaded once', { timeout: 120_000 }, async () => {
     // llama3.2's trained context, which chat used to send as num_ctx (a 15 GB KV cache on a real Ollama).
-    const h = await createChatHarness(tempDir(), { fake: { contextLength: 131_072 } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { fake: { contextLength: 131_072 } });
     const { core, client, fake } = h;
     answerEverything(fake);
     const thread = unwrap(await client.call('thread.create', {}));
@@ -71,8 +67,7 @@ describe('requests a real Ollama can serve', () => {
   });
 
   it('the window is the setting capped at the model maximum, the prompt fits it, and a changed setting applies to every request', { timeout: 60_000 }, async () => {
-    const h = await createChatHarness(tempDir(), { fake: { contextLength: 32_768 } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { fake: { contextLength: 32_768 } });
     const { core, client, fake } = h;
     answerEverything(fake);
     const long = (i: number) => `Message ${i}: ${'the garden needs careful planning for every season '.repeat(30).trim()}`;
@@ -91,7 +86,7 @@ describe('requests a real Ollama can serve', () => {
       unwrap(await client.call('chat.send', { threadId: thread.id, text: long(i) }));
       await core.queue.waitForIdle();
     }
-    const after = fake.requests.slice(from).filter((r) => r.path === '/api/chat').map((r) => r.body as Body);
+    const after = fake.requests.slice(from).filter((r) => r.path === '/api/chat').map((r) => ({ ...(r.body as Omit<Body, 'purpose'>), purpose: r.purpose }));
     expect(after.map((b) => b.options?.num_ctx)).toEqual(after.map(() => 2048));
     // One reload for the new setting, none after.
     expect(fake.loads.map((l) => [l.numCtx, l.reload])).toEqual([
@@ -107,8 +102,7 @@ describe('requests a real Ollama can serve', () => {
   });
 
   it('an extraction request fits the window it carries, with its answer reserved as num_predict, for a long Chinese message', { timeout: 60_000 }, async () => {
-    const h = await createChatHarness(tempDir(), { fake: { contextLength: 32_768 } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { fake: { contextLength: 32_768 } });
     const { core, client, fake } = h;
     answerEverything(fake);
     unwrap(await client.call('settings.update', { patch: { contextWindowTokens: 2048 } }));
@@ -129,21 +123,19 @@ describe('requests a real Ollama can serve', () => {
   });
 
   it('a model above the setting is never asked for more than its own maximum', async () => {
-    const h = await createChatHarness(tempDir(), { fake: { contextLength: 4096 }, core: { startQueue: false } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { fake: { contextLength: 4096 }, core: { startQueue: false } });
     unwrap(await h.client.call('chat.send', { text: 'hello there, how are you today?' }));
     expect(chatBodies(h.fake).map((b) => b.options?.num_ctx)).toEqual([4096]);
   });
 
   it('background requests send think:false to a model that can think, and no think field to one that cannot', { timeout: 60_000 }, async () => {
-    const h = await createChatHarness(tempDir());
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir());
     const { core, client, fake } = h;
     fake.setDefaultReply((req) => {
       // A thinking model that is not told otherwise reasons first; think:false keeps that out (the fake drops it).
       const thinking = 'Let me think about what to answer.';
       if (isExtraction(req)) return { content: '{"memories": []}', thinking };
-      if (isFocusBody(req.body)) return { content: '{"focus": "Planning the garden", "tasks": []}', thinking };
+      if (req.purpose === 'focus') return { content: '{"focus": "Planning the garden", "tasks": []}', thinking };
       if (isTitle(req)) return { content: 'Garden plans', thinking };
       return { content: 'A fine plan for the garden this spring, I think.', thinking };
     });
@@ -165,8 +157,7 @@ describe('requests a real Ollama can serve', () => {
   });
 
   it('the fake refuses think:true to a model without the capability, as Ollama does', async () => {
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false } });
     const llm = createOllamaLlm({ host: h.fake.url });
     await expect(llm.chat({ model: 'llama3.2', messages: [{ role: 'user', content: 'hi' }], think: true })).rejects.toMatchObject({
       code: 'LLM_HTTP_ERROR',
@@ -176,8 +167,7 @@ describe('requests a real Ollama can serve', () => {
   });
 
   it('titles and summaries carry num_predict limits, and a long title is stored cut at a word', { timeout: 60_000 }, async () => {
-    const h = await createChatHarness(tempDir());
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir());
     const { core, client, fake } = h;
     unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 2, minNewTokens: 100_000 } } }));
     const rambling = 'Planning a vegetable garden with tomatoes basil and peppers for the coming spring and summer seasons';

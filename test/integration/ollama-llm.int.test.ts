@@ -63,6 +63,16 @@ describe('chat', () => {
     });
   });
 
+  it('says what the request is for in a header, never in the body; a request that names nothing sends no header', async () => {
+    await llm.chat(ask('name this thread', { purpose: 'title' }));
+    const named = fake.requests.filter((r) => r.path === '/api/chat').at(-1)!;
+    expect(named.headers['x-mnemo-purpose']).toBe('title');
+    expect(Object.keys(named.body as object)).toEqual(['model', 'messages', 'stream']);
+
+    await llm.chat(ask('hello'));
+    expect(fake.requests.filter((r) => r.path === '/api/chat').at(-1)!.headers).not.toHaveProperty('x-mnemo-purpose');
+  });
+
   it('resolves without onChunk too (the default reply echoes the user)', async () => {
     const res = await llm.chat(ask('ping'));
     expect(res.content).toBe('You said: ping');

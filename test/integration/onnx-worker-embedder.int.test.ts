@@ -13,6 +13,7 @@ import { MnemoError } from '../../shared/errors';
 import { writeTinyEmbeddingModel } from '../fakes/tiny-onnx-model';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
+import { until } from '../support/until';
 
 const tempDir = useTempDirs();
 const open: Embedder[] = [];
@@ -88,7 +89,7 @@ describe('the ONNX embedder in a worker thread', () => {
     expect((a as MnemoError).toInfo()).toEqual((b as MnemoError).toInfo());
     expect((a as MnemoError).details?.reason).toBe('model_missing');
     await expect(inWorker.embed(['x'], 'passage')).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE' });
-    await waitFor(() => liveWorkers() <= before);
+    await until(() => liveWorkers() <= before, 'the worker thread to exit');
   });
 
   it('starts no thread at all while the model is not installed (every search asks it to load again)', async () => {
@@ -124,7 +125,7 @@ describe('the ONNX embedder in a worker thread', () => {
     await inWorker.load();
     expect(liveWorkers()).toBeGreaterThan(before);
     await inWorker.dispose();
-    await waitFor(() => liveWorkers() <= before);
+    await until(() => liveWorkers() <= before, 'the worker thread to exit');
     await expect(inWorker.embed(['x'], 'passage')).rejects.toMatchObject({ code: 'EMBEDDER_UNAVAILABLE' });
     await inWorker.load();
     expect(await inWorker.embed(['x'], 'passage')).toHaveLength(1);
@@ -154,7 +155,7 @@ describe('the ONNX embedder in a worker thread', () => {
       } finally {
         await core.dispose();
       }
-      await waitFor(() => liveWorkers() <= before);
+      await until(() => liveWorkers() <= before, 'the worker thread to exit');
     }
     expect(stored[0]).toEqual(stored[1]);
   });
@@ -169,10 +170,4 @@ async function vectorOf(dbFile: string, memoryId: number): Promise<number[]> {
   } finally {
     db.close();
   }
-}
-
-/** Polls a condition that an asynchronous teardown makes true (thread exit is reported a moment after terminate). */
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(condition()).toBe(true);
 }

@@ -112,6 +112,14 @@ describe('chat', () => {
     expect(err.message).toContain(`at ${fake.baseUrl}`);
   });
 
+  it('says what the request is for in a header, never in the body, also when it asks again without response_format', async () => {
+    fake.setFault({ kind: 'reject-response-format' });
+    await createOpenAiLlm({ baseUrl: fake.baseUrl }).chat(ask('remember this', { purpose: 'extract', format: SCHEMA }));
+    const [refused, again] = chatRequests().slice(-2);
+    expect([refused!.headers['x-mnemo-purpose'], again!.headers['x-mnemo-purpose']]).toEqual(['extract', 'extract']);
+    expect(again!.body).not.toHaveProperty('purpose');
+  });
+
   it('sends a JSON schema as response_format; a server that refuses it is asked again in plain JSON, and not asked with it again', async () => {
     const refusing = createOpenAiLlm({ baseUrl: fake.baseUrl });
     fake.script({ content: '{"memories": []}' });

@@ -5,30 +5,26 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLlmProvider } from '../../electron/core/llm/llm-provider';
 import { createFileSecretStore, PLAIN_SECRETS_FILE } from '../../electron/core/ports/file-secret-store';
 import { silentLogger } from '../../electron/core/ports/logger.port';
 import { unwrap } from '../../shared/client';
 import { Settings, type EventMessage } from '../../shared/contract';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
-import type { FakeOpenAiRequest } from '../fakes/fake-openai';
-import { createOpenAiChatHarness } from '../support/chat-harness';
+import type { FakeOpenAiOptions, FakeOpenAiRequest } from '../fakes/fake-openai';
+import { useChatHarnesses, type ChatHarnessOptions } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 const MODEL = 'llama-3.2-3b-instruct';
-const isExtraction = (r: FakeOpenAiRequest) => r.messages[0]?.content.startsWith('You pick out durable facts') ?? false;
-const isTitle = (r: FakeOpenAiRequest) => r.messages.at(-1)?.content.startsWith('Write a short title') ?? false;
+const isExtraction = (r: FakeOpenAiRequest) => r.purpose === 'extract';
+const isTitle = (r: FakeOpenAiRequest) => r.purpose === 'title';
 const LISBON = JSON.stringify({ memories: [{ content: 'Lives in Lisbon', category: 'knowledge', importance: 0.9, confidence: 0.9, validity: 'permanent', evidence: 'I live in Lisbon' }] });
 
-async function harness(tempDir: () => string, opts: Parameters<typeof createOpenAiChatHarness>[1] = {}) {
-  const h = await createOpenAiChatHarness(tempDir(), opts);
-  harnesses.push(h);
+async function harness(tempDir: () => string, opts: ChatHarnessOptions<FakeOpenAiOptions> = {}) {
+  const h = await harnesses.openAi(tempDir(), opts);
   // Background work gets its own answers, so no job takes a reply meant for the chat.
   h.fake.setDefaultReply((req) => {
     if (isExtraction(req)) return { content: req.messages.at(-1)!.content.includes('Lisbon') ? LISBON : '{"memories": []}' };
@@ -96,7 +92,7 @@ describe('Mnemo on an OpenAI-compatible server', () => {
     await core.queue.waitForIdle();
 
     expect(unwrap(await client.call('memory.list', {})).items.map((m) => m.content)).toEqual(['Lives in Lisbon']);
-    const extractions = chatCalls(fake.requests).filter((b) => b.messages[0]!.content.startsWith('You pick out durable facts'));
+    const extractions = fake.requests.filter((r) => r.purpose === 'extract').map((r) => r.body as { response_format?: unknown });
     expect(extractions.map((b) => b.response_format !== undefined)).toEqual([true, false]);
   });
 
@@ -152,7 +148,7 @@ describe('the offline promise', () => {
       return Promise.reject(new TypeError('fetch failed'));
     }) as typeof fetch;
     try {
-      const err = await provider.chat({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+      const err = await provider.chat({ model: MODEL, purpose: 'chat', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'FORBIDDEN', details: { host: 'http://192.168.1.20:1234/v1' } });
       expect((err as Error).message).toContain('Mnemo sent nothing.');
       await expect(provider.get().listModels()).rejects.toMatchObject({ code: 'FORBIDDEN' });

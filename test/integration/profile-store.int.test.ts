@@ -4,20 +4,16 @@
  * found nothing to write (no event then: the queue says it is over), or failed (a retried attempt has no event
  * either: the job's row says it; the last one comes as job.failed).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { useProfileStore } from '../../renderer/src/memories/profile.store';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { createTestClock, type TestClock } from '../support/memory-harness';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 const PROFILE = '## Name\n- Ana';
-const isProfileRequest = (content: string) => content.startsWith('You keep a short profile of the user');
 const state = () => useProfileStore.getState();
 
 describe('the profile store (About you)', () => {
@@ -26,9 +22,8 @@ describe('the profile store (About you)', () => {
   beforeEach(() => useProfileStore.setState({ client: null, profile: null, loaded: false, pendingJobId: null, failure: null }));
 
   async function harness(clock?: TestClock) {
-    const h = await createChatHarness(tempDir(), clock ? { core: { clock } } : {});
-    harnesses.push(h);
-    h.fake.setDefaultReply((req) => ({ content: isProfileRequest(req.messages.at(-1)!.content) ? PROFILE : 'Hello.' }));
+    const h = await harnesses.ollama(tempDir(), clock ? { core: { clock } } : {});
+    h.fake.setDefaultReply((req) => ({ content: req.purpose === 'profile' ? PROFILE : 'Hello.' }));
     state().init(h.client);
     await vi.waitFor(() => expect(state().loaded).toBe(true));
     return h;

@@ -4,33 +4,27 @@
  * are unchanged, scheduled a little after memory changes, in every prompt within the memory share, and off when the
  * setting says so.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { PROFILE_DEBOUNCE_MS } from '../../electron/core/profile/profile.service';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { usageFor } from '../support/model-usage';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-const isProfileRequest = (content: string) => content.startsWith('You keep a short profile of the user');
 type Body = { messages: Array<{ role: string; content: string }> };
 
 describe('the profile', () => {
   const tempDir = useTempDirs();
 
   async function harness() {
-    const h = await createChatHarness(tempDir());
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir());
     const profileRequests = () =>
-      h.fake.requests.filter((r) => r.path === '/api/chat').map((r) => (r.body as Body).messages.at(-1)!.content).filter(isProfileRequest);
+      h.fake.requests.filter((r) => r.purpose === 'profile').map((r) => (r.body as Body).messages.at(-1)!.content);
     h.fake.setDefaultReply((req) => {
-      const last = req.messages.at(-1)!.content;
-      if (isProfileRequest(last)) return { content: '<think>Let me see.</think>```markdown\n## Name\n- Ana\n## Location\n- Porto\n```' };
-      if (last.startsWith('Write a short title')) return { content: 'About me' };
+      if (req.purpose === 'profile') return { content: '<think>Let me see.</think>```markdown\n## Name\n- Ana\n## Location\n- Porto\n```' };
+      if (req.purpose === 'title') return { content: 'About me' };
       return { content: 'Hello Ana.' };
     });
     return { ...h, profileRequests };
@@ -85,7 +79,7 @@ describe('the profile', () => {
 
     const reply = unwrap(await client.call('chat.send', { text: 'What do you know about me?' }));
     const chatBodies = () =>
-      fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as Body).filter((b) => !isProfileRequest(b.messages.at(-1)!.content) && !b.messages.at(-1)!.content.startsWith('Write a short'));
+      fake.requests.filter((r) => r.purpose === 'chat').map((r) => r.body as Body);
     const system = chatBodies().at(-1)!.messages[0]!.content;
     expect(system).toContain('Profile of the user');
     expect(system).toContain('- Ana (call me Annie)');

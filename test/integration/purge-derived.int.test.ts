@@ -5,44 +5,30 @@
  * its other originals are active again; the answer says what went.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
-import type { Core } from '../../electron/core/create-core';
-import { createOllamaLlm } from '../../electron/core/llm/ollama.llm';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
-import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
+import { openChatHarness, useChatHarnesses } from '../support/chat-harness';
 import { createTestClock, openMemoryHarness } from '../support/memory-harness';
 import { filesHolding } from '../support/files-holding';
+import type { RequestPurpose } from '../support/request-kind';
 import { useTempDirs } from '../support/temp-dir';
-import { createTestCore } from '../support/test-core';
-
-type Body = { messages: Array<{ role: string; content: string }> };
-const isProfileRequest = (content: string) => content.startsWith('You keep a short profile of the user');
-const isConsolidation = (content: string) => content.startsWith('You keep notes about the user');
 
 describe('a purge takes what was written from the memory', () => {
   const tempDir = useTempDirs();
-  const open: Array<{ core: Core; fake: FakeOllama }> = [];
-  afterEach(async () => {
-    for (const { core, fake } of open.splice(0)) {
-      await core.dispose();
-      await fake.close();
-    }
-  });
+  const harnesses = useChatHarnesses();
 
-  async function start(dir: string, reply: (last: string) => string) {
-    const fake = await startFakeOllama();
-    fake.setDefaultReply((req) => ({ content: reply((req as Body).messages.at(-1)!.content) }));
+  async function start(dir: string, reply: (purpose: RequestPurpose | null) => string) {
     const clock = createTestClock(Date.UTC(2026, 10, 20, 9));
-    const { core, client } = createTestCore(dir, { startQueue: false, clock, embedder: createBagOfWordsEmbedder(), llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url } });
-    open.push({ core, fake });
-    return { core, client, fake };
+    const h = harnesses.keep(await openChatHarness(dir, { core: { startQueue: false, clock, embedder: createBagOfWordsEmbedder() } }));
+    h.fake.setDefaultReply((req) => ({ content: reply(req.purpose) }));
+    return h;
   }
 
   it('the profile loses the purged memory’s lines at once, with no model server, in the database, the WAL and every backup', async () => {
     const dir = tempDir();
-    const { core, client, fake } = await start(dir, (last) =>
-      isProfileRequest(last) ? '## Name\n- Ana\n\n## Location\n- Lives in Porto\n\n## Preferences\n- Favourite painter: Qorvanix\n- Drinks green tea' : 'ok',
+    const { core, client, fake } = await start(dir, (purpose) =>
+      purpose === 'profile' ? '## Name\n- Ana\n\n## Location\n- Lives in Porto\n\n## Preferences\n- Favourite painter: Qorvanix\n- Drinks green tea' : 'ok',
     );
     unwrap(await client.call('memory.create', { content: 'Name is Ana' }));
     unwrap(await client.call('memory.create', { content: 'Lives in Porto' }));
@@ -63,7 +49,7 @@ describe('a purge takes what was written from the memory', () => {
 
   it('a profile line drawn only from the purged memory takes its heading along, and the purge schedules a rewrite', async () => {
     const dir = tempDir();
-    const { core, client } = await start(dir, (last) => (isProfileRequest(last) ? '## Name\n- Ana\n## Work\n- Nurse at Qorvanix Clinic' : 'ok'));
+    const { core, client } = await start(dir, (purpose) => (purpose === 'profile' ? '## Name\n- Ana\n## Work\n- Nurse at Qorvanix Clinic' : 'ok'));
     unwrap(await client.call('memory.create', { content: 'Name is Ana' }));
     const work = unwrap(await client.call('memory.create', { content: 'Works as a nurse at Qorvanix Clinic' }));
     unwrap(await client.call('profile.refresh', {}));
@@ -83,7 +69,7 @@ describe('a purge takes what was written from the memory', () => {
     const h = openMemoryHarness(path.join(dir), { embedder: createBagOfWordsEmbedder(), clock });
     const ids = contents.map((content) => h.memories.createMemory({ content, category: 'knowledge' }, { origin: 'extraction' }).id);
     await h.close();
-    const { core, client } = await start(dir, (last) => (isConsolidation(last) ? 'Runs 5 km every morning in Qorvanix Park with a Garmin watch' : 'ok'));
+    const { core, client } = await start(dir, (purpose) => (purpose === 'consolidate' ? 'Runs 5 km every morning in Qorvanix Park with a Garmin watch' : 'ok'));
     core.queue.enqueue({ kind: 'consolidate', payload: { memories: ids.map((id) => ({ id, version: 1 })) }, idempotencyKey: 'test:consolidate' });
     await core.queue.runUntilIdle();
     const summary = unwrap(await client.call('memory.list', { limit: 10 })).items.find((m) => m.content.includes('Garmin watch') && m.content.includes('Qorvanix'));

@@ -10,6 +10,7 @@ import { startFakeOllama, type FakeOllama } from '../fakes/fake-ollama';
 import { runCliInProcess as cli } from '../support/run-cli';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
+import { isLearning } from '../support/request-kind';
 
 /** Every test runs a few command lines, each opening a core: seconds on a loaded machine. */
 const TEST_TIMEOUT_MS = 120_000;
@@ -28,7 +29,7 @@ describe('queue status from the terminal', () => {
     const fake = await startFakeOllama();
     fakes.push(fake);
     // Learning finds nothing worth keeping; a title is a title.
-    fake.setDefaultReply((req) => ({ content: req.body.format !== undefined ? '{"memories": []}' : 'Sailing' }));
+    fake.setDefaultReply((req) => ({ content: isLearning(req.purpose) ? '{"memories": []}' : 'Sailing' }));
     const dataDir = tempDir();
     const { core, client } = createTestCore(dataDir, { llm: (host) => createOllamaLlm({ host }), env: { OLLAMA_HOST: fake.url }, startQueue: false });
     try {

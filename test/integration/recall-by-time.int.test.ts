@@ -5,20 +5,16 @@
  * gets each part's memories; the memory tools take a date range, and a search whose matches the prompt already holds
  * says so.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import type { Settings } from '../../shared/contract';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 const MINUTE = 60_000;
 type Body = { messages: Array<{ role: string; content: string; tool_name?: string }> };
-const isEpisodeRequest = (first: string) => first.startsWith('You write an episode');
 
 describe('recall by time', () => {
   const tempDir = useTempDirs();
@@ -30,14 +26,12 @@ describe('recall by time', () => {
   async function harness(settings: Partial<Settings> = {}) {
     const clock = { at: Date.UTC(2025, 11, 10, 2, 0), now: () => clock.at };
     // Keyword search only (no embedder): what is found follows from the words alone.
-    const h = await createChatHarness(tempDir(), { core: { clock, embedder: null } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { clock, embedder: null } });
     const { client, fake } = h;
     unwrap(await client.call('settings.update', { patch: { timeZone: 'Asia/Shanghai', workingMemoryEnabled: false, profileEnabled: false, ...settings } }));
     fake.setDefaultReply((req) => {
-      const first = req.messages[0]!.content;
-      if (isEpisodeRequest(first)) return { content: 'Lisbon trip in May\nWanted: a plan for a week in Lisbon in May, trains from Porto.' };
-      if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'Lisbon' };
+      if (req.purpose === 'episode') return { content: 'Lisbon trip in May\nWanted: a plan for a week in Lisbon in May, trains from Porto.' };
+      if (req.purpose === 'title') return { content: 'Lisbon' };
       // Extraction learns nothing here: the memories are the test's own.
       return { content: '[]' };
     });

@@ -1,29 +1,24 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { estimateTokens } from '../../electron/core/text/token-estimate';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { usageFor } from '../support/model-usage';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
-const isSummaryRequest = (content: string) => content.startsWith('You maintain a running summary');
 
 describe('thread summaries', () => {
   const tempDir = useTempDirs();
 
   it('after enough messages a background summary covers them; the next prompt carries it with the last two exchanges verbatim, and not the older messages', async () => {
-    const h = await createChatHarness(tempDir(), { fake: { contextLength: 2048 } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { fake: { contextLength: 2048 } });
     const { core, client, fake } = h;
     unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 6, minNewTokens: 100_000 } } }));
     fake.setDefaultReply((req) => {
       const last = req.messages.at(-1)!.content;
-      if (isSummaryRequest(last)) return { content: 'SUMMARY: the user plans a garden with tomatoes.' };
-      if (last.startsWith('Write a short title')) return { content: 'Garden' };
+      if (req.purpose === 'summary') return { content: 'SUMMARY: the user plans a garden with tomatoes.' };
+      if (req.purpose === 'title') return { content: 'Garden' };
       return { content: `Noted: ${last.slice(0, 20)}` };
     });
     const t = unwrap(await client.call('thread.create', {}));
@@ -36,8 +31,7 @@ describe('thread summaries', () => {
     expect(summary).toMatchObject({ content: 'SUMMARY: the user plans a garden with tomatoes.', coveredCount: 6, pendingCount: 0, editedByUser: false });
 
     unwrap(await client.call('chat.send', { threadId: t.id, text: 'What should I plant next to them?' }));
-    const chat = fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as { messages: Array<{ role: string; content: string }> });
-    const lastPrompt = chat.filter((b) => !isSummaryRequest(b.messages.at(-1)!.content) && !b.messages.at(-1)!.content.startsWith('Write a short')).at(-1)!;
+    const lastPrompt = fake.requests.filter((r) => r.purpose === 'chat').map((r) => r.body as { messages: Array<{ role: string; content: string }> }).at(-1)!;
     expect(lastPrompt.messages.map((m) => m.content)).toEqual([
       expect.any(String), // system
       expect.stringContaining('SUMMARY: the user plans a garden'),
@@ -50,14 +44,12 @@ describe('thread summaries', () => {
   });
 
   it('a summary request fits the context window: the oldest messages that fit, the rest left for the next summary', { timeout: 60_000 }, async () => {
-    const h = await createChatHarness(tempDir(), { fake: { contextLength: 2048 } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { fake: { contextLength: 2048 } });
     const { core, client, fake } = h;
     unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 12, minNewTokens: 100_000 } } }));
     fake.setDefaultReply((req) => {
-      const last = req.messages.at(-1)!.content;
-      if (isSummaryRequest(last)) return { content: 'SUMMARY: a long talk about the garden.' };
-      if (last.startsWith('Write a short title')) return { content: 'Garden' };
+      if (req.purpose === 'summary') return { content: 'SUMMARY: a long talk about the garden.' };
+      if (req.purpose === 'title') return { content: 'Garden' };
       return { content: 'Noted.' };
     });
     const t = unwrap(await client.call('thread.create', {}));
@@ -65,7 +57,7 @@ describe('thread summaries', () => {
     for (const text of said) unwrap(await client.call('chat.send', { threadId: t.id, text }));
     await core.queue.waitForIdle();
 
-    const request = fake.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as { messages: Array<{ content: string }>; options: { num_ctx: number; num_predict: number } }).find((b) => isSummaryRequest(b.messages.at(-1)!.content))!;
+    const request = fake.requests.find((r) => r.purpose === 'summary')!.body as { messages: Array<{ content: string }>; options: { num_ctx: number; num_predict: number } };
     const prompt = request.messages.at(-1)!.content;
     expect(estimateTokens(prompt) + request.options.num_predict).toBeLessThanOrEqual(request.options.num_ctx);
     expect(prompt).toContain(said[0]);
@@ -82,8 +74,7 @@ describe('thread summaries', () => {
   });
 
   it('when the background model fails, the old summary stays with a pending marker, and a retry catches up', async () => {
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false } });
     const { core, client, fake } = h;
     unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 2, minNewTokens: 100_000 } } }));
     const t = unwrap(await client.call('thread.create', { title: 'fixed' }));
@@ -109,16 +100,14 @@ describe('thread summaries', () => {
   });
 
   it('a summary that repeats a secret the user pasted is stored without it; the rest is kept, and every request went through the gateway', async () => {
-    const h = await createChatHarness(tempDir());
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir());
     const { core, client, fake } = h;
     unwrap(await client.call('settings.update', { patch: { summary: { minNewMessages: 4, minNewTokens: 100_000 } } }));
     const KEY = 'sk-proj-4fG7hJ2kL9mN3pQ8rS6tV1wX';
     fake.setDefaultReply((req) => {
-      const last = req.messages.at(-1)!.content;
       // The model repeats the key and the password (the latter without a keyword: only the user's message shows it is one).
-      if (isSummaryRequest(last)) return { content: `The user is wiring the billing client. Their API key is ${KEY}.\n- Router: uses hunter2x at home.\n- Open: retry policy for timeouts.` };
-      if (last.startsWith('Write a short title')) return { content: 'Billing client' };
+      if (req.purpose === 'summary') return { content: `The user is wiring the billing client. Their API key is ${KEY}.\n- Router: uses hunter2x at home.\n- Open: retry policy for timeouts.` };
+      if (req.purpose === 'title') return { content: 'Billing client' };
       return { content: 'Understood.' };
     });
     const t = unwrap(await client.call('thread.create', {}));
@@ -128,7 +117,7 @@ describe('thread summaries', () => {
 
     const summary = unwrap(await client.call('summary.get', { threadId: t.id }))!;
     expect(summary).toMatchObject({ content: 'The user is wiring the billing client.\n- Open: retry policy for timeouts.', coveredCount: 4, pendingCount: 0 });
-    const prompt = fake.requests.filter((r) => r.path === '/api/chat').map((r) => (r.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content).find(isSummaryRequest)!;
+    const prompt = (fake.requests.find((r) => r.purpose === 'summary')!.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content;
     // The next request carries the stored summary: the key is in no prompt built after it.
     unwrap(await client.call('chat.send', { threadId: t.id, text: 'and for connection errors?' }));
     const lastChat = (fake.requests.filter((r) => r.path === '/api/chat').at(-1)!.body as { messages: Array<{ content: string }> }).messages;
@@ -137,21 +126,19 @@ describe('thread summaries', () => {
     expect(prompt).toContain(KEY); // the model read it (inside the fence); it did not keep it
 
     await core.queue.waitForIdle();
-    const sent = fake.requests.filter((r) => r.path === '/api/chat').map((r) => (r.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content);
-    expect((await usageFor(client, 'summary')).requests).toBe(sent.filter(isSummaryRequest).length);
-    expect((await usageFor(client, 'title')).requests).toBe(sent.filter((c) => c.startsWith('Write a short title')).length);
+    const sent = fake.requests.filter((r) => r.path === '/api/chat');
+    expect((await usageFor(client, 'summary')).requests).toBe(sent.filter((r) => r.purpose === 'summary').length);
+    expect((await usageFor(client, 'title')).requests).toBe(sent.filter((r) => r.purpose === 'title').length);
     expect((await usageFor(client, 'title')).requests).toBe(1);
   });
 
   it('an automatic title that quotes a secret from the exchange is not written: the thread stays untitled', async () => {
-    const h = await createChatHarness(tempDir());
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir());
     const { core, client, fake } = h;
     const titles = ['Router login: hunter2x', 'Wi-Fi password S3cr3tPass!', 'Home router setup'];
     for (const [i, title] of titles.entries()) {
       fake.setDefaultReply((req) => {
-        const last = req.messages.at(-1)!.content;
-        if (last.startsWith('Write a short title')) return { content: title };
+        if (req.purpose === 'title') return { content: title };
         return { content: 'Got it, I will keep that in mind for the setup.' };
       });
       const t = unwrap(await client.call('thread.create', {}));

@@ -12,7 +12,6 @@ import { useTempDirs } from '../support/temp-dir';
 
 // Each test runs many command lines, each opening a core: a minute or more on a loaded 2-core machine.
 const TIMEOUT_MS = 300_000;
-const isProfileRequest = (content: string) => content.startsWith('You keep a short profile of the user');
 
 describe('threads and the profile from the terminal', () => {
   const tempDir = useTempDirs();
@@ -161,8 +160,7 @@ describe('threads and the profile from the terminal', () => {
 
     // The background model rewrites it from the memories, in this process, and the result is shown.
     fake.setDefaultReply((req) => {
-      const last = req.messages.at(-1)!.content;
-      return isProfileRequest(last) ? { content: '## Location\n- Porto' } : { content: '{"memories": []}' };
+      return req.purpose === 'profile' ? { content: '## Location\n- Porto' } : { content: '{"memories": []}' };
     });
     expect((await mnemo(['memory', 'add', 'Lives in Porto'])).code).toBe(0);
     const queued = await mnemo(['profile', 'refresh']);

@@ -4,18 +4,16 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
+import { isLearning, type RequestPurpose } from '../support/request-kind';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 /** A second, read-only connection to the core's database file, for what no operation shows (the stored row itself). */
 function query(dbFile: string, sql: string, ...params: unknown[]): unknown {
@@ -27,14 +25,13 @@ function query(dbFile: string, sql: string, ...params: unknown[]): unknown {
   }
 }
 
-const isExtraction = (r: FakeInferenceRequest) => r.body.format !== undefined;
+const isExtraction = (r: FakeInferenceRequest) => isLearning(r.purpose);
 type ChatBody = { model: string; messages: Array<{ role: string; content: string }> };
-const answers = (requests: Array<{ path: string; body: unknown }>) =>
-  requests.filter((r) => r.path === '/api/chat' && (r.body as { format?: unknown }).format === undefined && (r.body as ChatBody).messages.at(-1)!.content.startsWith('Q:')).map((r) => r.body as ChatBody);
+const answers = (requests: Array<{ purpose: RequestPurpose | null; body: unknown }>) =>
+  requests.filter((r) => r.purpose === 'chat' && (r.body as ChatBody).messages.at(-1)!.content.startsWith('Q:')).map((r) => r.body as ChatBody);
 
 async function harness(dataDir: string) {
-  const h = await createChatHarness(dataDir, { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
-  harnesses.push(h);
+  const h = await harnesses.ollama(dataDir, { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
   h.fake.setDefaultReply((req) => (isExtraction(req) ? { content: JSON.stringify({ memories: [] }) } : { content: 'Noted, thank you for telling me.' }));
   return h;
 }
@@ -116,7 +113,7 @@ describe('per-thread model and instructions', () => {
 
     h.core.queue.start();
     await h.core.queue.waitForIdle();
-    const extractions = h.fake.requests.filter((r) => r.path === '/api/chat' && isExtraction({ body: r.body } as FakeInferenceRequest));
+    const extractions = h.fake.requests.filter((r) => isLearning(r.purpose));
     expect(extractions.length).toBeGreaterThan(0);
     for (const e of extractions) expect(JSON.stringify(e.body)).not.toMatch(/素食者|cheerful/);
 

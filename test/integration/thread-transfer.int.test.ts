@@ -4,23 +4,19 @@
  * second, empty database, where the thread reads the same, is found by search, and is not learned from.
  */
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { THREAD_EXPORT_FORMAT } from '../../shared/contract';
-import { createChatHarness } from '../support/chat-harness';
+import { useChatHarnesses } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 describe('thread export and import', () => {
   const tempDir = useTempDirs();
 
   async function harness() {
-    const h = await createChatHarness(tempDir(), { core: { startQueue: false } });
-    harnesses.push(h);
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false } });
     return h;
   }
 

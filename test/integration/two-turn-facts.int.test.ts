@@ -4,33 +4,28 @@
  * extraction request carries the question (inside the data fence) and "Has a dog named Rex" is learned. The same answer
  * after a reply that asked nothing is not: "dog" would be a word nobody said.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest } from '../fakes/fake-ollama';
-import { createChatHarness } from '../support/chat-harness';
-import { isExtractionBody } from '../support/request-kind';
+import { useChatHarnesses } from '../support/chat-harness';
 import { useTempDirs } from '../support/temp-dir';
 
-const harnesses: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const h of harnesses.splice(0)) await h.close();
-});
+const harnesses = useChatHarnesses();
 
 const dogFact = { content: 'Has a dog named Rex', category: 'knowledge', importance: 0.7, confidence: 0.9, validity: 'permanent', evidence: 'Rex' };
 
 async function twoTurns(tempDir: string, firstReply: string, answer: string) {
-  const h = await createChatHarness(tempDir, { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
-  harnesses.push(h);
+  const h = await harnesses.ollama(tempDir, { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }), startQueue: false } });
   const extractions: FakeInferenceRequest[] = [];
   let replies = 0;
   h.fake.setDefaultReply((req) => {
-    if (isExtractionBody(req.body)) {
+    if (req.purpose === 'extract') {
       extractions.push(req);
       // The first exchange ("I walked my dog") teaches nothing; the answer is the fact as a small model writes it.
       return { content: JSON.stringify({ memories: extractions.length === 1 ? [] : [dogFact] }) };
     }
-    if (req.messages.at(-1)!.content.startsWith('Write a short title')) return { content: 'A title' };
+    if (req.purpose === 'title') return { content: 'A title' };
     replies++;
     return { content: replies === 1 ? firstReply : 'Rex is a great name!' };
   });

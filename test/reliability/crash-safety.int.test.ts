@@ -19,6 +19,7 @@ import { createTestCore } from '../support/test-core';
 import { seededRandom } from '../support/seeded-random';
 import { expectDueJobsDone } from '../support/due-jobs';
 import { useTempDirs } from '../support/temp-dir';
+import { isLearning } from '../support/request-kind';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const EXCHANGES = 100;
@@ -66,7 +67,7 @@ describe('extraction queue crash safety (kill -9)', () => {
     fake = await startFakeOllama();
     fake.setDefaultReply((req) => {
       const last = req.messages.at(-1)!.content;
-      if (req.body.format !== undefined) {
+      if (isLearning(req.purpose)) {
         // One request may carry several waiting exchanges of the thread (a batch): a fact for each.
         const loves = [...last.matchAll(/Exchange (\d+): I really love ([a-z]+ [a-z]+ [a-z]+)/g)].map((m) => m[2]!);
         if (loves.length === 0) return { content: '{"memories": []}' };
@@ -74,8 +75,8 @@ describe('extraction queue crash safety (kill -9)', () => {
         const json = JSON.stringify({ memories: loves.map((l) => ({ content: `Loves ${l}`, category: 'preference', importance: 0.6, confidence: 0.9, validity: 'permanent', evidence: `I really love ${l}` })) });
         return { chunks: [json.slice(0, 40), json.slice(40, 90), json.slice(90)], delayMsPerChunk: 2 };
       }
-      if (last.startsWith('Write a short title')) return { content: 'Loves' };
-      if (last.startsWith('You maintain a running summary')) return { content: 'They talked about what they love.' };
+      if (req.purpose === 'title') return { content: 'Loves' };
+      if (req.purpose === 'summary') return { content: 'They talked about what they love.' };
       return { content: 'That sounds wonderful, tell me more about it please!' };
     });
   });

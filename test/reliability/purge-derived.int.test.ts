@@ -60,8 +60,8 @@ describe('a purged memory leaves nothing behind, whatever was written from it', 
     fake = await startFakeOllama();
     fake.setDefaultReply((req) => {
       const last = (req as Body).messages.at(-1)!.content;
-      if (last.startsWith('You keep a short profile of the user')) return { content: `## Preferences\n${notesOf(last.split('Notes (most important first):')[1] ?? '').map((n) => `- ${n}`).join('\n')}` };
-      if (last.startsWith('You keep notes about the user')) return { content: notesOf(last).join(' and ') };
+      if (req.purpose === 'profile') return { content: `## Preferences\n${notesOf(last.split('Notes (most important first):')[1] ?? '').map((n) => `- ${n}`).join('\n')}` };
+      if (req.purpose === 'consolidate') return { content: notesOf(last).join(' and ') };
       return { content: 'Noted.' };
     });
   });

@@ -23,7 +23,6 @@ import { createTestCore } from '../support/test-core';
 import { seededRandom } from '../support/seeded-random';
 import { expectDueJobsDone } from '../support/due-jobs';
 import { useTempDirs } from '../support/temp-dir';
-import { isExtractionBody, isFocusBody } from '../support/request-kind';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const EXCHANGES = 4;
@@ -42,7 +41,7 @@ const word = (n: number) => {
   return out;
 };
 const factWords = (i: number) => `${word(i * 7919 + 11)} ${word(i * 104729 + 7)} ${word(i * 1299709 + 3)}`;
-const isExtraction = (r: FakeRequestRecord) => r.path === '/api/chat' && isExtractionBody(r.body);
+const isExtraction = (r: FakeRequestRecord) => r.purpose === 'extract';
 
 interface Run {
   pid: number;
@@ -78,8 +77,8 @@ describe('a CLI queue runner killed mid-job (kill -9)', () => {
     fake.setDefaultReply((req) => {
       const last = req.messages.at(-1)!.content;
       // Working memory's update answers at once: the slow, killable job is extraction's.
-      if (isFocusBody(req.body)) return { content: '{"focus": "", "tasks": []}' };
-      if (isExtractionBody(req.body)) {
+      if (req.purpose === 'focus') return { content: '{"focus": "", "tasks": []}' };
+      if (req.purpose === 'extract') {
         // One request may carry several waiting exchanges of the thread (a batch): a fact for each.
         const loves = [...last.matchAll(/Exchange (\d+): I really love ([a-z]+ [a-z]+ [a-z]+)/g)].map((m) => m[2]!);
         if (loves.length === 0) return { content: '{"memories": []}' };
@@ -87,8 +86,8 @@ describe('a CLI queue runner killed mid-job (kill -9)', () => {
         const size = Math.ceil(json.length / CHUNKS);
         return { chunks: Array.from({ length: CHUNKS }, (_, i) => json.slice(i * size, (i + 1) * size)), delayMsPerChunk: CHUNK_DELAY_MS };
       }
-      if (last.startsWith('Write a short title')) return { content: 'Loves' };
-      if (last.startsWith('You maintain a running summary')) return { content: 'They talked about what they love.' };
+      if (req.purpose === 'title') return { content: 'Loves' };
+      if (req.purpose === 'summary') return { content: 'They talked about what they love.' };
       return { content: 'That sounds wonderful, tell me more about it please!' };
     });
 

@@ -11,12 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createChatHarness } from '../support/chat-harness';
 import { fillToTheLastByte, mountSmallDisk } from '../support/full-disk';
-import { isExtractionBody } from '../support/request-kind';
 
 const disk = mountSmallDisk('mnemo-disk-full-');
 const { root, mounted } = disk;
-
-const isExtraction = isExtractionBody;
 
 
 describe.skipIf(!mounted)('a full disk (16 MB tmpfs; skipped where a tmpfs cannot be mounted, i.e. without root)', () => {
@@ -29,7 +26,7 @@ describe.skipIf(!mounted)('a full disk (16 MB tmpfs; skipped where a tmpfs canno
     try {
       const { core, client, fake } = h;
       fake.setDefaultReply((req) =>
-        isExtraction(req.body)
+        req.purpose === 'extract'
           ? { content: JSON.stringify({ memories: [{ content: 'Keeps a big aquarium', category: 'knowledge', importance: 0.7, confidence: 0.9, validity: 'permanent', evidence: 'a big aquarium' }] }) }
           : { content: 'How lovely, thank you for telling me about it!' },
       );

@@ -131,7 +131,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
   function plain(input: AnswerInput<AssembledForTools>, assembled: AssembledForTools): Promise<ChatResult> {
     const cap = replyTokenCap(assembled.budget.contextWindow, assembled.promptTokens);
     input.onReplyCap(cap);
-    return llm.chat({ model: input.model, messages: assembled.prompt, firstChunkTimeoutMs: input.firstChunkTimeoutMs, signal: input.signal, onChunk: input.onChunk, options: { num_predict: cap } });
+    return llm.chat({ model: input.model, purpose: 'chat', messages: assembled.prompt, firstChunkTimeoutMs: input.firstChunkTimeoutMs, signal: input.signal, onChunk: input.onChunk, options: { num_predict: cap } });
   }
 
   async function rounds(input: AnswerInput<AssembledForTools>, assembled: AssembledForTools, onStreamed: () => void): Promise<ChatResult> {
@@ -161,6 +161,7 @@ export function createToolAnswerer(deps: { llm: ModelRequests; logger: Logger; s
       input.onReplyCap(cap);
       const r = await llm.chat({
         model: input.model,
+        purpose: 'chat',
         messages,
         firstChunkTimeoutMs: input.firstChunkTimeoutMs,
         signal: input.signal,

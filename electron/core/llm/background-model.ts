@@ -121,6 +121,7 @@ export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLan
           try {
             const answer = await deps.llm.chat({
               model: settings.backgroundModel,
+              purpose,
               messages,
               ...(format !== undefined ? { format } : {}),
               options: { temperature: temperature ?? 0, num_predict: answerTokens },

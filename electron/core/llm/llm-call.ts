@@ -4,14 +4,25 @@
  * answers at that address" from "the answer broke off", gathering a streamed reply (thinking split from the answer),
  * and the failures that read the same whichever server it is. The adapters keep what differs: the wire format, and
  * what an HTTP error from their server means.
+ *
+ * Every chat request says what it is for (`purpose`: 'chat' or a background job) in the PURPOSE_HEADER header, never
+ * in the body: model servers ignore headers they do not know (Ollama, llama-server, LM Studio), and the tests' fake
+ * servers answer by it, so changing a prompt's wording breaks no test about another request.
  */
 import { MnemoError, type ErrorCode } from '../../../shared/errors';
-import type { ChatRequest, ChatResult } from './llm.port';
+import type { ChatRequest, ChatResult, RequestPurpose } from './llm.port';
 import { appendDelta, ThinkSplitter, type ThinkDelta } from './think-splitter';
 
 export const DEFAULT_FIRST_CHUNK_TIMEOUT_MS = 120_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export const DEFAULT_METADATA_TIMEOUT_MS = 15_000;
+
+/** The header a chat request carries its purpose in. */
+export const PURPOSE_HEADER = 'X-Mnemo-Purpose';
+
+export function purposeHeaders(purpose: RequestPurpose | undefined): Record<string, string> {
+  return purpose === undefined ? {} : { [PURPOSE_HEADER]: purpose };
+}
 
 export type Timeout = 'first-chunk' | 'idle' | 'metadata' | null;
 

@@ -65,7 +65,9 @@ export interface ServerInUse {
 }
 
 /** A chat request as services write it: num_ctx and think are the provider's to set. */
-export interface ModelChatRequest extends Omit<ChatRequest, 'options' | 'think'> {
+export interface ModelChatRequest extends Omit<ChatRequest, 'options' | 'think' | 'purpose'> {
+  /** What the request is for: every request says (llm-call.ts `purposeHeaders`). */
+  purpose: NonNullable<ChatRequest['purpose']>;
   options?: Omit<NonNullable<ChatRequest['options']>, 'num_ctx'>;
   /** 'off': background work whose answer is parsed or stored (extraction, summaries, titles). Default: the model's own. */
   reasoning?: 'off';

@@ -8,6 +8,11 @@
  * UNAUTHORIZED (the server refused the API key), ABORTED.
  * A reply cut by the context length is NOT an error: it resolves with doneReason 'length'.
  */
+import type { ModelUsage } from '../../../shared/contract';
+
+/** What a request to the model is for: the user's chat, or one background job (queue.usage's purposes). */
+export type RequestPurpose = 'chat' | ModelUsage['purposes'][number]['purpose'];
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
@@ -68,6 +73,8 @@ export interface ChatResult {
 
 export interface ChatRequest {
   model: string;
+  /** Sent as a header only, never in the body (llm-call.ts `purposeHeaders`). */
+  purpose?: RequestPurpose;
   messages: ChatMessage[];
   /** A JSON schema the answer must follow (structured outputs), or 'json' for any JSON object. */
   format?: Record<string, unknown> | 'json';

@@ -20,13 +20,14 @@ import {
   neverAnswered,
   numberOrNull,
   openLlmCall,
+  purposeHeaders,
   ReplyCollector,
   startTimer,
   stoppedOrTimedOut,
   type LlmCall,
   type ServerLabel,
 } from './llm-call';
-import type { ChatMessage, ChatResult, LlmPort, ModelDetails, ModelInfo, PullProgress, ToolCall, ToolDefinition } from './llm.port';
+import type { ChatMessage, ChatResult, LlmPort, ModelDetails, ModelInfo, PullProgress, RequestPurpose, ToolCall, ToolDefinition } from './llm.port';
 import { normalizeHost } from '../../../shared/ollama-host';
 
 export interface OllamaLlmLogger {
@@ -54,7 +55,7 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
   const logger = options.logger;
   const metadataTimeoutMs = options.metadataTimeoutMs ?? DEFAULT_METADATA_TIMEOUT_MS;
 
-  function openCall(callerSignal: AbortSignal | undefined): Call {
+  function openCall(callerSignal: AbortSignal | undefined, purpose?: RequestPurpose): Call {
     const base = openLlmCall(callerSignal);
     const boundFetch: typeof fetch = async (input, init) => {
       const response = await baseFetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, base.signal]) : base.signal });
@@ -62,7 +63,7 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
       call.status = response.status;
       return isNdjson(response) ? withStrictNdjson(response) : response;
     };
-    const call: Call = Object.assign(base, { client: new Ollama({ host, fetch: boundFetch }) });
+    const call: Call = Object.assign(base, { client: new Ollama({ host, fetch: boundFetch, headers: purposeHeaders(purpose) }) });
     return call;
   }
 
@@ -167,7 +168,7 @@ export function createOllamaLlm(options: OllamaLlmOptions): LlmPort {
       if (request.signal?.aborted) throw abortedError(server);
       const firstChunkTimeoutMs = request.firstChunkTimeoutMs ?? DEFAULT_FIRST_CHUNK_TIMEOUT_MS;
       const idleTimeoutMs = request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-      const call = openCall(request.signal);
+      const call = openCall(request.signal, request.purpose);
       const reply = new ReplyCollector(request.onChunk);
       const toolCalls: ToolCall[] = [];
       let last: ChatResponse | undefined;

@@ -30,13 +30,14 @@ import {
   neverAnswered,
   numberOrNull,
   openLlmCall,
+  purposeHeaders,
   ReplyCollector,
   startTimer,
   stoppedOrTimedOut,
   type LlmCall,
   type ServerLabel,
 } from './llm-call';
-import type { ChatMessage, ChatRequest, ChatResult, LlmPort, ModelDetails, ModelInfo, ToolCall } from './llm.port';
+import type { ChatMessage, ChatRequest, ChatResult, LlmPort, ModelDetails, ModelInfo, RequestPurpose, ToolCall } from './llm.port';
 import { SseDecoder, type SseEvent } from './sse-decoder';
 
 export interface OpenAiLlmOptions {
@@ -94,7 +95,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmPort {
     return key ? text.split(key).join('[API key]') : text;
   }
 
-  async function send(call: LlmCall, method: 'GET' | 'POST', url: string, body?: unknown): Promise<Response> {
+  async function send(call: LlmCall, method: 'GET' | 'POST', url: string, body?: unknown, purpose?: RequestPurpose): Promise<Response> {
     const key = apiKey();
     const response = await baseFetch(url, {
       method,
@@ -102,6 +103,7 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmPort {
         Accept: 'application/json, text/event-stream',
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         ...(key ? { Authorization: `Bearer ${key}` } : {}),
+        ...purposeHeaders(purpose),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       // A redirect is not followed: it could send the conversation to an address the user never typed (the
@@ -260,12 +262,12 @@ export function createOpenAiLlm(options: OpenAiLlmOptions): LlmPort {
         const structured = request.format !== undefined && !noStructuredOutput.has(request.model);
         let response: Response;
         try {
-          response = await send(call, 'POST', url, requestBody(request, structured));
+          response = await send(call, 'POST', url, requestBody(request, structured), request.purpose);
         } catch (err) {
           if (!structured || !refusesResponseFormat(err)) throw err;
           noStructuredOutput.add(request.model);
           logger?.info?.('the model server refused response_format: asking for plain JSON', { host: baseUrl, model: request.model });
-          response = await send(call, 'POST', url, requestBody(request, false));
+          response = await send(call, 'POST', url, requestBody(request, false), request.purpose);
         }
         if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
           // A server that ignores `stream` answers with one completion object.

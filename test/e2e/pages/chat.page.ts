@@ -63,6 +63,13 @@ export class ChatPage {
     return this.answers.last();
   }
 
+  /** A new thread, the question typed and sent in it; its answer (as it streams in). */
+  async askInNewThread(text: string): Promise<Locator> {
+    await this.newThreadButton.click();
+    await this.send(text);
+    return this.lastAnswer();
+  }
+
   /** Types like a person (Enter sends); lines after the first are started with Shift+Enter. */
   async send(text: string): Promise<void> {
     await this.composer.click();
