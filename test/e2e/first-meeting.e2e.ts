@@ -75,7 +75,7 @@ describe('first meeting (web host + fake Ollama, offline model hub)', () => {
     await chat.threads.first().hover();
     await chat.threads.first().getByRole('button', { name: /^Delete/ }).click();
     await expect.poll(() => chat.toasts.getByText(/^Deleted/).count()).toBe(1);
-    await chat.newThreadButton.click();
+    await chat.newThread();
     const toast = (await chat.toasts.locator('.toast').first().boundingBox())!;
     const composer = (await chat.composer.boundingBox())!;
     const overlaps = toast.x < composer.x + composer.width && composer.x < toast.x + toast.width && toast.y < composer.y + composer.height && composer.y < toast.y + toast.height;

@@ -155,7 +155,7 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
 
   it('follows the version shown: after a question is edited, what the old one noted is gone; switching back says it is rebuilt', async () => {
     const versions = new VersionsPage(page);
-    await chat.newThreadButton.click();
+    await chat.newThread();
     await chat.send('I prefer big dogs. Which breed should I get?');
     if ((await panel.toggle.getAttribute('aria-expanded')) !== 'true') await panel.toggle.click();
     await expect.poll(() => panel.text(), { timeout: 30_000 }).toContain('The user prefers big dogs');

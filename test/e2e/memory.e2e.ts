@@ -154,7 +154,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     // Anything that reloads the page loses this mark.
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     await expect.poll(() => chat.welcomeHeading.isVisible()).toBe(true);
-    await chat.newThreadButton.click();
+    await chat.newThread();
     await chat.send('I live in Lisbon and I walk to work every day.');
     await expect.poll(() => chat.lastAnswer().textContent()).toContain('Noted, and thanks');
 
@@ -535,7 +535,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await settings.save.click();
     await expect.poll(async () => unwrap(await api.call('settings.get', {})).memoryMode).toBe('ask');
 
-    await chat.newThreadButton.click();
+    await chat.newThread();
     await chat.send('I play the piano every evening, and I have a dog called Rex.');
     const chips = chat.questions.last().getByRole('list', { name: 'Learned from this message' });
     await expect.poll(async () => norm(await chips.getByRole('button').allTextContents())).toEqual(['To review: Plays the piano every evening', 'To review: Has a dog called Rex']);
@@ -568,7 +568,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await expect.poll(async () => norm([(await memories.navButton.textContent()) ?? ''])).toEqual(['Memories']);
 
     // A contradiction waits too, saying what it would replace; approving it retires the old memory.
-    await chat.newThreadButton.click();
+    await chat.newThread();
     await chat.send('I switched from the piano to the guitar this spring, I play it most evenings.');
     await memories.open();
     await memories.tab('Review inbox').click();

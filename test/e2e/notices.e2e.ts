@@ -140,7 +140,7 @@ describe('notices (web host + fake Ollama)', () => {
 
   it('learning shown under the message on screen gives no notice; learning in a thread not on screen gives one, which counts', async () => {
     await chat.open(app.url);
-    await chat.newThreadButton.click();
+    await chat.newThread();
     await chat.send('I live in Lisbon and I walk to work.');
     await expect.poll(() => chat.lastAnswer().textContent()).toContain('Noted');
     const chips = chat.questions.last().getByRole('list', { name: 'Learned from this message' });

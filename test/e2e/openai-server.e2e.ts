@@ -137,7 +137,7 @@ describe('chat and learning on an OpenAI-compatible server (web host + fake LM S
   it('answers a chat with the streamed reply of a model the server lists, its reasoning kept apart', async () => {
     await chat.open(app.url);
     await expect.poll(() => chat.welcomeHeading.isVisible()).toBe(true);
-    await chat.newThreadButton.click();
+    await chat.newThread();
     await chat.send('I live in Lisbon and I walk to work every day.');
     await expect.poll(() => chat.lastAnswer().textContent()).toContain('Lisbon is a lovely city to walk to work in!');
     // The server's reasoning_content is the answer's folded "Thoughts", not its text.

@@ -62,7 +62,7 @@ describe('a supersede, explained both ways (web host + fake Ollama)', () => {
   it('the replaced memory’s chip says what replaced it, and opens it', async () => {
     await chat.open(app.url);
     await expect.poll(() => chat.welcomeHeading.isVisible(), SLOW).toBe(true);
-    await chat.newThreadButton.click();
+    await chat.newThread();
     await chat.send('I live in Lisbon, near the river.');
     const lisbonChips = chat.questions.first().getByRole('list', { name: 'Learned from this message' });
     await expect.poll(async () => norm(await lisbonChips.getByRole('button').allTextContents()), SLOW).toEqual([`Learned: ${LISBON}`]);

@@ -64,8 +64,17 @@ export class ChatPage {
   }
 
   /** A new thread, the question typed and sent in it; its answer (as it streams in). */
-  async askInNewThread(text: string): Promise<Locator> {
+  /**
+   * Starts a new thread as a user does and waits until it is the one shown. thread.create answers after the click, and
+   * what is typed before then goes to the previous thread's draft: on a loaded machine the next send() typed there.
+   */
+  async newThread(): Promise<void> {
     await this.newThreadButton.click();
+    await this.messages.getByRole('article').first().waitFor({ state: 'detached' });
+  }
+
+  async askInNewThread(text: string): Promise<Locator> {
+    await this.newThread();
     await this.send(text);
     return this.lastAnswer();
   }
