@@ -22,6 +22,7 @@
  */
 import type { Memory, MemoryReason, OpOutput, OpParsedInput, Settings } from '../../../shared/contract';
 import type { Clock } from '../ports/clock.port';
+import type { RetrieveInput } from '../ports/memory-retrieval.port';
 import { toFtsQuery } from '../text/fts-text';
 import { matchedWords } from '../text/matched-words';
 import { termKeys } from '../text/meaningful-terms';
@@ -44,20 +45,6 @@ export interface PromptMemoryItem {
   reason: MemoryReason;
   /** The query's words the memory holds, for a memory its words helped find (text/matched-words.ts). */
   matched?: string[];
-}
-
-export interface RetrieveInput {
-  query: string;
-  /** The thread asking (reserved for per-thread exclusions; not used for ranking). */
-  threadId: number;
-  tokenBudget: number;
-  estimateTokens: (text: string) => number;
-  /** Memories the user said not to use in this thread. */
-  excludeIds?: ReadonlySet<number>;
-  /** The time the question asks about, already past (time/time-window.ts inThePast). */
-  window?: TimeWindow | null;
-  /** With a window: the question without its time phrase, what the relevance floor weighs. */
-  topic?: string | undefined;
 }
 
 export type KeywordMode = 'search' | 'prompt' | 'related';

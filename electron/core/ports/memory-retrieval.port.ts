@@ -23,19 +23,23 @@ export interface RetrievedMemory {
   matched?: string[];
 }
 
+/** What the prompt's retrieval is asked: the question, within a token budget. */
+export interface RetrieveInput {
+  query: string;
+  /** The thread asking (reserved for per-thread exclusions; not used for ranking). */
+  threadId: number;
+  tokenBudget: number;
+  estimateTokens: (text: string) => number;
+  /** Memories the user excluded from this thread. */
+  excludeIds?: ReadonlySet<number>;
+  /** The past time the question asks about (time/time-window.ts inThePast). */
+  window?: TimeWindow | null;
+  /** With a window: the question without its time phrase, what the relevance floor weighs. */
+  topic?: string | undefined;
+}
+
 export interface MemoryRetrievalPort {
-  retrieveForPrompt(input: {
-    query: string;
-    threadId: number;
-    tokenBudget: number;
-    estimateTokens: (text: string) => number;
-    /** Memories the user excluded from this thread. */
-    excludeIds?: ReadonlySet<number>;
-    /** The past time the question asks about (time/time-window.ts). */
-    window?: TimeWindow | null;
-    /** With a window: the question without its time phrase, what the keyword relevance floor weighs. */
-    topic?: string;
-  }): Promise<{
+  retrieveForPrompt(input: RetrieveInput): Promise<{
     items: RetrievedMemory[];
     text: string;
     /** The question's embedding took longer than the time budget: these are the keyword matches alone. */
