@@ -8,33 +8,23 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
-import type { FakeInferenceRequest } from '../fakes/fake-ollama';
 import { useChatHarnesses, type ChatHarnessOptions } from '../support/chat-harness';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
-import { isLearning } from '../support/request-kind';
+import { echoModel } from '../support/echo-model';
 
 const harnesses = useChatHarnesses();
 
-const isExtraction = (r: FakeInferenceRequest) => isLearning(r.purpose);
-const isTitle = (r: FakeInferenceRequest) => r.purpose === 'title';
-const isSummary = (r: FakeInferenceRequest) => r.purpose === 'summary';
 
 async function harness(tempDir: () => string, opts: ChatHarnessOptions = {}) {
   const h = await harnesses.ollama(tempDir(), opts);
-  h.fake.setDefaultReply((req) => {
-    if (isExtraction(req)) {
-      const learned = req.messages.at(-1)!.content.includes('Lisbon');
-      return {
-        content: JSON.stringify({
-          memories: learned ? [{ content: 'Lives in Lisbon', category: 'knowledge', importance: 0.9, confidence: 0.9, validity: 'permanent', evidence: 'I live in Lisbon' }] : [],
-        }),
-      };
-    }
-    if (isTitle(req)) return { content: 'A title' };
-    if (isSummary(req)) return { content: `SUMMARY of: ${req.messages.at(-1)!.content.split('New messages:\n')[1]!.replace(/\s+/g, ' ')}` };
-    return { content: `Answer to ${req.messages.at(-1)!.content}` };
-  });
+  h.fake.setDefaultReply(
+    echoModel((req) =>
+      req.messages.at(-1)!.content.includes('Lisbon')
+        ? [{ content: 'Lives in Lisbon', category: 'knowledge', importance: 0.9, confidence: 0.9, validity: 'permanent', evidence: 'I live in Lisbon' }]
+        : [],
+    ),
+  );
   return h;
 }
 

@@ -9,6 +9,7 @@ import { unwrap } from '../../shared/client';
 import { createBagOfWordsEmbedder } from '../fakes/bag-of-words.embedder';
 import type { FakeInferenceRequest, FakeOllama } from '../fakes/fake-ollama';
 import { useChatHarnesses, type ChatHarnessOptions } from '../support/chat-harness';
+import { echoModel } from '../support/echo-model';
 import { createTestCore } from '../support/test-core';
 import { useTempDirs } from '../support/temp-dir';
 
@@ -16,7 +17,6 @@ const harnesses = useChatHarnesses();
 
 const isExtraction = (r: FakeInferenceRequest) => r.purpose === 'extract';
 const isTitle = (r: FakeInferenceRequest) => r.purpose === 'title';
-const isSummary = (r: FakeInferenceRequest) => r.purpose === 'summary';
 
 type Body = { messages: Array<{ role: string; content: string }> };
 /** The conversation part (after the system text) of the last chat prompt: not a title, summary or extraction request. */
@@ -28,12 +28,7 @@ function lastPrompt(fake: FakeOllama): string[] {
 async function harness(tempDir: () => string, opts: ChatHarnessOptions = {}) {
   const h = await harnesses.ollama(tempDir(), opts);
   // Each answer names the question, so a prompt shows which branch it came from.
-  h.fake.setDefaultReply((req) => {
-    if (isExtraction(req)) return { content: '{"memories": []}' };
-    if (isTitle(req)) return { content: 'A title' };
-    if (isSummary(req)) return { content: `SUMMARY of: ${req.messages.at(-1)!.content.split('New messages:\n')[1]!.replace(/\s+/g, ' ')}` };
-    return { content: `Answer to ${req.messages.at(-1)!.content}` };
-  });
+  h.fake.setDefaultReply(echoModel());
   return h;
 }
 
