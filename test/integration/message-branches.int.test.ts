@@ -186,6 +186,47 @@ describe('edit and resend, regenerate, versions', () => {
     expect(detail.provenance).toMatchObject({ messageId: r.userMessage.id, messageEdited: true });
   });
 
+  it('a memory is confirmed once per time the user said it again: an edited version of its message and a regenerated answer are not', async () => {
+    const h = await harnesses.ollama(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }) } });
+    const { core, client, fake } = h;
+    unwrap(await client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
+    fake.setDefaultReply(
+      echoModel((req) =>
+        req.messages.at(-1)!.content.includes('I live in Lisbon')
+          ? [{ content: 'Lives in Lisbon', category: 'knowledge', importance: 0.9, confidence: 0.9, validity: 'permanent', evidence: 'I live in Lisbon' }]
+          : [],
+      ),
+    );
+    const t = unwrap(await client.call('thread.create', {}));
+    const said = unwrap(await client.call('chat.send', { threadId: t.id, text: 'I live in Lisbon and I work as a nurse there.' }));
+    await core.queue.waitForIdle();
+    const [memory] = unwrap(await client.call('memory.list', {})).items;
+    expect(memory).toMatchObject({ content: 'Lives in Lisbon', sourceMessageId: said.userMessage.id });
+    const confirmations = async () => ({
+      events: unwrap(await client.call('timeline.list', { kinds: ['confirmed'] })).events.filter((e) => e.memoryId === memory!.id).map((e) => e.data.messageId),
+      versions: unwrap(await client.call('memory.get', { memoryId: memory!.id })).versions.filter((v) => v.reason === 'confirmed').length,
+    });
+
+    // The same message again, in other words around the fact, and another answer to it: the user said it once.
+    const edited = unwrap(await client.call('chat.edit', { messageId: said.userMessage.id, text: 'I live in Lisbon and I work as a doctor there.' }));
+    await core.queue.waitForIdle();
+    unwrap(await client.call('chat.regenerate', { messageId: edited.assistantMessage.id }));
+    await core.queue.waitForIdle();
+    unwrap(await client.call('chat.regenerate', { messageId: said.assistantMessage.id }));
+    await core.queue.waitForIdle();
+    expect(fake.requests.filter((r) => r.purpose === 'extract')).toHaveLength(4);
+    expect(await confirmations()).toEqual({ events: [], versions: 0 });
+
+    // Said again in a later message: one confirmation, which another answer to that message does not repeat.
+    const again = unwrap(await client.call('chat.send', { threadId: t.id, text: 'As I told you, I live in Lisbon.' }));
+    await core.queue.waitForIdle();
+    unwrap(await client.call('chat.regenerate', { messageId: again.assistantMessage.id }));
+    await core.queue.waitForIdle();
+    expect(fake.requests.filter((r) => r.purpose === 'extract')).toHaveLength(6);
+    expect(await confirmations()).toEqual({ events: [again.userMessage.id], versions: 1 });
+    expect(unwrap(await client.call('memory.list', {})).items).toHaveLength(1);
+  });
+
   it('a JSON export keeps every branch and the one shown, an import brings them back; the Markdown shows the conversation shown', async () => {
     const { client } = await harness(tempDir, { core: { startQueue: false } });
     const t = unwrap(await client.call('thread.create', {}));

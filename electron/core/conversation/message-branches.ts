@@ -21,6 +21,8 @@
  *   model derived, keep the user's own items, and the next focus job rebuilds it from the current path's messages
  *   (focus.store.ts readForPath, focus.job.ts). One rule for both: appliesToPath.
  * - A message "was edited later" when a newer version of it exists: memories learned from it say so (provenance).
+ * - The versions of a user message are one time the user said it: what an edited version or another answer to it
+ *   teaches again is not said again (versionsOf; extraction.job.ts confirms a memory once per time it was said).
  *
  * Why a parent per message and a leaf per thread: parents make versions and paths plain SQL (an indexed lookup per
  * step up), ids grow along every path (a child is written after its parent), so "after the summary" stays "id >
@@ -148,6 +150,11 @@ export function createMessageBranches(sqlite: Sqlite) {
       const leafId = (newestUnder.get(messageId, m.thread_id) as { id: number }).id;
       setLeaf.run(leafId, m.thread_id);
       return { threadId: m.thread_id, leafId, switched: true };
+    },
+    /** The message and its versions (itself included), oldest first; none for an unknown message. */
+    versionsOf(messageId: number): number[] {
+      const m = meta.get(messageId) as { id: number; thread_id: number; parent_id: number | null } | undefined;
+      return m ? (siblingsOf.all(m.thread_id, m.parent_id) as Array<{ id: number }>).map((s) => s.id) : [];
     },
     /** True when a newer version of the message exists: the user edited it (or regenerated it) afterwards. */
     wasEditedLater(messageId: number): boolean {

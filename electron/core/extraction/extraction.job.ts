@@ -5,10 +5,15 @@
  * load the exchanges (content only, never thinking) -> skip trivial / incognito / memory off / a request to forget
  * (text/forget-request.ts) -> LLM with a JSON schema
  * -> parse and validate (invalid items dropped with a reason; a wholly invalid answer is a retryable failure) ->
- * embed (outside any transaction) -> ONE commit: what the trash holds is not learned again (memory-forget.ts), dedup (exact hash: touch; the same single-valued fact in other words
+ * embed (outside any transaction) -> ONE commit: what the trash holds is not learned again (memory-forget.ts), dedup (exact hash: confirmed; the same single-valued fact in other words
  * or a near duplicate: merge), supersede what it contradicts (the model's `replaces`, or another value of the same
  * single-valued fact: fact-slot.ts), review inbox for "ask first" and instruction-like candidates, create the rest
  * with provenance -> events after commit.
+ *
+ * A memory is confirmed once per time the user said it: an exact duplicate from the message it was learned, confirmed
+ * or merged from, or from another version of that message (an edit of it, another answer to it: regenerate learns
+ * the same words again; message-branches.ts), changes nothing, so the timeline and the memory's history hold one
+ * "confirmed" per message the user actually wrote again.
  *
  * The user's words are the typed message and, only when the user ticked "Learn from this file" for them, the
  * message's attached files (learned-files.ts): facts grounded in such a file are learned like facts the user typed.
@@ -68,7 +73,7 @@ export function createExtractionJob(deps: {
   model: BackgroundModel;
   settings: () => Settings;
   /** Writes go through the memory writer's narrow interface (memory-writer.ts); lookups and vectors through the service. */
-  memories: MemoryWrites & Pick<MemoryService, 'related' | 'prepareEmbeddings' | 'findByHash' | 'getMemory' | 'withAnyWord' | 'nearest'>;
+  memories: MemoryWrites & Pick<MemoryService, 'related' | 'prepareEmbeddings' | 'findByHash' | 'getMemory' | 'heardFrom' | 'withAnyWord' | 'nearest'>;
 }): JobHandler {
   const { events, memories } = deps;
 
@@ -229,6 +234,8 @@ export function createExtractionJob(deps: {
       }
       const exact = sameText.find((m) => m.status === 'active' || m.status === 'archived' || m.status === 'review');
       if (exact) {
+        // The same words learned again from the same saying (header): nothing new to record.
+        if (memories.heardFrom(exact.id, exchange.user.id)) return;
         outcome.updated.push(
           memories.updateMemory(
             exact.id,

@@ -1,8 +1,9 @@
 /**
  * The reads that sweep the memories table family and what the timeline recorded about memories: for maintenance
  * (expiry, merges, decay), consolidation, the cap, supersede lineage, what a purge takes with it, undoing a summary,
- * the review inbox's proposals, the profile's notes and the export. Prepared once; typed rows out; the decisions made
- * from them stay with their callers (named at each group). One memory's row, versions and writes: memory.store.ts.
+ * the review inbox's proposals, the messages a memory was learned from, the profile's notes and the export. Prepared
+ * once; typed rows out; the decisions made from them stay with their callers (named at each group). One memory's row,
+ * versions and writes: memory.store.ts.
  */
 import type { MemoryStatus } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
@@ -118,6 +119,15 @@ export function createMemoryUpkeepStore(sqlite: Sqlite) {
       `SELECT json_extract(data, '$.replaces') AS replaces, json_extract(data, '$.alsoReplaces') AS alsoReplaces, json_extract(data, '$.flag') AS flag FROM events
        WHERE memory_id = ? AND kind = 'proposed' ORDER BY id DESC LIMIT 1`,
     ),
+    // Learning (extraction/extraction.job.ts): the user messages a memory was learned, confirmed or merged from. A
+    // 'learned' or 'proposed' event points at the memory's source message; a 'confirmed' or 'merged' one names the
+    // message that said it again in its data.
+    heardFrom: sqlite
+      .prepare(
+        `SELECT 1 FROM events WHERE memory_id = ? AND kind IN ('learned', 'proposed', 'confirmed', 'merged')
+         AND coalesce(json_extract(data, '$.messageId'), message_id) IN (SELECT value FROM json_each(?)) LIMIT 1`,
+      )
+      .pluck(),
     // The profile (profile/profile.job.ts).
     exists: sqlite.prepare('SELECT 1 FROM memories WHERE id = ?').pluck(),
     profileNotes: sqlite.prepare(
@@ -187,6 +197,10 @@ export function createMemoryUpkeepStore(sqlite: Sqlite) {
     // Review.
     /** What the newest 'proposed' event of a candidate said it replaces, and its flag (as stored). */
     proposal: (id: number) => q.proposal.get(id) as { replaces: number | null; alsoReplaces: string | null; flag: string | null } | undefined,
+
+    // Learning.
+    /** Whether the memory was learned, confirmed or merged from any of these messages. */
+    heardFrom: (id: number, messageIds: readonly number[]) => q.heardFrom.get(id, JSON.stringify(messageIds)) !== undefined,
 
     // Profile.
     exists: (id: number) => q.exists.get(id) !== undefined,

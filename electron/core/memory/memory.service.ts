@@ -64,6 +64,8 @@ export interface MemoryService extends MemoryWrites {
   // Lookups for extraction, import and maintenance: synchronous, usable inside a caller's transaction.
   findByHash(hash: string): Memory[];
   getMemory(memoryId: number): Memory | null;
+  /** Whether the memory was learned, confirmed or merged from this user message or another version of it (message-branches.ts). */
+  heardFrom(memoryId: number, userMessageId: number): boolean;
   /** Import batches with hidden memories, and when each last wrote one. */
   pendingImports(): Array<{ batch: string; lastWriteAt: number }>;
   withAnyWord: MemorySearch['withAnyWord'];
@@ -285,6 +287,9 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
     getMemory(memoryId) {
       const r = store.row(memoryId);
       return r ? toMemory(r, now()) : null;
+    },
+    heardFrom(memoryId, userMessageId) {
+      return upkeep.heardFrom(memoryId, branches.versionsOf(userMessageId));
     },
     pendingImports() {
       return store.pendingImports();
