@@ -65,6 +65,13 @@ export const MemoryVersion = z.object({
 });
 export type MemoryVersion = z.output<typeof MemoryVersion>;
 
+/**
+ * The connected app (MCP, `mnemo mcp`'s remember) that wrote a memory: the `mcpClient` of the memory's creating
+ * timeline event (memory-upkeep.store.ts writtenBy). Derived, never stored beside the memory, so it leaves with it.
+ */
+export const WrittenBy = z.object({ app: z.string() });
+export type WrittenBy = z.output<typeof WrittenBy>;
+
 export const MemoryProvenance = z.object({
   threadId: Id.nullable(),
   /** Null when the thread was deleted since (the memory stays). */
@@ -75,6 +82,8 @@ export const MemoryProvenance = z.object({
   file: z.string().nullable().optional(),
   /** True when the message it was learned from was edited afterwards (a newer version replaced it); absent otherwise. */
   messageEdited: z.boolean().optional(),
+  /** The connected app that wrote it (its origin then reads 'extraction'); absent when none did, and from older cores. */
+  writtenBy: WrittenBy.optional(),
 });
 
 /** Another memory named in this one's story (what it replaced, what replaced it): enough to say it and open it. */

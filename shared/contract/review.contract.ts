@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp, operation } from './define';
-import { Memory, MemoryCategory } from './memory.contract';
+import { Memory, MemoryCategory, WrittenBy } from './memory.contract';
 
 /**
  * Why a candidate waits for review whatever the memory mode: 'instruction', it reads like an instruction to the
@@ -13,9 +13,10 @@ export type ReviewFlag = z.output<typeof ReviewFlag>;
 
 /**
  * The review inbox: candidates the extractor proposed while memory mode is "ask first", and any flagged candidate
- * (always reviewed). A rejected candidate is remembered so it is not proposed again.
+ * (always reviewed). A rejected candidate is remembered so it is not proposed again. `writtenBy`: the connected app
+ * that proposed it (absent: Mnemo proposed it from a conversation; and from older cores).
  */
-export const ReviewItem = Memory.extend({ replaces: Memory.nullable(), flag: ReviewFlag.nullable() });
+export const ReviewItem = Memory.extend({ replaces: Memory.nullable(), flag: ReviewFlag.nullable(), writtenBy: WrittenBy.optional() });
 export type ReviewItem = z.output<typeof ReviewItem>;
 
 export const reviewOperations = {

@@ -19,7 +19,14 @@ const Version = z.number().int().positive();
 const Count = z.number().int().nonnegative();
 
 /** A memory came into being (or out of hiding, for an import): its first visible version. */
-const MemoryCreated = z.looseObject({ version: Version, origin: MemoryOrigin, status: MemoryStatus, importance: z.number() });
+const MemoryCreated = z.looseObject({
+  version: Version,
+  origin: MemoryOrigin,
+  status: MemoryStatus,
+  importance: z.number(),
+  /** The connected app that wrote it (mcp/mcp-memory-tools.ts remember): a name, never the user's text. */
+  mcpClient: z.string().optional(),
+});
 /** A memory changed: the version this wrote, the fields that changed, who and why. */
 const MemoryChanged = z.looseObject({ version: Version, fields: z.array(z.string()), origin: MemoryOrigin, reason: z.string() });
 /** Background work that failed for good: ids and the error class only. */

@@ -3,7 +3,8 @@
  * Connected apps says what MCP is while no app has connected, lists an app once it has (read again when the window
  * comes back into focus: the app's calls are written by `mnemo mcp`, another process, recorded here through the same
  * store over a second connection), switching an app off is saved and survives a reload, the memory's detail pane says
- * which apps read or wrote it and when (in the user's time zone), and the timeline says what each read gave out.
+ * which apps read or wrote it and when (in the user's time zone), the timeline says what each read gave out, and a
+ * memory an app wrote (`mnemo mcp`'s remember) names the app as its source: detail pane, review inbox, timeline.
  * axe checks each screen. One web host and one page for the whole file: each test continues where the previous one left off.
  */
 import fs from 'node:fs';
@@ -12,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../shared/client';
 import type { McpClientsStore } from '../../electron/core/mcp/mcp-clients.store';
+import { connectMnemoMcp } from '../support/mcp-client';
 import { mcpStoreOver } from '../support/mcp-store-over';
 import { ChatPage } from './pages/chat.page';
 import { MemoriesPage } from './pages/memories.page';
@@ -146,5 +148,49 @@ describe('Connected apps: other AI apps using the memory over MCP (web host)', (
     await timeline.kind.selectOption({ label: 'Other apps (MCP)' });
     await expect.poll(() => timeline.stream.locator('[data-event-id]').count(), SLOW).toBe(4);
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('names the app as the source of a memory it wrote: detail pane, review inbox and timeline, in both languages', { timeout: 60_000 }, async () => {
+    // Jan (allowed to write) remembers a fact with the user's words, and one without: that one waits for review.
+    unwrap(await api.call('mcp.clients.set', { name: 'Jan', access: 'write' }));
+    const jan = await connectMnemoMcp(session.dataDir, 'Jan');
+    try {
+      expect((await jan.call('remember', { text: 'Runs on Sunday mornings', user_words: 'I run every Sunday morning' })).text).toMatch(/^Remembered/);
+      expect((await jan.call('remember', { text: 'Drinks green tea' })).text).toContain('review');
+    } finally {
+      await jan.close();
+    }
+    // Written by another process: read again after a reload.
+    await page.reload();
+    const memories = new MemoriesPage(page);
+    await expect.poll(() => memories.navButton.isVisible(), SLOW).toBe(true);
+    await memories.open();
+    await expect.poll(() => memories.rowButton('Runs on Sunday mornings').count(), SLOW).toBe(1);
+    await memories.openMemory('Runs on Sunday mornings');
+    const source = memories.detail.getByRole('region', { name: 'Where it came from' });
+    await expect.poll(async () => plain(await source.textContent()), SLOW).toContain('Written by Jan (connected app).');
+    expect(plain(await source.textContent())).not.toContain('Learned from a conversation');
+    expect(plain(await source.textContent())).toContain('“I run every Sunday morning”');
+    expect(await seriousViolations(page)).toEqual([]);
+    unwrap(await api.call('settings.update', { patch: { language: 'zh-CN' } }));
+    await expect.poll(() => page.getByRole('complementary').getByText('由 Jan（已连接的应用）写入。').count(), SLOW).toBe(1);
+    unwrap(await api.call('settings.update', { patch: { language: 'en' } }));
+    await expect.poll(() => source.count(), SLOW).toBe(1);
+
+    await memories.tab('Review inbox').click();
+    const card = memories.reviewCard('Drinks green tea');
+    await expect.poll(async () => plain(await card.textContent()), SLOW).toContain('Written by Jan (connected app).');
+    expect(await unnamedControls(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const timeline = new TimelinePage(page);
+    await timeline.open();
+    await expect.poll(() => timeline.event('Learned', 'written by Jan (connected app)').count(), SLOW).toBe(1);
+
+    unwrap(await api.call('settings.update', { patch: { language: 'zh-CN' } }));
+    // The page object names the stream in English: the event is found by its words.
+    await expect.poll(() => page.getByRole('listitem').filter({ hasText: 'Jan（已连接的应用）写入了这条记忆' }).count(), SLOW).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    unwrap(await api.call('settings.update', { patch: { language: 'en' } }));
   });
 });

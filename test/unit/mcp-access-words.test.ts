@@ -83,8 +83,8 @@ describe("the timeline's words for an app's read", () => {
 describe('the app named on what it wrote', () => {
   const t = tFor('en');
   it('names the app on a learned or proposed memory it wrote, and nothing otherwise', () => {
-    expect(mcpWriteAttribution(event('learned', { origin: 'extraction', mcpClient: 'Jan' }), t)).toBe('written by Jan through MCP');
-    expect(mcpWriteAttribution(event('proposed', { origin: 'extraction', mcpClient: 'Jan' }), t)).toBe('proposed by Jan through MCP, waiting for your review');
+    expect(mcpWriteAttribution(event('learned', { origin: 'extraction', mcpClient: 'Jan' }), t)).toBe('written by Jan (connected app)');
+    expect(mcpWriteAttribution(event('proposed', { origin: 'extraction', mcpClient: 'Jan' }), t)).toBe('proposed by Jan (connected app), waiting for your review');
     expect(mcpWriteAttribution(event('learned', { origin: 'extraction' }), t)).toBeNull();
   });
 });

@@ -64,7 +64,11 @@ function formatMemory(m: Memory, time: CliContext['localTime']): string {
 function formatDetail(d: OpOutput<'memory.get'>, time: CliContext['localTime'], access: OpOutput<'memory.access'>['entries'] = []): string {
   const lines = [formatMemory(d.memory, time), ''];
   const p = d.provenance;
-  if (p.threadId === null && p.messageId === null && p.evidence === null) lines.push('source      added by hand or imported');
+  if (p.writtenBy) {
+    // An app's memory has no thread: its quote of the user's words, when it gave one, is the evidence.
+    lines.push(`source      written by ${p.writtenBy.app} (connected app)`);
+    if (p.evidence) lines.push(`evidence    "${p.evidence}"`);
+  } else if (p.threadId === null && p.messageId === null && p.evidence === null) lines.push('source      added by hand or imported');
   else {
     lines.push(`source      thread ${p.threadId ?? '(deleted)'}${p.threadTitle ? ` "${p.threadTitle}"` : ''}, message ${p.messageId ?? '(deleted)'}`);
     if (p.evidence) lines.push(`evidence    "${p.evidence}"`);

@@ -4,8 +4,11 @@
  * the review inbox's proposals, the messages a memory was learned from, the profile's notes and the export. Prepared
  * once; typed rows out; the decisions made from them stay with their callers (named at each group). One memory's row,
  * versions and writes: memory.store.ts.
+ * the review inbox's proposals, which connected app wrote a memory, the profile's notes and the export. Prepared
+ * once; typed rows out; the decisions made from them stay with their callers (named at each group). One memory's
+ * row, versions and writes: memory.store.ts.
  */
-import type { MemoryStatus } from '../../../shared/contract';
+import type { MemoryStatus, WrittenBy } from '../../../shared/contract';
 import type { Sqlite } from '../db/open-database';
 import type { MemoryRow, VersionRow } from './memory.repo';
 
@@ -128,6 +131,10 @@ export function createMemoryUpkeepStore(sqlite: Sqlite) {
          AND coalesce(json_extract(data, '$.messageId'), message_id) IN (SELECT value FROM json_each(?)) LIMIT 1`,
       )
       .pluck(),
+    // Which connected app wrote a memory (memory.get, the review inbox): its creating event names it, nothing else does.
+    writtenBy: sqlite.prepare(
+      `SELECT json_extract(data, '$.mcpClient') FROM events WHERE memory_id = ? AND kind IN ('learned', 'proposed') ORDER BY id LIMIT 1`,
+    ).pluck(),
     // The profile (profile/profile.job.ts).
     exists: sqlite.prepare('SELECT 1 FROM memories WHERE id = ?').pluck(),
     profileNotes: sqlite.prepare(
@@ -197,6 +204,16 @@ export function createMemoryUpkeepStore(sqlite: Sqlite) {
     // Review.
     /** What the newest 'proposed' event of a candidate said it replaces, and its flag (as stored). */
     proposal: (id: number) => q.proposal.get(id) as { replaces: number | null; alsoReplaces: string | null; flag: string | null } | undefined,
+    /**
+     * The connected app that wrote the memory (`mcpClient` of its 'learned' or 'proposed' event) as a field to spread
+     * into what is returned; empty when Mnemo or the user wrote it. Derived from the event rather than a new origin
+     * value (memory_versions.origin's CHECK would need a table rebuild); an app that only confirmed a memory is in its
+     * access log, not here.
+     */
+    writtenBy(id: number): { writtenBy?: WrittenBy } {
+      const app: unknown = q.writtenBy.get(id);
+      return typeof app === 'string' ? { writtenBy: { app } } : {};
+    },
 
     // Learning.
     /** Whether the memory was learned, confirmed or merged from any of these messages. */

@@ -193,6 +193,8 @@ export function createMemoryService(deps: MemoryServiceDeps): MemoryService {
           ...(file !== null ? { file } : {}),
           // Learned from a question the user edited afterwards: kept, and said so (conversation/message-branches.ts).
           ...(r.source_message_id !== null && branches.wasEditedLater(r.source_message_id) ? { messageEdited: true } : {}),
+          // Written by a connected app (MCP): its origin reads 'extraction', so the app is named here.
+          ...upkeep.writtenBy(memoryId),
         },
         uses,
         usesTotal: store.usesCount(memoryId),

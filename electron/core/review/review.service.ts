@@ -11,7 +11,7 @@ import type { EventBus } from '../runtime/event-bus';
 import type { MemoryService } from '../memory/memory.service';
 import type { MemoryUpkeepStore } from '../memory/memory-upkeep.store';
 
-export function createReviewService(deps: { upkeep: Pick<MemoryUpkeepStore, 'proposal'>; memories: MemoryService; events: EventBus }) {
+export function createReviewService(deps: { upkeep: Pick<MemoryUpkeepStore, 'proposal' | 'writtenBy'>; memories: MemoryService; events: EventBus }) {
   const { memories, events } = deps;
   const proposal = deps.upkeep.proposal;
 
@@ -42,7 +42,7 @@ export function createReviewService(deps: { upkeep: Pick<MemoryUpkeepStore, 'pro
   return {
     list(limit: number): { items: ReviewItem[]; total: number } {
       const { items, total } = memories.list({ statuses: ['review'], limit, offset: 0, sort: 'created' });
-      return { items: items.map((m) => ({ ...m, replaces: replacedBy(m.id)[0] ?? null, flag: flagOf(m.id) })), total };
+      return { items: items.map((m) => ({ ...m, replaces: replacedBy(m.id)[0] ?? null, flag: flagOf(m.id), ...deps.upkeep.writtenBy(m.id) })), total };
     },
     async approve(input: {
       memoryId: number;

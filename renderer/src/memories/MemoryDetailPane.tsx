@@ -266,7 +266,8 @@ function Provenance({ detail }: { detail: MemoryDetail }) {
   const origin = detail.versions[0]?.origin ?? 'user';
   return (
     <div className="provenance">
-      <p className="small">{t(`memory.origin.${origin}`)}</p>
+      {/* An app's memory is stored as learned ('extraction'): the app that wrote it is its source. */}
+      <p className="small">{provenance.writtenBy ? t('memory.writtenBy', { app: provenance.writtenBy.app }) : t(`memory.origin.${origin}`)}</p>
       {provenance.evidence && (
         <blockquote className="evidence">
           <span className="visually-hidden">{t('memory.evidence')}: </span>“{provenance.evidence}”

@@ -103,6 +103,7 @@ function ReviewCard({ memory }: { memory: ReviewItem }) {
             <span title={formatNumber(memory.importance, language, 2)}>{t(`memory.importanceLevel.${importanceLevel(memory.importance)}`)}</span> ·{' '}
             {formatRelativeTime(memory.createdAt, Date.now(), language)}
           </p>
+          {memory.writtenBy && <p className="review-by small">{t('memory.writtenBy', { app: memory.writtenBy.app })}</p>}
           {memory.evidence && <blockquote className="evidence">“{memory.evidence}”</blockquote>}
           {memory.flag && <p className="review-flag small">{t(`review.flag.${memory.flag}`)}</p>}
           {memory.replaces && (
