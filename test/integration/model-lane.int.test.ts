@@ -100,7 +100,8 @@ describe('one model, one lane', () => {
 
   it("a queue run in another process on the same data folder gives the model to the app's chat", async () => {
     const dir = tempDir();
-    const app = await harnesses.ollama(dir, { core: { startQueue: false } });
+    // The app's own pause after an answer: the terminal sees the chat's hold in the lane's shared file while it lasts.
+    const app = await harnesses.ollama(dir, { core: { startQueue: false, laneTiming: LANE_TIMING } });
     unwrap(await app.client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
     const model = scriptModel(app.fake);
     const first = unwrap(await app.client.call('chat.send', { text: 'I keep bees on the roof of my building.' }));
@@ -110,6 +111,7 @@ describe('one model, one lane', () => {
       llm: (host) => createOllamaLlm({ host }),
       env: { OLLAMA_HOST: app.fake.url },
       startQueue: false,
+      laneTiming: LANE_TIMING,
     });
     harnesses.keep({ close: () => terminal.core.dispose() });
     const run = terminal.core.queue.runUntilIdle();
