@@ -54,6 +54,7 @@ export function wireLearningQueue(deps: Basics & { sqlite: Sqlite; llm: LlmProvi
     learningHold: () => lane.hold(),
     modelUnavailable: () => lane.waitsLong(),
     stretchLeftMs: () => lane.stretchLeftMs(backgroundModel.learningCostMs()),
+    conversationLeftMs: () => lane.conversationLeftMs(),
     store: jobs,
     clock,
     logger,

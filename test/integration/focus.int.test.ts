@@ -114,15 +114,17 @@ describe('working memory', () => {
     expect(await client.call('focus.update', { threadId, edit: { kind: 'removeTask', taskId: task.id } })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 
-  it('a burst of exchanges makes one job, and an exchange during the job gets a follow-up', async () => {
+  it('a burst of exchanges makes a job each, which run as one update; a later exchange gets the next update', async () => {
     const { core, client, focusRequests } = await harness(['{"focus": "Cooking dinner", "tasks": ["Buy garlic"]}', '{"tasks": [{"text": "Buy garlic", "state": "done"}]}'], { startQueue: false });
     const { threadId } = unwrap(await client.call('chat.send', { text: 'I am cooking dinner tonight.' }));
     unwrap(await client.call('chat.send', { threadId, text: 'I need garlic.' }));
     unwrap(await client.call('chat.send', { threadId, text: 'And some basil.' }));
     const jobs = unwrap(await client.call('queue.list', { status: ['queued', 'running', 'done'] })).jobs.filter((j) => j.kind === 'focus');
-    expect(jobs).toHaveLength(1);
+    expect(jobs).toHaveLength(3);
     await core.queue.runUntilIdle();
     expect(focusRequests()).toHaveLength(1);
+    const after = unwrap(await client.call('queue.list', { status: ['queued', 'running', 'done'] })).jobs.filter((j) => j.kind === 'focus');
+    expect(after.map((j) => j.status)).toEqual(['done', 'done', 'done']);
     expect(focusRequests()[0]).toContain('I am cooking dinner tonight.');
     expect(focusRequests()[0]).toContain('And some basil.');
     unwrap(await client.call('chat.send', { threadId, text: 'Got the garlic.' }));

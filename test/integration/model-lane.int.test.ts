@@ -2,7 +2,8 @@
  * The model lane end to end, on real SQLite and the real Ollama adapter against the fake server: a chat stops a
  * background request that is running, its job goes back to the queue with its attempt returned, and the learning it
  * was doing lands once, neither lost nor doubled; a queue run in another process on the same data folder (a
- * terminal's `queue run`) obeys the app's chat the same way, through the lane's shared file.
+ * terminal's `queue run`) obeys the app's chat the same way, through the lane's shared file; the working memory waits
+ * for a stretch of exchanges while the user chats, even on a model fast enough to learn each exchange at once.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,18 +28,22 @@ const answer = JSON.stringify({ memories: [FACT] });
  * The background model answers extraction slowly the first time (a chunk every 150 ms: several seconds, ample time
  * for a chat to arrive while it streams), quickly after that; chat answers are quick.
  */
-function scriptModel(fake: FakeOllama, slowFirst = true): { extractionRequests: () => FakeInferenceRequest[] } {
+function scriptModel(fake: FakeOllama, slowFirst = true): { extractionRequests: () => FakeInferenceRequest[]; focusRequests: () => FakeInferenceRequest[] } {
   const extractionRequests: FakeInferenceRequest[] = [];
+  const focusRequests: FakeInferenceRequest[] = [];
   fake.setDefaultReply((req): FakeReply => {
     if (req.purpose === 'extract') {
       extractionRequests.push(req);
       if (slowFirst && extractionRequests.length === 1) return { chunks: answer.match(/.{1,4}/g)!, delayMsPerChunk: 150 };
       return { content: answer };
     }
-    if (req.purpose === 'focus') return { content: '{}' };
+    if (req.purpose === 'focus') {
+      focusRequests.push(req);
+      return { content: JSON.stringify({ focus: 'Painting the garden shed', tasks: [] }) };
+    }
     return { content: 'Noted, thank you.' };
   });
-  return { extractionRequests: () => extractionRequests };
+  return { extractionRequests: () => extractionRequests, focusRequests: () => focusRequests };
 }
 
 async function extractJobs(client: Client) {
@@ -124,5 +129,59 @@ describe('one model, one lane', () => {
     expect(memories.map((m) => m.content)).toEqual(['Keeps bees on the roof']);
     const jobs = await extractJobs(app.client);
     expect(jobs.find((j) => j.messageId === first.assistantMessage.id)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('on a model that keeps up, memories are learned per exchange but the working memory waits for a stretch of three', async () => {
+    const laneClock = createTestClock(Date.now());
+    const h = await harnesses.ollama(tempDir(), { core: { laneTiming: { now: () => laneClock.now(), pollMs: 10 } } });
+    unwrap(await h.client.call('settings.update', { patch: { profileEnabled: false, episodesEnabled: false } }));
+    const model = scriptModel(h.fake, false);
+    const focusPrompts = {
+      get length() {
+        return model.focusRequests().length;
+      },
+      at: (i: number) => model.focusRequests()[i]!.messages.map((m) => m.content).join('\n'),
+    };
+    const jobsOf = async (kind: string) => unwrap(await h.client.call('queue.list', { status: ['queued', 'running', 'done'], limit: 50 })).jobs.filter((j) => j.kind === kind);
+    let threadId: number | undefined;
+    /** One exchange as a person has it: a 10 s pause after the previous answer, typing, the message, the answer. */
+    const exchange = async (n: number) => {
+      if (n > 1) {
+        laneClock.advance(10_000);
+        unwrap(await h.client.call('chat.typing', {}));
+        laneClock.advance(LANE_TIMING.typingGraceMs);
+      }
+      const sent = unwrap(await h.client.call('chat.send', { ...(threadId ? { threadId } : {}), text: `Step ${n} of the garden shed: I am painting wall ${n} today.` }));
+      threadId = sent.threadId;
+      laneClock.advance(LANE_TIMING.afterChatGraceMs);
+      h.core.queue.poke();
+      await until(async () => (await jobsOf('extract')).filter((j) => j.status === 'done').length === n, `the extraction of exchange ${n}`);
+    };
+    // Two exchanges teach the lane this user's pauses (10 s); until then each is learned at once, the working memory too.
+    const focusDone = async (n: number) => (await jobsOf('focus')).filter((j) => j.status === 'done').length === n;
+    await exchange(1);
+    await until(() => focusDone(1), 'the first working-memory update');
+    await exchange(2);
+    await until(() => focusDone(2), 'the second working-memory update');
+    // Now mid-conversation: extraction keeps up and runs per exchange; the working memory waits for three exchanges.
+    await exchange(3);
+    await exchange(4);
+    expect(model.extractionRequests()).toHaveLength(4);
+    expect(focusPrompts.length).toBe(2);
+    expect((await jobsOf('focus')).filter((j) => j.status === 'queued')).toHaveLength(2);
+    await exchange(5);
+    await until(() => focusPrompts.length === 3, 'one update for exchanges 3 to 5');
+    for (const n of [3, 4, 5]) expect(focusPrompts.at(2)).toContain(`painting wall ${n}`);
+    expect(focusPrompts.at(2)).not.toContain('painting wall 2');
+    // A lone exchange waits until the pause has lasted twice the typical one: the user is away, it runs.
+    await exchange(6);
+    expect(focusPrompts.length).toBe(3);
+    // This user's pause: 10 s after the answer's grace, so 11.5 s; twice that, from the answer, is away.
+    laneClock.advance(2 * (10_000 + LANE_TIMING.afterChatGraceMs));
+    h.core.queue.poke();
+    await until(() => focusPrompts.length === 4, 'the update once the user is away');
+    expect(focusPrompts.at(3)).toContain('painting wall 6');
+    await h.core.queue.waitForIdle();
+    expect((await jobsOf('focus')).every((j) => j.status === 'done')).toBe(true);
   });
 });

@@ -233,4 +233,21 @@ describe('model lane', () => {
     expect(lane.stretchLeftMs(5_000)).toBe(0); // keeps up in a 10 s pause
     expect(lane.stretchLeftMs(5_001)).toBe(18_000); // does not: wait for a stretch, up to twice the typical pause
   });
+
+  it('the conversation goes on whether or not learning keeps up: until the pause lasts twice the typical one', () => {
+    const { lane, advance } = laneFor();
+    expect(lane.conversationLeftMs()).toBe(0); // no pause known yet
+    answerAfterTwoPauses(lane, advance);
+    advance(2_000);
+    expect(lane.stretchLeftMs(5_000)).toBe(0);
+    expect(lane.conversationLeftMs()).toBe(18_000);
+    lane.typing(); // mid-exchange: at least twice a typical pause to go
+    expect(lane.conversationLeftMs()).toBe(20_000);
+    lane.beginChat()();
+    advance(20_000); // the user is away
+    expect(lane.conversationLeftMs()).toBe(0);
+    const old = laneFor({ chatFirst: false });
+    answerAfterTwoPauses(old.lane, old.advance);
+    expect(old.lane.conversationLeftMs()).toBe(0);
+  });
 });

@@ -78,7 +78,7 @@ export interface ChatServiceDeps {
   /** Where the memory tools search (chat/memory-tool-sources.ts). */
   memoryToolSources: () => MemoryToolSources;
   /** The thread's working memory (focus/focus.service.ts): in the prompt, and its update queued after each exchange. */
-  workingMemory: { forPrompt(threadId: number, pathEndId: number | null): FocusState | null; afterExchange(threadId: number): void };
+  workingMemory: { forPrompt(threadId: number, pathEndId: number | null): FocusState | null; afterExchange(threadId: number, replyId: number): void };
   /** Forgetting by asking (memory/memory-forget.ts): a question that asks to forget is acted on before the answer (forget-in-chat.ts). */
   forget: MemoryForget;
   /** The one model's lane (llm/model-lane.ts): an answer holds it, so background work stops and waits. */
@@ -367,7 +367,7 @@ export function createChatService(deps: ChatServiceDeps) {
     if (reply.content && deps.threadRows.needsTitle(threadId)) {
       queue.enqueue({ kind: 'title', idempotencyKey: `title:${threadId}`, threadId, payload: { userMessageId: user.id, assistantMessageId: reply.id } });
     }
-    if (reply.content) deps.workingMemory.afterExchange(threadId);
+    if (reply.content) deps.workingMemory.afterExchange(threadId, reply.id);
     if (summaryIsDue(deps.summaries, messages.branches, threadId, settings.summary)) {
       queue.enqueue({ kind: 'summarize', idempotencyKey: `summarize:${threadId}:${reply.id}`, threadId, payload: { upToMessageId: reply.id } });
     }

@@ -1,9 +1,12 @@
 /**
- * Updating a thread's working memory after its exchanges, as a background job (`focus`). It reads the exchanges
- * after the last message the working memory was updated through (a burst of exchanges makes one job: the key is the
- * thread and that message, focus.service.ts), the current focus and tasks, and asks the background model for an
- * update as JSON; the update is applied at commit to the state as it is then (focus-rules.ts: the user's edit made
- * while the model worked wins). Exchanges that arrived while it ran get a follow-up job in the same commit.
+ * Updating a thread's working memory after its exchanges, as a background job (`focus`). Each exchange queues a job;
+ * while the user is mid-conversation they wait until FOCUS_STRETCH of them have gathered (or the user pauses for
+ * longer than usual), at any speed of the model: the prompt carries the newest messages word for word meanwhile, so an
+ * update per exchange would spend model time on what the next prompt has anyway. The jobs of a thread then run as one
+ * (handler.batch), which reads the exchanges after the last message the working memory was updated through, the
+ * current focus and tasks, and asks the background model for an update as JSON; the update is applied at commit to the
+ * state as it is then (focus-rules.ts: the user's edit made while the model worked wins). An exchange that finished
+ * while it ran has its own job, queued again by the commit if need be.
  *
  * It reads the conversation shown: the active path's messages (conversation/message-branches.ts), never an edited-away
  * question or a version switched from. When the stored state was derived from another version (focus.store.ts
@@ -19,7 +22,7 @@ import type { MessageBranches } from '../conversation/message-branches';
 import { isReadable } from '../conversation/readable-message';
 import type { EventBus } from '../runtime/event-bus';
 import { modelTextSecretCheck } from '../safety/secret-detector';
-import { UNTIL_STRETCH_ENDS, type JobHandler } from '../jobs/job-queue';
+import type { JobHandler } from '../jobs/job-queue';
 import type { BackgroundModel } from '../llm/background-model';
 import type { Clock } from '../ports/clock.port';
 import { isTrivial } from '../text/small-talk';
@@ -29,8 +32,12 @@ import { applyModelUpdate, liveState, MAX_FOCUS_CHARS, MAX_TASK_CHARS, type Focu
 import { parseFocusUpdate } from './focus-parse';
 import type { FocusStore } from './focus.store';
 
-/** The newest messages one update reads (three exchanges); older unread ones are past news. */
-const MAX_MESSAGES = 6;
+/** Exchanges one update waits for while the user chats (job-queue.ts patience), and reads at most. */
+export const FOCUS_STRETCH = 3;
+/** The newest messages one update reads; older unread ones are past news. */
+const MAX_MESSAGES = 2 * FOCUS_STRETCH;
+/** Jobs of one thread claimed as one update: every exchange waiting, however many the user sent meanwhile. */
+const MAX_JOBS_PER_UPDATE = 50;
 /** Room for the model's answer. */
 export const FOCUS_ANSWER_TOKENS = 600;
 /** The share of the background model's window the messages may take by estimate. */
@@ -104,9 +111,10 @@ export function createFocusJob(deps: { branches: MessageBranches; clock: Clock; 
   return {
     kind: 'focus',
     usesModel: true,
-    // One job per thread reads every exchange since the last update: mid-conversation it waits for the user's pause
-    // (the prompt carries the latest messages word for word meanwhile), and one request then covers the stretch.
-    patience: UNTIL_STRETCH_ENDS,
+    // A job per exchange; mid-conversation they wait for a stretch (see the header), and one request covers them all.
+    patience: FOCUS_STRETCH,
+    patienceAtAnySpeed: true,
+    batch: MAX_JOBS_PER_UPDATE,
     async run({ job, signal }) {
       const settings = deps.settings();
       const threadId = job.threadId;
@@ -123,7 +131,7 @@ export function createFocusJob(deps: { branches: MessageBranches; clock: Clock; 
       const followUp = () => {
         for (const r of branches.pathUp<{ id: number; parent_id: number | null; role: string; status: string }>(branches.leaf(threadId))) {
           if (r.id <= through) return;
-          if (r.role === 'assistant' && r.status !== 'streaming') return enqueueFocusUpdate(deps.enqueue, threadId, through);
+          if (r.role === 'assistant' && r.status !== 'streaming') return enqueueFocusUpdate(deps.enqueue, threadId, through, r.id);
         }
       };
       /** At commit: the state this run read from is still the one for the version shown, and what it read is on it. */
@@ -176,10 +184,10 @@ export function createFocusJob(deps: { branches: MessageBranches; clock: Clock; 
 }
 
 /**
- * The one way a focus job is queued. The key is the thread and the last message its working memory was updated
- * through: every exchange until that job has run shares it, so a burst of exchanges makes one job (which reads them
- * all), and an exchange that lands while it runs gets its follow-up from the job's commit.
+ * The one way a focus job is queued: one per exchange (`replyId`, its answer), so the queue can count a stretch of
+ * them (patience). The payload records the message the working memory was updated through when it was queued; what
+ * a run reads is decided at run time (focus.store.ts).
  */
-export function enqueueFocusUpdate(enqueue: FocusEnqueue, threadId: number, throughMessageId: number): void {
-  enqueue({ kind: 'focus', idempotencyKey: `focus:${threadId}:${throughMessageId}`, threadId, payload: { afterMessageId: throughMessageId } });
+export function enqueueFocusUpdate(enqueue: FocusEnqueue, threadId: number, throughMessageId: number, replyId: number): void {
+  enqueue({ kind: 'focus', idempotencyKey: `focus:${threadId}:${replyId}`, threadId, payload: { afterMessageId: throughMessageId } });
 }

@@ -60,10 +60,10 @@ export function createFocusService(deps: { store: FocusStore; queue: JobQueue; c
       lastRunAt: () => (store.hasExpired(clock.now()) ? null : clock.now()),
       run: () => store.transaction(() => store.dropExpired(clock.now())),
     } satisfies DailyTask,
-    /** Inside the reply's transaction (chat.service.ts): queues the update, one job for a burst (focus.job.ts). */
-    afterExchange(threadId: number): void {
+    /** Inside the reply's transaction (chat.service.ts): queues the update, one job per exchange (focus.job.ts). */
+    afterExchange(threadId: number, replyId: number): void {
       if (!deps.settings().workingMemoryEnabled) return;
-      enqueueFocusUpdate((input) => deps.queue.enqueue(input), threadId, store.read(threadId).throughMessageId);
+      enqueueFocusUpdate((input) => deps.queue.enqueue(input), threadId, store.read(threadId).throughMessageId, replyId);
     },
     /**
      * The live state for a prompt whose conversation ends at `pathEndId` (the new question's parent), while working

@@ -42,8 +42,6 @@ import type { JobRow, JobStatus, JobsStore, RunningLease } from './jobs.store';
 
 export type { JobKind, JobPayload } from './job-payloads';
 export type { JobRow, JobStatus } from './jobs.store';
-/** handler.patience of a kind that waits for the end of the user's stretch of exchanges, however many wait. */
-export const UNTIL_STRETCH_ENDS = Number.MAX_SAFE_INTEGER;
 
 /** A job handed to its handler: the payload is its kind's (job-payloads.ts). */
 export type RunningJob<K extends JobKind> = Omit<JobRow, 'kind' | 'payload'> & { kind: K; payload: JobPayload<K> };
@@ -71,12 +69,17 @@ interface HandlerOf<K extends JobKind> {
    */
   usesModel?: boolean;
   /**
-   * While the user is mid-conversation (options.stretchLeftMs() > 0), a job of this kind waits until this many of its
-   * thread wait, so they run as one batch; once the user pauses for longer than usual it runs whatever waits. Default
-   * 1 (never waits); UNTIL_STRETCH_ENDS: always waits for the pause (a kind whose one job per thread gathers every
-   * exchange since the last run).
+   * While the user is mid-conversation and learning falls behind (options.stretchLeftMs() > 0), a job of this kind
+   * waits until this many of its thread wait, so they run as one batch; once the user pauses for longer than usual it
+   * runs whatever waits. Default 1 (never waits).
    */
   patience?: number;
+  /**
+   * The patience applies whenever the user is mid-conversation (options.conversationLeftMs() > 0), even while learning
+   * keeps up: for work the prompt does not need meanwhile (the working memory: the prompt carries the newest messages
+   * word for word), so a fast machine, too, spends one request on a stretch instead of one per exchange.
+   */
+  patienceAtAnySpeed?: boolean;
   /**
    * At most this many jobs of this kind and thread run together (the commit gets the ids of those still held: a job
    * cancelled or deleted meanwhile is not, and its part must not be written). Default 1.
@@ -134,6 +137,8 @@ export interface JobQueueOptions {
   modelUnavailable?: () => boolean;
   /** How long the user's conversation may still go on before they are likely away (model-lane.ts); 0: not in one. */
   stretchLeftMs?: () => number;
+  /** How long the user's conversation may still go on, whether or not learning keeps up (model-lane.ts); 0: not in one. */
+  conversationLeftMs?: () => number;
   /** Checks whether the LLM is back; resolves true when it is, rejects (or false) when not. */
   probe?: (signal?: AbortSignal) => Promise<boolean>;
   /**
@@ -386,10 +391,18 @@ export class JobQueue {
 
   /** The patient kinds and their thresholds, while the user is mid-conversation; null otherwise. */
   private patientNow(): Map<JobKind, number> | null {
-    if (this.draining || (this.options.stretchLeftMs?.() ?? 0) <= 0) return null;
+    if (this.draining) return null;
+    const behind = (this.options.stretchLeftMs?.() ?? 0) > 0;
+    const chatting = behind || (this.options.conversationLeftMs?.() ?? 0) > 0;
+    if (!chatting) return null;
     const patient = new Map<JobKind, number>();
-    for (const h of this.handlers.values()) if ((h.patience ?? 1) > 1) patient.set(h.kind, h.patience!);
+    for (const h of this.handlers.values()) if ((h.patience ?? 1) > 1 && (behind || h.patienceAtAnySpeed)) patient.set(h.kind, h.patience!);
     return patient.size > 0 ? patient : null;
+  }
+
+  /** How long the stretch a patient job waits for may still go on (the two lane signals agree whenever both are on). */
+  private stretchLeft(): number {
+    return Math.max(this.options.stretchLeftMs?.() ?? 0, this.options.conversationLeftMs?.() ?? 0);
   }
 
   /** When a due job held back by its kind's patience may run (the stretch's end); null when none is held back. */
@@ -400,7 +413,7 @@ export class JobQueue {
     const claimable = this.claimableKinds();
     const kinds = [...patient.keys()].filter((k) => claimable.includes(k));
     if (kinds.length === 0) return null;
-    return this.store.anyDue(kinds, now) ? now + (this.options.stretchLeftMs?.() ?? 0) : null;
+    return this.store.anyDue(kinds, now) ? now + this.stretchLeft() : null;
   }
 
   /** The kinds that may be claimed now: all, except those that need the model while it is unavailable for a while. */

@@ -68,6 +68,12 @@ export interface ModelLane {
    */
   stretchLeftMs(learningCostMs: number | null): number;
   /**
+   * How long the user's conversation may still go on (ms), whether or not learning keeps up: the stretch that work
+   * the prompt does not need meanwhile waits for at any speed (job-queue.ts handler.patienceAtAnySpeed). 0 when no
+   * conversation is under way or no pause is known yet.
+   */
+  conversationLeftMs(): number;
+  /**
    * Waits until background work may use the model, then runs `request` with a signal that aborts when a chat needs
    * the model. Rejects with PREEMPTED when it was stopped for the chat or a long hold began (waiting or running), ABORTED
    * when `signal` was.
@@ -197,13 +203,19 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     return since === 0 || typical === 0 ? null : { since, typical };
   }
 
-  function stretchLeftMs(learningCostMs: number | null): number {
-    if (!chatFirst || learningCostMs === null) return 0;
+  function conversationLeftMs(): number {
+    if (!chatFirst) return 0;
     const { local, since, typical } = pauseKnown();
-    if (typical === 0 || learningCostMs <= KEEP_UP_SHARE * typical) return 0;
+    if (typical === 0) return 0;
     // Mid-exchange (an answer being written, the user typing): the conversation goes on at least a typical pause.
     if (local && (chats > 0 || holdUntil > now())) return AWAY_FACTOR * typical;
     return since === 0 ? 0 : Math.max(0, since + AWAY_FACTOR * typical - now());
+  }
+
+  function stretchLeftMs(learningCostMs: number | null): number {
+    if (learningCostMs === null) return 0;
+    const { typical } = pauseKnown();
+    return learningCostMs <= KEEP_UP_SHARE * typical ? 0 : conversationLeftMs();
   }
 
   /**
@@ -316,6 +328,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     },
     hold,
     stretchLeftMs,
+    conversationLeftMs,
     waitsLong() {
       const reason = hold();
       return reason !== null && LONG_HOLDS.has(reason);
