@@ -7,6 +7,7 @@ import { BrainIcon, ClockIcon, GearIcon, IncognitoIcon, PlusIcon, SearchIcon } f
 import { ThreadItem } from '../threads/ThreadItem';
 import { Toasts } from './Toasts';
 import { modKey, newThreadKeys } from './shortcuts';
+import { startNewThread } from './new-thread';
 import { useStatusStore } from '../status/status.store';
 
 /** A button's tooltip: its name, and its keys when this host has some. */
@@ -21,7 +22,6 @@ export function ThreadSidebar() {
   const pendingDeletes = useThreadsStore((s) => s.pendingDeletes);
   const loaded = useThreadsStore((s) => s.loaded);
   const selectedId = useThreadsStore((s) => s.selectedId);
-  const create = useThreadsStore((s) => s.create);
   const view = useAppStore((s) => s.view);
   const setView = useAppStore((s) => s.setView);
   const setSearchOpen = useAppStore((s) => s.setSearchOpen);
@@ -61,13 +61,13 @@ export function ThreadSidebar() {
         <span className="brand-tagline">{t('app.tagline')}</span>
       </div>
       <div className="sidebar-actions">
-        <button type="button" className="primary grow" onClick={() => void create()} title={withKeys(t('threads.new'), newThreadKeys(host))}>
+        <button type="button" className="primary grow" onClick={() => void startNewThread()} title={withKeys(t('threads.new'), newThreadKeys(host))}>
           <PlusIcon /> {t('threads.new')}
         </button>
         <button
           type="button"
           className="icon"
-          onClick={() => void create({ incognito: true })}
+          onClick={() => void startNewThread({ incognito: true })}
           aria-label={t('threads.newIncognito')}
           title={withKeys(t('threads.newIncognito'), newThreadKeys(host, { shift: true }))}
         >

@@ -10,6 +10,7 @@ import { useChatStore } from '../chat/chat.store';
 import { replyState } from '../chat/chat-merge';
 import { useThreadsStore } from '../threads/threads.store';
 import { isAltNew, isMod } from './shortcuts';
+import { startNewThread } from './new-thread';
 
 export function useShortcuts(): void {
   useEffect(() => {
@@ -20,11 +21,11 @@ export function useShortcuts(): void {
       if ((isMod(e) && key === 'n') || isAltNew(e)) {
         e.preventDefault();
         app.setSearchOpen(false);
-        void useThreadsStore.getState().create();
+        void startNewThread();
       } else if ((isMod(e, { shift: true }) && key === 'n') || isAltNew(e, { shift: true })) {
         e.preventDefault();
         app.setSearchOpen(false);
-        void useThreadsStore.getState().create({ incognito: true });
+        void startNewThread({ incognito: true });
       } else if (isMod(e) && key === 'k') {
         e.preventDefault();
         app.setSearchOpen(!app.searchOpen);
