@@ -55,6 +55,7 @@ export function wireLearningQueue(deps: Basics & { sqlite: Sqlite; llm: LlmProvi
     modelUnavailable: () => lane.waitsLong(),
     stretchLeftMs: () => lane.stretchLeftMs(backgroundModel.learningCostMs()),
     conversationLeftMs: () => lane.conversationLeftMs(),
+    chattingThreadId: () => lane.chattingThreadId(),
     store: jobs,
     clock,
     logger,

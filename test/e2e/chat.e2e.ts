@@ -40,7 +40,7 @@ const STORY_WORDS = Array.from({ length: 80 }, (_, i) => (i === 0 ? 'Once' : i =
 /** Replies by what was asked, so background jobs (titles, summaries) never take a reply meant for the chat. */
 function reply(request: FakeInferenceRequest): FakeReply {
   const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  if (request.purpose === 'title') return { content: last.includes('markdown') ? 'Markdown tour' : 'Small talk' };
+  if (request.purpose === 'title') return { content: last.includes('markdown') ? 'Markdown tour' : last.includes('garden plan') ? 'Garden plan' : 'Small talk' };
   if (last.includes('markdown')) return { content: MARKDOWN_ANSWER, thinking: 'The user wants code and an image.' };
   if (last === 'Tell me a long story') return { chunks: STORY_WORDS.map((w) => `${w} `), delayMsPerChunk: 300 };
   return { content: `You said: ${last}` };
@@ -330,6 +330,38 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     await chat.thread('Cats and code').getByRole('button', { name: /^Cats and code/ }).click();
     await expect.poll(() => chat.questions.first().locator('.bubble').textContent()).toBe('Show me some\nmarkdown please');
     expect((await chat.questions.count()) + (await chat.answers.count())).toBe(before.messageCount);
+  });
+
+  it('words typed while a new thread is being made go to the new thread; the old one keeps its draft', async () => {
+    await (await chat.askInNewThread('Where did we leave the garden plan?')).waitFor();
+    await expect.poll(() => chat.thread('Garden plan').count()).toBe(1);
+    await chat.composer.fill('A note for later');
+    // The core answers thread.create only when the test lets it: meanwhile the composer still shows the old thread.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => (asked = resolve));
+    await page.route('**/rpc/thread.create', async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    try {
+      const before = await chat.threads.count();
+      await chat.newThreadButton.click();
+      await arrived;
+      await chat.composer.press('End');
+      await chat.composer.pressSequentially(' What should I plant in March?');
+      release();
+      await expect.poll(() => chat.threads.count()).toBe(before + 1);
+      await expect.poll(() => chat.composer.inputValue()).toBe(' What should I plant in March?');
+      await chat.thread('Garden plan').getByRole('button', { name: /^Garden plan/ }).click();
+      await expect.poll(() => chat.composer.inputValue()).toBe('A note for later');
+      await chat.composer.fill('');
+    } finally {
+      release();
+      await page.unroute('**/rpc/thread.create');
+    }
   });
 
   it('settings: validates the context shares, saves a group without resetting it, applies the theme at once', async () => {

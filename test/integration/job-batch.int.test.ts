@@ -30,9 +30,9 @@ function deferred() {
 describe('job batches', () => {
   const tempDir = useTempDirs();
 
-  function setup(stretchLeftMs?: () => number, conversationLeftMs?: () => number) {
+  function setup(stretchLeftMs?: () => number, conversation?: { leftMs: () => number; threadId: () => number | null }) {
     const db = openDatabase(path.join(tempDir(), 'q.db'), { migrationsDir: sourceMigrationsDir() });
-    const queue = new JobQueue({ store: createJobsStore(db.sqlite), clock: { now: () => 1_000_000 }, logger: silentLogger, baseBackoffMs: 60_000, random: () => 0.5, ...(stretchLeftMs ? { stretchLeftMs } : {}), ...(conversationLeftMs ? { conversationLeftMs } : {}) });
+    const queue = new JobQueue({ store: createJobsStore(db.sqlite), clock: { now: () => 1_000_000 }, logger: silentLogger, baseBackoffMs: 60_000, random: () => 0.5, ...(stretchLeftMs ? { stretchLeftMs } : {}), ...(conversation ? { conversationLeftMs: conversation.leftMs, chattingThreadId: conversation.threadId } : {}) });
     open.push({ db, queue });
     const thread = () => Number(db.sqlite.prepare("INSERT INTO threads (title, created_at, updated_at, last_activity_at) VALUES ('t', 1, 1, 1)").run().lastInsertRowid);
     const enqueue = (threadId: number, n: number) =>
@@ -163,14 +163,17 @@ describe('job batches', () => {
     expect(batches).toEqual([[first, second, third], [other]]);
   });
 
-  it('while learning keeps up, only a kind patient at any speed waits for its stretch; the others run at once', async () => {
+  it('while learning keeps up, only a kind patient at any speed waits for its stretch, in the thread being chatted in', async () => {
     let conversation = 60_000;
-    const { queue, thread, enqueue } = setup(() => 0, () => conversation);
+    let chattingIn: number | null = null;
+    const { queue, thread, enqueue } = setup(() => 0, { leftMs: () => conversation, threadId: () => chattingIn });
     const ran: Array<[string, number[]]> = [];
     queue.register({ kind: 'extract', batch: 3, patience: 3, run: async ({ batch }) => (ran.push(['extract', batch.map((b) => b.id)]), () => {}) });
     queue.register({ kind: 'focus', batch: 3, patience: 3, patienceAtAnySpeed: true, run: async ({ batch }) => (ran.push(['focus', batch.map((b) => b.id)]), () => {}) });
     const a = thread();
-    const focus = (n: number) => queue.enqueue({ kind: 'focus', payload: { afterMessageId: 0 }, idempotencyKey: `f${n}`, threadId: a });
+    const b = thread();
+    chattingIn = a;
+    const focus = (n: number, threadId = a) => queue.enqueue({ kind: 'focus', payload: { afterMessageId: 0 }, idempotencyKey: `f${n}`, threadId });
     const first = enqueue(a, 1);
     const f1 = focus(1);
     queue.start();
@@ -180,6 +183,10 @@ describe('job batches', () => {
     const f3 = focus(3);
     await until(() => queue.get(f3)!.status === 'done', 'the stretch of three');
     expect(ran).toEqual([['extract', [first]], ['focus', [f1, f2, f3]]]);
+    // Another thread's does not wait: the user is not chatting there.
+    const elsewhere = focus(5, b);
+    await until(() => queue.get(elsewhere)!.status === 'done', "the other thread's update");
+    expect(ran.at(-1)).toEqual(['focus', [elsewhere]]);
     // A lone one waits until the conversation is over.
     const f4 = focus(4);
     let idle = false;

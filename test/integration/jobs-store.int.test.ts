@@ -60,7 +60,7 @@ describe('the jobs store', () => {
     const { store, job, thread } = setup();
     const t = thread();
     const first = store.insert(job('a', { threadId: t, runAfter: 10 }), 0);
-    const patient = new Map([['extract' as const, 3]]);
+    const patient = new Map([['extract' as const, { threshold: 3 }]]);
     expect(store.nextDue(['extract'], patient, 100)).toBeNull();
     store.insert(job('b', { threadId: t, runAfter: 20 }), 0);
     expect(store.nextDue(['extract'], patient, 100)).toBeNull();
@@ -68,6 +68,19 @@ describe('the jobs store', () => {
     expect(store.nextDue(['extract'], patient, 100)?.id).toBe(first);
     const other = store.insert(job('t', { kind: 'title', threadId: t, runAfter: 5 }), 0);
     expect(store.nextDue(['title', 'extract'], patient, 100)?.id).toBe(other);
+  });
+
+  it('a kind patient for one thread holds only that thread\'s jobs; the other threads\' run', () => {
+    const { store, job, thread } = setup();
+    const chatting = thread();
+    const left = thread();
+    const here = store.insert(job('here', { threadId: chatting, runAfter: 10 }), 0);
+    const patient = new Map([['extract' as const, { threshold: 2, onlyThread: chatting }]]);
+    expect(store.nextDue(['extract'], patient, 100)).toBeNull();
+    const there = store.insert(job('there', { threadId: left, runAfter: 20 }), 0);
+    expect(store.nextDue(['extract'], patient, 100)?.id).toBe(there);
+    store.insert(job('here too', { threadId: chatting, runAfter: 30 }), 0);
+    expect(store.nextDue(['extract'], patient, 100)?.id).toBe(here);
   });
 
   it('after a claim only the holder of the current fencing token writes: an older token changes nothing', () => {
@@ -128,7 +141,7 @@ describe('the jobs store', () => {
       return prepare(sql);
     }) as typeof db.sqlite.prepare;
     for (let i = 0; i < 5; i++) {
-      store.nextDue(['extract', 'title'], new Map([['extract' as const, 2]]), 200);
+      store.nextDue(['extract', 'title'], new Map([['extract' as const, { threshold: 2 }]]), 200);
       store.list(['queued'], 10);
     }
     expect(prepared).toBe(2);

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Settings } from '../../shared/contract';
 import { MnemoError } from '../../shared/errors';
@@ -249,5 +252,33 @@ describe('model lane', () => {
     const old = laneFor({ chatFirst: false });
     answerAfterTwoPauses(old.lane, old.advance);
     expect(old.lane.conversationLeftMs()).toBe(0);
+  });
+
+  it('knows the thread the user chats in while the conversation goes on; another process on the folder knows it too', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-lane-'));
+    try {
+      const signalFile = path.join(dir, 'lane.json');
+      let t = 1_000_000;
+      const now = () => t;
+      const { lane } = laneFor({ signalFile, now });
+      const terminal = laneFor({ signalFile, now }).lane;
+      for (let i = 0; i < 2; i++) {
+        lane.beginChat(4)();
+        t += 10_000;
+        lane.typing();
+        t += 4_001;
+      }
+      lane.typing();
+      expect(lane.chattingThreadId()).toBe(4); // typing: the conversation goes on, in thread 4 so far
+      lane.beginChat(7)();
+      t += 2_000;
+      expect(lane.chattingThreadId()).toBe(7);
+      expect(terminal.chattingThreadId()).toBe(7);
+      t += 20_000; // away
+      expect(lane.chattingThreadId()).toBeNull();
+      expect(terminal.chattingThreadId()).toBeNull();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -214,7 +214,7 @@ export function createChatService(deps: ChatServiceDeps) {
     active.set(threadId, controller);
     // From the start, not only around the model request: retrieval and prompt assembly are when a running background
     // request should already be stopping, so the model is free by the time the prompt goes out.
-    const release = deps.lane.beginChat();
+    const release = deps.lane.beginChat(threadId);
     try {
       await deps.chooseModelsIfUnset();
       const settings = deps.settings();

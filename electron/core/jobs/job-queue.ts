@@ -38,7 +38,7 @@ import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { readPayload, type JobKind, type JobPayload } from './job-payloads';
 import { formatLeaseOwner, judgeLease, newLeaseOwner, type LeaseHolder } from './lease-owner';
-import type { JobRow, JobStatus, JobsStore, RunningLease } from './jobs.store';
+import type { JobRow, JobStatus, JobsStore, Patience, RunningLease } from './jobs.store';
 
 export type { JobKind, JobPayload } from './job-payloads';
 export type { JobRow, JobStatus } from './jobs.store';
@@ -75,9 +75,9 @@ interface HandlerOf<K extends JobKind> {
    */
   patience?: number;
   /**
-   * The patience applies whenever the user is mid-conversation (options.conversationLeftMs() > 0), even while learning
-   * keeps up: for work the prompt does not need meanwhile (the working memory: the prompt carries the newest messages
-   * word for word), so a fast machine, too, spends one request on a stretch instead of one per exchange.
+   * The patience applies to the thread the user is chatting in (options.chattingThreadId) even while learning keeps
+   * up: for work the prompt does not need meanwhile (the working memory: the prompt carries the newest messages word for
+   * word), so a fast machine, too, spends one request on a stretch instead of one per exchange. Other threads' jobs run.
    */
   patienceAtAnySpeed?: boolean;
   /**
@@ -139,6 +139,8 @@ export interface JobQueueOptions {
   stretchLeftMs?: () => number;
   /** How long the user's conversation may still go on, whether or not learning keeps up (model-lane.ts); 0: not in one. */
   conversationLeftMs?: () => number;
+  /** The thread the user is chatting in (model-lane.ts), while they are; null: none. */
+  chattingThreadId?: () => number | null;
   /** Checks whether the LLM is back; resolves true when it is, rejects (or false) when not. */
   probe?: (signal?: AbortSignal) => Promise<boolean>;
   /**
@@ -390,13 +392,16 @@ export class JobQueue {
   }
 
   /** The patient kinds and their thresholds, while the user is mid-conversation; null otherwise. */
-  private patientNow(): Map<JobKind, number> | null {
+  private patientNow(): Map<JobKind, Patience> | null {
     if (this.draining) return null;
     const behind = (this.options.stretchLeftMs?.() ?? 0) > 0;
-    const chatting = behind || (this.options.conversationLeftMs?.() ?? 0) > 0;
-    if (!chatting) return null;
-    const patient = new Map<JobKind, number>();
-    for (const h of this.handlers.values()) if ((h.patience ?? 1) > 1 && (behind || h.patienceAtAnySpeed)) patient.set(h.kind, h.patience!);
+    const thread = behind || (this.options.conversationLeftMs?.() ?? 0) <= 0 ? null : (this.options.chattingThreadId?.() ?? null);
+    const patient = new Map<JobKind, Patience>();
+    for (const h of this.handlers.values()) {
+      if ((h.patience ?? 1) <= 1) continue;
+      if (behind) patient.set(h.kind, { threshold: h.patience! });
+      else if (h.patienceAtAnySpeed && thread !== null) patient.set(h.kind, { threshold: h.patience!, onlyThread: thread });
+    }
     return patient.size > 0 ? patient : null;
   }
 

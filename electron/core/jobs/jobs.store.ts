@@ -45,6 +45,12 @@ export interface RunningLease {
   lease_expires_at: number | null;
 }
 
+/** A patient kind's rule now: its jobs wait until `threshold` of one thread wait; with `onlyThread`, only that thread's. */
+export interface Patience {
+  threshold: number;
+  onlyThread?: number;
+}
+
 export interface NewJob {
   kind: JobKind;
   idempotencyKey: string;
@@ -157,16 +163,18 @@ export function createJobsStore(sqlite: Sqlite) {
   }
 
   /**
-   * The SQL that keeps a patient job unclaimed while fewer than its kind's threshold of its kind and thread wait, with
-   * its parameters; '' when no kind is patient now.
+   * The SQL that keeps a patient job unclaimed while fewer than its kind's threshold of its kind and thread wait (of
+   * the one thread it names, if it names one), with its parameters; '' when no kind is patient now.
    */
-  function patienceFilter(patient: ReadonlyMap<JobKind, number> | null, now: number): { sql: string; params: unknown[] } {
+  function patienceFilter(patient: ReadonlyMap<JobKind, Patience> | null, now: number): { sql: string; params: unknown[] } {
     if (!patient || patient.size === 0) return { sql: '', params: [] };
     const kinds = [...patient.keys()];
     const threshold = `CASE j.kind ${kinds.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+    // A kind patient for one thread only: its jobs of other threads compare that thread with their own and pass.
+    const waitingThread = `CASE j.kind ${kinds.map(() => 'WHEN ? THEN ?').join(' ')} END`;
     return {
-      sql: ` AND (j.kind NOT IN (${marks(kinds.length)}) OR (SELECT count(*) FROM jobs k WHERE k.status = 'queued' AND k.run_after <= ? AND k.kind = j.kind AND k.thread_id IS j.thread_id) >= ${threshold})`,
-      params: [...kinds, now, ...kinds.flatMap((k) => [k, patient.get(k)!])],
+      sql: ` AND (j.kind NOT IN (${marks(kinds.length)}) OR j.thread_id IS NOT coalesce(${waitingThread}, j.thread_id) OR (SELECT count(*) FROM jobs k WHERE k.status = 'queued' AND k.run_after <= ? AND k.kind = j.kind AND k.thread_id IS j.thread_id) >= ${threshold})`,
+      params: [...kinds, ...kinds.flatMap((k) => [k, patient.get(k)!.onlyThread ?? null]), now, ...kinds.flatMap((k) => [k, patient.get(k)!.threshold])],
     };
   }
 
@@ -232,7 +240,7 @@ export function createJobsStore(sqlite: Sqlite) {
       return shaped(`SELECT 1 FROM jobs WHERE status = 'queued' AND run_after <= ? AND kind IN (${marks(kinds.length)}) LIMIT 1`).get(now, ...kinds) !== undefined;
     },
     /** The next due job of these kinds, oldest run_after first, leaving out patient kinds still below their threshold. */
-    nextDue(kinds: readonly JobKind[], patient: ReadonlyMap<JobKind, number> | null, now: number): JobRow | null {
+    nextDue(kinds: readonly JobKind[], patient: ReadonlyMap<JobKind, Patience> | null, now: number): JobRow | null {
       const patience = patienceFilter(patient, now);
       const row = shaped(`SELECT * FROM jobs j WHERE j.status = 'queued' AND j.run_after <= ? AND j.kind IN (${marks(kinds.length)})${patience.sql} ORDER BY j.run_after, j.id LIMIT 1`).get(
         now,

@@ -49,8 +49,11 @@ export interface ModelLaneOptions {
 }
 
 export interface ModelLane {
-  /** A chat request is about to go out: running background requests stop now, none starts until the release. */
-  beginChat(): () => void;
+  /**
+   * A chat request is about to go out: running background requests stop now, none starts until the release.
+   * `threadId`: the thread it is in, the one the user is chatting in from now on (chattingThreadId).
+   */
+  beginChat(threadId?: number): () => void;
   /** The user is typing a message. */
   typing(): void;
   /** From the desktop host's power monitor. */
@@ -73,6 +76,8 @@ export interface ModelLane {
    * conversation is under way or no pause is known yet.
    */
   conversationLeftMs(): number;
+  /** The thread of the conversation under way (the last chat's), while conversationLeftMs() > 0; else null. */
+  chattingThreadId(): number | null;
   /**
    * Waits until background work may use the model, then runs `request` with a signal that aborts when a chat needs
    * the model. Rejects with PREEMPTED when it was stopped for the chat or a long hold began (waiting or running), ABORTED
@@ -93,9 +98,11 @@ interface SharedSignal {
   activeAt: number;
   pauseSince: number;
   typicalPauseMs: number;
+  /** The thread the user chats in (0: none known). */
+  threadId: number;
 }
 
-const NO_SIGNAL: SharedSignal = { holdUntil: 0, activeAt: 0, pauseSince: 0, typicalPauseMs: 0 };
+const NO_SIGNAL: SharedSignal = { holdUntil: 0, activeAt: 0, pauseSince: 0, typicalPauseMs: 0, threadId: 0 };
 /** Pauses remembered (the typical one is their median), and how many are needed before a request must fit one. */
 const PAUSES_KEPT = 7;
 const PAUSES_NEEDED = 2;
@@ -132,12 +139,14 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
   /** The pause under way: from the end of the last answer until the user's next keystroke or message (0: none). */
   let pauseSince = 0;
   const pauses: number[] = [];
+  /** The thread of the last chat request (0: none). */
+  let chatThread = 0;
 
   function readShared(): SharedSignal {
     if (!options.signalFile) return NO_SIGNAL;
     try {
       const parsed = JSON.parse(fs.readFileSync(options.signalFile, 'utf8')) as Partial<SharedSignal>;
-      return { holdUntil: finite(parsed.holdUntil), activeAt: finite(parsed.activeAt), pauseSince: finite(parsed.pauseSince), typicalPauseMs: finite(parsed.typicalPauseMs) };
+      return { holdUntil: finite(parsed.holdUntil), activeAt: finite(parsed.activeAt), pauseSince: finite(parsed.pauseSince), typicalPauseMs: finite(parsed.typicalPauseMs), threadId: finite(parsed.threadId) };
     } catch {
       return NO_SIGNAL; // no file (nobody chatted yet), or caught mid-rename: nothing holds
     }
@@ -145,7 +154,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
 
   function writeShared(): void {
     if (!options.signalFile) return;
-    const signal: SharedSignal = { holdUntil: chats > 0 ? Math.max(holdUntil, now() + CHAT_HOLD_MS) : holdUntil, activeAt, pauseSince, typicalPauseMs: typicalPause() };
+    const signal: SharedSignal = { holdUntil: chats > 0 ? Math.max(holdUntil, now() + CHAT_HOLD_MS) : holdUntil, activeAt, pauseSince, typicalPauseMs: typicalPause(), threadId: chatThread };
     const body = JSON.stringify(signal);
     const temp = `${options.signalFile}.${process.pid}.tmp`;
     try {
@@ -286,8 +295,9 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
   }
 
   return {
-    beginChat() {
+    beginChat(threadId) {
       if (!chatFirst) return () => {};
+      if (threadId !== undefined) chatThread = threadId;
       chats++;
       endPause(false);
       activeAt = now();
@@ -329,6 +339,11 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     hold,
     stretchLeftMs,
     conversationLeftMs,
+    chattingThreadId() {
+      if (conversationLeftMs() <= 0) return null;
+      const thread = chatThread || readShared().threadId;
+      return thread > 0 ? thread : null;
+    },
     waitsLong() {
       const reason = hold();
       return reason !== null && LONG_HOLDS.has(reason);
