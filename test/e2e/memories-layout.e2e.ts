@@ -158,4 +158,22 @@ describe('the Memories screen fits, in both languages', () => {
       unwrap(await api.call('settings.update', { patch: { language: 'en' } }));
     }
   });
+
+  it('a day can be picked from the calendar as well as typed, and is shown the way a typed one is', async () => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.getByRole('button', { name: 'Add memory' }).click();
+    const dialog = memories.dialog('Add a memory');
+    await dialog.getByRole('textbox', { name: 'What Mnemo remembers' }).fill('Swims on Wednesdays');
+    const day = dialog.getByRole('textbox', { name: 'Expiry date' });
+    await dialog.getByRole('button', { name: 'Choose from a calendar' }).click();
+    // The browser's own picker: what the user picks in it arrives as the date input's value.
+    await dialog.locator('input[type="date"]').fill('2027-03-01');
+    await expect.poll(() => day.inputValue()).toBe('03/01/2027');
+    await dialog.getByRole('button', { name: 'Add memory' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    const swim = unwrap(await api.call('memory.list', {})).items.find((m) => m.content === 'Swims on Wednesdays')!;
+    expect(new Date(swim.expiresAt! + 1).getDate()).toBe(2); // through the end of 1 March 2027 (local day)
+    expect(errors).toEqual([]);
+  });
 });
