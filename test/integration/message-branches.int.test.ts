@@ -227,6 +227,43 @@ describe('edit and resend, regenerate, versions', () => {
     expect(unwrap(await client.call('memory.list', {})).items).toHaveLength(1);
   });
 
+  it('a memory merges once per time the user said it: another answer to the same message, worded otherwise, changes nothing', async () => {
+    const h = await harnesses.ollama(tempDir(), { core: { embedder: createBagOfWordsEmbedder({ dimensions: 64 }) } });
+    const { core, client, fake } = h;
+    unwrap(await client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
+    let extractions = 0;
+    const fact = (content: string, evidence: string) => [{ content, category: 'knowledge', importance: 0.9, confidence: 0.9, validity: 'permanent', evidence }];
+    fake.setDefaultReply(
+      echoModel((req) => {
+        const prompt = req.messages.at(-1)!.content;
+        if (!prompt.includes('I live in Lisbon')) return [];
+        // The first run words it one way; a later run on the same message (a regenerated answer), another.
+        return (extractions += 1) === 1 ? fact('Lives in Lisbon', 'I live in Lisbon') : fact('Living in Lisbon', 'I live in Lisbon');
+      }),
+    );
+    const t = unwrap(await client.call('thread.create', {}));
+    const said = unwrap(await client.call('chat.send', { threadId: t.id, text: 'I live in Lisbon and I work as a nurse there.' }));
+    await core.queue.waitForIdle();
+    const [memory] = unwrap(await client.call('memory.list', {})).items;
+    expect(memory).toMatchObject({ content: 'Lives in Lisbon' });
+    const merges = async () => ({
+      events: unwrap(await client.call('timeline.list', { kinds: ['merged'] })).events.filter((e) => e.memoryId === memory!.id).map((e) => e.data.messageId),
+      versions: unwrap(await client.call('memory.get', { memoryId: memory!.id })).versions.filter((v) => v.reason === 'merged').length,
+    });
+
+    unwrap(await client.call('chat.regenerate', { messageId: said.assistantMessage.id }));
+    await core.queue.waitForIdle();
+    expect(fake.requests.filter((r) => r.purpose === 'extract')).toHaveLength(2);
+    expect(await merges()).toEqual({ events: [], versions: 0 });
+    expect(unwrap(await client.call('memory.list', {})).items.map((m) => m.content)).toEqual(['Lives in Lisbon']);
+
+    // Said again, in other words, in a later message: that is a merge.
+    const again = unwrap(await client.call('chat.send', { threadId: t.id, text: 'As I said before, I live in Lisbon.' }));
+    await core.queue.waitForIdle();
+    expect((await merges()).events).toEqual([again.userMessage.id]);
+    expect(unwrap(await client.call('memory.list', {})).items).toHaveLength(1);
+  });
+
   it('a JSON export keeps every branch and the one shown, an import brings them back; the Markdown shows the conversation shown', async () => {
     const { client } = await harness(tempDir, { core: { startQueue: false } });
     const t = unwrap(await client.call('thread.create', {}));

@@ -257,6 +257,8 @@ export function createExtractionJob(deps: {
       // merged like a near duplicate; whatever it contradicts is superseded by the merged memory.
       const [same] = slot.same;
       if (same && candidate.flag === null) {
+        // Learned from this saying already, in other words (another answer to the same message): nothing new.
+        if (memories.heardFrom(same.id, exchange.user.id)) return;
         outcome.updated.push(mergeInto(same, candidate, embedding, { slot: slot.name }));
         if (!needsReview) for (const old of replaced.filter((m) => m.id !== same.id)) outcome.updated.push(supersede(old, same.id));
         return;
@@ -282,7 +284,9 @@ export function createExtractionJob(deps: {
           statuses: ['active'],
         });
         if (near) {
-          outcome.updated.push(mergeInto(near.memory, candidate, embedding, { similarity: Math.round(near.similarity * 1000) / 1000 }));
+          if (!memories.heardFrom(near.memory.id, exchange.user.id)) {
+            outcome.updated.push(mergeInto(near.memory, candidate, embedding, { similarity: Math.round(near.similarity * 1000) / 1000 }));
+          }
           return;
         }
       }
