@@ -161,6 +161,7 @@ export function createFocusJob(deps: { branches: MessageBranches; clock: Clock; 
         messages: [{ role: 'user', content: focusPrompt({ state, messages: fitted }) }],
         format: FOCUS_ANSWER_SCHEMA,
         answerTokens: FOCUS_ANSWER_TOKENS,
+        exchanges: Math.max(1, messages.filter((m) => m.role === 'user').length),
         signal,
       });
       const update = parseFocusUpdate(text);

@@ -29,6 +29,8 @@ export interface BackgroundQuestion {
   /** The output cap (num_predict): what the purpose really needs. */
   answerTokens: number;
   temperature?: number;
+  /** How many exchanges the request learns from, for the cost of one exchange's learning (default 1). */
+  exchanges?: number;
   signal: AbortSignal;
 }
 
@@ -44,9 +46,10 @@ export interface BackgroundModel {
   ask(question: BackgroundQuestion): Promise<BackgroundAnswer>;
   usage(): ModelUsage;
   /**
-   * The model time one exchange's learning takes, as measured: an extraction request plus a working-memory update, on
-   * average (a batch counts as one request, so batching makes it look dearer, never cheaper). Null until an extraction
-   * has been measured.
+   * The model time one exchange's learning takes, as measured: an extraction request (a batch counts as one request,
+   * so batching makes it look dearer, never cheaper) plus a working memory update's share per exchange (it waits for a
+   * stretch of exchanges at any speed, so a request per exchange would overstate it). Null until an extraction has
+   * been measured.
    */
   learningCostMs(): number | null;
 }
@@ -62,6 +65,8 @@ const SPEED_WEIGHT = 0.2;
 export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLane; settings: () => Settings; now?: () => number }): BackgroundModel {
   const now = deps.now ?? Date.now;
   const counts = new Map<BackgroundPurpose, ModelUsage['purposes'][number]>();
+  /** Exchanges the answered requests of a purpose learned from. */
+  const exchangesOf = new Map<BackgroundPurpose, number>();
   let speed: ModelUsage['speed'] = null;
 
   function count(purpose: BackgroundPurpose): ModelUsage['purposes'][number] {
@@ -107,7 +112,7 @@ export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLan
 
   return {
     contextWindow: () => deps.llm.contextWindow(deps.settings().backgroundModel),
-    async ask({ purpose, messages, format, answerTokens, temperature, signal }) {
+    async ask({ purpose, messages, format, answerTokens, temperature, exchanges, signal }) {
       const settings = deps.settings();
       const entry = count(purpose);
       const promptEstimate = messages.reduce((n, m) => n + estimateTokens(m.content), 0);
@@ -148,6 +153,7 @@ export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLan
           }
         }, expectedMs(purpose, promptEstimate, answerTokens));
         entry.requests++;
+        exchangesOf.set(purpose, (exchangesOf.get(purpose) ?? 0) + Math.max(1, exchanges ?? 1));
         entry.promptTokens += result.promptTokens ?? promptEstimate;
         entry.outputTokens += result.completionTokens ?? estimateTokens(result.content + result.thinking);
         observe(result);
@@ -161,12 +167,10 @@ export function createBackgroundModel(deps: { llm: ModelRequests; lane: ModelLan
     },
     usage: () => ({ purposes: BACKGROUND_PURPOSES.map((p) => ({ ...count(p) })), speed }),
     learningCostMs() {
-      const average = (purpose: BackgroundPurpose) => {
-        const entry = count(purpose);
-        return entry.requests > 0 ? entry.modelMs / entry.requests : null;
-      };
-      const extract = average('extract');
-      return extract === null ? null : extract + (average('focus') ?? 0);
+      const extract = count('extract');
+      if (extract.requests === 0) return null;
+      const focus = count('focus');
+      return extract.modelMs / extract.requests + (focus.requests > 0 ? focus.modelMs / exchangesOf.get('focus')! : 0);
     },
   };
 }
