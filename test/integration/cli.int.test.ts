@@ -109,7 +109,7 @@ describe('terminal host: chat, threads, models, queue', () => {
       expect(models.stdout).toContain('llama3.2:latest');
 
       const queued = await cli(['queue', 'status', '--json'], env);
-      expect(JSON.parse(queued.stdout)).toMatchObject({ queued: 4, running: null }); // extract x2 + title + one working-memory update for both exchanges
+      expect(JSON.parse(queued.stdout)).toMatchObject({ queued: 5, running: null }); // extract x2 + title + a working-memory job per exchange
       fake.setDefaultReply({ content: 'A title' });
       const run = await cli(['queue', 'run', '--until-idle'], env);
       expect(run.code, run.stderr).toBe(0);
