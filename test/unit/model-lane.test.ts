@@ -212,6 +212,27 @@ describe('model lane', () => {
     expect(longRan).toBe(true);
   });
 
+  it('a request must end within a short pause of this user, not only the typical one: the next keystroke would stop it', async () => {
+    const { lane, advance } = laneFor();
+    // Pauses of 6, 14, 8, 12 and 10 s (answer to the next keystroke): typically 10 s, but a quarter of them under 8 s.
+    for (const pause of [6_000, 14_000, 8_000, 12_000, 10_000]) {
+      lane.beginChat()();
+      advance(pause);
+      lane.typing();
+      advance(4_001);
+    }
+    lane.beginChat()();
+    advance(1_501); // past the grace: nothing holds now
+    let ran = false;
+    const long = lane.runBackground(new AbortController().signal, async () => (ran = true), 7_000);
+    await tick(50);
+    expect(ran).toBe(false); // 1.5 + 7 s ends within the typical 10 s, but not within 8 s
+    await expect(lane.runBackground(new AbortController().signal, async () => 'short', 6_000)).resolves.toBe('short');
+    advance(18_500); // twice the typical pause: the user is likely away, it runs
+    await long;
+    expect(ran).toBe(true);
+  });
+
   it('with no pause known yet, a request of any length may start', async () => {
     const { lane } = laneFor();
     await expect(lane.runBackground(new AbortController().signal, async () => 'ok', 600_000)).resolves.toBe('ok');

@@ -11,9 +11,9 @@
  *   512 prompt tokens: seconds on a CPU, so stopping only when the chat goes out would make the chat wait that long);
  * - after an answer, a short grace (a tool call's second request, a quick "thanks") before learning starts again.
  * - in a pause between messages, a request starts only if it fits: the lane learns how long this user's pauses last
- *   (from the end of an answer to their next keystroke in the composer) and a request the gateway expects to take longer than
- *   what is left of a typical pause waits, unless the pause has already run longer than usual (the user is likely
- *   away). On a slow machine learning then happens in the longer pauses, in batches, instead of being started and
+ *   (from the end of an answer to their next keystroke in the composer) and a request the gateway expects to take
+ *   longer than what is left of a short pause (one a quarter of theirs fall short of) waits, unless the pause has
+ *   already run longer than usual (the user is likely away). On a slow machine learning then happens in the longer pauses, in batches, instead of being started and
  *   stopped again at every message, each time wasting the model time it had used.
  * The user's schedule (settings.learningSchedule) can keep background work to times when they are away, or pause it;
  * the desktop app can also hold it while on battery (settings.learningNeedsPower, fed by Electron's powerMonitor).
@@ -98,11 +98,12 @@ interface SharedSignal {
   activeAt: number;
   pauseSince: number;
   typicalPauseMs: number;
+  shortPauseMs: number;
   /** The thread the user chats in (0: none known). */
   threadId: number;
 }
 
-const NO_SIGNAL: SharedSignal = { holdUntil: 0, activeAt: 0, pauseSince: 0, typicalPauseMs: 0, threadId: 0 };
+const NO_SIGNAL: SharedSignal = { holdUntil: 0, activeAt: 0, pauseSince: 0, typicalPauseMs: 0, shortPauseMs: 0, threadId: 0 };
 /** Pauses remembered (the typical one is their median), and how many are needed before a request must fit one. */
 const PAUSES_KEPT = 7;
 const PAUSES_NEEDED = 2;
@@ -111,6 +112,8 @@ const PAUSES_NEEDED = 2;
  * (it is their median), so starting long work at 1x would have it stopped by the next keystroke half of the time.
  */
 const AWAY_FACTOR = 2;
+/** A request must fit in the pause this share of the user's pauses fall short of (fits). */
+const SHORT_PAUSE_SHARE = 0.25;
 /** Learning keeps up when one exchange's learning takes at most this share of the user's typical pause. */
 const KEEP_UP_SHARE = 0.5;
 /** The lane's timing by default, wall-clock ms (a benchmark that runs time faster than real scales these with it). */
@@ -146,7 +149,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     if (!options.signalFile) return NO_SIGNAL;
     try {
       const parsed = JSON.parse(fs.readFileSync(options.signalFile, 'utf8')) as Partial<SharedSignal>;
-      return { holdUntil: finite(parsed.holdUntil), activeAt: finite(parsed.activeAt), pauseSince: finite(parsed.pauseSince), typicalPauseMs: finite(parsed.typicalPauseMs), threadId: finite(parsed.threadId) };
+      return { holdUntil: finite(parsed.holdUntil), activeAt: finite(parsed.activeAt), pauseSince: finite(parsed.pauseSince), typicalPauseMs: finite(parsed.typicalPauseMs), shortPauseMs: finite(parsed.shortPauseMs), threadId: finite(parsed.threadId) };
     } catch {
       return NO_SIGNAL; // no file (nobody chatted yet), or caught mid-rename: nothing holds
     }
@@ -154,7 +157,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
 
   function writeShared(): void {
     if (!options.signalFile) return;
-    const signal: SharedSignal = { holdUntil: chats > 0 ? Math.max(holdUntil, now() + CHAT_HOLD_MS) : holdUntil, activeAt, pauseSince, typicalPauseMs: typicalPause(), threadId: chatThread };
+    const signal: SharedSignal = { holdUntil: chats > 0 ? Math.max(holdUntil, now() + CHAT_HOLD_MS) : holdUntil, activeAt, pauseSince, typicalPauseMs: typicalPause(), shortPauseMs: shortPause(), threadId: chatThread };
     const body = JSON.stringify(signal);
     const temp = `${options.signalFile}.${process.pid}.tmp`;
     try {
@@ -178,38 +181,46 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     return null;
   }
 
-  function typicalPause(): number {
+  /** The pause that this share of the user's pauses is shorter than (0: too few seen). */
+  function pauseAt(share: number): number {
     if (pauses.length < PAUSES_NEEDED) return 0;
     const sorted = [...pauses].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)]!;
+    return sorted[Math.floor(sorted.length * share)]!;
   }
+  /** The typical pause: the median. */
+  const typicalPause = () => pauseAt(0.5);
+  /** A short pause, which a quarter of the user's pauses fall short of: the one a request must fit in (see fits). */
+  const shortPause = () => pauseAt(SHORT_PAUSE_SHARE);
 
   /**
    * Whether a request expected to take `expectedMs` fits in the pause under way: always when no pause is known (no
    * chat yet, or too few pauses seen), and when the pause has outlasted the typical one (the user is likely away).
+   * Otherwise it must end within a short pause (shortPause): measured against the typical one, half of the requests
+   * that would end near it were stopped by the user's next keystroke, their model time lost, and requests that start one
+   * after another in a pause all end near its end.
    */
   function fits(expectedMs: number | undefined): boolean {
     if (expectedMs === undefined) return true;
     const pause = pauseUnderWay();
     if (!pause) return true;
     const elapsed = now() - pause.since;
-    return elapsed >= AWAY_FACTOR * pause.typical || elapsed + expectedMs <= pause.typical;
+    return elapsed >= AWAY_FACTOR * pause.typical || elapsed + expectedMs <= pause.short;
   }
 
   /**
    * What is known of this user's pauses: the one under way (since 0: none) and the typical one (0: not known), from
    * this process when it has seen enough of them, else from the process that chats (the shared file).
    */
-  function pauseKnown(): { local: boolean; since: number; typical: number } {
-    if (pauses.length >= PAUSES_NEEDED) return { local: true, since: pauseSince, typical: typicalPause() };
+  function pauseKnown(): { local: boolean; since: number; typical: number; short: number } {
+    if (pauses.length >= PAUSES_NEEDED) return { local: true, since: pauseSince, typical: typicalPause(), short: shortPause() };
     const shared = readShared();
-    return { local: false, since: shared.pauseSince, typical: shared.typicalPauseMs };
+    return { local: false, since: shared.pauseSince, typical: shared.typicalPauseMs, short: shared.shortPauseMs || shared.typicalPauseMs };
   }
 
-  /** The pause under way and this user's typical pause; null when either is unknown. */
-  function pauseUnderWay(): { since: number; typical: number } | null {
-    const { since, typical } = pauseKnown();
-    return since === 0 || typical === 0 ? null : { since, typical };
+  /** The pause under way and this user's typical and short pauses; null when unknown. */
+  function pauseUnderWay(): { since: number; typical: number; short: number } | null {
+    const { since, typical, short } = pauseKnown();
+    return since === 0 || typical === 0 ? null : { since, typical, short };
   }
 
   function conversationLeftMs(): number {
