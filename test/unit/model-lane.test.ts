@@ -233,6 +233,27 @@ describe('model lane', () => {
     expect(ran).toBe(true);
   });
 
+  it('a user who stops typing to think is still writing: a request must fit from the last keystroke, which is no reading pause', async () => {
+    const { lane, advance } = laneFor();
+    answerAfterTwoPauses(lane, advance); // reading pauses of 10 s
+    advance(10_000);
+    lane.typing(); // a third reading pause of 10 s, then the user writes, and stops to think
+    advance(4_001); // past the typing grace: nothing holds
+    expect(lane.hold()).toBeNull();
+    expect(lane.conversationLeftMs()).toBe(2 * 10_000 - 4_001); // the conversation goes on
+    let ran = false;
+    const long = lane.runBackground(new AbortController().signal, async () => (ran = true), 7_000);
+    await tick(50);
+    expect(ran).toBe(false); // 4 s since the last keystroke + 7 s would outlast a 10 s pause
+    lane.typing(); // more words after 1 s: not a pause of 1 s to learn from
+    advance(1_000);
+    lane.typing();
+    expect(lane.stretchLeftMs(60_000)).toBe(2 * 10_000);
+    advance(20_000); // gone for twice a typical pause since the last keystroke: likely away
+    await long;
+    expect(ran).toBe(true);
+  });
+
   it('with no pause known yet, a request of any length may start', async () => {
     const { lane } = laneFor();
     await expect(lane.runBackground(new AbortController().signal, async () => 'ok', 600_000)).resolves.toBe('ok');

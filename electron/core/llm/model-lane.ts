@@ -13,8 +13,10 @@
  * - in a pause between messages, a request starts only if it fits: the lane learns how long this user's pauses last
  *   (from the end of an answer to their next keystroke in the composer) and a request the gateway expects to take
  *   longer than what is left of a short pause (one a quarter of theirs fall short of) waits, unless the pause has
- *   already run longer than usual (the user is likely away). On a slow machine learning then happens in the longer pauses, in batches, instead of being started and
- *   stopped again at every message, each time wasting the model time it had used.
+ *   already run longer than usual (the user is likely away). A user who stops typing to think is in a pause too, from
+ *   their last keystroke: what starts then must fit before they go on. On a slow machine learning then happens in the
+ *   longer pauses, in batches, instead of being started and stopped again at every message, each time wasting the
+ *   model time it had used.
  * The user's schedule (settings.learningSchedule) can keep background work to times when they are away, or pause it;
  * the desktop app can also hold it while on battery (settings.learningNeedsPower, fed by Electron's powerMonitor).
  *
@@ -139,8 +141,13 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
   let heartbeat: ReturnType<typeof setInterval> | null = null;
   let changeTimer: ReturnType<typeof setTimeout> | null = null;
   let lastHold: LaneHold | null = null;
-  /** The pause under way: from the end of the last answer until the user's next keystroke or message (0: none). */
+  /**
+   * The pause under way (0: none): from the end of the last answer, or from the user's last keystroke while they write
+   * a message (they stop to think: a request started then is stopped by the next keystroke, so it must fit too), until
+   * their next keystroke or message. Only a pause from an answer to the next keystroke is a reading pause, remembered.
+   */
   let pauseSince = 0;
+  let pauseIsReading = false;
   const pauses: number[] = [];
   /** The thread of the last chat request (0: none). */
   let chatThread = 0;
@@ -246,7 +253,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
    */
   function endPause(byTyping: boolean): void {
     if (pauseSince === 0) return;
-    if (byTyping) {
+    if (byTyping && pauseIsReading) {
       pauses.push(now() - pauseSince);
       if (pauses.length > PAUSES_KEPT) pauses.shift();
     }
@@ -327,6 +334,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
         active(afterChatGraceMs);
         if (chats === 0) {
           pauseSince = now();
+          pauseIsReading = true;
           if (heartbeat) clearInterval(heartbeat);
           heartbeat = null;
         }
@@ -337,6 +345,8 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     typing() {
       if (!chatFirst) return;
       endPause(true);
+      pauseSince = now();
+      pauseIsReading = false;
       active(typingGraceMs);
       preemptRunning('chat');
       writeShared();
