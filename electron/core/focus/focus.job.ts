@@ -33,7 +33,7 @@ import { parseFocusUpdate } from './focus-parse';
 import type { FocusStore } from './focus.store';
 
 /** Exchanges one update waits for while the user chats (job-queue.ts patience), and reads at most. */
-export const FOCUS_STRETCH = 3;
+const FOCUS_STRETCH = 3;
 /** The newest messages one update reads; older unread ones are past news. */
 const MAX_MESSAGES = 2 * FOCUS_STRETCH;
 /** Jobs of one thread claimed as one update: every exchange waiting, however many the user sent meanwhile. */
