@@ -174,10 +174,10 @@ function laptopModel(threads: ScriptedThread[]): (request: FakeInferenceRequest)
       return { content: exchanges.find((e) => last.includes(e.text))?.reply ?? 'Sure, happy to help with that.' };
     }
     if (purpose === 'extract') {
-      // The exchanges are JSON in the prompt (one, or a stretch of them): the user's words appear as JSON strings, and
-      // the model picks out the facts of every exchange it was shown.
+      // The user's messages are JSON in the prompt (one, or a stretch of them): their words appear as JSON strings, and
+      // the model picks out the facts of every message it was shown, in the fields the prompt asks for.
       const shown = exchanges.filter((e) => prompt.includes(JSON.stringify(e.text)));
-      return pretty({ memories: shown.flatMap((e) => e.learn).map((f) => ({ ...f, importance: 0.7, confidence: 0.9, validity: 'permanent' })) });
+      return pretty({ memories: shown.flatMap((e) => e.learn).map((f) => ({ ...f, importance: 0.7, validity: 'permanent' })) });
     }
     const thread = threadOf(prompt);
     if (purpose === 'focus') return pretty({ focus: thread.focus, tasks: thread.tasks });

@@ -57,8 +57,10 @@ describe('learning a stretch of exchanges in one request', () => {
     const requests = h.fake.requests.filter((r) => r.purpose === 'extract');
     expect(requests).toHaveLength(1);
     const prompt = (requests[0]!.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content;
-    expect(prompt).toContain('"exchanges"');
-    for (const text of ['still settling in', 'Berlin, since May', 'my dog Bruno', 'Where do you live now?']) expect(prompt).toContain(text);
+    expect(prompt).toContain('"messages"');
+    // The user's words and the question one of them answers; never the replies themselves (extract-prompt.ts).
+    for (const text of ['still settling in', 'Berlin, since May', 'my dog Bruno', '"asked": "Where do you live now?"']) expect(prompt).toContain(text);
+    for (const reply of ['Welcome!', 'Berlin is lovely in spring.', 'Sounds like a good plan.']) expect(prompt).not.toContain(reply);
 
     const memories = unwrap(await h.client.call('memory.list', {})).items;
     const byContent = Object.fromEntries(memories.map((m) => [m.content, m.sourceMessageId]));
@@ -76,7 +78,7 @@ describe('learning a stretch of exchanges in one request', () => {
     expect(unwrap(await h.client.call('queue.usage', {})).purposes.find((p) => p.purpose === 'extract')!.requests).toBe(1);
   });
 
-  it('one exchange alone is asked about as before: no "exchanges" list', async () => {
+  it('one exchange alone is asked about as before: no "messages" list, and not the reply', async () => {
     const h = await createChatHarness(tempDir(), { core: { startQueue: false } });
     closers.push(() => h.close());
     h.fake.setDefaultReply((req) => (req.purpose === 'extract' ? { content: JSON.stringify({ memories: [fact('Has a dog named Bruno', 'my dog Bruno')] }) } : { content: 'Nice.' }));
@@ -85,8 +87,9 @@ describe('learning a stretch of exchanges in one request', () => {
     await h.core.queue.waitForIdle();
     const request = h.fake.requests.find((r) => r.purpose === 'extract')!;
     const prompt = (request.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content;
-    expect(prompt).not.toContain('"exchanges"');
+    expect(prompt).not.toContain('"messages"');
     expect(prompt).toContain('"user": "This weekend I will walk my dog Bruno by the canal."');
+    expect(prompt).not.toContain('Nice.');
     expect(unwrap(await h.client.call('memory.list', {})).items.map((m) => m.content)).toEqual(['Has a dog named Bruno']);
   });
 });

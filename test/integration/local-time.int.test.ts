@@ -74,7 +74,7 @@ describe('local time through the real core', () => {
     await say(h, 'I have a dentist appointment today at noon, and I am flying to Shanghai next Friday for a trade fair.');
 
     expect(prompts(h.fake, false)[0]).toContain('Today is 2026-06-15.');
-    expect(prompts(h.fake, true)[0]).toContain('The exchange took place on 2026-06-15 (Monday).');
+    expect(prompts(h.fake, true)[0]).toContain('The message was written on 2026-06-15 (Monday).');
     const learned = await memories(h.client);
     const dentist = byContent(learned, 'Has a dentist appointment at noon');
     expect(dentist.expiresAt).toBe(endOfDayAt(2026, 6, 15, 8));
@@ -109,7 +109,7 @@ describe('local time through the real core', () => {
 
     await say(h, 'My car is at the mechanic until tomorrow, and I am reading a mystery novel this week.');
     expect(prompts(h.fake, false)[0]).toContain('Today is 2026-07-19.');
-    expect(prompts(h.fake, true)[0]).toContain('The exchange took place on 2026-07-19 (Sunday).');
+    expect(prompts(h.fake, true)[0]).toContain('The message was written on 2026-07-19 (Sunday).');
     const learned = await memories(h.client);
     expect(byContent(learned, 'Car is at the mechanic').expiresAt).toBe(endOfDayAt(2026, 7, 20, -7));
     // "This week" on a Sunday evening is tonight, not the week that starts in UTC.

@@ -131,7 +131,7 @@ describe('one model, one lane', () => {
     expect(jobs.find((j) => j.messageId === first.assistantMessage.id)).toMatchObject({ status: 'done', attempts: 1 });
   });
 
-  it('on a model that keeps up, memories are learned per exchange but the working memory waits for a stretch of three', async () => {
+  it('on a model that keeps up, memories are learned per exchange but the working memory waits for a stretch of five', async () => {
     const laneClock = createTestClock(Date.now());
     const h = await harnesses.ollama(tempDir(), { core: { laneTiming: { now: () => laneClock.now(), pollMs: 10 } } });
     unwrap(await h.client.call('settings.update', { patch: { profileEnabled: false, episodesEnabled: false } }));
@@ -163,24 +163,23 @@ describe('one model, one lane', () => {
     await until(() => focusDone(1), 'the first working-memory update');
     await exchange(2);
     await until(() => focusDone(2), 'the second working-memory update');
-    // Now mid-conversation: extraction keeps up and runs per exchange; the working memory waits for three exchanges.
-    await exchange(3);
-    await exchange(4);
-    expect(model.extractionRequests()).toHaveLength(4);
+    // Now mid-conversation: extraction keeps up and runs per exchange; the working memory waits for five exchanges.
+    for (const n of [3, 4, 5, 6]) await exchange(n);
+    expect(model.extractionRequests()).toHaveLength(6);
     expect(focusPrompts.length).toBe(2);
-    expect((await jobsOf('focus')).filter((j) => j.status === 'queued')).toHaveLength(2);
-    await exchange(5);
-    await until(() => focusPrompts.length === 3, 'one update for exchanges 3 to 5');
-    for (const n of [3, 4, 5]) expect(focusPrompts.at(2)).toContain(`painting wall ${n}`);
+    expect((await jobsOf('focus')).filter((j) => j.status === 'queued')).toHaveLength(4);
+    await exchange(7);
+    await until(() => focusPrompts.length === 3, 'one update for exchanges 3 to 7');
+    for (const n of [3, 4, 5, 6, 7]) expect(focusPrompts.at(2)).toContain(`painting wall ${n}`);
     expect(focusPrompts.at(2)).not.toContain('painting wall 2');
     // A lone exchange waits until the pause has lasted twice the typical one: the user is away, it runs.
-    await exchange(6);
+    await exchange(8);
     expect(focusPrompts.length).toBe(3);
     // This user's pause: 10 s after the answer's grace, so 11.5 s; twice that, from the answer, is away.
     laneClock.advance(2 * (10_000 + LANE_TIMING.afterChatGraceMs));
     h.core.queue.poke();
     await until(() => focusPrompts.length === 4, 'the update once the user is away');
-    expect(focusPrompts.at(3)).toContain('painting wall 6');
+    expect(focusPrompts.at(3)).toContain('painting wall 8');
     await h.core.queue.waitForIdle();
     expect((await jobsOf('focus')).every((j) => j.status === 'done')).toBe(true);
   });

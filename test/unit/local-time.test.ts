@@ -25,12 +25,12 @@ const systemTurn = (req: { messages: Array<{ content: string }> }) => req.messag
 
 describe('the date the model is told', () => {
   it('is the user\'s day and weekday in the extraction prompt, in both languages', () => {
-    const en = buildExtractionRequest({ userText: 'I have a dentist appointment this week.', assistantText: 'Good luck!', messageDate: SHANGHAI_MONDAY_MORNING, timeZone: SHANGHAI });
-    expect(systemTurn(en)).toContain('The exchange took place on 2026-06-15 (Monday).');
-    const zh = buildExtractionRequest({ userText: '我这周要去看牙医', assistantText: '祝顺利', messageDate: SHANGHAI_MONDAY_MORNING, timeZone: SHANGHAI });
-    expect(systemTurn(zh)).toContain('这轮对话发生在 2026-06-15（星期一）。');
-    const la = buildExtractionRequest({ userText: 'I have a dentist appointment tomorrow.', assistantText: 'Good luck!', messageDate: LA_SUNDAY_EVENING, timeZone: LOS_ANGELES });
-    expect(systemTurn(la)).toContain('The exchange took place on 2026-07-19 (Sunday).');
+    const en = buildExtractionRequest({ userText: 'I have a dentist appointment this week.', messageDate: SHANGHAI_MONDAY_MORNING, timeZone: SHANGHAI });
+    expect(systemTurn(en)).toContain('The message was written on 2026-06-15 (Monday).');
+    const zh = buildExtractionRequest({ userText: '我这周要去看牙医', messageDate: SHANGHAI_MONDAY_MORNING, timeZone: SHANGHAI });
+    expect(systemTurn(zh)).toContain('这条消息写于 2026-06-15（星期一）。');
+    const la = buildExtractionRequest({ userText: 'I have a dentist appointment tomorrow.', messageDate: LA_SUNDAY_EVENING, timeZone: LOS_ANGELES });
+    expect(systemTurn(la)).toContain('The message was written on 2026-07-19 (Sunday).');
   });
 
   it('is the user\'s day in the chat system prompt', () => {

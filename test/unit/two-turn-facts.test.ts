@@ -54,7 +54,7 @@ describe('closingQuestion', () => {
 
 describe('the extraction request with the question', () => {
   it('carries the question inside the data fence, before the user, and says what it is', () => {
-    const req = buildExtractionRequest({ asked: 'What is your dog called?', userText: 'Rex', assistantText: 'Rex is a great name!', messageDate: MESSAGE_DATE });
+    const req = buildExtractionRequest({ asked: 'What is your dog called?', userText: 'Rex', messageDate: MESSAGE_DATE });
     const user = req.messages[1]!.content;
     expect(user).toMatch(/"asked": "What is your dog called\?",\s*"user": "Rex"/);
     expect(user.indexOf('"asked"')).toBeGreaterThan(user.indexOf('```'));
@@ -64,13 +64,13 @@ describe('the extraction request with the question', () => {
   });
 
   it('costs nothing when no question was asked', () => {
-    const without = buildExtractionRequest({ userText: 'Rex', assistantText: 'Nice.', messageDate: MESSAGE_DATE });
+    const without = buildExtractionRequest({ userText: 'Rex', messageDate: MESSAGE_DATE });
     expect(without.messages[1]!.content).not.toContain('"asked"');
     expect(without.messages[0]!.content).not.toContain('"asked"');
   });
 
   it('in Chinese too', () => {
-    const req = buildExtractionRequest({ asked: '你的狗叫什么？', userText: '旺财', assistantText: '好名字！', messageDate: MESSAGE_DATE });
+    const req = buildExtractionRequest({ asked: '你的狗叫什么？', userText: '旺财', messageDate: MESSAGE_DATE });
     expect(req.messages[0]!.content).toContain('"asked" 是用户所回答的问题');
     expect(req.messages[1]!.content).toContain('"asked": "你的狗叫什么？"');
   });

@@ -127,19 +127,17 @@ export function createExtractionJob(deps: {
       const known = related.map((m) => ({ id: m.id, content: m.content }));
       // Dates the model is told and reads back ("today", "下周五") are the user's calendar days.
       const timeZone = userTimeZone(settings.timeZone);
-      // The question each user message answers; in the request only where the reply before it is not already there.
+      // The question each user message answers (the replies themselves are not read: extract-prompt.ts).
       const asked = exchanges.map((x) => x.exchange.before?.asked ?? null);
-      const askedInRequest = exchanges.map((x, i) => (i > 0 && exchanges[i - 1]!.exchange.assistant.id === x.exchange.before?.id ? null : asked[i]!));
       const request = buildExtractionRequest({
-        asked: askedInRequest[0],
+        asked: asked[0],
         userText: first.user.content,
-        assistantText: first.assistant.content,
         messageDate: first.user.createdAt,
         timeZone,
         known,
         contextWindow: await deps.model.contextWindow(),
         files: first.user.files,
-        more: more.map((e, i) => ({ asked: askedInRequest[i + 1], userText: e.user.content, assistantText: e.assistant.content, files: e.user.files })),
+        more: more.map((e, i) => ({ asked: asked[i + 1], userText: e.user.content, files: e.user.files })),
       });
       // A model that never closed <think> put the JSON inside it: the gateway hands that reasoning back behind a
       // <think> tag, and the parser takes the last list in it.

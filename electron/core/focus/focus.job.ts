@@ -32,8 +32,13 @@ import { applyModelUpdate, liveState, MAX_FOCUS_CHARS, MAX_TASK_CHARS, type Focu
 import { parseFocusUpdate } from './focus-parse';
 import type { FocusStore } from './focus.store';
 
-/** Exchanges one update waits for while the user chats (job-queue.ts patience), and reads at most. */
-const FOCUS_STRETCH = 3;
+/**
+ * Exchanges one update waits for while the user chats (job-queue.ts patience), and reads at most: five, the stretch a
+ * thread summary waits for by default (settings.summary, ten messages). Until then the chat's prompt carries every
+ * message the update would read, word for word, so an earlier update buys the chat nothing (issue 25: at three, the
+ * GPU laptop spent 2.7 s per exchange on the working memory, at five 1.9 s).
+ */
+const FOCUS_STRETCH = 5;
 /** The newest messages one update reads; older unread ones are past news. */
 const MAX_MESSAGES = 2 * FOCUS_STRETCH;
 /** Jobs of one thread claimed as one update: every exchange waiting, however many the user sent meanwhile. */
