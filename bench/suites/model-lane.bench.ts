@@ -107,6 +107,7 @@ async function playSession(threads: ScriptedThread[], laptop: Laptop, policy: Po
       typingGraceMs: LANE_TIMING.typingGraceMs / timeScale,
       afterChatGraceMs: LANE_TIMING.afterChatGraceMs / timeScale,
       pollMs: Math.max(5, LANE_TIMING.pollMs / timeScale),
+      assumedPauseMs: LANE_TIMING.assumedPauseMs / timeScale,
     },
   });
   const client = createClient(createInProcessTransport(core));

@@ -38,7 +38,7 @@ export interface CoreOptions {
    * The lane's grace windows and polling (default LANE_TIMING): the model-lane benchmark, which runs time faster, scales
    * them with it; a test moves the lane's own clock (`now`) past a grace instead of waiting it out.
    */
-  laneTiming?: Partial<Pick<ModelLaneOptions, 'now' | 'typingGraceMs' | 'afterChatGraceMs' | 'awayAfterMs' | 'pollMs'>>;
+  laneTiming?: Partial<Pick<ModelLaneOptions, 'now' | 'typingGraceMs' | 'afterChatGraceMs' | 'awayAfterMs' | 'pollMs' | 'assumedPauseMs'>>;
   /** Start the background queue (default true). The CLI's `queue run` and some tests drive it themselves. */
   startQueue?: boolean;
   /** Environment for OLLAMA_HOST, MNEMO_MODELS_DIR and friends (default process.env). */

@@ -85,8 +85,10 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     await expect.poll(() => chat.threads.count(), SLOW).toBe(1);
     await chat.send('I am planning a trip to Lisbon in May; I need a hotel and flights.');
     await expect.poll(() => chat.lastAnswer().textContent(), SLOW).toContain('Happy to help');
-    // Collapsed, the header line previews the focus as soon as the update arrives (focus.updated).
-    await expect.poll(() => panel.toggle.textContent(), { timeout: 30_000 }).toContain('Planning a trip to Lisbon in May');
+    // Collapsed, the header line previews the focus as soon as the update arrives (focus.updated). The update waits
+    // for a stretch of the conversation from the first keystroke (focus.job.ts): with no pause of this user known yet,
+    // until the pause has lasted twice a reader's assumed one (model-lane.ts LANE_TIMING.assumedPauseMs, 2 x 20 s).
+    await expect.poll(() => panel.toggle.textContent(), { timeout: 75_000 }).toContain('Planning a trip to Lisbon in May');
     expect(await panel.toggle.getAttribute('aria-expanded')).toBe('false');
     await panel.toggle.focus();
     await page.keyboard.press('Enter');
@@ -153,13 +155,16 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     expect(await panel.region.getByRole('button', { name: 'Clear all' }).isDisabled()).toBe(true);
   });
 
-  it('follows the version shown: after a question is edited, what the old one noted is gone; switching back says it is rebuilt', async () => {
-    const versions = new VersionsPage(page);
+  it('follows the version shown: a new thread’s question gets its notes', async () => {
     await chat.newThread();
     await chat.send('I prefer big dogs. Which breed should I get?');
     if ((await panel.toggle.getAttribute('aria-expanded')) !== 'true') await panel.toggle.click();
-    await expect.poll(() => panel.text(), { timeout: 30_000 }).toContain('The user prefers big dogs');
+    // The update waits for the pause to last twice a reader's assumed one (see the first test).
+    await expect.poll(() => panel.text(), { timeout: 75_000 }).toContain('The user prefers big dogs');
+  });
 
+  it('after the question is edited, the old version’s notes are put aside; switching back says they are rebuilt', async () => {
+    const versions = new VersionsPage(page);
     const question = chat.questions.first();
     await expect.poll(() => versions.editButton(question).isEnabled(), SLOW).toBe(true);
     await versions.editButton(question).click();
@@ -168,7 +173,7 @@ describe('working memory: the thread panel and Active work (web host + fake Olla
     await expect.poll(() => versions.switcher(chat.questions.first()).getAttribute('aria-label'), SLOW).toBe('Version 2 of 2');
     // At once (before the update after the edit): the edited-away question's task is not shown as current.
     await expect.poll(() => panel.text(), SLOW).not.toContain('big dogs');
-    await expect.poll(() => panel.text(), { timeout: 30_000 }).toContain('Compare small breeds');
+    await expect.poll(() => panel.text(), { timeout: 75_000 }).toContain('Compare small breeds');
     expect(await panel.text()).not.toContain('big dogs');
 
     // Back to version 1: the small-dog notes are not this version's either; the panel says why it is empty.

@@ -2,8 +2,8 @@
  * The model lane end to end, on real SQLite and the real Ollama adapter against the fake server: a chat stops a
  * background request that is running, its job goes back to the queue with its attempt returned, and the learning it
  * was doing lands once, neither lost nor doubled; a queue run in another process on the same data folder (a
- * terminal's `queue run`) obeys the app's chat the same way, through the lane's shared file; the working memory waits
- * for a stretch of exchanges while the user chats, even on a model fast enough to learn each exchange at once.
+ * terminal's `queue run`) obeys the app's chat the same way, through the lane's shared file; learning and the working
+ * memory wait for a stretch of exchanges in the thread the user chats in, even on a model fast enough for each at once.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,7 +84,8 @@ describe('one model, one lane', () => {
     const laneClock = createTestClock(Date.now());
     let looks = 0;
     const laneNow = () => (looks++, laneClock.now());
-    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false, laneTiming: { now: laneNow, pollMs: 10 } } });
+    // No pause assumed for a user who types (model-lane.ts assumedPauseMs): this test is about the typing hold alone.
+    const h = await harnesses.ollama(tempDir(), { core: { startQueue: false, laneTiming: { now: laneNow, pollMs: 10, assumedPauseMs: 0 } } });
     unwrap(await h.client.call('settings.update', { patch: { workingMemoryEnabled: false, profileEnabled: false, episodesEnabled: false } }));
     const model = scriptModel(h.fake, false);
     unwrap(await h.client.call('chat.send', { text: 'I keep bees on the roof of my building.' }));
@@ -131,18 +132,21 @@ describe('one model, one lane', () => {
     expect(jobs.find((j) => j.messageId === first.assistantMessage.id)).toMatchObject({ status: 'done', attempts: 1 });
   });
 
-  it('on a model that keeps up, memories are learned per exchange but the working memory waits for a stretch of five', async () => {
+  it('in the thread chatted in, memories wait for a stretch of three and the working memory for five, on a model that keeps up', async () => {
     const laneClock = createTestClock(Date.now());
     const h = await harnesses.ollama(tempDir(), { core: { laneTiming: { now: () => laneClock.now(), pollMs: 10 } } });
     unwrap(await h.client.call('settings.update', { patch: { profileEnabled: false, episodesEnabled: false } }));
     const model = scriptModel(h.fake, false);
-    const focusPrompts = {
+    const promptsOf = (requests: () => FakeInferenceRequest[]) => ({
       get length() {
-        return model.focusRequests().length;
+        return requests().length;
       },
-      at: (i: number) => model.focusRequests()[i]!.messages.map((m) => m.content).join('\n'),
-    };
+      at: (i: number) => requests()[i]!.messages.map((m) => m.content).join('\n'),
+    });
+    const focusPrompts = promptsOf(model.focusRequests);
+    const extractPrompts = promptsOf(model.extractionRequests);
     const jobsOf = async (kind: string) => unwrap(await h.client.call('queue.list', { status: ['queued', 'running', 'done'], limit: 50 })).jobs.filter((j) => j.kind === kind);
+    const queued = async (kind: string) => (await jobsOf(kind)).filter((j) => j.status === 'queued').length;
     let threadId: number | undefined;
     /** One exchange as a person has it: a 10 s pause after the previous answer, typing, the message, the answer. */
     const exchange = async (n: number) => {
@@ -155,31 +159,41 @@ describe('one model, one lane', () => {
       threadId = sent.threadId;
       laneClock.advance(LANE_TIMING.afterChatGraceMs);
       h.core.queue.poke();
-      await until(async () => (await jobsOf('extract')).filter((j) => j.status === 'done').length === n, `the extraction of exchange ${n}`);
     };
-    // Two exchanges teach the lane this user's pauses (10 s); until then each is learned at once, the working memory too.
-    const focusDone = async (n: number) => (await jobsOf('focus')).filter((j) => j.status === 'done').length === n;
+    const walls = (prompt: string) => [1, 2, 3, 4, 5, 6, 7, 8].filter((n) => prompt.includes(`painting wall ${n}`));
+    // Until the lane knows two of this user's pauses, each exchange is learned at once. The working memory waits for
+    // its stretch from the first keystroke (a reader's pause assumed meanwhile): exchanges 2 to 6.
     await exchange(1);
-    await until(() => focusDone(1), 'the first working-memory update');
+    await until(() => extractPrompts.length === 1 && focusPrompts.length === 1, 'the first exchange learned at once');
     await exchange(2);
-    await until(() => focusDone(2), 'the second working-memory update');
-    // Now mid-conversation: extraction keeps up and runs per exchange; the working memory waits for five exchanges.
-    for (const n of [3, 4, 5, 6]) await exchange(n);
-    expect(model.extractionRequests()).toHaveLength(6);
-    expect(focusPrompts.length).toBe(2);
-    expect((await jobsOf('focus')).filter((j) => j.status === 'queued')).toHaveLength(4);
+    await until(() => extractPrompts.length === 2, 'the second exchange learned at once');
+    // Mid-conversation: exchanges 3 to 5 are learned in one request.
+    await exchange(3);
+    await exchange(4);
+    await until(async () => (await queued('extract')) === 2 && (await queued('focus')) === 3, 'exchanges 3 and 4 waiting');
+    await exchange(5);
+    await until(() => extractPrompts.length === 3, 'one extraction request for exchanges 3 to 5');
+    expect(walls(extractPrompts.at(2))).toEqual([3, 4, 5]);
+    expect(focusPrompts.length).toBe(1);
+    await exchange(6);
+    await until(() => focusPrompts.length === 2, 'one working-memory update for exchanges 2 to 6');
+    expect(walls(focusPrompts.at(1))).toEqual([2, 3, 4, 5, 6]);
     await exchange(7);
-    await until(() => focusPrompts.length === 3, 'one update for exchanges 3 to 7');
-    for (const n of [3, 4, 5, 6, 7]) expect(focusPrompts.at(2)).toContain(`painting wall ${n}`);
-    expect(focusPrompts.at(2)).not.toContain('painting wall 2');
-    // A lone exchange waits until the pause has lasted twice the typical one: the user is away, it runs.
     await exchange(8);
-    expect(focusPrompts.length).toBe(3);
+    await until(() => extractPrompts.length === 4, 'one extraction request for exchanges 6 to 8');
+    expect(walls(extractPrompts.at(3))).toEqual([6, 7, 8]);
+    // The working memory of 7 and 8 waits until the pause has lasted twice the typical one: the user is away.
+    expect(focusPrompts.length).toBe(2);
+    expect(await queued('focus')).toBe(2);
     // This user's pause: 10 s after the answer's grace, so 11.5 s; twice that, from the answer, is away.
     laneClock.advance(2 * (10_000 + LANE_TIMING.afterChatGraceMs));
     h.core.queue.poke();
-    await until(() => focusPrompts.length === 4, 'the update once the user is away');
-    expect(focusPrompts.at(3)).toContain('painting wall 8');
+    await until(() => focusPrompts.length === 3, 'the update once the user is away');
+    expect(walls(focusPrompts.at(2))).toEqual([7, 8]);
+    // Every exchange learned from, in four requests.
+    await h.core.queue.waitForIdle();
+    expect((await jobsOf('extract')).map((j) => j.status)).toEqual(Array(8).fill('done'));
+    expect(extractPrompts.length).toBe(4);
     await h.core.queue.waitForIdle();
     expect((await jobsOf('focus')).every((j) => j.status === 'done')).toBe(true);
   });

@@ -254,9 +254,31 @@ describe('model lane', () => {
     expect(ran).toBe(true);
   });
 
-  it('with no pause known yet, a request of any length may start', async () => {
-    const { lane } = laneFor();
+  it('with no pause known yet and no typing seen (the CLI, a script), a request of any length may start', async () => {
+    const { lane, advance } = laneFor();
+    lane.beginChat()();
+    advance(1_501);
     await expect(lane.runBackground(new AbortController().signal, async () => 'ok', 600_000)).resolves.toBe('ok');
+  });
+
+  it("a user who types is assumed to pause like a reader until two of their pauses are seen: a request must fit half of it", async () => {
+    const { lane, advance } = laneFor({ assumedPauseMs: 20_000 });
+    lane.typing();
+    advance(4_001);
+    lane.beginChat()();
+    advance(1_501); // past the grace: nothing holds, a pause of an assumed 20 s is under way
+    expect(lane.hold()).toBeNull();
+    let ran = false;
+    const long = lane.runBackground(new AbortController().signal, async () => (ran = true), 9_000);
+    await tick(50);
+    expect(ran).toBe(false); // 1.5 + 9 s would outlast a short pause of 10 s: the user's next keystroke would stop it
+    await expect(lane.runBackground(new AbortController().signal, async () => 'short', 8_000)).resolves.toBe('short');
+    expect(lane.conversationLeftMs()).toBe(0); // a stretch waits for a user whose own pauses are known,
+    expect(lane.conversationLeftMs(true)).toBe(2 * 20_000 - 1_501); // or, for work asked to, for the assumed pause
+    expect(lane.chattingThreadId(true)).toBeNull(); // no thread named: none to wait in
+    advance(40_000); // twice the assumed pause: likely away
+    await long;
+    expect(ran).toBe(true);
   });
 
   it('learns pauses from typing only: messages with no keystroke before them (CLI, scripts) teach it nothing', () => {

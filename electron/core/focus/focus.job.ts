@@ -1,12 +1,13 @@
 /**
  * Updating a thread's working memory after its exchanges, as a background job (`focus`). Each exchange queues a job;
  * while the user is chatting in the thread they wait until FOCUS_STRETCH of them have gathered (or the user pauses for
- * longer than usual, or goes to another thread), at any speed of the model: the prompt carries the newest messages word
- * for word meanwhile, so an update per exchange would spend model time on what the next prompt has anyway. The jobs of
- * a thread then run as one (handler.batch), which reads the exchanges after the last message the working memory was
- * updated through, the current focus and tasks, and asks the background model for an update as JSON; the update is
- * applied at commit to the state as it is then (focus-rules.ts: the user's edit made while the model worked wins). An
- * exchange that finished while it ran has its own job, queued again by the commit if need be.
+ * longer than usual, or goes to another thread), at any speed of the model and from the user's first keystroke (their
+ * pause assumed until the lane knows it: job-queue.ts patientFromFirstKeystroke): the prompt carries the newest
+ * messages word for word meanwhile, so an update per exchange would spend model time on what the next prompt has
+ * anyway. The jobs of a thread then run as one (handler.batch), which reads the exchanges after the last message the
+ * working memory was updated through, the current focus and tasks, and asks the background model for an update as JSON;
+ * the update is applied at commit to the state as it is then (focus-rules.ts: the user's edit made while the model
+ * worked wins). An exchange that finished while it ran has its own job, queued again by the commit if need be.
  *
  * It reads the conversation shown: the active path's messages (conversation/message-branches.ts), never an edited-away
  * question or a version switched from. When the stored state was derived from another version (focus.store.ts
@@ -119,6 +120,7 @@ export function createFocusJob(deps: { branches: MessageBranches; clock: Clock; 
     // A job per exchange; mid-conversation they wait for a stretch (see the header), and one request covers them all.
     patience: FOCUS_STRETCH,
     patienceAtAnySpeed: true,
+    patientFromFirstKeystroke: true,
     batch: MAX_JOBS_PER_UPDATE,
     async run({ job, signal }) {
       const settings = deps.settings();

@@ -81,6 +81,12 @@ interface HandlerOf<K extends JobKind> {
    */
   patienceAtAnySpeed?: boolean;
   /**
+   * With patienceAtAnySpeed: the stretch begins at the user's first keystroke (a reader's pause assumed until the
+   * lane knows theirs, model-lane.ts), not only once their pauses are known. For work nobody looks for at once (the
+   * working memory); memories are learned at once until then, so a new user sees what Mnemo learns from the start.
+   */
+  patientFromFirstKeystroke?: boolean;
+  /**
    * At most this many jobs of this kind and thread run together (the commit gets the ids of those still held: a job
    * cancelled or deleted meanwhile is not, and its part must not be written). Default 1.
    */
@@ -137,10 +143,13 @@ export interface JobQueueOptions {
   modelUnavailable?: () => boolean;
   /** How long the user's conversation may still go on before they are likely away (model-lane.ts); 0: not in one. */
   stretchLeftMs?: () => number;
-  /** How long the user's conversation may still go on, whether or not learning keeps up (model-lane.ts); 0: not in one. */
-  conversationLeftMs?: () => number;
-  /** The thread the user is chatting in (model-lane.ts), while they are; null: none. */
-  chattingThreadId?: () => number | null;
+  /**
+   * How long the user's conversation may still go on, whether or not learning keeps up (model-lane.ts); 0: not in one.
+   * `assumed`: counting a typing user's assumed pause until theirs are known.
+   */
+  conversationLeftMs?: (assumed: boolean) => number;
+  /** The thread the user is chatting in (model-lane.ts), while they are (`assumed`: as above); null: none. */
+  chattingThreadId?: (assumed: boolean) => number | null;
   /** Checks whether the LLM is back; resolves true when it is, rejects (or false) when not. */
   probe?: (signal?: AbortSignal) => Promise<boolean>;
   /**
@@ -395,19 +404,22 @@ export class JobQueue {
   private patientNow(): Map<JobKind, Patience> | null {
     if (this.draining) return null;
     const behind = (this.options.stretchLeftMs?.() ?? 0) > 0;
-    const thread = behind || (this.options.conversationLeftMs?.() ?? 0) <= 0 ? null : (this.options.chattingThreadId?.() ?? null);
+    const threadOf = (assumed: boolean) => (behind || (this.options.conversationLeftMs?.(assumed) ?? 0) <= 0 ? null : (this.options.chattingThreadId?.(assumed) ?? null));
     const patient = new Map<JobKind, Patience>();
     for (const h of this.handlers.values()) {
       if ((h.patience ?? 1) <= 1) continue;
+      const thread = h.patienceAtAnySpeed ? threadOf(h.patientFromFirstKeystroke === true) : null;
       if (behind) patient.set(h.kind, { threshold: h.patience! });
-      else if (h.patienceAtAnySpeed && thread !== null) patient.set(h.kind, { threshold: h.patience!, onlyThread: thread });
+      else if (thread !== null) patient.set(h.kind, { threshold: h.patience!, onlyThread: thread });
     }
     return patient.size > 0 ? patient : null;
   }
 
   /** How long the stretch a patient job waits for may still go on (the two lane signals agree whenever both are on). */
   private stretchLeft(): number {
-    return Math.max(this.options.stretchLeftMs?.() ?? 0, this.options.conversationLeftMs?.() ?? 0);
+    // With a typing user's assumed pause: the stretch of a kind held from the first keystroke (once the user's pauses
+    // are known, the two are the same).
+    return Math.max(this.options.stretchLeftMs?.() ?? 0, this.options.conversationLeftMs?.(true) ?? 0);
   }
 
   /** When a due job held back by its kind's patience may run (the stretch's end); null when none is held back. */

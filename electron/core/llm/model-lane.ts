@@ -16,7 +16,10 @@
  *   already run longer than usual (the user is likely away). A user who stops typing to think is in a pause too, from
  *   their last keystroke: what starts then must fit before they go on. On a slow machine learning then happens in the
  *   longer pauses, in batches, instead of being started and stopped again at every message, each time wasting the
- *   model time it had used.
+ *   model time it had used. Until it has seen two of a typing user's pauses, a request must fit a reader's assumed
+ *   pause (assumedPauseMs): knowing nothing, it used to start anything, and a new user's first keystrokes stopped it,
+ *   its model time lost. Waiting for a stretch (conversationLeftMs) needs their own pauses: a new user's first
+ *   exchanges are learned at once, which is their first look at what Mnemo learns.
  * The user's schedule (settings.learningSchedule) can keep background work to times when they are away, or pause it;
  * the desktop app can also hold it while on battery (settings.learningNeedsPower, fed by Electron's powerMonitor).
  *
@@ -48,6 +51,8 @@ export interface ModelLaneOptions {
   awayAfterMs?: number;
   /** How often a waiting or running background request looks at the shared file. */
   pollMs?: number;
+  /** The typical pause assumed for a user who types, until PAUSES_NEEDED of theirs are seen (a short one: half). */
+  assumedPauseMs?: number;
 }
 
 export interface ModelLane {
@@ -75,11 +80,12 @@ export interface ModelLane {
   /**
    * How long the user's conversation may still go on (ms), whether or not learning keeps up: the stretch that work
    * the prompt does not need meanwhile waits for at any speed (job-queue.ts handler.patienceAtAnySpeed). 0 when no
-   * conversation is under way or no pause is known yet.
+   * conversation is under way or no pause is known yet; `assumed`: a typing user's pause is assumed until theirs are
+   * known (assumedPauseMs).
    */
-  conversationLeftMs(): number;
-  /** The thread of the conversation under way (the last chat's), while conversationLeftMs() > 0; else null. */
-  chattingThreadId(): number | null;
+  conversationLeftMs(assumed?: boolean): number;
+  /** The thread of the conversation under way (the last chat's), while conversationLeftMs(assumed) > 0; else null. */
+  chattingThreadId(assumed?: boolean): number | null;
   /**
    * Waits until background work may use the model, then runs `request` with a signal that aborts when a chat needs
    * the model. Rejects with PREEMPTED when it was stopped for the chat or a long hold began (waiting or running), ABORTED
@@ -118,8 +124,13 @@ const AWAY_FACTOR = 2;
 const SHORT_PAUSE_SHARE = 0.25;
 /** Learning keeps up when one exchange's learning takes at most this share of the user's typical pause. */
 const KEEP_UP_SHARE = 0.5;
-/** The lane's timing by default, wall-clock ms (a benchmark that runs time faster than real scales these with it). */
-export const LANE_TIMING = { typingGraceMs: 4_000, afterChatGraceMs: 1_500, awayAfterMs: 5 * 60_000, pollMs: 250 } as const;
+/**
+ * The lane's timing by default, wall-clock ms (a benchmark that runs time faster than real scales these with it).
+ * assumedPauseMs: a reader's pause, on the short side (an answer of 100 words read at 250 a minute takes 24 s): one
+ * too long would start requests that a new user's first keystroke stops, one too short only delays learning until
+ * their own pauses are known.
+ */
+export const LANE_TIMING = { typingGraceMs: 4_000, afterChatGraceMs: 1_500, awayAfterMs: 5 * 60_000, pollMs: 250, assumedPauseMs: 20_000 } as const;
 
 /** Held "for now" by a chat that is still running: renewed while it runs, so a killed app frees the lane soon. */
 const CHAT_HEARTBEAT_MS = 5_000;
@@ -132,6 +143,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
   const afterChatGraceMs = options.afterChatGraceMs ?? LANE_TIMING.afterChatGraceMs;
   const awayAfterMs = options.awayAfterMs ?? LANE_TIMING.awayAfterMs;
   const pollMs = options.pollMs ?? LANE_TIMING.pollMs;
+  const assumedPauseMs = options.assumedPauseMs ?? LANE_TIMING.assumedPauseMs;
   const listeners = new Set<() => void>();
   const running = new Set<(reason: LaneHold) => void>();
   let chats = 0;
@@ -149,6 +161,8 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
   let pauseSince = 0;
   let pauseIsReading = false;
   const pauses: number[] = [];
+  /** Whether the user typed here: only then is this someone whose pause can be assumed (assumedPause). */
+  let typed = false;
   /** The thread of the last chat request (0: none). */
   let chatThread = 0;
 
@@ -201,15 +215,16 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
 
   /**
    * Whether a request expected to take `expectedMs` fits in the pause under way: always when no pause is known (no
-   * chat yet, or too few pauses seen), and when the pause has outlasted the typical one (the user is likely away).
+   * chat yet, or no typing seen), and when the pause has outlasted twice the typical one (the user is likely away).
+   * A user who types but whose pauses are too few to go by is assumed to pause like a reader (assumedPause).
    * Otherwise it must end within a short pause (shortPause): measured against the typical one, half of the requests
    * that would end near it were stopped by the user's next keystroke, their model time lost, and requests that start one
    * after another in a pause all end near its end.
    */
   function fits(expectedMs: number | undefined): boolean {
     if (expectedMs === undefined) return true;
-    const pause = pauseUnderWay();
-    if (!pause) return true;
+    const pause = pauseUnderWay() ?? assumedPause();
+    if (!pause || pause.since === 0) return true;
     const elapsed = now() - pause.since;
     return elapsed >= AWAY_FACTOR * pause.typical || elapsed + expectedMs <= pause.short;
   }
@@ -230,9 +245,16 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     return since === 0 || typical === 0 ? null : { since, typical, short };
   }
 
-  function conversationLeftMs(): number {
+  /** For a user of this process who types: their pauses as a reader's (assumedPauseMs; a short one, half). */
+  function assumedPause(): { since: number; typical: number; short: number } | null {
+    return typed && assumedPauseMs > 0 ? { since: pauseSince, typical: assumedPauseMs, short: assumedPauseMs / 2 } : null;
+  }
+
+  function conversationLeftMs(assumed = false): number {
     if (!chatFirst) return 0;
-    const { local, since, typical } = pauseKnown();
+    const known = pauseKnown();
+    const guess = assumed && known.typical === 0 ? assumedPause() : null;
+    const { local, since, typical } = guess ? { local: true, ...guess } : known;
     if (typical === 0) return 0;
     // Mid-exchange (an answer being written, the user typing): the conversation goes on at least a typical pause.
     if (local && (chats > 0 || holdUntil > now())) return AWAY_FACTOR * typical;
@@ -344,6 +366,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     },
     typing() {
       if (!chatFirst) return;
+      typed = true;
       endPause(true);
       pauseSince = now();
       pauseIsReading = false;
@@ -360,8 +383,8 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     hold,
     stretchLeftMs,
     conversationLeftMs,
-    chattingThreadId() {
-      if (conversationLeftMs() <= 0) return null;
+    chattingThreadId(assumed = false) {
+      if (conversationLeftMs(assumed) <= 0) return null;
       const thread = chatThread || readShared().threadId;
       return thread > 0 ? thread : null;
     },

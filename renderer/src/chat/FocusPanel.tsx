@@ -1,7 +1,7 @@
 /**
  * The thread's working memory, above its messages: a collapsible panel with the current focus and the active tasks
- * (kept up to date by the background model after each exchange), where the user edits the focus, adds, edits, ticks
- * or removes a task, or clears it all. An edit is the user's: the model's next update keeps it. Hidden while the
+ * (kept up to date by the background model every few exchanges and in the user's pauses), where the user edits the
+ * focus, adds, edits, ticks or removes a task, or clears it all. An edit is the user's: the model's next update keeps it. Hidden while the
  * setting is off. Everything is a native control (buttons, checkboxes, inputs), so it works from the keyboard.
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
