@@ -171,6 +171,8 @@ describe('one model, one lane', () => {
     await exchange(3);
     await exchange(4);
     await until(async () => (await queued('extract')) === 2 && (await queued('focus')) === 3, 'exchanges 3 and 4 waiting');
+    // Waiting for the stretch on a model that keeps up is not learning behind: the status bar says nothing of it.
+    expect(unwrap(await h.client.call('queue.status', {})).learning.behind).toBe(0);
     await exchange(5);
     await until(() => extractPrompts.length === 3, 'one extraction request for exchanges 3 to 5');
     expect(walls(extractPrompts.at(2))).toEqual([3, 4, 5]);

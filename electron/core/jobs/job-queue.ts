@@ -320,7 +320,8 @@ export class JobQueue {
     // rewrite at the end of its debounce window, an episode waiting for its thread to go quiet) is not work yet: the
     // status bar would say "1 queued" for half an hour after every exchange.
     const now = this.clock.now();
-    const counts = this.store.counts(now);
+    // Exchanges waiting for their stretch in the thread chatted in, on a machine that keeps up, are not learning behind.
+    const counts = this.store.counts(now, this.patientNow()?.get('extract')?.onlyThread ?? null);
     const holders = this.runningLeases().map((lease) => this.holderOf(lease, now));
     return {
       queued: counts.queued,

@@ -124,7 +124,7 @@ export function createJobsStore(sqlite: Sqlite) {
     counts: sqlite.prepare(
       `SELECT (SELECT count(*) FROM jobs WHERE status = 'queued' AND (run_after <= ? OR attempts > 0)) AS queued,
          (SELECT count(*) FROM jobs WHERE status = 'dead') AS dead,
-         (SELECT count(*) FROM jobs WHERE status IN ('queued', 'running') AND kind = 'extract') AS behind`,
+         (SELECT count(*) FROM jobs WHERE status IN ('queued', 'running') AND kind = 'extract' AND thread_id IS NOT coalesce(?, -1)) AS behind`,
     ),
     byId: sqlite.prepare('SELECT * FROM jobs WHERE id = ?'),
     exists: sqlite.prepare('SELECT 1 FROM jobs WHERE id = ?'),
@@ -197,8 +197,12 @@ export function createJobsStore(sqlite: Sqlite) {
       q.reschedule.run(runAfter, JSON.stringify(payload), now, id);
       return (q.statusOf.get(id) as { status: JobStatus }).status;
     },
-    counts(now: number): { queued: number; dead: number; behind: number } {
-      const c = q.counts.get(now) as { queued: number | null; dead: number | null; behind: number | null };
+    /**
+     * `stretchThread`: the thread whose exchanges wait for their stretch while learning keeps up (job-queue.ts
+     * patienceAtAnySpeed): they are learned with it, not behind.
+     */
+    counts(now: number, stretchThread: number | null = null): { queued: number; dead: number; behind: number } {
+      const c = q.counts.get(now, stretchThread) as { queued: number | null; dead: number | null; behind: number | null };
       return { queued: c.queued ?? 0, dead: c.dead ?? 0, behind: c.behind ?? 0 };
     },
     list(statuses: readonly JobStatus[], limit: number): JobRow[] {
