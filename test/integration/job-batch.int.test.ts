@@ -199,4 +199,24 @@ describe('job batches', () => {
     await queue.waitForIdle();
     expect(ran.at(-1)).toEqual(['focus', [f4]]);
   });
+
+  it("a kind that spares a thread's first job: the first runs at once, the next wait for their stretch", async () => {
+    const { queue, thread } = setup(() => 0, { leftMs: () => 60_000, threadId: () => chattingIn });
+    let chattingIn: number | null = null;
+    const ran: number[][] = [];
+    queue.register({ kind: 'focus', batch: 3, patience: 3, patienceAtAnySpeed: true, firstAtOnce: true, run: async ({ batch }) => (ran.push(batch.map((b) => b.id)), () => {}) });
+    const a = thread();
+    chattingIn = a;
+    const job = (n: number) => queue.enqueue({ kind: 'focus', payload: { afterMessageId: 0 }, idempotencyKey: `f${n}`, threadId: a });
+    const first = job(1);
+    queue.start();
+    await until(() => queue.get(first)!.status === 'done', "the thread's first job");
+    const second = job(2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(queue.get(second)!.status).toBe('queued');
+    const third = job(3);
+    const fourth = job(4);
+    await until(() => queue.get(fourth)!.status === 'done', 'the stretch of three');
+    expect(ran).toEqual([[first], [second, third, fourth]]);
+  });
 });

@@ -170,7 +170,9 @@ describe('one model, one lane', () => {
     // Mid-conversation: exchanges 3 to 5 are learned in one request.
     await exchange(3);
     await exchange(4);
-    await until(async () => (await queued('extract')) === 2 && (await queued('focus')) === 3, 'exchanges 3 and 4 waiting');
+    // Polled as a pair of counts, so a failure shows them.
+    const waiting = async () => ({ extract: await queued('extract'), focus: await queued('focus') });
+    await expect.poll(waiting, { timeout: 30_000, interval: 5, message: 'exchanges 3 and 4 waiting (focus: 2 to 4)' }).toEqual({ extract: 2, focus: 3 });
     // Waiting for the stretch on a model that keeps up is not learning behind: the status bar says nothing of it.
     expect(unwrap(await h.client.call('queue.status', {})).learning.behind).toBe(0);
     await exchange(5);

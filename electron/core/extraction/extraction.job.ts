@@ -110,9 +110,11 @@ export function createExtractionJob(deps: {
     // learning waits until a batch's worth waits, the user pauses for twice their usual pause, or goes to another
     // thread, at any speed of the model: meanwhile that thread's prompt carries the messages word for word, and
     // memories serve other threads and later (issue 25: 3.2 instead of 4.2 model seconds per exchange on a GPU laptop).
+    // A thread's first exchange is learned at once on a machine that keeps up: the user sees what Mnemo learns.
     batch: EXTRACTION_BATCH,
     patience: EXTRACTION_BATCH,
     patienceAtAnySpeed: true,
+    firstAtOnce: true,
     async run({ batch, signal }) {
       const settings = deps.settings();
       // An exchange deleted meanwhile (the cascade also removes its job; the fence then discards its part), incognito,

@@ -87,6 +87,11 @@ interface HandlerOf<K extends JobKind> {
    */
   patientFromFirstKeystroke?: boolean;
   /**
+   * With patienceAtAnySpeed, on a machine that keeps up: a thread's first job of this kind runs at once (a
+   * conversation's first exchange is the user's first look at what Mnemo learns from it).
+   */
+  firstAtOnce?: boolean;
+  /**
    * At most this many jobs of this kind and thread run together (the commit gets the ids of those still held: a job
    * cancelled or deleted meanwhile is not, and its part must not be written). Default 1.
    */
@@ -411,7 +416,7 @@ export class JobQueue {
       if ((h.patience ?? 1) <= 1) continue;
       const thread = h.patienceAtAnySpeed ? threadOf(h.patientFromFirstKeystroke === true) : null;
       if (behind) patient.set(h.kind, { threshold: h.patience! });
-      else if (thread !== null) patient.set(h.kind, { threshold: h.patience!, onlyThread: thread });
+      else if (thread !== null) patient.set(h.kind, { threshold: h.patience!, onlyThread: thread, ...(h.firstAtOnce ? { spareFirst: true } : {}) });
     }
     return patient.size > 0 ? patient : null;
   }

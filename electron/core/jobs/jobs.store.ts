@@ -45,10 +45,14 @@ export interface RunningLease {
   lease_expires_at: number | null;
 }
 
-/** A patient kind's rule now: its jobs wait until `threshold` of one thread wait; with `onlyThread`, only that thread's. */
+/**
+ * A patient kind's rule now: its jobs wait until `threshold` of one thread wait; with `onlyThread`, only that thread's;
+ * with `spareFirst`, a thread's first job of the kind never waits.
+ */
 export interface Patience {
   threshold: number;
   onlyThread?: number;
+  spareFirst?: boolean;
 }
 
 export interface NewJob {
@@ -172,9 +176,19 @@ export function createJobsStore(sqlite: Sqlite) {
     const threshold = `CASE j.kind ${kinds.map(() => 'WHEN ? THEN ?').join(' ')} END`;
     // A kind patient for one thread only: its jobs of other threads compare that thread with their own and pass.
     const waitingThread = `CASE j.kind ${kinds.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+    const spareFirst = `CASE j.kind ${kinds.map(() => 'WHEN ? THEN ?').join(' ')} END`;
     return {
-      sql: ` AND (j.kind NOT IN (${marks(kinds.length)}) OR j.thread_id IS NOT coalesce(${waitingThread}, j.thread_id) OR (SELECT count(*) FROM jobs k WHERE k.status = 'queued' AND k.run_after <= ? AND k.kind = j.kind AND k.thread_id IS j.thread_id) >= ${threshold})`,
-      params: [...kinds, ...kinds.flatMap((k) => [k, patient.get(k)!.onlyThread ?? null]), now, ...kinds.flatMap((k) => [k, patient.get(k)!.threshold])],
+      sql:
+        ` AND (j.kind NOT IN (${marks(kinds.length)}) OR j.thread_id IS NOT coalesce(${waitingThread}, j.thread_id)` +
+        ` OR (SELECT count(*) FROM jobs k WHERE k.status = 'queued' AND k.run_after <= ? AND k.kind = j.kind AND k.thread_id IS j.thread_id) >= ${threshold}` +
+        ` OR (${spareFirst} = 1 AND NOT EXISTS (SELECT 1 FROM jobs f WHERE f.kind = j.kind AND f.thread_id IS j.thread_id AND f.id < j.id)))`,
+      params: [
+        ...kinds,
+        ...kinds.flatMap((k) => [k, patient.get(k)!.onlyThread ?? null]),
+        now,
+        ...kinds.flatMap((k) => [k, patient.get(k)!.threshold]),
+        ...kinds.flatMap((k) => [k, patient.get(k)!.spareFirst ? 1 : 0]),
+      ],
     };
   }
 
