@@ -164,9 +164,11 @@ describe('one model, one lane', () => {
     // Until the lane knows two of this user's pauses, each exchange is learned at once. The working memory waits for
     // its stretch from the first keystroke (a reader's pause assumed meanwhile): exchanges 2 to 6.
     await exchange(1);
-    await until(() => extractPrompts.length === 1 && focusPrompts.length === 1, 'the first exchange learned at once');
+    // Done, not only asked: the next keystroke would stop a request still running, and its job would join the stretch.
+    const done = async (kind: string) => (await jobsOf(kind)).filter((j) => j.status === 'done').length;
+    await until(async () => (await done('extract')) === 1 && (await done('focus')) === 1, 'the first exchange learned at once');
     await exchange(2);
-    await until(() => extractPrompts.length === 2, 'the second exchange learned at once');
+    await until(async () => (await done('extract')) === 2, 'the second exchange learned at once');
     // Mid-conversation: exchanges 3 to 5 are learned in one request.
     await exchange(3);
     await exchange(4);
@@ -176,15 +178,18 @@ describe('one model, one lane', () => {
     // Waiting for the stretch on a model that keeps up is not learning behind: the status bar says nothing of it.
     expect(unwrap(await h.client.call('queue.status', {})).learning.behind).toBe(0);
     await exchange(5);
-    await until(() => extractPrompts.length === 3, 'one extraction request for exchanges 3 to 5');
+    await until(async () => (await done('extract')) === 5, 'one extraction request for exchanges 3 to 5');
+    expect(extractPrompts.length).toBe(3);
     expect(walls(extractPrompts.at(2))).toEqual([3, 4, 5]);
     expect(focusPrompts.length).toBe(1);
     await exchange(6);
-    await until(() => focusPrompts.length === 2, 'one working-memory update for exchanges 2 to 6');
+    await until(async () => (await done('focus')) === 6, 'one working-memory update for exchanges 2 to 6');
+    expect(focusPrompts.length).toBe(2);
     expect(walls(focusPrompts.at(1))).toEqual([2, 3, 4, 5, 6]);
     await exchange(7);
     await exchange(8);
-    await until(() => extractPrompts.length === 4, 'one extraction request for exchanges 6 to 8');
+    await until(async () => (await done('extract')) === 8, 'one extraction request for exchanges 6 to 8');
+    expect(extractPrompts.length).toBe(4);
     expect(walls(extractPrompts.at(3))).toEqual([6, 7, 8]);
     // The working memory of 7 and 8 waits until the pause has lasted twice the typical one: the user is away.
     expect(focusPrompts.length).toBe(2);
