@@ -410,7 +410,12 @@ export class JobQueue {
   private patientNow(): Map<JobKind, Patience> | null {
     if (this.draining) return null;
     const behind = (this.options.stretchLeftMs?.() ?? 0) > 0;
-    const threadOf = (assumed: boolean) => (behind || (this.options.conversationLeftMs?.(assumed) ?? 0) <= 0 ? null : (this.options.chattingThreadId?.(assumed) ?? null));
+    // Asked of the lane once for each way of counting (it may read the shared file), not once per kind.
+    const threads = new Map<boolean, number | null>();
+    const threadOf = (assumed: boolean): number | null => {
+      if (!threads.has(assumed)) threads.set(assumed, behind || (this.options.conversationLeftMs?.(assumed) ?? 0) <= 0 ? null : (this.options.chattingThreadId?.(assumed) ?? null));
+      return threads.get(assumed)!;
+    };
     const patient = new Map<JobKind, Patience>();
     for (const h of this.handlers.values()) {
       if ((h.patience ?? 1) <= 1) continue;
