@@ -54,7 +54,6 @@ interface Exchange {
   threadId: number;
   incognito: boolean;
   user: { id: number; content: string; createdAt: number; files: Array<{ name: string; text: string }> };
-  assistant: { id: number; content: string };
   /** The assistant message the user's message follows, and the question it closed with (answered-question.ts). */
   before: { id: number; asked: string | null } | null;
 }
@@ -80,13 +79,13 @@ export function createExtractionJob(deps: {
   function loadExchange(userMessageId: number, assistantMessageId: number): Exchange | null {
     const rows = deps.messages.exchangeRows(userMessageId, assistantMessageId);
     const user = rows.find((r) => r.id === userMessageId && r.role === 'user');
-    const assistant = rows.find((r) => r.id === assistantMessageId && r.role === 'assistant');
-    if (!user || !assistant) return null;
+    // The reply is not read (extract-prompt.ts), but an exchange whose reply is gone is not learned from.
+    const replied = rows.some((r) => r.id === assistantMessageId && r.role === 'assistant');
+    if (!user || !replied) return null;
     return {
       threadId: user.thread_id,
       incognito: user.incognito === 1,
       user: { id: user.id, content: user.content, createdAt: user.created_at, files: learnedFiles(attachmentsOf(user.attachments)).map(({ name, text }) => ({ name, text })) },
-      assistant: { id: assistant.id, content: assistant.content },
       before: user.before_id === null ? null : { id: user.before_id, asked: closingQuestion(user.before_content ?? '') },
     };
   }
@@ -109,7 +108,7 @@ export function createExtractionJob(deps: {
     // the instructions, most of the request, are read once for all of them. In the thread the user is chatting in,
     // learning waits until a batch's worth waits, the user pauses for twice their usual pause, or goes to another
     // thread, at any speed of the model: meanwhile that thread's prompt carries the messages word for word, and
-    // memories serve other threads and later (issue 25: 3.2 instead of 4.2 model seconds per exchange on a GPU laptop).
+    // memories serve other threads and later (issue 25: 3.5 instead of 4.2 model seconds per exchange on a GPU laptop).
     // A thread's first exchange is learned at once on a machine that keeps up: the user sees what Mnemo learns.
     batch: EXTRACTION_BATCH,
     patience: EXTRACTION_BATCH,
