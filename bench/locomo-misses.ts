@@ -16,10 +16,10 @@ import { createClient, unwrap } from '../shared/client';
 import { createCore } from '../electron/core/create-core';
 import { createInProcessTransport } from '../electron/core/in-process.transport';
 import { createOllamaLlm } from '../electron/core/llm/ollama.llm';
-import { meaningfulTerms, termKeys } from '../electron/core/text/meaningful-terms';
+import { meaningfulTerms } from '../electron/core/text/meaningful-terms';
 import { startFakeOllama } from '../test/fakes/fake-ollama';
 import { createEvalEmbedder, findEvalModel } from './eval-model';
-import { CATEGORY_NAMES, readLocomo, type LocomoConversation } from './locomo';
+import { CATEGORY_NAMES, conversationTerms, evidenceMemories, questionReach, readLocomo, type LocomoConversation } from './locomo';
 
 const { values } = parseArgs({ options: { hybrid: { type: 'boolean', default: false }, only: { type: 'string' }, quiet: { type: 'boolean', default: false } } });
 const DEEP = 50;
@@ -48,11 +48,10 @@ async function analyse(c: LocomoConversation): Promise<void> {
     const client = createClient(createInProcessTransport(core));
     const index = new Map<number, number>();
     for (const [i, m] of c.memories.entries()) index.set(unwrap(await client.call('memory.create', { content: m.content, category: 'knowledge' })).id, i);
-    // A term every tenth memory holds (the speakers' names): the analysis names them.
-    const df = new Map<string, number>();
-    for (const m of c.memories) for (const k of termKeys(m.content)) df.set(k, (df.get(k) ?? 0) + 1);
-    const common = (k: string) => (df.get(k) ?? 0) >= c.memories.length / 10;
-    for (const q of c.questions) {
+    // A term every tenth memory holds (the speakers' names): the analysis names them (bench/locomo.ts Reach).
+    const { keys, held, common } = conversationTerms(c);
+    const reach = questionReach(c);
+    for (const [qi, q] of c.questions.entries()) {
       asked++;
       const sent = unwrap(await client.call('chat.send', { text: q.text }));
       const prompt = sent.memoriesUsed.map((u) => ({ i: index.get(u.memoryId)!, score: u.score, reason: u.reason }));
@@ -60,14 +59,14 @@ async function analyse(c: LocomoConversation): Promise<void> {
       if (prompt.some((p) => isEvidence(p.i))) continue;
       missed++;
       const deep = unwrap(await client.call('memory.search', { query: q.text, limit: DEEP })).hits.map((h) => ({ i: index.get(h.memory.id)!, parts: h.parts, score: h.score }));
-      const evidence = c.memories.map((_, i) => i).filter(isEvidence);
+      const evidence = evidenceMemories(c, q);
       const terms = meaningfulTerms(q.text);
-      const shared = (i: number) => terms.filter((t) => termKeys(c.memories[i]!.content).has(t.key)).map((t) => t.key);
+      const shared = (i: number) => terms.filter((t) => keys[i]!.has(t.key)).map((t) => t.key);
       const rankOf = (i: number) => deep.findIndex((d) => d.i === i);
       let cause: string;
       if (evidence.length === 0) cause = 'no evidence memory';
       else if (evidence.some((i) => rankOf(i) >= 0)) cause = 'deeper';
-      else if (evidence.every((i) => shared(i).filter((k) => !common(k)).length === 0)) cause = evidence.every((i) => shared(i).length === 0) ? 'no shared term' : 'names only';
+      else if (reach[qi] === 'names only') cause = evidence.every((i) => shared(i).length === 0) ? 'no shared term' : 'names only';
       else cause = 'not found';
       causes.set(cause, (causes.get(cause) ?? 0) + 1);
       const cat = CATEGORY_NAMES[q.category];
@@ -76,7 +75,7 @@ async function analyse(c: LocomoConversation): Promise<void> {
       byCategory.set(cat, m);
       if (values.quiet) continue;
       console.log(`\n[${c.id}] (${cat}) ${q.text}  -- ${cause}`);
-      console.log(`  terms: ${terms.map((t) => `${t.key}${common(t.key) ? '(common)' : ''} df=${df.get(t.key) ?? 0}`).join(' ')}`);
+      console.log(`  terms: ${terms.map((t) => `${t.key}${common(t.key) ? '(common)' : ''} df=${held(t.key)}`).join(' ')}`);
       for (const i of evidence) {
         const r = rankOf(i);
         const parts = r >= 0 ? deep[r]!.parts : null;

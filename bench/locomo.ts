@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { meaningfulTerms, termKeys } from '../electron/core/text/meaningful-terms';
 
 /** The folder holding <id>.json: MNEMO_LOCOMO_DIR, else the team's folder beside the repository. */
 export function locomoDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -105,6 +106,45 @@ export function readLocomo(env: NodeJS.ProcessEnv = process.env): LocomoData {
   return { available: true, conversations: files.map((f) => readLocomoConversation(path.join(dir, f))) };
 }
 
+/**
+ * What retrieval could reach for one question, from the texts alone (no retrieval asked):
+ * - 'unreachable': no observation cites the question's evidence turns, so no retrieval can hit it;
+ * - 'shared words': an evidence memory holds a meaningful term of the question (text/meaningful-terms.ts, stems and
+ *   CJK terms) that fewer than COMMON_SHARE of the conversation's memories hold: matching words can find it;
+ * - 'names only': the evidence shares with the question only terms that many memories hold (the speakers' names, a
+ *   word like "like"), or nothing: only knowing what words mean (an embedding model, a thesaurus) can find it.
+ * A keyword search's hits beyond 'shared words' are luck: a names-only memory that happened to rank in.
+ */
+export type Reach = 'unreachable' | 'shared words' | 'names only';
+export const REACHES: readonly Reach[] = ['unreachable', 'shared words', 'names only'];
+/** A term at least this share of a conversation's memories hold says nothing about which one answers. */
+const COMMON_SHARE = 0.1;
+
+/** Each memory's term keys, how many memories hold a term, and which terms are common in the conversation (see Reach). */
+export function conversationTerms(c: LocomoConversation): { keys: Array<Set<string>>; held: (key: string) => number; common: (key: string) => boolean } {
+  const keys = c.memories.map((m) => termKeys(m.content));
+  const df = new Map<string, number>();
+  for (const k of keys) for (const t of k) df.set(t, (df.get(t) ?? 0) + 1);
+  const held = (key: string) => df.get(key) ?? 0;
+  return { keys, held, common: (key) => held(key) >= c.memories.length * COMMON_SHARE };
+}
+
+/** The memories (indexes) whose dialogue ids meet the question's evidence. */
+export function evidenceMemories(c: LocomoConversation, q: LocomoQuestion): number[] {
+  return c.memories.flatMap((m, i) => (q.evidence.some((e) => m.diaIds.has(e)) ? [i] : []));
+}
+
+/** Every question's reach, in order. */
+export function questionReach(c: LocomoConversation): Reach[] {
+  const { keys, common } = conversationTerms(c);
+  return c.questions.map((q) => {
+    const evidence = evidenceMemories(c, q);
+    if (evidence.length === 0) return 'unreachable';
+    const rare = meaningfulTerms(q.text).map((t) => t.key).filter((k) => !common(k));
+    return evidence.some((i) => rare.some((k) => keys[i]!.has(k))) ? 'shared words' : 'names only';
+  });
+}
+
 /** One question's retrieved memories (indexes into its conversation's memories), best first. */
 export type Retrieved = number[];
 
@@ -113,6 +153,8 @@ export interface LocomoScore {
   hit: number;
   evidenceRecall: number;
   byCategory: Record<LocomoCategory, number>;
+  /** Questions hit and asked, by what retrieval could reach (questionReach). */
+  byReach: Record<Reach, { hit: number; of: number }>;
   returned: number;
 }
 
@@ -121,11 +163,16 @@ export function scoreLocomo(conversations: LocomoConversation[], answers: Retrie
   const hits: Record<LocomoCategory, number[]> = { 1: [], 2: [], 3: [], 4: [] };
   const recalls: number[] = [];
   const returned: number[] = [];
+  const byReach = Object.fromEntries(REACHES.map((r) => [r, { hit: 0, of: 0 }])) as LocomoScore['byReach'];
   conversations.forEach((c, ci) => {
+    const reach = questionReach(c);
     c.questions.forEach((q, qi) => {
       const got = answers[ci]![qi]!;
       const covered = new Set(got.flatMap((m) => [...c.memories[m]!.diaIds]));
-      hits[q.category].push(q.evidence.some((e) => covered.has(e)) ? 1 : 0);
+      const hit = q.evidence.some((e) => covered.has(e));
+      hits[q.category].push(hit ? 1 : 0);
+      byReach[reach[qi]!].of++;
+      if (hit) byReach[reach[qi]!].hit++;
       recalls.push(q.evidence.filter((e) => covered.has(e)).length / q.evidence.length);
       returned.push(got.length);
     });
@@ -137,6 +184,7 @@ export function scoreLocomo(conversations: LocomoConversation[], answers: Retrie
     hit: mean(all),
     evidenceRecall: mean(recalls),
     byCategory: { 1: mean(hits[1]), 2: mean(hits[2]), 3: mean(hits[3]), 4: mean(hits[4]) },
+    byReach,
     returned: mean(returned),
   };
 }
