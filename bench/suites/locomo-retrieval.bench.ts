@@ -74,6 +74,9 @@ export async function locomoRetrievalBench(): Promise<SuiteResult> {
       { name: 'Mnemo hybrid (MiniLM), memories dated: prompt', answers: hybridDated.prompt },
     );
     notes.push(`embedding model: ${EVAL_MODEL}, ${EVAL_DTYPE}, from ${model.modelsDir} (\`${PREPARE_COMMAND}\`), no query/passage prefixes`);
+    // How far down the model's own order the evidence of a names-only question lies: what meaning can bring there.
+    const depths = [12, 30, FUSION_DEPTH].map((d) => `${scoreLocomo(conversations, cosine.map((c) => c.map((a) => a.slice(0, d)))).byReach['names only'].hit} within its top ${d}`);
+    notes.push(`names-only questions, exact cosine (MiniLM) holds an evidence memory ${depths.join(', ')}`);
   } else {
     notes.push(`hybrid rows skipped: ${model.why}`);
   }
