@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Settings } from '../../shared/contract';
 import { MnemoError } from '../../shared/errors';
 import { createModelLane, type ModelLaneOptions } from '../../electron/core/llm/model-lane';
+import { useTempDirs } from '../support/temp-dir';
 
 type Schedule = Pick<Settings, 'learningSchedule' | 'learningNeedsPower'>;
 
@@ -30,6 +31,20 @@ function openRequest() {
 }
 
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+const tempDir = useTempDirs();
+
+/** Exchanges whose pauses (answer to the next keystroke) last `pauseMs`, then the user sends the next message. */
+function chatWithPauses(lane: ReturnType<typeof createModelLane>, advance: (ms: number) => number, pauseMs: number, count: number): void {
+  for (let i = 0; i < count; i++) {
+    lane.beginChat()();
+    advance(pauseMs);
+    lane.typing();
+    advance(4_001);
+  }
+}
+
+/** The pauses the shared file remembers. */
+const rememberedIn = (signalFile: string): unknown => (JSON.parse(fs.readFileSync(signalFile, 'utf8')) as { pauses?: unknown }).pauses;
 
 /** Two exchanges whose pauses (answer to the next keystroke) last 10 s each, then a third answer: a pause begins. */
 function answerAfterTwoPauses(lane: ReturnType<typeof createModelLane>, advance: (ms: number) => number): void {
@@ -344,5 +359,91 @@ describe('model lane', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe("the user's pauses across starts (the shared file)", () => {
+    /** Pauses of 30 s, longer than the assumed 20 s: a lane that goes by them lets longer requests start. */
+    const PAUSE = 30_000;
+
+    /** Lanes of processes on one data folder, one after another or side by side, on one clock the test moves. */
+    function oneFolder() {
+      const signalFile = path.join(tempDir(), 'lane.json');
+      let t = 1_000_000;
+      const advance = (ms: number) => (t += ms);
+      const open = (overrides: Partial<ModelLaneOptions> = {}) => laneFor({ signalFile, now: () => t, ...overrides }).lane;
+      return { signalFile, open, advance };
+    }
+
+    /** A returning user types and gets an answer; 1.5 s later (past the grace) a pause is under way. */
+    async function expectKnownAtOnce(lane: ReturnType<typeof createModelLane>, advance: (ms: number) => number): Promise<void> {
+      lane.typing();
+      advance(4_001);
+      lane.beginChat()();
+      advance(1_501);
+      expect(lane.hold()).toBeNull();
+      // Their short pause is 30 s: 1.5 + 15 s fits (the assumed pause's short 10 s would not let it start).
+      await expect(lane.runBackground(new AbortController().signal, async () => 'fits', 15_000)).resolves.toBe('fits');
+      expect(lane.conversationLeftMs()).toBe(2 * PAUSE - 1_501);
+      expect(lane.stretchLeftMs(PAUSE)).toBe(2 * PAUSE - 1_501);
+    }
+
+    it('a new lane on a file with remembered pauses knows the typical pause at once, and adds the ones it learns', async () => {
+      const { signalFile, open, advance } = oneFolder();
+      const before = open();
+      chatWithPauses(before, advance, PAUSE, 2);
+      before.dispose(); // the app quits
+      advance(90 * 24 * 3_600_000); // and starts again months later: still this user's habit
+      const after = open();
+      await expectKnownAtOnce(after, advance);
+      advance(20_000 - 1_501);
+      after.typing(); // a pause of 20 s learned here, after the two remembered
+      expect(rememberedIn(signalFile)).toEqual([PAUSE, PAUSE, 20_000]);
+    });
+
+    it('a lane that never saw a pause (a script, the CLI, a terminal queue) does not erase them', async () => {
+      const { signalFile, open, advance } = oneFolder();
+      const app = open();
+      chatWithPauses(app, advance, PAUSE, 2);
+      app.dispose();
+      const cli = open();
+      const queue = open();
+      for (let i = 0; i < 3; i++) {
+        cli.beginChat()(); // messages with no typing: it writes when it chats, and learns no pause
+        advance(60_000);
+        await queue.runBackground(new AbortController().signal, async () => 'learned', 1_000);
+      }
+      expect(rememberedIn(signalFile)).toEqual([PAUSE, PAUSE]);
+      await expectKnownAtOnce(open(), advance);
+    });
+
+    it('ignores what is not a pause in the file: bad entries, more than it keeps, an old file without the list, no JSON', async () => {
+      const { signalFile, open, advance } = oneFolder();
+      const bad = `[-1, "20000", null, 1e999, {}, [5], true, ${PAUSE}, ${PAUSE}]`; // 1e999 parses as Infinity
+      fs.writeFileSync(signalFile, `{"holdUntil": 0, "activeAt": 0, "pauseSince": 0, "pauses": ${bad}, "threadId": 0}`);
+      await expectKnownAtOnce(open(), advance);
+      expect(rememberedIn(signalFile)).toEqual([PAUSE, PAUSE]);
+
+      // A huge list: only the last seven count (their median is the typical pause), and the file keeps seven.
+      fs.writeFileSync(signalFile, JSON.stringify({ pauses: [...Array<number>(100_000).fill(1_000), ...Array<number>(7).fill(PAUSE)] }));
+      const huge = open();
+      await expectKnownAtOnce(huge, advance);
+      advance(5_000);
+      huge.typing();
+      expect(rememberedIn(signalFile)).toEqual([...Array<number>(6).fill(PAUSE), 1_501 + 5_000]);
+
+      // Nothing to go by: a reader's pause is assumed, as for a new user, and nothing breaks.
+      for (const body of ['{"typicalPauseMs": 30000, "shortPauseMs": 30000}', '{"pauses": "30000"}', 'null', '[30000, 30000]', '{"pauses": [30000', '']) {
+        fs.writeFileSync(signalFile, body);
+        const lane = open({ assumedPauseMs: 20_000 });
+        expect(lane.hold()).toBeNull();
+        lane.typing();
+        advance(4_001);
+        lane.beginChat()();
+        advance(1_501);
+        expect(lane.conversationLeftMs()).toBe(0);
+        expect(lane.conversationLeftMs(true)).toBe(2 * 20_000 - 1_501);
+        expect(rememberedIn(signalFile)).toEqual([]);
+      }
+    });
   });
 });

@@ -16,10 +16,11 @@
  *   already run longer than usual (the user is likely away). A user who stops typing to think is in a pause too, from
  *   their last keystroke: what starts then must fit before they go on. On a slow machine learning then happens in the
  *   longer pauses, in batches, instead of being started and stopped again at every message, each time wasting the
- *   model time it had used. Until it has seen two of a typing user's pauses, a request must fit a reader's assumed
- *   pause (assumedPauseMs): knowing nothing, it used to start anything, and a new user's first keystrokes stopped it,
- *   its model time lost. Waiting for a stretch (conversationLeftMs) needs their own pauses: a new user's first
- *   exchanges are learned at once, which is their first look at what Mnemo learns.
+ *   model time it had used. Until it knows two of a typing user's pauses (seen, or remembered from an earlier
+ *   start: see below), a request must fit a reader's assumed pause (assumedPauseMs): knowing nothing, it used to
+ *   start anything, and a new user's first keystrokes stopped it, its model time lost. Waiting for a stretch
+ *   (conversationLeftMs) needs their own pauses: a new user's first exchanges are learned at once, which is their
+ *   first look at what Mnemo learns.
  * The user's schedule (settings.learningSchedule) can keep background work to times when they are away, or pause it;
  * the desktop app can also hold it while on battery (settings.learningNeedsPower, fed by Electron's powerMonitor).
  *
@@ -28,6 +29,11 @@
  * background request starts and every `pollMs` while one runs, so a terminal's queue obeys the app's chat too.
  * Times in the file are wall-clock milliseconds (Date.now), like the grace windows: they are scheduling, not domain
  * time, so they do not follow a test's fake clock.
+ * The file also remembers the user's last pauses (PAUSES_KEPT), so a returning user is known at once: a process whose
+ * user types and whose own list is empty takes them up (recallPauses), and one that has not learned a pause itself
+ * (a terminal's queue, a script, an app just started) writes back the file's list, never its own empty one. Bad
+ * entries (not a finite pause, beyond the last PAUSES_KEPT, a file from before the list) are ignored. Months-old
+ * pauses are kept: they are still this user's habit, and each new one pushes the oldest out.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -98,20 +104,20 @@ export interface ModelLane {
 }
 
 /**
- * What the shared file says: until when a chat holds the model, when the user was last active, and the pause now
- * under way (since when, and how long this user's pauses typically last; 0: not known).
+ * What the shared file says: until when a chat holds the model, when the user was last active, the pause now under
+ * way (since when; 0: none) and this user's last pauses.
  */
 interface SharedSignal {
   holdUntil: number;
   activeAt: number;
   pauseSince: number;
-  typicalPauseMs: number;
-  shortPauseMs: number;
+  /** The user's last pauses (ms, oldest first, at most PAUSES_KEPT): their typical and short pause come from these. */
+  pauses: readonly number[];
   /** The thread the user chats in (0: none known). */
   threadId: number;
 }
 
-const NO_SIGNAL: SharedSignal = { holdUntil: 0, activeAt: 0, pauseSince: 0, typicalPauseMs: 0, shortPauseMs: 0, threadId: 0 };
+const NO_SIGNAL: SharedSignal = { holdUntil: 0, activeAt: 0, pauseSince: 0, pauses: [], threadId: 0 };
 /** Pauses remembered (the typical one is their median), and how many are needed before a request must fit one. */
 const PAUSES_KEPT = 7;
 const PAUSES_NEEDED = 2;
@@ -161,6 +167,8 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
   let pauseSince = 0;
   let pauseIsReading = false;
   const pauses: number[] = [];
+  /** Whether a pause was learned here: until then the pauses in the shared file are not this process's to replace. */
+  let learnedPause = false;
   /** Whether the user typed here: only then is this someone whose pause can be assumed (assumedPause). */
   let typed = false;
   /** The thread of the last chat request (0: none). */
@@ -169,8 +177,8 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
   function readShared(): SharedSignal {
     if (!options.signalFile) return NO_SIGNAL;
     try {
-      const parsed = JSON.parse(fs.readFileSync(options.signalFile, 'utf8')) as Partial<SharedSignal>;
-      return { holdUntil: finite(parsed.holdUntil), activeAt: finite(parsed.activeAt), pauseSince: finite(parsed.pauseSince), typicalPauseMs: finite(parsed.typicalPauseMs), shortPauseMs: finite(parsed.shortPauseMs), threadId: finite(parsed.threadId) };
+      const parsed = (JSON.parse(fs.readFileSync(options.signalFile, 'utf8')) ?? {}) as Record<keyof SharedSignal, unknown>;
+      return { holdUntil: finite(parsed.holdUntil), activeAt: finite(parsed.activeAt), pauseSince: finite(parsed.pauseSince), pauses: rememberedPauses(parsed.pauses), threadId: finite(parsed.threadId) };
     } catch {
       return NO_SIGNAL; // no file (nobody chatted yet), or caught mid-rename: nothing holds
     }
@@ -178,7 +186,8 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
 
   function writeShared(): void {
     if (!options.signalFile) return;
-    const signal: SharedSignal = { holdUntil: chats > 0 ? Math.max(holdUntil, now() + CHAT_HOLD_MS) : holdUntil, activeAt, pauseSince, typicalPauseMs: typicalPause(), shortPauseMs: shortPause(), threadId: chatThread };
+    const remembered = learnedPause ? pauses : readShared().pauses;
+    const signal: SharedSignal = { holdUntil: chats > 0 ? Math.max(holdUntil, now() + CHAT_HOLD_MS) : holdUntil, activeAt, pauseSince, pauses: remembered, threadId: chatThread };
     const body = JSON.stringify(signal);
     const temp = `${options.signalFile}.${process.pid}.tmp`;
     try {
@@ -202,16 +211,10 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     return null;
   }
 
-  /** The pause that this share of the user's pauses is shorter than (0: too few seen). */
-  function pauseAt(share: number): number {
-    if (pauses.length < PAUSES_NEEDED) return 0;
-    const sorted = [...pauses].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length * share)]!;
+  /** The user's pauses remembered in the shared file become this process's own, when it has none (see the header). */
+  function recallPauses(): void {
+    if (pauses.length === 0) pauses.push(...readShared().pauses);
   }
-  /** The typical pause: the median. */
-  const typicalPause = () => pauseAt(0.5);
-  /** A short pause, which a quarter of the user's pauses fall short of: the one a request must fit in (see fits). */
-  const shortPause = () => pauseAt(SHORT_PAUSE_SHARE);
 
   /**
    * Whether a request expected to take `expectedMs` fits in the pause under way: always when no pause is known (no
@@ -231,12 +234,13 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
 
   /**
    * What is known of this user's pauses: the one under way (since 0: none) and the typical one (0: not known), from
-   * this process when it has seen enough of them, else from the process that chats (the shared file).
+   * this process when it knows enough of them (seen or recalled), else from the process that chats (the shared
+   * file).
    */
   function pauseKnown(): { local: boolean; since: number; typical: number; short: number } {
-    if (pauses.length >= PAUSES_NEEDED) return { local: true, since: pauseSince, typical: typicalPause(), short: shortPause() };
+    if (pauses.length >= PAUSES_NEEDED) return { local: true, since: pauseSince, typical: typicalPause(pauses), short: shortPause(pauses) };
     const shared = readShared();
-    return { local: false, since: shared.pauseSince, typical: shared.typicalPauseMs, short: shared.shortPauseMs || shared.typicalPauseMs };
+    return { local: false, since: shared.pauseSince, typical: typicalPause(shared.pauses), short: shortPause(shared.pauses) };
   }
 
   /** The pause under way and this user's typical and short pauses; null when unknown. */
@@ -278,6 +282,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     if (byTyping && pauseIsReading) {
       pauses.push(now() - pauseSince);
       if (pauses.length > PAUSES_KEPT) pauses.shift();
+      learnedPause = true;
     }
     pauseSince = 0;
   }
@@ -367,6 +372,7 @@ export function createModelLane(options: ModelLaneOptions): ModelLane {
     typing() {
       if (!chatFirst) return;
       typed = true;
+      recallPauses();
       endPause(true);
       pauseSince = now();
       pauseIsReading = false;
@@ -450,6 +456,26 @@ function preempted(reason: LaneHold, cause?: unknown): MnemoError {
           ? 'learning runs only while you are away'
           : 'learning waits for mains power';
   return new MnemoError('PREEMPTED', `The background request was stopped because ${why}.`, { details: { reason }, ...(cause === undefined ? {} : { cause }) });
+}
+
+/** The pause that this share of the user's pauses is shorter than (0: too few to go by). */
+function pauseAt(pauses: readonly number[], share: number): number {
+  if (pauses.length < PAUSES_NEEDED) return 0;
+  const sorted = [...pauses].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length * share)]!;
+}
+/** The typical pause: the median. */
+const typicalPause = (pauses: readonly number[]) => pauseAt(pauses, 0.5);
+/** A short pause, which a quarter of the user's pauses fall short of: the one a request must fit in (see fits). */
+const shortPause = (pauses: readonly number[]) => pauseAt(pauses, SHORT_PAUSE_SHARE);
+
+/**
+ * The pauses a shared file remembers: its last PAUSES_KEPT entries that are a pause (a finite number, not negative).
+ * Anything else (no list: a file from before it; a list of something else) remembers none.
+ */
+function rememberedPauses(value: unknown): number[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((pause): pause is number => typeof pause === 'number' && Number.isFinite(pause) && pause >= 0).slice(-PAUSES_KEPT);
 }
 
 function finite(value: unknown): number {
