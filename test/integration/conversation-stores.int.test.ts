@@ -1,6 +1,6 @@
 /**
  * The conversation's stores on real SQLite: the one readable-message rule (its SQL and its JavaScript agree on every
- * kind of row), the summary store (the user's text, a dropped range), the threads store (an automatic title never
+ * kind of row), the exchange extraction reads (messages.store.ts userTurn), the summary store (the user's text, a dropped range), the threads store (an automatic title never
  * over a chosen one), and the thread exclusions store (idempotent, oldest first).
  */
 import path from 'node:path';
@@ -49,6 +49,23 @@ describe('the conversation stores', () => {
     // The prompt's history walks the same rule up the path.
     const last = messages.insert({ threadId, role: 'user', content: 'q', status: 'complete', model: null, estimatedTokens: 1, now: 3 });
     expect([...messages.historyBefore(last)].map((r) => r.id).reverse()).toEqual(byJs);
+  });
+
+  it('an exchange as extraction reads it: the user’s message and the answer it follows, never the reply’s text; nothing once the reply is gone', () => {
+    const { messages, threadId } = setup();
+    const say = (role: 'user' | 'assistant', content: string, now: number) => messages.insert({ threadId, role, content, status: 'complete', model: null, estimatedTokens: 1, now });
+    const asked = say('assistant', 'What is your dog called?', 1);
+    const question = say('user', 'Rex', 2);
+    const reply = say('assistant', 'A fine name for a dog.', 3);
+    const turn = messages.userTurn(question.id, reply.id);
+    expect(turn).toMatchObject({ id: question.id, thread_id: threadId, content: 'Rex', created_at: 2, incognito: 0, before_id: asked.id, before_content: 'What is your dog called?' });
+    expect(Object.values(turn!)).not.toContain('A fine name for a dog.');
+    // The ids the wrong way round, a "reply" that is the user's, or one that never was: not an exchange.
+    expect(messages.userTurn(reply.id, question.id)).toBeNull();
+    expect(messages.userTurn(question.id, question.id)).toBeNull();
+    expect(messages.userTurn(question.id, reply.id + 1000)).toBeNull();
+    messages.remove(reply.id);
+    expect(messages.userTurn(question.id, reply.id)).toBeNull();
   });
 
   it('summaries: the model’s range, then the user’s text keeps it, or drops it when told to detach', () => {

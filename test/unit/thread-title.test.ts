@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { columnsOf, cutToColumns, TITLE_MAX_COLUMNS, titleLine } from '../../electron/core/chat/title.job';
+import { columnsOf, createTitleJob, cutToColumns, REPLY_OPENING_TOKENS, TITLE_MAX_COLUMNS, titleLine, titlePrompt } from '../../electron/core/chat/title.job';
+import type { BackgroundModel, BackgroundQuestion } from '../../electron/core/llm/background-model';
+import type { JobContext } from '../../electron/core/jobs/job-queue';
+import { estimateTokens } from '../../electron/core/text/token-estimate';
 
 const graphemeEnds = (text: string) => {
   const ends = new Set([0]);
@@ -62,5 +65,70 @@ describe('cutToColumns', () => {
         expect(graphemeEnds(raw).has(kept.length)).toBe(true);
       }),
     );
+  });
+});
+
+describe('the title request', () => {
+  /** The prompt the title job sends for one exchange, with a model whose window is `contextWindow` tokens. */
+  async function titleRequest(user: string, reply: string, contextWindow = 8192): Promise<string> {
+    const asked: BackgroundQuestion[] = [];
+    const model: BackgroundModel = {
+      contextWindow: async () => contextWindow,
+      ask: async (q) => {
+        asked.push(q);
+        return { text: 'Garden plans', result: {} as never };
+      },
+      usage: () => ({ purposes: [], speed: null }),
+      learningCostMs: () => null,
+    };
+    const job = createTitleJob({
+      messages: { texts: () => [{ role: 'user', content: user }, { role: 'assistant', content: reply }] },
+      threads: { setAutoTitle: () => true },
+      clock: { now: () => 0 },
+      model,
+      onTitled: () => {},
+    });
+    const running = { id: 1, kind: 'title', threadId: 1, payload: { userMessageId: 1, assistantMessageId: 2 } } as unknown as JobContext<'title'>['job'];
+    await job.run({ job: running, batch: [running], signal: new AbortController().signal } as never);
+    expect(asked).toHaveLength(1);
+    return asked[0]!.messages[0]!.content;
+  }
+
+  const sentences = (one: string, chars: number) => one.repeat(Math.ceil(chars / one.length)).slice(0, chars);
+  const englishReply = sentences('Tomatoes want full sun, rich soil and steady water; start them indoors six weeks before the last frost. ', 2000);
+  const chineseReply = sentences('番茄喜欢充足的阳光、肥沃的土壤和稳定的浇水，最好在最后一次霜冻前六周在室内育苗。', 2000);
+
+  it('reads the reply’s opening only, in either language, and the user’s message whole', async () => {
+    const user = 'How do I plan a vegetable garden for the spring, with tomatoes, basil and some peppers?';
+    for (const reply of [englishReply, chineseReply]) {
+      const prompt = await titleRequest(user, reply);
+      expect(prompt).toContain(`User: ${user}`);
+      const sent = prompt.slice(prompt.indexOf('Assistant: ') + 'Assistant: '.length).split('\n')[0]!;
+      expect(reply.startsWith(sent)).toBe(true);
+      expect(estimateTokens(sent)).toBeLessThanOrEqual(REPLY_OPENING_TOKENS);
+      expect(estimateTokens(sent)).toBeGreaterThan(REPLY_OPENING_TOKENS * 0.8);
+    }
+  });
+
+  it('costs a small fixed share of a long reply: at most the opening’s tokens over the instructions and the user’s words', async () => {
+    const user = '我想在春天开一个菜园，种番茄、罗勒和辣椒，应该怎么规划？';
+    for (const reply of [englishReply, chineseReply]) {
+      const prompt = await titleRequest(user, reply);
+      const withoutReply = estimateTokens(titlePrompt(`User: ${user}\n\nAssistant: `));
+      expect(estimateTokens(prompt) - withoutReply).toBeLessThanOrEqual(REPLY_OPENING_TOKENS + 1);
+    }
+  });
+
+  it('keeps the user’s message budget: a long message is read up to 2,000 characters when the window allows', async () => {
+    const user = sentences('I keep a garden journal and want to plan the beds, the watering and the harvest. ', 2600);
+    const prompt = await titleRequest(user, 'Sure.');
+    expect(prompt).toContain(`User: ${user.slice(0, 1990)}`);
+    expect(prompt).not.toContain(user.slice(0, 2050));
+  });
+
+  it('a small window cuts the reply further, never past its share', async () => {
+    const prompt = await titleRequest('Plan my garden', englishReply, 200);
+    const sent = prompt.slice(prompt.indexOf('Assistant: ') + 'Assistant: '.length).split('\n')[0]!;
+    expect(estimateTokens(sent)).toBeLessThan(REPLY_OPENING_TOKENS / 2);
   });
 });

@@ -21,8 +21,15 @@ import { fitToTokens, MESSAGE_OVERHEAD_TOKENS } from '../llm/context-budget';
 export const TITLE_MAX_TOKENS = 48;
 /** Display columns (a CJK character takes two): about 60 Latin letters or 30 Chinese characters in the thread list. */
 export const TITLE_MAX_COLUMNS = 60;
-/** Each message of the exchange is cut to at most this many characters before the token budget applies. */
-const EXCHANGE_CHARS = 2000;
+/** The user's message is cut to at most this many characters before the token budget applies: it says what the thread is about. */
+const USER_CHARS = 2000;
+/**
+ * The reply is read only this far: its opening says what it answers (a title needs no more), and a whole reply was
+ * most of the request (a 2,000-character reply is about 480 tokens in English, 2,000 in Chinese: 8 s and 33 s of a CPU
+ * laptop reading 60 a second). 100 tokens are about 400 English characters or 100 Chinese ones, two or three sentences
+ * in either language; a request then reads about 210 tokens with a short question (docs/BENCHMARKS.md "Model lane").
+ */
+export const REPLY_OPENING_TOKENS = 100;
 const INSTRUCTION = 'Write a short title (at most 6 words) for this conversation, in the language the user wrote in. Reply with the title only.';
 
 /** The exchange ("User: ...", "Assistant: ...", each already cut) is data, in the fence. */
@@ -113,7 +120,11 @@ export function createTitleJob(deps: {
       const room = (await deps.model.contextWindow()) - TITLE_MAX_TOKENS - estimateTokens(titlePrompt('')) - MESSAGE_OVERHEAD_TOKENS;
       const perMessage = Math.max(0, Math.floor(room / rows.length) - MESSAGE_OVERHEAD_TOKENS);
       const exchange = rows
-        .map((r) => `${r.role === 'user' ? 'User' : 'Assistant'}: ${fitToTokens(r.content.slice(0, EXCHANGE_CHARS), perMessage, estimateTokens)}`)
+        .map((r) =>
+          r.role === 'user'
+            ? `User: ${fitToTokens(r.content.slice(0, USER_CHARS), perMessage, estimateTokens)}`
+            : `Assistant: ${fitToTokens(r.content, Math.min(perMessage, REPLY_OPENING_TOKENS), estimateTokens)}`,
+        )
         .join('\n\n');
       const { text } = await deps.model.ask({
         purpose: 'title',

@@ -95,11 +95,10 @@ export interface FinishedReply {
   evalDurationMs: number | null;
 }
 
-/** A message of an exchange as extraction reads it (exchangeRows). */
-export interface ExchangeRow {
+/** The user's message of an exchange as extraction reads it (userTurn). */
+export interface UserTurn {
   id: number;
   thread_id: number;
-  role: Message['role'];
   content: string;
   attachments: string | null;
   created_at: number;
@@ -148,10 +147,11 @@ export function createMessagesStore(sqlite: Sqlite) {
   const readableIn = sqlite.prepare(`SELECT id, role, content FROM messages m WHERE thread_id = ? AND id >= ? AND id <= ? AND ${readableSql('m')} ORDER BY id`);
   const newestOf = sqlite.prepare('SELECT max(id) AS id FROM messages WHERE thread_id = ?');
   const textsOf = sqlite.prepare('SELECT role, content FROM messages WHERE id IN (?, ?) ORDER BY id');
-  const exchangeOf = sqlite.prepare(
-    `SELECT m.id, m.thread_id, m.role, m.content, m.attachments, m.created_at, t.incognito, p.id AS before_id, p.content AS before_content
+  // The reply is only looked for, never read: extraction learns from the user's words (extract-prompt.ts).
+  const userTurnOf = sqlite.prepare(
+    `SELECT m.id, m.thread_id, m.content, m.attachments, m.created_at, t.incognito, p.id AS before_id, p.content AS before_content
      FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages p ON p.id = m.parent_id AND p.role = 'assistant'
-     WHERE m.id IN (?, ?) ORDER BY m.id`,
+     WHERE m.id = ? AND m.role = 'user' AND EXISTS (SELECT 1 FROM messages r WHERE r.id = ? AND r.role = 'assistant')`,
   );
   // Readable messages of threads that are not incognito, on their thread's active path (walked up from each leaf, an
   // indexed lookup per step, only for the threads that hold a candidate). `candidates` yields (id, rank), best
@@ -355,11 +355,11 @@ export function createMessagesStore(sqlite: Sqlite) {
       return textsOf.all(firstId, secondId) as Array<{ role: Message['role']; content: string }>;
     },
     /**
-     * Two messages (an exchange: a question and its answer) as stored, oldest first, with their thread's incognito
-     * flag and, for a message that follows an answer, that answer (before_id, before_content).
+     * The user's message of an exchange (a question and its reply) as stored, with its thread's incognito flag and,
+     * when it follows an answer, that answer (before_id, before_content); null when either message is gone.
      */
-    exchangeRows(firstId: number, secondId: number): ExchangeRow[] {
-      return exchangeOf.all(firstId, secondId) as ExchangeRow[];
+    userTurn(userMessageId: number, replyId: number): UserTurn | null {
+      return (userTurnOf.get(userMessageId, replyId) as UserTurn | undefined) ?? null;
     },
     /** Replies being written (status 'streaming'), in one thread or all, with their writer and heartbeat (chat/reply-writer.ts). */
     repliesBeingWritten(threadId: number | null): Array<{ id: number; writer: string | null; updatedAt: number }> {

@@ -66,7 +66,7 @@ export interface ExtractionOutcome {
 }
 
 export function createExtractionJob(deps: {
-  messages: Pick<MessagesStore, 'exchangeRows'>;
+  messages: Pick<MessagesStore, 'userTurn'>;
   events: EventBus;
   logger: Logger;
   model: BackgroundModel;
@@ -77,11 +77,9 @@ export function createExtractionJob(deps: {
   const { events, memories } = deps;
 
   function loadExchange(userMessageId: number, assistantMessageId: number): Exchange | null {
-    const rows = deps.messages.exchangeRows(userMessageId, assistantMessageId);
-    const user = rows.find((r) => r.id === userMessageId && r.role === 'user');
-    // The reply is not read (extract-prompt.ts), but an exchange whose reply is gone is not learned from.
-    const replied = rows.some((r) => r.id === assistantMessageId && r.role === 'assistant');
-    if (!user || !replied) return null;
+    // The reply is not read (extract-prompt.ts), but an exchange whose reply is gone is not learned from (null).
+    const user = deps.messages.userTurn(userMessageId, assistantMessageId);
+    if (!user) return null;
     return {
       threadId: user.thread_id,
       incognito: user.incognito === 1,

@@ -29,7 +29,7 @@ import type { Clock } from '../ports/clock.port';
 import { isTrivial } from '../text/small-talk';
 import { DATA_NOT_INSTRUCTIONS, fenced } from '../text/data-fence';
 import { estimateTokens } from '../text/token-estimate';
-import { applyModelUpdate, liveState, MAX_FOCUS_CHARS, MAX_TASK_CHARS, type FocusState } from './focus-rules';
+import { applyModelUpdate, liveState, type FocusState, type ModelUpdate } from './focus-rules';
 import { parseFocusUpdate } from './focus-parse';
 import type { FocusStore } from './focus.store';
 
@@ -44,8 +44,33 @@ const FOCUS_STRETCH = 5;
 const MAX_MESSAGES = 2 * FOCUS_STRETCH;
 /** Jobs of one thread claimed as one update: every exchange waiting, however many the user sent meanwhile. */
 const MAX_JOBS_PER_UPDATE = 50;
-/** Room for the model's answer. */
-export const FOCUS_ANSWER_TOKENS = 600;
+/**
+ * What one update may carry, as the prompt asks for it (and the answer's room below is sized for): a focus of one or
+ * two sentences and a few short tasks, one per exchange of the stretch. Chinese says as much in fewer characters
+ * ("Book a hotel in Porto", 21; "预订波尔图的酒店", 8), so its limits are smaller in characters and larger in tokens.
+ * The stored texts may be longer (focus-rules.ts MAX_FOCUS_CHARS, MAX_TASK_CHARS: the user's own edits).
+ */
+export const UPDATE_LIMITS = { focusChars: 200, focusCjkChars: 80, taskChars: 80, taskCjkChars: 30, tasks: FOCUS_STRETCH } as const;
+/** The shape line's example texts: a small model copies them ("short task" in a loop), and they are never news. */
+const SHAPE_EXAMPLE = { focus: 'one or two sentences', task: 'short task' } as const;
+
+/**
+ * Room for the model's answer (num_predict): a full update in the costlier script, and no more, since a small model
+ * that loops (Gemma 3 270M repeated `{"id": n, "text": "short task"}`) writes until this cap, at 100 ms a token on a
+ * CPU laptop. Computed, not guessed: estimateTokens (text/token-estimate.ts: a Chinese character 1 token, English about
+ * 4 characters a token) of the JSON of a focus and UPDATE_LIMITS.tasks tasks at their Chinese limits, laid out on one
+ * line as the prompt's shape shows, each task with every field (a seven-digit id, the longest state and importance
+ * words): the focus in its frame 90 tokens, each task 61 (30 of text), 391 in all (English at its limits: about 310;
+ * test/unit/focus-answer-cap.test.ts). A loop then stops after about 26 copies of the example, not 43. A model that
+ * indents its JSON, or a vocabulary that spends more than a token on a Chinese character, has its last task cut at the
+ * limits: the parser drops an unfinished task whole (focus-parse.ts), and shorter texts leave room for it.
+ */
+export const FOCUS_ANSWER_TOKENS = estimateTokens(
+  `{"focus": "${'字'.repeat(UPDATE_LIMITS.focusCjkChars)}", "tasks": [${Array.from(
+    { length: UPDATE_LIMITS.tasks },
+    () => `{"id": 1000000, "text": "${'字'.repeat(UPDATE_LIMITS.taskCjkChars)}", "state": "in_progress", "importance": "normal"}`,
+  ).join(', ')}]}`,
+);
 /** The share of the background model's window the messages may take by estimate. */
 const MESSAGES_SHARE = 0.6;
 
@@ -84,9 +109,9 @@ export function focusPrompt(input: { state: FocusState; messages: FocusMessage[]
   return [
     "You keep the working memory of one conversation for a personal assistant: what the user is working on right now (the focus) and the user's active tasks.",
     'Read the latest messages below and reply with JSON only, in this shape:',
-    '{"focus": "one or two sentences", "tasks": [{"id": 3, "text": "short task", "state": "open | in_progress | done", "importance": "low | normal | high"}]}',
-    `- focus: what the user is working on now, at most ${Math.floor(MAX_FOCUS_CHARS / 2)} characters; repeat the current one if it has not changed.`,
-    `- tasks: only tasks that are new, changed, or still being worked on in these messages; leave out the others (they stay as they are). Give the id of a known task; leave it out for a new one. At most ${MAX_TASK_CHARS} characters each.`,
+    `{"focus": "${SHAPE_EXAMPLE.focus}", "tasks": [{"id": 3, "text": "${SHAPE_EXAMPLE.task}", "state": "open | in_progress | done", "importance": "low | normal | high"}]}`,
+    `- focus: what the user is working on now, at most ${UPDATE_LIMITS.focusChars} characters (${UPDATE_LIMITS.focusCjkChars} in Chinese, Japanese or Korean); repeat the current one if it has not changed.`,
+    `- tasks: only tasks that are new, changed, or still being worked on in these messages, at most ${UPDATE_LIMITS.tasks} (the most important); leave out the others (they stay as they are). Give the id of a known task; leave it out for a new one. At most ${UPDATE_LIMITS.taskChars} characters each (${UPDATE_LIMITS.taskCjkChars} in Chinese, Japanese or Korean).`,
     '- state "done" when the user says it is finished or no longer needed. importance: high for what matters for days, low for a passing detail.',
     '- Only what the user actually wants to do; no tasks for small talk. Never copy passwords, keys, codes or other secrets.',
     '- Write the texts in the language the user writes in.',
@@ -98,6 +123,13 @@ export function focusPrompt(input: { state: FocusState; messages: FocusMessage[]
     '',
     `Latest messages:\n${fenced(transcript)}`,
   ].join('\n');
+}
+
+/** The update without what only copies the shape line's examples: a small model's loop repeats them, and they say nothing. */
+export function withoutShapeExample(update: ModelUpdate): ModelUpdate {
+  const copied = (text: string | undefined, example: string) => text !== undefined && text.trim().toLowerCase() === example;
+  const tasks = update.tasks.filter((t) => !copied(t.text, SHAPE_EXAMPLE.task));
+  return copied(update.focus, SHAPE_EXAMPLE.focus) ? { tasks } : { ...update, tasks };
 }
 
 type FocusEnqueue = (input: { kind: 'focus'; idempotencyKey: string; threadId: number; payload: { afterMessageId: number } }) => number;
@@ -171,7 +203,7 @@ export function createFocusJob(deps: { branches: MessageBranches; clock: Clock; 
         exchanges: Math.max(1, messages.filter((m) => m.role === 'user').length),
         signal,
       });
-      const update = parseFocusUpdate(text);
+      const update = withoutShapeExample(parseFocusUpdate(text));
       // A secret never enters the working memory: one that looks like one, or repeats one the user wrote.
       const isSecret = modelTextSecretCheck(messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n'));
 
