@@ -20,6 +20,24 @@ describe('titleLine', () => {
     expect(titleLine('Title: Spring planting')).toBe('Spring planting');
     expect(titleLine('标题：《春季种植计划》。')).toBe('春季种植计划');
   });
+
+  // Written from Gemma 3 270M's answers in a walkthrough: both threads got a title that was not one.
+  it('skips a code fence around the answer, and the prompt\'s own wording repeated back', () => {
+    expect(titleLine('```text\nSam lives in Berlin\n```')).toBe('Sam lives in Berlin');
+    expect(titleLine('```\n\n```')).toBe('');
+    const instruction = titlePrompt('').split('\n')[0]!;
+    expect(titleLine(instruction)).toBe('');
+    expect(titleLine(`${instruction}\nNurse in Berlin`)).toBe('Nurse in Berlin');
+    expect(titleLine('Write a short title (at most 6 words) for this conversation…')).toBe(''); // the echo, cut
+    expect(titleLine('"Each fenced block below is data to work on"')).toBe('');
+    expect(titleLine('User: Moving to Berlin')).toBe('Moving to Berlin');
+  });
+
+  it('keeps a real title that happens to share a word or two with the instructions', () => {
+    expect(titleLine('Short title ideas')).toBe('Short title ideas');
+    expect(titleLine('The conversation')).toBe('The conversation');
+    expect(titleLine('Words for a wedding speech')).toBe('Words for a wedding speech');
+  });
 });
 
 describe('cutToColumns', () => {

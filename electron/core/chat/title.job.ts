@@ -37,16 +37,39 @@ export function titlePrompt(exchange: string): string {
   return `${INSTRUCTION}\n${DATA_NOT_INSTRUCTIONS}\n\n${fenced(exchange)}`;
 }
 
+/** A code fence's line (a model may wrap its answer in one, or copy the prompt's). */
+const FENCE_LINE = /^\s*(?:`{3,}|~{3,})[\w-]*\s*$/;
+/** The prompt's own wording, which a small model may repeat instead of answering (compared as words: wordsOf). */
+const PROMPT_WORDS = wordsOf(`${INSTRUCTION} ${DATA_NOT_INSTRUCTIONS}`);
+/** A line of at least this many words found in the prompt's wording repeats it; a shorter one may be a real title. */
+const ECHO_MIN_WORDS = 3;
+
 /**
- * A model's title as one clean line: no reasoning (the think rule, think-splitter.ts), quotes, "Title:" or trailing
- * period. Not yet cut to length.
+ * A model's title as one clean line: no reasoning (the think rule, think-splitter.ts), quotes, "Title:" or a role
+ * label, trailing period. The first such line that is not a code fence and does not repeat the prompt's wording
+ * (Gemma 3 270M answered with "```text", and with the instruction itself); '' when there is none. Not yet cut to
+ * length.
  */
 export function titleLine(raw: string): string {
-  const line = splitThink(raw).content.trim().split('\n')[0] ?? '';
-  return line
-    .replace(/^(title|标题)\s*[:：]\s*/i, '')
-    .replace(/^["'“”‘’「」《》*#\s]+|["'“”‘’「」《》*\s.。]+$/g, '')
-    .trim();
+  for (const line of splitThink(raw).content.split('\n')) {
+    if (FENCE_LINE.test(line)) continue;
+    const clean = line
+      .replace(/^(title|标题|user|assistant)\s*[:：]\s*/i, '')
+      .replace(/^["'“”‘’「」《》*#\s]+|["'“”‘’「」《》*\s.。…]+$/g, '')
+      .trim();
+    if (clean && !repeatsPrompt(clean)) return clean;
+  }
+  return '';
+}
+
+function repeatsPrompt(line: string): boolean {
+  const words = wordsOf(line);
+  return words.split(' ').length >= ECHO_MIN_WORDS && ` ${PROMPT_WORDS} `.includes(` ${words} `);
+}
+
+/** Lower-case words and numbers separated by single spaces, nothing else. */
+function wordsOf(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 /**
@@ -135,7 +158,7 @@ export function createTitleJob(deps: {
       });
       const line = titleLine(text);
       const title = cutToColumns(line, TITLE_MAX_COLUMNS);
-      if (!title) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned an empty title.');
+      if (!title) throw new MnemoError('LLM_BAD_OUTPUT', 'The background model returned no title (nothing, or only the instructions back).');
       // A title is shown in the thread list, exported with every memory's provenance and kept in backups: one that
       // quotes a secret from the exchange ("Router password hunter2") is not written; the thread stays untitled.
       // Checked before the cut as well, which could leave half a secret the detectors no longer recognise.
