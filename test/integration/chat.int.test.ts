@@ -147,6 +147,22 @@ describe('chat through the core against a fake Ollama', () => {
     expect(r.assistantMessage.content.length).toBeGreaterThan(0);
   });
 
+  it('a reply that loops is stopped early, marked REPEATING, and kept up to one copy; so is looping reasoning', async () => {
+    const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
+    // Gemma 3 270M's loop from a walkthrough, long enough to hold the model for minutes on a CPU laptop.
+    const loop = "I am a user of the user's computer. ";
+    fake.script({ chunks: ['Sure! ', ...Array.from({ length: 400 }, () => loop)], delayMsPerChunk: 2 });
+    const r = unwrap(await client.call('chat.send', { text: 'Tell me a long story' }));
+    expect(r.assistantMessage).toMatchObject({ status: 'stopped', errorCode: 'REPEATING', content: `Sure! ${loop.trim()}` });
+    // Stored so: the thread's next prompts carry one copy, not the loop.
+    const page = unwrap(await client.call('thread.messages', { threadId: r.threadId }));
+    expect(page.messages.at(-1)).toMatchObject({ status: 'stopped', errorCode: 'REPEATING', content: `Sure! ${loop.trim()}` });
+
+    fake.script({ chunks: ['<think>', ...Array.from({ length: 400 }, () => 'Let me think again. Wait. '), '</think>Hi'], delayMsPerChunk: 2 });
+    const t = unwrap(await client.call('chat.send', { threadId: r.threadId, text: 'hello', model: 'qwen3:4b' }));
+    expect(t.assistantMessage).toMatchObject({ status: 'stopped', errorCode: 'REPEATING', thinking: 'Let me think again. Wait.' });
+  });
+
   it('Ollama down: a clear error naming the host; recovers when it is back', async () => {
     const { client, fake } = await harness(tempDir, { core: { startQueue: false } });
     await fake.stop();

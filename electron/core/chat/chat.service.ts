@@ -15,7 +15,8 @@
  * processes on the data folder by the reply's row (reply-writer.ts): inserted as `streaming` with its writer, in the
  * transaction that checked no other writer is alive, its partial text saved every ~750 ms. A process that dies
  * mid-reply leaves `streaming` rows, which the next start, or the next reply in that thread, marks `stopped` with
- * INTERRUPTED once its writer is judged gone.
+ * INTERRUPTED once its writer is judged gone. A reply (or its reasoning) that starts to loop is stopped as the user would,
+ * marked REPEATING, and kept up to the first copy of what it repeated: the thread's next prompts carry no loop.
  *
  * Inline `<think>` is split by llm/think-splitter.ts (in llm-call.ts); when a reply's first tag is `</think>`, what
  * streamed before it was reasoning: the final result holds it as thinking, the reply is stored from that result, and
@@ -39,6 +40,7 @@ import type { FocusState } from '../focus/focus-rules';
 import type { Clock } from '../ports/clock.port';
 import type { Logger } from '../ports/logger.port';
 import { estimateTokens, type TokenCalibrator } from '../text/token-estimate';
+import { RepetitionGuard } from '../text/repetition';
 import type { ThreadService } from '../threads/thread.service';
 import type { MemoryRetrievalPort, RetrievedMemory } from '../ports/memory-retrieval.port';
 import type { MessagesStore } from '../conversation/messages.store';
@@ -93,6 +95,8 @@ export interface SendResult {
 }
 
 const PARTIAL_SAVE_INTERVAL_MS = 750;
+/** A reply Mnemo stopped because the model repeated itself (text/repetition.ts): status 'stopped', this error code. */
+export const REPEATING = 'REPEATING';
 
 export function createChatService(deps: ChatServiceDeps) {
   const { clock, events, logger, messages, threads, queue, calibrator } = deps;
@@ -258,6 +262,9 @@ export function createChatService(deps: ChatServiceDeps) {
     let context: PromptContext | null = null;
     let replyCap: number | null = null;
     const trace = new ToolTrace();
+    // A reply or its reasoning that loops is stopped, and kept up to its loop's first copy (text/repetition.ts).
+    const guards = { content: new RepetitionGuard(), thinking: new RepetitionGuard() };
+    const loops: { content: number | null; thinking: number | null } = { content: null, thinking: null };
     try {
       let lastSave = clock.now();
       const forgot = asked && !incognito && settings.memoryMode !== 'off' ? await forgetAskedIn(deps.forget, userMessage) : null;
@@ -291,6 +298,9 @@ export function createChatService(deps: ChatServiceDeps) {
         onChunk: (chunk) => {
           content += chunk.content;
           thinking += chunk.thinking;
+          loops.content ??= guards.content.push(chunk.content);
+          loops.thinking ??= guards.thinking.push(chunk.thinking);
+          if ((loops.content !== null || loops.thinking !== null) && !controller.signal.aborted) controller.abort();
           events.emit('message.delta', { threadId, messageId: assistant.id, content: chunk.content, thinking: chunk.thinking });
           if (clock.now() - lastSave >= PARTIAL_SAVE_INTERVAL_MS) {
             lastSave = clock.now();
@@ -310,8 +320,10 @@ export function createChatService(deps: ChatServiceDeps) {
     forgets.push(...trace.forgets);
     if (assembledContext) context = { ...assembledContext, tools: { offered: assembledContext.tools.offered, searches: trace.searches, refused: trace.refused }, replyCap, forgets };
     if (result && promptEstimate > 0 && result.promptTokens) calibrator.observe(promptEstimate, result.promptTokens);
-    const stopped = result?.doneReason === 'aborted' || failure?.code === 'ABORTED';
-    const finalContent = (result?.content ?? content).trim();
+    const looped = loops.content !== null || loops.thinking !== null;
+    const stopped = looped || result?.doneReason === 'aborted' || failure?.code === 'ABORTED';
+    const finalContent = (loops.content !== null ? content.slice(0, loops.content) : (result?.content ?? content)).trim();
+    const finalThinking = loops.thinking !== null ? thinking.slice(0, loops.thinking).trim() : (result?.thinking ?? thinking);
     const status: Message['status'] = stopped ? 'stopped' : failure ? 'error' : result?.doneReason === 'length' ? 'truncated' : 'complete';
 
     const finished = messages.transaction(() => {
@@ -320,9 +332,9 @@ export function createChatService(deps: ChatServiceDeps) {
         threadId,
         {
           content: finalContent,
-          thinking: result?.thinking ?? thinking,
+          thinking: finalThinking,
           status,
-          errorCode: stopped ? null : (failure?.code ?? null),
+          errorCode: looped ? REPEATING : stopped ? null : (failure?.code ?? null),
           estimatedTokens: estimateTokens(finalContent),
           promptTokens: result?.promptTokens ?? null,
           completionTokens: result?.completionTokens ?? null,

@@ -8,6 +8,7 @@ import { Markdown } from '../markdown/Markdown';
 import { useChatStore } from './chat.store';
 import type { MemoryUse } from './chat-merge';
 import { useLanguage, useT } from '../i18n/use-t';
+import type { MessageKey } from '../i18n/i18n';
 import { CopyIcon, RetryIcon } from '../ui/icons';
 import { CoreError } from '../ui/CoreError';
 import { LearnedChips } from './LearnedChips';
@@ -30,6 +31,12 @@ interface Props {
   /** The failure of the last send, shown on the reply it belongs to. */
   error: ErrorInfo | null;
 }
+
+/** Why a stopped reply stopped, by its error code (none: the user stopped it). */
+const STOP_HINTS: Partial<Record<string, MessageKey>> = {
+  INTERRUPTED: 'chat.status.interruptedHint',
+  REPEATING: 'chat.status.repeatingHint',
+};
 
 export const MessageItem = memo(function MessageItem({ message, receipt, searches, recalled, forgets, isLast, error }: Props) {
   if (message.role === 'user') return <UserMessage message={message} />;
@@ -163,7 +170,7 @@ function StatusBadge({ message, error, canRetry, onRetry }: { message: Message; 
   return (
     <div className="message-status">
       <span className="badge">{stopped ? t('chat.status.stopped') : t('chat.status.truncated')}</span>
-      <span className="muted small">{stopped ? (message.errorCode === 'INTERRUPTED' ? t('chat.status.interruptedHint') : t('chat.status.stoppedHint')) : t('chat.status.truncatedHint')}</span>
+      <span className="muted small">{stopped ? t(STOP_HINTS[message.errorCode ?? ''] ?? 'chat.status.stoppedHint') : t('chat.status.truncatedHint')}</span>
       {canRetry && (
         <button type="button" className="ghost small" onClick={onRetry}>
           <RetryIcon /> {t('chat.regenerate')}
