@@ -25,9 +25,9 @@ export const GROUPS: Record<string, string> = {
 };
 
 export const ENVIRONMENT = [
-  'MNEMO_DATA_DIR    the data folder (else --data-dir, else the platform’s usual place)',
+  'MNEMO_DATA_DIR    the data folder when --data-dir is not given (--data-dir wins; neither: the platform’s usual place)',
   'MNEMO_MODELS_DIR  the models folder (default: <data>/models)',
-  'OLLAMA_HOST       Ollama’s address when settings name none',
+  'OLLAMA_HOST       Ollama’s address when the data folder’s settings name none (this shell’s; the app reads its own)',
   'HF_ENDPOINT       a mirror of the Hugging Face Hub for the embedding model',
   'NO_COLOR          no colours; FORCE_COLOR=1 colours even in a pipe',
 ];

@@ -51,6 +51,12 @@ export const QueueState = z.object({
    */
   paused: z.object({ code: z.string(), message: z.string(), since: Timestamp.optional() }).nullable(),
   learning: LearningState,
+  /**
+   * Only from a process whose queue does not run (`mnemo queue status` while jobs wait): its own look at the model
+   * server, at the address its settings give (else its own OLLAMA_HOST), found it unreachable. That process's view,
+   * not a pause: the one running the queue (the app, started with another OLLAMA_HOST) may reach its server.
+   */
+  unreachableHere: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
 export const Job = z.object({

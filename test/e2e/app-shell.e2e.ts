@@ -85,6 +85,27 @@ describe('browser mode: npm run web', () => {
     await page.close();
   });
 
+  it('the tab shows Mnemo\'s icon, served like the other files; every request of the page answered; an unknown file is 404', async () => {
+    const page = await browser.browser.newPage();
+    const failed: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    });
+    const shell = new AppShellPage(page);
+    await shell.open(app.url);
+    await expect.poll(() => shell.heading.isVisible()).toBe(true);
+    const icon = await shell.tabIconUrl();
+    expect(icon?.startsWith(`${app.baseUrl}/assets/`), String(icon)).toBe(true);
+    const served = await fetch(icon!);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+    expect([...new Uint8Array(await served.arrayBuffer()).subarray(0, png.length)]).toEqual(png);
+    expect(failed).toEqual([]);
+    for (const unknown of ['/favicon-missing.ico', '/assets/no-such-icon.png']) expect((await fetch(app.baseUrl + unknown)).status, unknown).toBe(404);
+    await page.close();
+  });
+
   it('without the token the page explains what to open, and the API refuses it', async () => {
     const page = await browser.browser.newPage();
     const shell = new AppShellPage(page);

@@ -91,7 +91,7 @@ describe('terminal host: chat, threads, models, queue', () => {
       fake.script({ content: 'Bonjour! How can I help?' });
       const plain = await cli(['chat', 'Hello', 'there'], env);
       expect(plain.code, plain.stderr).toBe(0);
-      expect(plain.stdout.trim()).toBe('Bonjour! How can I help?');
+      expect(plain.stdout).toBe('Bonjour! How can I help?\n'); // one line, ended, also in a pipe or a file
 
       fake.script({ content: 'Second answer.' });
       const json = await cli(['chat', '--thread', '1', '--json', 'and again'], env);
@@ -114,6 +114,12 @@ describe('terminal host: chat, threads, models, queue', () => {
       const run = await cli(['queue', 'run', '--until-idle'], env);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/running\s+-/);
+
+      // A reply that ends its own line gets no second newline; one that starts with a blank line starts at its text.
+      fake.script({ chunks: ['\n', 'Two lines:', '\nend.\n'] });
+      const ended = await cli(['chat', '--incognito', 'Show me'], env);
+      expect(ended.code, ended.stderr).toBe(0);
+      expect(ended.stdout).toBe('Two lines:\nend.\n');
     } finally {
       await fake.close();
     }

@@ -443,7 +443,7 @@ describe('job queue', () => {
   });
 
   describe('status in a process whose queue does not run (the CLI)', () => {
-    it('asks the model server when jobs wait: unreachable is reported as paused, with its message', async () => {
+    it('asks the model server when jobs wait: unreachable from here is reported as this process\'s view, not as a pause', async () => {
       let up = false;
       const { queue } = setup(undefined, {
         probe: async () => {
@@ -454,10 +454,38 @@ describe('job queue', () => {
       queue.register({ kind: 'reembed', run: async () => null });
       expect((await queue.status()).paused).toBeNull(); // nothing waits: nothing to ask
       queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'w' });
-      expect(queue.state().paused).toBeNull(); // what this process saw (nothing) ...
-      expect((await queue.status()).paused).toMatchObject({ code: 'OLLAMA_UNREACHABLE', message: expect.stringContaining('ollama serve') }); // ... and the truth
+      expect(queue.state().paused).toBeNull();
+      // The runner (the app) may ask another address than this process: its view is its own, the queue is not paused.
+      const down = await queue.status();
+      expect(down.paused).toBeNull();
+      expect(down.unreachableHere).toEqual({ code: 'OLLAMA_UNREACHABLE', message: expect.stringContaining('ollama serve') });
       up = true;
-      expect((await queue.status()).paused).toBeNull();
+      const back = await queue.status();
+      expect(back.paused).toBeNull();
+      expect(back).not.toHaveProperty('unreachableHere');
+    });
+
+    it('a pause a runner recorded (Ollama unreachable) stands while the server does not answer here either, not once it does', async () => {
+      const file = path.join(tempDir(), 'q.db');
+      const runner = setup(file);
+      runner.queue.register({ kind: 'reembed', run: async () => Promise.reject(new MnemoError('OLLAMA_UNREACHABLE', 'Cannot reach Ollama at http://127.0.0.1:9.')) });
+      runner.queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'u' });
+      const pausedAt = now;
+      await runner.queue.runUntilIdle();
+
+      let up = false;
+      const asker = setup(file, {
+        probe: async () => {
+          if (!up) throw new MnemoError('OLLAMA_UNREACHABLE', 'Cannot reach Ollama at http://127.0.0.1:11434.');
+          return true;
+        },
+      });
+      expect(await asker.queue.status()).toMatchObject({
+        paused: { code: 'OLLAMA_UNREACHABLE', message: 'Cannot reach Ollama at http://127.0.0.1:9.', since: pausedAt },
+        unreachableHere: { code: 'OLLAMA_UNREACHABLE', message: 'Cannot reach Ollama at http://127.0.0.1:11434.' },
+      });
+      up = true;
+      expect((await asker.queue.status()).paused).toBeNull(); // the server answers: the record is history
     });
 
     it('a model server that does not answer is reported as unreachable after a short time', { timeout: 20_000 }, async () => {
@@ -466,7 +494,7 @@ describe('job queue', () => {
       });
       queue.register({ kind: 'reembed', run: async () => null });
       queue.enqueue({ kind: 'reembed', payload: { reason: 'test' }, idempotencyKey: 'w' });
-      expect((await queue.status()).paused).toMatchObject({ code: 'OLLAMA_UNREACHABLE', message: expect.stringMatching(/did not answer/) });
+      expect(await queue.status()).toMatchObject({ paused: null, unreachableHere: { code: 'OLLAMA_UNREACHABLE', message: expect.stringMatching(/did not answer/) } });
     });
 
     it('reports the pause another runner recorded (model missing), with its time, until the job runs', async () => {

@@ -1,7 +1,8 @@
 /**
- * `queue status` in the terminal tells the truth about a pause, although its process never ran the queue: with
- * Ollama down and jobs waiting it says paused, why, and what to do; a pause the last `queue run` hit (the model is
- * missing) is shown with its time until a run gets past it. The terminal host in this process (run.ts), a fake Ollama on loopback.
+ * `queue status` in the terminal tells the truth about a pause, although its process never ran the queue: a pause
+ * the last `queue run` hit (the model is missing) is shown with its time until a run gets past it; Ollama not
+ * answering this terminal is this terminal's view, never the shared queue's pause, and says whether the app asks the
+ * same address. The terminal host in this process (run.ts), a fake Ollama on loopback.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../shared/client';
@@ -40,21 +41,43 @@ describe('queue status from the terminal', () => {
     return { fake, env: { OLLAMA_HOST: fake.url, MNEMO_DATA_DIR: dataDir } };
   }
 
-  it('Ollama down while jobs wait: paused, with the reason and what to do; not paused once it is back', { timeout: TEST_TIMEOUT_MS }, async () => {
-    const { fake, env } = await withWaitingJobs();
-    await fake.stop();
+  it('the app learns from its OLLAMA_HOST, this terminal reaches none: not paused, said as this terminal\'s view', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { fake, env } = await withWaitingJobs(); // the app's Ollama (fake) answers
+    const closed = await startFakeOllama();
+    await closed.close(); // the address this shell's OLLAMA_HOST names: nothing listens
 
-    const text = await cli(['queue', 'status'], env);
+    const text = await cli(['queue', 'status'], { ...env, OLLAMA_HOST: closed.url });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/queued\s+[1-9]/);
-    expect(text.stdout).toContain(`paused   yes: Cannot reach Ollama at ${fake.url}. Start it with "ollama serve" or set OLLAMA_HOST.`);
-    expect(text.stdout).toContain('Waiting jobs are kept. Once that is fixed the app resumes by itself; from the terminal run "queue run --until-idle".');
-    const json = await cli(['queue', 'status', '--json'], env);
-    expect(JSON.parse(json.stdout)).toMatchObject({ paused: { code: 'OLLAMA_UNREACHABLE' } });
+    expect(text.stdout).toContain('paused   no');
+    expect(text.stdout).toContain(`model    not reachable from this terminal: Cannot reach Ollama at ${closed.url}. Start it with "ollama serve" or set OLLAMA_HOST.`);
+    expect(text.stdout).toContain("This terminal's address comes from its OLLAMA_HOST; the app reads its own OLLAMA_HOST and may reach Ollama elsewhere.");
+    const json = JSON.parse((await cli(['queue', 'status', '--json'], { ...env, OLLAMA_HOST: closed.url })).stdout);
+    expect(json).toMatchObject({ paused: null, unreachableHere: { code: 'OLLAMA_UNREACHABLE' } });
+
+    // The terminal asking the app's address sees what the app sees.
+    const same = await cli(['queue', 'status'], env);
+    expect(same.stdout).toContain('paused   no');
+    expect(same.stdout).not.toContain('not reachable');
+    expect(fake.url).not.toBe(closed.url);
+  });
+
+  it('Ollama at the address in the data folder\'s settings down: not reachable from here, and the app asks the same address', { timeout: TEST_TIMEOUT_MS }, async () => {
+    const { fake, env } = await withWaitingJobs();
+    const set = await cli(['settings', 'set', 'ollamaHost', fake.url], env);
+    expect(set.code, set.stderr).toBe(0);
+    await fake.stop();
+
+    const text = await cli(['queue', 'status'], { ...env, OLLAMA_HOST: '' });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('paused   no');
+    expect(text.stdout).toContain(`not reachable from this terminal: Cannot reach Ollama at ${fake.url}.`);
+    expect(text.stdout).toContain("The app asks the same address (this data folder's settings), so learning waits until the server answers.");
 
     await fake.restart();
     const back = await cli(['queue', 'status', '--json'], env);
     expect(JSON.parse(back.stdout)).toMatchObject({ paused: null, queued: expect.any(Number) });
+    expect(JSON.parse(back.stdout)).not.toHaveProperty('unreachableHere');
   });
 
   it('a pause the last run hit (model missing) shows, with its time, until a run gets past it', { timeout: TEST_TIMEOUT_MS }, async () => {

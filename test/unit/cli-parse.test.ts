@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { MemoryCategory, MemoryStatus, operations } from '../../shared/contract';
 import type { CliCommand } from '../../electron/cli/cli-command';
 import { commands } from '../../electron/cli/commands';
-import { groupHelp, topLevelHelp } from '../../electron/cli/help';
+import { ENVIRONMENT, groupHelp, topLevelHelp } from '../../electron/cli/help';
+import { dataDirInUse } from '../../electron/core/ports/paths.port';
 import { nearest } from '../../electron/cli/nearest';
 import { parseCommandLine, takesArguments, UsageError, type CommandLine } from '../../electron/cli/parse';
 
@@ -123,6 +124,14 @@ describe('command-line parsing', () => {
     }
     expect(groupHelp(commands, ['memory', 'add'])).not.toContain('memory list');
     expect(groupHelp(commands, ['nothing'])).toBeNull();
+  });
+
+  it('the help gives the data folder\'s precedence the way it is applied: --data-dir over MNEMO_DATA_DIR', () => {
+    expect(dataDirInUse('/from/option', { MNEMO_DATA_DIR: '/from/env' })).toEqual({ dir: path.resolve('/from/option'), source: 'option' });
+    const line = ENVIRONMENT.find((l) => l.startsWith('MNEMO_DATA_DIR'))!;
+    expect(line).toContain('when --data-dir is not given');
+    expect(line).not.toMatch(/else --data-dir/);
+    expect(topLevelHelp(commands, '9.9.9')).toContain(line);
   });
 
   it('thread export/import and profile take the options the contract allows, and show in their groups\' help', () => {

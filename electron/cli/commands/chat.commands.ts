@@ -3,6 +3,7 @@
  * `chat` streams the reply to stdout and exits once the reply and its writes are done.
  */
 import { REMOTE_CONFIRMATION_SETTING } from '../../../shared/model-server-address';
+import { serverChoice } from '../../core/llm/llm-provider';
 import type { ForgetNotice, Memory, Message, ModelsOverview, OpOutput, QueueState, RecalledEpisodes, Thread, ToolSearch } from '../../../shared/contract';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
@@ -48,22 +49,25 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
   }
   let replyId: number | null = null;
   let streamed = false;
+  let endsLine = false;
   const offAutoSelected = announceAutoSelection(ctx);
   const offCreated = ctx.client.on('message.created', ({ message }) => {
     if (message.role === 'assistant' && replyId === null) replyId = message.id;
   });
   const offDelta = ctx.client.on('message.delta', (d) => {
     if (d.messageId === replyId && !ctx.json && d.content) {
-      ctx.write(streamed ? d.content : d.content.replace(/^\s+/, ''));
+      const piece = streamed ? d.content : d.content.replace(/^\s+/, '');
+      if (!piece) return;
+      ctx.write(piece);
       streamed = true;
+      endsLine = piece.endsWith('\n');
     }
   });
   try {
     const r = await chatCall(ctx, text);
-    if (!r.ok) {
-      if (streamed) ctx.write('\n');
-      return r;
-    }
+    // A streamed reply ends its line, as every output does: before the notes on stderr, and in a pipe or a file.
+    if (streamed && !endsLine) ctx.write('\n');
+    if (!r.ok) return r;
     // The searches the model ran with the memory tools, as the answer's context recorded them.
     const context = await ctx.client.call('chat.context', { messageId: r.value.assistantMessage.id });
     const searches = context.ok && context.value ? context.value.tools.searches : [];
@@ -97,8 +101,8 @@ async function chat(ctx: CliContext): Promise<CliOutput> {
         ...(s.problem ? { problem: s.problem } : {}),
       })),
     };
-    const note = r.value.assistantMessage.status === 'truncated' ? '\n[the reply was cut at the model’s length limit]' : '';
-    return { ok: true, value, text: streamed ? note : r.value.assistantMessage.content + note };
+    const cut = r.value.assistantMessage.status === 'truncated' ? '[the reply was cut at the model’s length limit]' : '';
+    return { ok: true, value, text: streamed ? cut : [r.value.assistantMessage.content, cut].filter(Boolean).join('\n') };
   } finally {
     offAutoSelected();
     offCreated();
@@ -172,7 +176,8 @@ function formatModels(o: z.output<typeof ModelsOverview>): string {
  * Never "nothing to do" while work waits: jobs another process runs, jobs whose runner died (stalled, taken back by
  * the next run) and a pause with its reason all show, each with what to do when the user has something to do.
  */
-function formatQueue(s: z.output<typeof QueueState>, time: CliContext['localTime']): string {
+function formatQueue(s: z.output<typeof QueueState>, time: CliContext['localTime'], server: ServerHere | null): string {
+  const here = s.unreachableHere ? unreachableHereLines(s.unreachableHere.message, server) : [];
   const elsewhere = s.runningElsewhere > 0 ? `  (${s.runningElsewhere} in another Mnemo process)` : '';
   const lines = [
     `queued   ${s.queued}`,
@@ -181,13 +186,38 @@ function formatQueue(s: z.output<typeof QueueState>, time: CliContext['localTime
     `dead     ${s.dead}`,
     `learning ${learningLine(s.learning)}`,
   ];
-  if (!s.paused) return [...lines, 'paused   no'].join('\n');
+  if (!s.paused) return [...lines, 'paused   no', ...here].join('\n');
   const since = s.paused.since === undefined ? '' : ` (since ${time(s.paused.since)})`;
   return [
     ...lines,
     `paused   yes${since}: ${s.paused.message}`,
     `         Waiting jobs are kept. Once that is fixed the app resumes by itself; from the terminal run "queue run --until-idle".`,
+    ...here,
   ].join('\n');
+}
+
+/** Where this terminal asks for the model server (llm-provider.ts serverChoice), read with its own environment. */
+type ServerHere = Pick<ReturnType<typeof serverChoice>, 'api' | 'source'>;
+
+/** The queue as text, with where this terminal asks for the model server (null: its settings could not be read). */
+async function queueText({ client, io, localTime }: CliContext, s: z.output<typeof QueueState>): Promise<string> {
+  const settings = await client.call('settings.get', {});
+  return formatQueue(s, localTime, settings.ok ? serverChoice(settings.value, io.env) : null);
+}
+
+/**
+ * This terminal's own look at the model server failed (job-queue.ts status(): never the shared queue's pause). Whether
+ * the app asks the same server: yes when the data folder's settings choose it; an Ollama address from this shell's
+ * OLLAMA_HOST, or the default, is this terminal's alone, and the app may have been started with another.
+ */
+function unreachableHereLines(message: string, server: ServerHere | null): string[] {
+  const line = `model    not reachable from this terminal: ${message}`;
+  if (server === null) return [line];
+  const why =
+    server.api === 'openai' || server.source === 'settings'
+      ? "The app asks the same address (this data folder's settings), so learning waits until the server answers."
+      : `This terminal's address ${server.source === 'environment' ? 'comes from its OLLAMA_HOST' : 'is the default'}; the app reads its own OLLAMA_HOST and may reach Ollama elsewhere. Set the host in Settings to share one.`;
+  return [line, `         ${why}`];
 }
 
 /** Whether background model work may run now, and how far learning is behind (model-lane.ts). */
@@ -330,10 +360,10 @@ export const chatCommands: CliCommand[] = [
   {
     words: ['queue', 'status'],
     synopsis: 'queue status             background jobs: queued, running, dead, paused',
-    async run({ client, localTime }) {
-      const r = await client.call('queue.status', {});
+    async run(ctx) {
+      const r = await ctx.client.call('queue.status', {});
       if (!r.ok) return r;
-      return { ok: true, value: r.value, text: formatQueue(r.value, localTime) };
+      return { ok: true, value: r.value, text: await queueText(ctx, r.value) };
     },
   },
   {
@@ -345,7 +375,8 @@ export const chatCommands: CliCommand[] = [
       const r = await runQueueUntilIdle(ctx);
       if (!r.ok) return r;
       const usage = await ctx.client.call('queue.usage', {});
-      return { ok: true, value: r.value, text: usage.ok ? `${formatQueue(r.value, ctx.localTime)}\n\nthis run:\n${formatUsage(usage.value)}` : formatQueue(r.value, ctx.localTime) };
+      const queue = await queueText(ctx, r.value);
+      return { ok: true, value: r.value, text: usage.ok ? `${queue}\n\nthis run:\n${formatUsage(usage.value)}` : queue };
     },
   },
   {

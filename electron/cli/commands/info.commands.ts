@@ -5,10 +5,8 @@
  * is only opened the one way, by the core).
  */
 import Database from 'better-sqlite3';
-import { Settings } from '../../../shared/contract';
 import { loadVec } from '../../core/db/open-database';
-import { ollamaHostInUse } from '../../core/llm/llm-provider';
-import { normalizeBaseUrl } from '../../core/llm/openai.llm';
+import { serverChoice } from '../../core/llm/llm-provider';
 import { dataDirInUse, type DataDirSource } from '../../core/ports/paths.port';
 import type { CliCommand, CliContext, CliOutput } from '../cli-command';
 import type { Paint } from '../terminal';
@@ -70,15 +68,8 @@ async function info(ctx: CliContext): Promise<CliOutput> {
   if (!settings.ok) return settings;
   const s = settings.value;
   const paths = ctx.core.paths;
-  const llm: InfoReport['llm'] =
-    s.llmProvider === 'ollama'
-      ? { provider: 'ollama', ...ollamaHostInUse(s.ollamaHost, env), apiKeySet: s.openaiApiKeySet }
-      : {
-          provider: 'openai',
-          url: normalizeBaseUrl(s.openaiBaseUrl),
-          source: s.openaiBaseUrl === Settings.parse({}).openaiBaseUrl ? 'default' : 'settings',
-          apiKeySet: s.openaiApiKeySet,
-        };
+  const server = serverChoice(s, env);
+  const llm: InfoReport['llm'] = { provider: server.api, url: server.url ?? server.written, source: server.source, apiKeySet: s.openaiApiKeySet };
   const report: InfoReport = {
     version: app.value.version,
     dataDir: { path: paths.dataDir, source: dataDirInUse(ctx.flags['data-dir'], env).source },

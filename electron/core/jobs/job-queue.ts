@@ -119,6 +119,8 @@ export interface QueueState {
   dead: number;
   paused: { code: ErrorCode; message: string; since?: number } | null;
   learning: { waitingFor: 'chat' | 'away' | 'paused' | 'battery' | null; behind: number };
+  /** Only from a process whose queue does not run: its own probe of the model server failed (see status()). */
+  unreachableHere?: { code: ErrorCode; message: string };
 }
 
 export type EnqueueInput = {
@@ -342,19 +344,21 @@ export class JobQueue {
   /**
    * What `queue.status` answers, truthful in every host. A host whose queue runs (app, web host) knows first-hand:
    * its own pause, which its probe lifts. A host whose queue does not run (the CLI's `queue status`, a fresh process)
-   * has no pause in memory, yet must not answer "not paused" while jobs wait and nothing can run them. When jobs wait
-   * it therefore (1) asks the model server now, with the runner's own probe, bounded by a short timeout: unreachable
-   * means paused, with the reason and what to do; (2) if the server answers, reports what the last runner saw: a job
-   * given back on a pause records that pause's code, message and time in its row (model missing, disk full, database
+   * has no pause in memory; when jobs wait it reports (1) the pause the last runner saw: a job given back on a pause
+   * records that pause's code, message and time in its row (Ollama unreachable, model missing, disk full, database
    * held), and the record goes when the job runs. The pause lives in the rows it holds up, so it cannot outlive them
-   * or disagree with them; no separate flag has to be set and cleared by every runner that may be killed.
+   * or disagree with them; no separate flag has to be set and cleared by every runner that may be killed. (2) Its own
+   * probe of the model server, bounded by a short timeout, as `unreachableHere`, never as `paused`: this process asks
+   * at the address its settings give, else its own OLLAMA_HOST, while the process that runs the queue (the app,
+   * started with another OLLAMA_HOST) may reach a server this one cannot. Should the server answer here, an
+   * "unreachable" on record is history (the server is back) and is left out; other recorded causes still stand.
    */
   async status(): Promise<QueueState> {
     const state = this.state();
     if (this.started || state.paused || state.queued + state.stalled === 0) return state;
     const unreachable = await this.probeFailure(STATUS_PROBE_TIMEOUT_MS);
-    // Ollama answers now (or cannot be asked): an "unreachable" on record is history, other causes still stand.
-    return { ...state, paused: unreachable ?? this.lastRunnerPause(this.options.probe ? UNREACHABLE_CODES : []) };
+    const answered = this.options.probe !== undefined && unreachable === null;
+    return { ...state, paused: this.lastRunnerPause(answered ? UNREACHABLE_CODES : []), ...(unreachable ? { unreachableHere: unreachable } : {}) };
   }
 
   list(filter: { status?: JobStatus[]; limit: number }): JobRow[] {

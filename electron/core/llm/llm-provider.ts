@@ -54,6 +54,28 @@ export function ollamaHostSource(settingsHost: string, env: NodeJS.ProcessEnv = 
 }
 
 /**
+ * The server settings choose (and, for Ollama without a host in settings, `env`'s OLLAMA_HOST), with what the offline
+ * rule needs to judge it; `url` is null when it is no address. Each process reads its own environment: a terminal and
+ * the app agree on the server only when the data folder's settings name it (`mnemo info`, `mnemo queue status`).
+ */
+export function serverChoice(
+  settings: Pick<Settings, 'llmProvider' | 'ollamaHost' | 'openaiBaseUrl'>,
+  env: NodeJS.ProcessEnv = process.env,
+): { api: ModelServerApi; written: string; url: string | null; source: OllamaHostSource; invalid?: MnemoError } {
+  if (settings.llmProvider === 'openai') {
+    const url = normalizeBaseUrl(settings.openaiBaseUrl);
+    return { api: 'openai', written: settings.openaiBaseUrl, url, source: settings.openaiBaseUrl === Settings.parse({}).openaiBaseUrl ? 'default' : 'settings' };
+  }
+  const { value, source } = ollamaHostSource(settings.ollamaHost, env);
+  try {
+    return { api: 'ollama', written: value, url: normalizeHost(value), source };
+  } catch (e) {
+    if (!(e instanceof MnemoError)) throw e;
+    return { api: 'ollama', written: value, url: null, source, invalid: e };
+  }
+}
+
+/**
  * The server requests go to, for the user to see: its API and address, where the address came from, and whether it is
  * on another machine (null: this computer) and if so whether the user confirmed it.
  */
@@ -112,20 +134,7 @@ export function createLlmProvider(deps: {
   // Per server and model: the details are asked once per process (a failed lookup is asked again next time).
   const details = new Map<string, Promise<ModelDetails>>();
 
-  /** The server settings choose, with what the offline rule needs to judge it; `url` is null when it is no address. */
-  function chosenServer(settings: Settings): { api: ModelServerApi; written: string; url: string | null; source: OllamaHostSource; invalid?: MnemoError } {
-    if (settings.llmProvider === 'openai') {
-      const url = normalizeBaseUrl(settings.openaiBaseUrl);
-      return { api: 'openai', written: settings.openaiBaseUrl, url, source: settings.openaiBaseUrl === Settings.parse({}).openaiBaseUrl ? 'default' : 'settings' };
-    }
-    const { value, source } = ollamaHostSource(settings.ollamaHost, deps.env);
-    try {
-      return { api: 'ollama', written: value, url: normalizeHost(value), source };
-    } catch (e) {
-      if (!(e instanceof MnemoError)) throw e;
-      return { api: 'ollama', written: value, url: null, source, invalid: e };
-    }
-  }
+  const chosenServer = (settings: Settings) => serverChoice(settings, deps.env);
 
   function get(): LlmPort {
     const settings = deps.settings();

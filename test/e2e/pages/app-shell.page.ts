@@ -20,6 +20,11 @@ export class AppShellPage {
     await this.page.goto(url);
   }
 
+  /** The icon the browser tab shows: the address the page's icon link names, null without one. */
+  tabIconUrl(): Promise<string | null> {
+    return this.page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href ?? null);
+  }
+
   async startThread(): Promise<void> {
     await this.newThreadButton.click();
   }
