@@ -546,7 +546,7 @@ function EmbeddingLine() {
         {embedding.modelId && embedding.state === 'ready' && <span className="muted"> · {embedding.modelId}</span>}
         {embedding.state === 'unavailable' && (
           <span className="muted block small">
-            <EmbeddingOffReason status={embedding} />
+            <EmbeddingOffReason status={embedding} place="settings" />
           </span>
         )}
       </span>
