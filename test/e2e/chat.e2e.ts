@@ -179,6 +179,26 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     expect(await answer.getByText('You stopped this reply; what was written is kept.').count()).toBe(1);
   });
 
+  it('Ollama dying mid-reply: the reply says to start it again and Retry; the status bar and the banner say so at once', async () => {
+    const before = await chat.answers.count();
+    await chat.send('Tell me a long story');
+    await expect.poll(() => chat.answers.count()).toBe(before + 1);
+    const answer = chat.answers.nth(before);
+    await expect.poll(() => answer.textContent(), { timeout: 15_000 }).toMatch(/Once word1 word2/);
+    await fake.stop();
+    const error = answer.getByRole('alert');
+    await expect.poll(() => error.textContent()).toContain('The model server stopped answering partway. If it was closed, start it again, then choose Retry.');
+    await expect.poll(() => answer.getByRole('button', { name: 'Retry' }).count()).toBe(1);
+    // Nothing else happens on the page: the failed reply itself makes the bar look again.
+    await expect.poll(() => chat.statusBar.textContent()).toContain('Ollama unreachable');
+    await expect.poll(() => chat.setup('Ollama is not reachable').count()).toBe(1);
+    await expect.poll(() => chat.statusBar.getByRole('status').textContent()).toContain('Ollama can’t be reached');
+    expect(await chat.statusBar.textContent()).not.toContain('Connected');
+
+    await fake.restart();
+    await expect.poll(() => chat.statusBar.textContent()).toContain('Ollama 0.12.6 · llama3.2');
+  });
+
   it('explains that Ollama is unreachable when it goes away, and Retry answers once it is back', async () => {
     await fake.stop();
     await chat.send('Hello again');
@@ -420,7 +440,9 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     await page.getByRole('button', { name: '返回聊天' }).click();
     expect(await page.getByRole('textbox', { name: '消息' }).count()).toBe(1);
-    expect(await chat.statusBar.textContent()).toContain('已连接');
+    // In Chinese, and without the old green "Connected" (the page's link is named only while it is down).
+    expect(await chat.statusBar.textContent()).toMatch(/\p{Script=Han}/u);
+    expect(await chat.statusBar.textContent()).not.toContain('已连接');
 
     await page.getByRole('navigation', { name: '对话' }).getByRole('button', { name: /^设置/ }).click();
     await page.getByLabel('语言', { exact: true }).selectOption('en');

@@ -60,6 +60,9 @@ async function fontsDrawing(page: Page, xpath: string): Promise<string[]> {
   }
 }
 
+/** A question answered slowly, so the model server can be stopped while the answer streams. */
+const LONG_STORY = '讲一个很长的故事';
+
 describe('the Chinese UI shows Chinese, including the core’s failures', () => {
   let fake: FakeOllama;
   let app: RunningApp;
@@ -72,6 +75,8 @@ describe('the Chinese UI shows Chinese, including the core’s failures', () => 
     session = await startWebSession({ name: 'zh', reply: (req) => {
       if (isLearning(req.purpose)) return { content: '{"memories": []}' };
       if (req.purpose === 'title') return { content: '周末计划' };
+      const asked = [...req.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+      if (asked.endsWith(LONG_STORY)) return { chunks: Array.from({ length: 80 }, (_, i) => `第${i}段 `), delayMsPerChunk: 300 };
       return { content: '波尔图的春天很美。' };
     } });
     ({ fake, app, page, api } = session);
@@ -130,6 +135,20 @@ describe('the Chinese UI shows Chinese, including the core’s failures', () => 
     expect(await fontsDrawing(page, "//p[contains(., '波尔图的春天很美')]")).toContainEqual(expect.stringMatching(/^Noto Sans SC/));
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'zh-CN-chat.png') });
+  });
+
+  it('Ollama dying mid-answer: the answer says to start it again, then 重试; what the status bar announces is Chinese', async () => {
+    await ui.composer.click();
+    await ui.composer.pressSequentially(LONG_STORY);
+    await ui.composer.press('Enter');
+    await expect.poll(() => ui.lastAnswer().innerText(), { timeout: 15_000 }).toContain('第2段');
+    await fake.stop();
+    const error = ui.lastAnswer().getByRole('alert');
+    await expect.poll(() => error.innerText()).toContain('模型服务器在回答途中停止了响应。如果它已关闭，请重新启动它，然后点击“重试”。');
+    const announced = page.getByRole('contentinfo').getByRole('status');
+    await expect.poll(() => announced.textContent()).toContain('无法连接 Ollama');
+    expect(latinWords((await announced.textContent()) ?? '')).toEqual([]);
+    await expect.poll(() => page.locator('.status-bar .status-item').filter({ hasText: '无法连接 Ollama' }).count()).toBe(1);
   });
 
   it('Ollama gone: the failed answer says so in Chinese; the core’s words (naming the host) are folded, not lost', async () => {

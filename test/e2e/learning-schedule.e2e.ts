@@ -83,6 +83,13 @@ describe('when Mnemo learns: the status bar, typing and a streaming reply hold b
     await settings.learningSchedule('Paused').check();
     await expect.poll(statusText, SLOW).toContain('Learning paused');
     expect(unwrap(await api.call('settings.get', {})).learningSchedule).toBe('paused');
+    // Saved the moment it is chosen, and marked so, as every such control is; the form's choices beside it are not.
+    const mark = 'Applies at once';
+    expect(await page.getByRole('group', { name: 'Background model work' }).innerText()).toContain(mark);
+    expect(await page.getByRole('region', { name: 'Appearance' }).innerText()).toContain(mark);
+    const switchHint = await page.getByRole('switch', { name: 'Keep a working memory for each thread' }).evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+    expect(switchHint.startsWith(mark)).toBe(true);
+    expect(await page.getByRole('group', { name: 'Learning from conversations' }).innerText()).not.toContain(mark);
     // Wait for mains power is the desktop app's alone: the browser has no battery to wait for.
     expect(await page.getByRole('switch', { name: 'Wait for mains power' }).count()).toBe(0);
     await expect.poll(() => page.getByText(/^(No background model work yet this session|Background model time this session)/).count(), SLOW).toBe(1);

@@ -50,6 +50,9 @@ describe('plain words: reasons in one sentence, in the UI’s language, with cou
     await expect.poll(() => visible(line)).toContain('The built-in embedding model is not downloaded yet: download it');
     const shown = await visible(line);
     for (const word of FILE_WORDS) expect(shown).not.toContain(word);
+    // Inside Settings, the choice is the field just above, not "in Settings".
+    expect(shown).toContain('or choose another embedding model above.');
+    expect(shown).not.toContain('in Settings');
     expect(await line.getByRole('button', { name: 'Download the model' }).count()).toBe(1);
 
     const details = line.getByText('Technical details');
@@ -65,6 +68,7 @@ describe('plain words: reasons in one sentence, in the UI’s language, with cou
     await expect.poll(() => memories.semanticNotice.count()).toBe(1);
     const shown = await visible(memories.semanticNotice);
     expect(shown).toContain('The built-in embedding model is not downloaded yet');
+    expect(shown).toContain('or choose another embedding model in Settings.');
     for (const word of FILE_WORDS) expect(shown).not.toContain(word);
     expect(await memories.semanticNotice.getByText('Technical details').count()).toBe(1);
   });
@@ -86,6 +90,8 @@ describe('plain words: reasons in one sentence, in the UI’s language, with cou
     await page.getByRole('navigation').getByRole('button', { name: /^设置/ }).click();
     const line = embeddingLine(page);
     await expect.poll(() => visible(line)).toContain('内置的嵌入模型还没有下载');
+    expect(await visible(line)).toContain('或在上方另选一个嵌入模型');
+    expect(await visible(line)).not.toContain('在设置中');
     expect(latinWords(await visible(line))).toEqual([]);
     const hint = await page.locator('.status-bar .status-item').filter({ hasText: '仅关键词搜索' }).getAttribute('title');
     expect(hint).toContain('内置的嵌入模型还没有下载');

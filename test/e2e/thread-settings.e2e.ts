@@ -140,8 +140,10 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
     const answerRequest = fake.requests.filter((q) => q.purpose === 'chat' && JSON.stringify(q.body).includes(THREAD_INSTRUCTIONS)).at(-1)!;
     const cap = (answerRequest.body as { options: { num_predict: number } }).options.num_predict;
     expect(cap).toBeGreaterThanOrEqual(1638);
-    expect(await tools.contextRow(/^Kept for the answer/)).toEqual(['Kept for the answer', cap.toLocaleString('en'), '1,638']);
-    expect(await dialog.textContent()).toContain(`The request let the model write at most ${cap.toLocaleString('en')} tokens`);
+    expect(await tools.contextRow(/^Room for the answer/)).toEqual(['Room for the answer', cap.toLocaleString('en'), '1,638']);
+    // The headline and the footnote name both figures as the table does: the reserve, and what the request allowed.
+    expect(await dialog.locator('p').first().textContent()).toMatch(new RegExp(`1,638 tokens were reserved for the answer, and the model could write up to ${cap.toLocaleString('en')}\\.$`));
+    expect(await dialog.textContent()).toContain(`1,638 tokens are reserved for the answer, so the prompt never takes them; the request let the model write up to ${cap.toLocaleString('en')}:`);
     expect(await unnamedControls(page)).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'context-view.png') });
     await page.keyboard.press('Escape');
@@ -154,8 +156,8 @@ describe('a thread’s model, instructions and context (web host + fake Ollama)'
       await tools.openContext(page.locator(`article[data-message-id="${answerId}"]`));
       await expect.poll(() => tools.contextDialog.getByRole('heading', { name: '模型看到的内容' }).isVisible()).toBe(true);
       await expect.poll(() => tools.contextDialog.textContent()).toContain('4 条更早的消息');
-      expect(await tools.contextDialog.textContent()).toContain('留给回答');
-      expect(await tools.contextDialog.textContent()).toContain('这次请求允许模型最多写');
+      expect(await tools.contextDialog.textContent()).toContain('其中 1,638 个词元预留给回答，模型最多可以写');
+      expect(await tools.contextDialog.textContent()).toContain('为回答预留了 1,638 个词元，提示词不会占用它们；这次请求允许模型最多写');
       await page.keyboard.press('Escape');
     } finally {
       unwrap(await api.call('settings.update', { patch: { language: 'en' } }));

@@ -219,9 +219,12 @@ describe('chat', () => {
     expect(err.message).toContain('llama runner process has terminated');
   });
 
-  it('gives LLM_STREAM_ERROR on a malformed NDJSON line', async () => {
+  it('gives LLM_STREAM_ERROR on a malformed NDJSON line, not said as a dropped connection', async () => {
     fake.setFault({ kind: 'malformed-line', afterChunks: 1 });
-    expect((await failure(llm.chat(ask('a b c')))).code).toBe('LLM_STREAM_ERROR');
+    const err = await failure(llm.chat(ask('a b c')));
+    expect(err.code).toBe('LLM_STREAM_ERROR');
+    expect(err.details).toEqual({ model: 'llama3.2' });
+    expect(err.message).toMatch(/^The reply from Ollama broke off/);
   });
 
   it('gives LLM_STREAM_ERROR when the connection drops mid-stream', async () => {
@@ -231,6 +234,8 @@ describe('chat', () => {
     const err = await failure(llm.chat(ask('a b c', { onChunk: (c) => chunks.push(c.content) })));
 
     expect(err.code).toBe('LLM_STREAM_ERROR');
+    expect(err.details).toEqual({ model: 'llama3.2', dropped: true });
+    expect(err.message).toMatch(/^Ollama closed the connection while answering; it may have stopped/);
     expect(chunks).toEqual(['You ', 'said: ']);
   });
 

@@ -100,10 +100,14 @@ describe('chat', () => {
     const crashed = await failure(llm.chat(ask('hello there friend', { onChunk: (c) => chunks.push(c.content) })));
     expect(crashed.code).toBe('LLM_STREAM_ERROR');
     expect(crashed.message).toContain('CUDA out of memory');
+    expect(crashed.details).not.toHaveProperty('dropped');
     expect(chunks.join('')).toBe('You ');
 
     fake.setFault({ kind: 'drop-connection', afterChunks: 2 });
-    expect((await failure(llm.chat(ask('hello there friend')))).code).toBe('LLM_STREAM_ERROR');
+    const dropped = await failure(llm.chat(ask('hello there friend')));
+    expect(dropped.code).toBe('LLM_STREAM_ERROR');
+    expect(dropped.details).toMatchObject({ dropped: true });
+    expect(dropped.message).toMatch(/^The model server closed the connection while answering; it may have stopped/);
   });
 
   it('gives MODEL_NOT_FOUND for a model the server does not have', async () => {

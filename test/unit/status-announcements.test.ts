@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../renderer/src/i18n/i18n';
 import { modelServerLine, type ModelServerView } from '../../renderer/src/status/model-server-line';
-import { statusAnnouncements, statusFacts, type StatusSource } from '../../renderer/src/status/status-announcements';
+import { announcementText, statusAnnouncements, statusFacts, type StatusSource } from '../../renderer/src/status/status-announcements';
 
 /** A status store that has been running for a while: connected, Ollama up, semantic search on, the queue idle. */
 const running: StatusSource = {
@@ -21,7 +21,7 @@ function said(states: StatusSource[], provider: 'ollama' | 'openai' = 'ollama', 
   let before = statusFacts(states[0]!, provider);
   for (const state of states.slice(1)) {
     const { items, seen } = statusAnnouncements(before, statusFacts(state, provider));
-    out.push(...items.map((a) => translate(language, a.key, a.params)));
+    out.push(...items.map((a) => announcementText(a, (key, params) => translate(language, key, params))));
     before = seen;
   }
   return out;
@@ -40,7 +40,7 @@ describe('status bar announcements', () => {
     const ticking: StatusSource = { ...running, pulls: { 'qwen3:4b': { done: false, error: null } }, embedding: { state: 'downloading' } };
     expect(said([running, ticking, ticking, ticking])).toEqual([]);
     // Opening: connection, first models check (even unreachable), embedding and queue seen for the first time.
-    expect(said([fresh, { ...fresh, connected: true, everConnected: true }, { ...running, models: { reachable: false, api: 'ollama' }, queue: { paused: { message: 'Ollama is not running.' }, dead: 2 } }])).toEqual([]);
+    expect(said([fresh, { ...fresh, connected: true, everConnected: true }, { ...running, models: { reachable: false, api: 'ollama' }, queue: { paused: { code: 'OLLAMA_UNREACHABLE', message: 'Ollama is not running.' }, dead: 2 } }])).toEqual([]);
     expect(said([fresh, { ...fresh, embedding: { state: 'loading' } }, { ...fresh, embedding: { state: 'ready' } }])).toEqual([]);
   });
 
@@ -75,12 +75,30 @@ describe('status bar announcements', () => {
   });
 
   it('says when learning pauses, resumes, or a background job fails for good', () => {
-    const paused = { ...running, queue: { paused: { message: 'Ollama is not running.' }, dead: 0 } };
-    expect(said([running, paused, paused, running])).toEqual(['Learning paused. Ollama is not running.', 'Learning resumed.']);
+    const diskFull = 'SQLITE_FULL: database or disk is full';
+    const paused = { ...running, queue: { paused: { code: 'STORAGE_FULL', message: diskFull }, dead: 0 } };
+    const spaceText = translate('en', 'errorCode.STORAGE_FULL');
+    expect(said([running, paused, paused, running])).toEqual([`Learning paused. ${spaceText}`, 'Learning resumed.']);
     expect(said([running, { ...running, queue: { paused: null, dead: 1 } }])).toEqual(['A background task failed.']);
-    // Paused because the server went away: said once, with the server.
-    const serverGone = { ...paused, models: { reachable: false, api: 'ollama' as const } };
-    expect(said([running, serverGone, running])).toEqual(['Ollama can’t be reached: answers and learning wait until it is back.', 'Ollama is reachable again.', 'Learning resumed.']);
+    // Paused because the server went away, the models check telling it too: said once, with the server.
+    const pausedForServer = { ...running, queue: { paused: { code: 'OLLAMA_UNREACHABLE', message: 'Cannot reach Ollama at http://127.0.0.1:11434.' }, dead: 0 } };
+    const serverGone = { ...pausedForServer, models: { reachable: false, api: 'ollama' as const } };
+    const lost = 'Ollama can’t be reached: answers and learning wait until it is back.';
+    expect(said([running, serverGone, running])).toEqual([lost, 'Ollama is reachable again.', 'Learning resumed.']);
+    // The queue tells first (a job found the server gone), the models check after it: still said once.
+    expect(said([running, pausedForServer, serverGone, running])).toEqual([lost, 'Ollama is reachable again.', 'Learning resumed.']);
+  });
+
+  it('says a pause in the UI’s language, never with the core’s English words', () => {
+    const core = { STORAGE_FULL: 'SQLITE_FULL: database or disk is full', DB_BUSY: 'database is locked', MODEL_NOT_FOUND: 'Model "llama3.2" is not installed in Ollama.', OLLAMA_UNREACHABLE: 'Cannot reach Ollama at http://127.0.0.1:41351. Start it with "ollama serve" or set OLLAMA_HOST.', SOMETHING_NEW: 'A newer core failed.' };
+    for (const [code, message] of Object.entries(core)) {
+      const [text, ...more] = said([running, { ...running, queue: { paused: { code, message }, dead: 0 } }], 'ollama', 'zh-CN');
+      expect(more).toEqual([]);
+      expect(text, code).not.toContain(message);
+      expect(text, code).not.toMatch(/OLLAMA_HOST|Cannot|database/);
+      expect(text, code).toMatch(/^(学习已暂停。|无法连接 Ollama)/);
+    }
+    expect(said([running, { ...running, queue: { paused: { code: 'OLLAMA_UNREACHABLE', message: core.OLLAMA_UNREACHABLE }, dead: 0 } }], 'ollama', 'zh-CN')).toEqual(['无法连接 Ollama：回答和学习会等它恢复后再继续。']);
   });
 });
 

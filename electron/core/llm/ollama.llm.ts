@@ -281,7 +281,11 @@ function toMnemoError(err: unknown, call: Call, host: string, { op, model }: { o
   }
   if (call.responded && (op === 'chat' || op === 'pull')) {
     // Anything after the headers of a stream: an {"error"} line, a malformed line, a dropped connection,
-    // or a stream that ended without its final line.
+    // or a stream that ended without its final line. A dropped connection (a socket error in the cause chain) is
+    // most often Ollama stopped: said as such, `dropped` in the details.
+    if (neverAnswered(err)) {
+      return new MnemoError('LLM_STREAM_ERROR', `Ollama closed the connection while answering; it may have stopped (${message}).`, { details: { model, dropped: true }, cause: err });
+    }
     return new MnemoError('LLM_STREAM_ERROR', `The reply from Ollama broke off: ${message}`, { details: { model }, cause: err });
   }
   return new MnemoError('LLM_HTTP_ERROR', `Ollama sent a response to ${op} that could not be read: ${message}`, {

@@ -565,6 +565,10 @@ function toMnemoError(err: unknown, call: LlmCall, baseUrl: string, keySet: bool
   }
   if (call.responded && op === 'chat') {
     // Anything after the headers: an error event, a malformed event, a dropped connection, a stream without its end.
+    // A dropped connection (a socket error in the cause chain) is most often the server stopped: said as such.
+    if (neverAnswered(err)) {
+      return new MnemoError('LLM_STREAM_ERROR', `The model server closed the connection while answering; it may have stopped (${message}).`, { details: { model, dropped: true }, cause: err });
+    }
     return new MnemoError('LLM_STREAM_ERROR', `The reply from the model server broke off: ${message}`, { details: { model }, cause: err });
   }
   return new MnemoError('LLM_HTTP_ERROR', `The model server sent a response to ${op} that could not be read: ${message}`, { details: { status: call.status }, cause: err });

@@ -2,7 +2,7 @@
  * What the model saw for one answer (chat.context), like a context window viewer: the parts of the prompt with their
  * tokens against the budget (a bar over the whole context window, and the same figures as a table), whether the
  * instructions or older messages were cut, the system text as sent, and the memories by their text; the output cap
- * the request carried (the reply reserve as enforced), and whether semantic search was given up for its time budget;
+ * the request carried beside the reply reserve (a budget the prompt may not take, not the cap: each named where shown), and whether semantic search was given up for its time budget;
  * the earlier conversations of the time the question asked about that the prompt carried.
  * An answer from before Mnemo recorded this says so.
  */
@@ -75,7 +75,12 @@ function ContextBreakdown({ context }: { context: PromptContext }) {
 
   return (
     <div className="prompt-context">
-      <p>{t('context.intro', { model: context.model, used: n(used), window: n(budget.contextWindow), reply: n(budget.reply) })}</p>
+      {/* Two figures, each named: the reserve is what the prompt may not take; the cap is what the request allowed (all the window left). */}
+      <p>
+        {context.replyCap === null
+          ? t('context.intro', { model: context.model, used: n(used), window: n(budget.contextWindow), reply: n(budget.reply) })
+          : t('context.introWithCap', { model: context.model, used: n(used), window: n(budget.contextWindow), reply: n(budget.reply), cap: n(context.replyCap) })}
+      </p>
       <div className="context-bar" aria-hidden="true">
         {[...parts, { key: 'reply' as const, label: '', tokens: budget.reply }].map((p) =>
           p.tokens > 0 ? <span key={p.key} className={`context-seg seg-${p.key}`} style={{ width: `${(100 * p.tokens) / budget.contextWindow}%` }} /> : null,
@@ -110,7 +115,7 @@ function ContextBreakdown({ context }: { context: PromptContext }) {
           </tr>
         </tbody>
       </table>
-      {context.replyCap !== null && <p className="muted small">{t('context.replyCap', { cap: n(context.replyCap) })}</p>}
+      {context.replyCap !== null && <p className="muted small">{t('context.replyCap', { reply: n(budget.reply), cap: n(context.replyCap) })}</p>}
       {context.retrieval.semanticTimedOut && <p className="notice warn small">{t('context.semanticTimedOut')}</p>}
       {cuts.map((key) => (
         <p key={key} className="notice warn small">

@@ -54,8 +54,6 @@ function receiptsOf(page: ReadonlyArray<{ messageId: number; memories: MemoryUse
   }
   return { receipts, searches, forgets, recalled };
 }
-/** Failures after which what models.list says has probably changed. */
-const MODEL_ERRORS = new Set(['OLLAMA_UNREACHABLE', 'LLM_UNREACHABLE', 'MODEL_NOT_FOUND', 'MODEL_LOAD_TIMEOUT']);
 
 export const emptyThreadChat: ThreadChat = Object.freeze({
   messages: [],
@@ -178,7 +176,6 @@ export const useChatStore = create<ChatState>((set, get) => {
       absorb(result.value.userMessage);
       absorb(result.value.assistantMessage, result.value.memoriesUsed);
       patch(threadId, () => ({ sending: false, pendingText: null }));
-      if (useStatusStore.getState().models?.reachable === false) void useStatusStore.getState().refreshModels();
       return;
     }
     patch(threadId, (chat) => ({
@@ -187,7 +184,8 @@ export const useChatStore = create<ChatState>((set, get) => {
       // The text comes back to the composer when the core did not even store the question.
       ...(chat.pendingText !== null ? { pendingText: null } : {}),
     }));
-    if (MODEL_ERRORS.has(result.error.code)) void useStatusStore.getState().refreshModels();
+    // The status bar follows: a failure before the reply existed has no message.completed (status.store.ts).
+    useStatusStore.getState().recheckAfterFailure(result.error.code);
   }
 
   return {

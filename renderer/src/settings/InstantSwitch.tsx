@@ -6,6 +6,7 @@ import { useId } from 'react';
 import { CoreError } from '../ui/CoreError';
 import { useSettingsStore } from './settings.store';
 import { useT } from '../i18n/use-t';
+import { AppliesAtOnce } from './AppliesAtOnce';
 
 type SwitchSetting = 'workingMemoryEnabled' | 'episodesEnabled' | 'consolidationEnabled' | 'learningNeedsPower';
 /** Each switch's default (the contract's), shown until the settings are loaded. */
@@ -23,7 +24,7 @@ export function InstantSwitch({ setting, label, hint, offNote }: { setting: Swit
         <span>{label}</span>
       </label>
       <p id={`${id}-hint`} className="muted small">
-        {hint}
+        <AppliesAtOnce /> {hint}
       </p>
       {!enabled && offNote && <p className="muted small">{offNote}</p>}
       {error && (

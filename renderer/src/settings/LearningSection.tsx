@@ -14,6 +14,7 @@ import { useStatusStore, type ModelUsage } from '../status/status.store';
 import { LEARNING_SCHEDULE_GROUP_ID } from './open-learning-settings';
 import { useLanguage, useT } from '../i18n/use-t';
 import { InstantSwitch } from './InstantSwitch';
+import { AppliesAtOnce } from './AppliesAtOnce';
 
 const SCHEDULES = ['gaps', 'away', 'paused'] as const satisfies ReadonlyArray<Settings['learningSchedule']>;
 
@@ -27,6 +28,9 @@ export function LearningSection() {
     <Section title={t('settings.learning')} description={t('settings.learningHint')}>
       <fieldset id={LEARNING_SCHEDULE_GROUP_ID} className="field radio-group stacked">
         <legend>{t('settings.learningSchedule')}</legend>
+        <p className="muted small">
+          <AppliesAtOnce />
+        </p>
         {SCHEDULES.map((choice) => (
           <label key={choice} className="radio">
             <input type="radio" name="learningSchedule" value={choice} checked={schedule === choice} onChange={() => void saveNow({ learningSchedule: choice })} />

@@ -5,6 +5,7 @@
  */
 import { EpisodesSwitch, InstantSwitch } from './InstantSwitch';
 import { LearningSection } from './LearningSection';
+import { AppliesAtOnce } from './AppliesAtOnce';
 import { ConnectedAppsSection } from '../connected-apps/public';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { Settings } from '../../../shared/contract';
@@ -101,7 +102,7 @@ function AppearanceSection({ settings }: { settings: Settings }) {
     if (!result.ok) showError(result.error);
   };
   return (
-    <Section title={t('settings.appearance')}>
+    <Section title={t('settings.appearance')} description={<AppliesAtOnce />}>
       <div className="field">
         <label htmlFor={languageId}>{t('settings.language')}</label>
         <select id={languageId} value={settings.language} onChange={(e) => void apply({ language: e.target.value as Settings['language'] })}>
@@ -546,7 +547,7 @@ function EmbeddingLine() {
         {embedding.modelId && embedding.state === 'ready' && <span className="muted"> · {embedding.modelId}</span>}
         {embedding.state === 'unavailable' && (
           <span className="muted block small">
-            <EmbeddingOffReason status={embedding} />
+            <EmbeddingOffReason status={embedding} place="settings" />
           </span>
         )}
       </span>

@@ -4,14 +4,14 @@
  * details" for whoever needs them.
  */
 import type { EmbeddingStatus } from '../../../shared/contract';
-import { embeddingOffSentence } from './embedding-reason';
+import { embeddingOffSentence, type ReasonPlace } from './embedding-reason';
 import { useStatusStore } from './status.store';
 import { useT } from '../i18n/use-t';
 
-export function EmbeddingOffReason({ status }: { status: EmbeddingStatus }) {
+export function EmbeddingOffReason({ status, place = 'elsewhere' }: { status: EmbeddingStatus; place?: ReasonPlace }) {
   const t = useT();
   const server = useStatusStore((s) => s.models?.api === 'openai');
-  const { key, params } = embeddingOffSentence(status, server);
+  const { key, params } = embeddingOffSentence(status, server, place, t);
   return (
     <>
       <span className="block">{t(key, params)}</span>

@@ -1,5 +1,5 @@
 /**
- * One line at the bottom: connection, the model server and the chat model (and its machine when that is another one), background work, semantic search, version
+ * One line at the bottom: the connection to Mnemo only while it is lost, the model server and the chat model (and its machine when that is another one), background work, semantic search, version
  * (database version in words and data folder on hover). It is not a live region (it changes with every queue tick and download percent): what is worth
  * hearing is said once, in a separate polite one (status-announcements.ts).
  */
@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { useLanguage, useT } from '../i18n/use-t';
 import { formatNumber } from '../format/format';
 import { modelServerLine, remoteServerLine } from './model-server-line';
-import { statusAnnouncements, statusFacts, type Announcement } from './status-announcements';
+import { announcementText, statusAnnouncements, statusFacts, type Announcement } from './status-announcements';
 import { useSettingsStore } from '../settings/settings.store';
 import { useStatusStore, type Progress, type QueueState } from './status.store';
 import { useAppStore } from '../app/app.store';
@@ -33,15 +33,18 @@ export function StatusBar() {
   const activePull = Object.entries(pulls).find(([, p]) => !p.done);
   const server = modelServerLine(models, provider, chatModel);
   const remote = remoteServerLine(models?.remote);
-  const offSentence = embedding ? embeddingOffSentence(embedding, models?.api === 'openai') : null;
+  const offSentence = embedding ? embeddingOffSentence(embedding, models?.api === 'openai', 'elsewhere', t) : null;
 
   return (
     <footer className="status-bar" aria-label={t('status.label')}>
       <Announcer />
-      <span className="status-item">
-        <span className={connected ? 'dot ok' : 'dot warn'} aria-hidden="true" />
-        {connected ? t('status.connected') : t('status.disconnected')}
-      </span>
+      {/* The page's link to Mnemo is named only while it is down: a green "Connected" read as the model's state. */}
+      {!connected && (
+        <span className="status-item">
+          <span className="dot warn" aria-hidden="true" />
+          {t('status.disconnected')}
+        </span>
+      )}
       <span className="status-item" title={models?.error?.message ?? models?.host ?? ''}>
         <span className={!models ? 'dot' : models.reachable ? (models.chatModel.installed ? 'dot ok' : 'dot warn') : 'dot bad'} aria-hidden="true" />
         {t(server.key, server.params)}
@@ -104,7 +107,7 @@ function Announcer() {
   }, []);
   return (
     <div className="visually-hidden" role="status" aria-live="polite">
-      {said.items.length > 0 && <span key={said.n}>{said.items.map((a) => t(a.key, a.params)).join(' ')}</span>}
+      {said.items.length > 0 && <span key={said.n}>{said.items.map((a) => announcementText(a, t)).join(' ')}</span>}
     </div>
   );
 }

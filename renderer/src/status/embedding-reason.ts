@@ -3,12 +3,22 @@
  * status's reason code, with its params. The core's English message (which names files, folders and commands) is for
  * the CLI and for the technical details folded under the sentence. The "ollama" embedding provider means the chat's
  * model server: Ollama, or an OpenAI-compatible one (`server`).
+ * Where the embedding model is chosen is said by `{where}`: "in Settings" everywhere but inside Settings, where the
+ * sentence sits just under that choice and says "above" (a user already in Settings is not sent there).
  */
 import type { EmbeddingStatus } from '../../../shared/contract';
 import type { MessageKey, Params } from '../i18n/i18n';
 
-export function embeddingOffSentence(status: Pick<EmbeddingStatus, 'reason' | 'provider' | 'reasonParams'>, server: boolean): { key: MessageKey; params: Params } {
-  const params: Params = { model: status.reasonParams.model ?? '' };
+/** Where the sentence is shown: beside the embedding model's field in Settings, or anywhere else. */
+export type ReasonPlace = 'settings' | 'elsewhere';
+
+export function embeddingOffSentence(
+  status: Pick<EmbeddingStatus, 'reason' | 'provider' | 'reasonParams'>,
+  server: boolean,
+  place: ReasonPlace,
+  t: (key: MessageKey, params?: Params) => string,
+): { key: MessageKey; params: Params } {
+  const params: Params = { model: status.reasonParams.model ?? '', where: t(place === 'settings' ? 'semantic.where.above' : 'semantic.where.settings') };
   const key = ((): MessageKey => {
     switch (status.reason) {
       case 'no_embedder':

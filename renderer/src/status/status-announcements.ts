@@ -8,8 +8,13 @@
  *
  * States seen for the first time (a page that just opened, a server found unreachable at the first check) are not
  * announced: they are shown, and a screen that needs them (the welcome, the model setup) says them itself.
+ *
+ * Everything said is in the UI's language: a pause's reason is said by its code (i18n/error-text.ts), never by the
+ * core's English message; a pause because the server is gone is said as the server lost, once, whichever of the
+ * queue and the models check tells it first.
  */
 import type { MessageKey, Params } from '../i18n/i18n';
+import { errorText } from '../i18n/error-text';
 
 export type ServerApi = 'ollama' | 'openai';
 
@@ -27,8 +32,8 @@ export interface StatusFacts {
   embeddingDownloadFailure: string | null;
   /** Model downloads (models.pull) by name: finished, and with what error. */
   pulls: Record<string, { done: boolean; failed: boolean }>;
-  /** Why the background queue is paused (its message for people), or null when it runs. */
-  queuePaused: string | null;
+  /** Why the background queue is paused (its error code and the core's English message), or null when it runs. */
+  queuePaused: { code: string; message: string } | null;
   /** Background jobs that failed for good; null until the queue is known. */
   deadJobs: number | null;
   /** Learning waits for mains power (QueueState.learning.waitingFor 'battery'); null until the queue is known. */
@@ -38,6 +43,20 @@ export interface StatusFacts {
 export interface Announcement {
   key: MessageKey;
   params?: Params;
+  /** Said in place of the `{reason}` parameter, in the same language. */
+  reason?: { key: MessageKey; params?: Params };
+}
+
+/** An announcement's words, with `t` the UI language's translate. */
+export function announcementText(a: Announcement, t: (key: MessageKey, params?: Params) => string): string {
+  return t(a.key, a.reason ? { ...a.params, reason: t(a.reason.key, a.reason.params) } : a.params);
+}
+
+/** Pause codes that mean the model server is gone: said as the server lost. */
+const SERVER_GONE = new Set(['OLLAMA_UNREACHABLE', 'LLM_UNREACHABLE']);
+
+function pausedForServer(facts: StatusFacts): boolean {
+  return facts.queuePaused !== null && SERVER_GONE.has(facts.queuePaused.code);
 }
 
 /**
@@ -50,7 +69,9 @@ export function statusAnnouncements(before: StatusFacts, after: StatusFacts): { 
   if (!before.connected && after.connected && before.everConnected) out.push({ key: 'status.announce.reconnected' });
 
   const ollama = after.api === 'ollama';
-  if (before.serverReachable === true && after.serverReachable === false) out.push({ key: ollama ? 'status.announce.ollamaLost' : 'status.announce.serverLost' });
+  const lost: Announcement = { key: ollama ? 'status.announce.ollamaLost' : 'status.announce.serverLost' };
+  // Not again when the queue's pause already said it.
+  if (before.serverReachable === true && after.serverReachable === false && !pausedForServer(before)) out.push(lost);
   if (before.serverReachable === false && after.serverReachable === true) out.push({ key: ollama ? 'status.announce.ollamaBack' : 'status.announce.serverBack' });
 
   for (const [model, pull] of Object.entries(after.pulls)) {
@@ -67,7 +88,11 @@ export function statusAnnouncements(before: StatusFacts, after: StatusFacts): { 
   // A pause because the server is gone was said with the server ("answers and learning wait").
   const pause = after.queuePaused;
   if (pause !== null && before.queuePaused === null && before.deadJobs !== null && after.serverReachable !== false) {
-    out.push({ key: 'status.announce.learningPaused', params: { reason: pause } });
+    if (pausedForServer(after)) out.push(lost);
+    else {
+      const { key, params } = errorText(pause);
+      out.push({ key: 'status.announce.learningPaused', reason: { key, ...(params ? { params } : {}) } });
+    }
   }
   if (before.queuePaused !== null && after.queuePaused === null) out.push({ key: 'status.announce.learningResumed' });
   if (before.deadJobs !== null && after.deadJobs !== null && after.deadJobs > before.deadJobs) out.push({ key: 'status.announce.jobFailed' });
@@ -84,7 +109,7 @@ export interface StatusSource {
   embedding: { state: NonNullable<StatusFacts['embedding']> } | null;
   embeddingDownloadFailure: string | null;
   pulls: Record<string, { done: boolean; error: unknown }>;
-  queue: { paused: { message: string } | null; dead: number; learning?: { waitingFor: string | null } } | null;
+  queue: { paused: { code: string; message: string } | null; dead: number; learning?: { waitingFor: string | null } } | null;
 }
 
 /** The facts of the status store; `provider` (settings.llmProvider) names the server until models.list has answered. */
@@ -97,7 +122,7 @@ export function statusFacts(s: StatusSource, provider: ServerApi): StatusFacts {
     embedding: s.embedding?.state ?? null,
     embeddingDownloadFailure: s.embeddingDownloadFailure,
     pulls: Object.fromEntries(Object.entries(s.pulls).map(([name, p]) => [name, { done: p.done, failed: p.error != null }])),
-    queuePaused: s.queue?.paused ? s.queue.paused.message : null,
+    queuePaused: s.queue?.paused ? { code: s.queue.paused.code, message: s.queue.paused.message } : null,
     deadJobs: s.queue ? s.queue.dead : null,
     learningOnBattery: s.queue ? s.queue.learning?.waitingFor === 'battery' : null,
   };

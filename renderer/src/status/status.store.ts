@@ -1,7 +1,9 @@
 /**
  * What is running and how healthy it is: the connection to Mnemo, app info, Ollama and its models (with model
  * pulls in progress), the background queue, the embedding model, and the progress of re-indexing and of an import. Fed by events; models.list is asked again
- * when something that changes its answer happens (settings, a finished pull, the queue resuming, a chat error).
+ * when something that changes its answer happens (settings, a finished pull, the queue pausing for a new reason or
+ * resuming, a reply that failed for a model reason or succeeded while the server was marked unreachable): a server
+ * that dies mid-reply turns the bar red at once, not at the next reload (recheck rule: `failureChangesModels`).
  */
 import { create } from 'zustand';
 import type { AppInfo, EmbeddingDownloadProgress, EmbeddingStatus, EventPayload, OpOutput } from '../../../shared/contract';
@@ -26,6 +28,15 @@ export function activeProgress(p: Progress): Progress | null {
 
 /** While Ollama is unreachable, how often to look again (it may be started at any moment). */
 const UNREACHABLE_RECHECK_MS = 5000;
+/**
+ * Failures after which what models.list says has probably changed: the server gone (before or during a reply), the
+ * model gone, a model that would not load. A reply that broke off (LLM_STREAM_ERROR) is most often the server stopped.
+ */
+const MODEL_FAILURES = new Set(['OLLAMA_UNREACHABLE', 'LLM_UNREACHABLE', 'MODEL_NOT_FOUND', 'MODEL_LOAD_TIMEOUT', 'LLM_STREAM_ERROR']);
+
+export function failureChangesModels(code: string | null | undefined): boolean {
+  return code != null && MODEL_FAILURES.has(code);
+}
 /** Settings whose change changes models.list's answer: which server, where, with which key, and the chosen models. */
 const MODEL_KEYS = new Set(['llmProvider', 'ollamaHost', 'ollamaRemoteConfirmed', 'openaiBaseUrl', 'openaiRemoteConfirmed', 'openaiApiKeySet', 'chatModel', 'backgroundModel']);
 
@@ -71,6 +82,8 @@ interface StatusState {
   init(client: Client, onReconnect: () => void): void;
   setConnected(connected: boolean): void;
   refreshModels(): Promise<void>;
+  /** After a failure with this code (a reply's, a send's): models.list asked again, unless a check is already under way. */
+  recheckAfterFailure(code: string): void;
   refreshAll(): Promise<void>;
   refreshQueue(): Promise<void>;
   refreshUsage(): Promise<void>;
@@ -110,10 +123,11 @@ export const useStatusStore = create<StatusState>((set, get) => {
       reconnectHandler = onReconnect;
       set({ client });
       client.on('queue.changed', (queue) => {
-        const wasPaused = get().queue?.paused != null;
+        const before = get().queue?.paused ?? null;
         // A re-index that stopped (no embedder, or paused) is not running any more.
         set({ queue, ...(queue.running?.kind === 'reembed' ? {} : { reindex: null }) });
-        if (wasPaused && queue.paused === null) void get().refreshModels();
+        // Resumed, or paused for a new reason (the server found gone by a background job): the server's state changed.
+        if ((before !== null) !== (queue.paused !== null) || (queue.paused !== null && queue.paused.code !== before?.code)) void get().refreshModels();
       });
       client.on('model.pullProgressed', ({ name, ...progress }) => {
         set((s) => ({ pulls: { ...s.pulls, [name]: keepLastPercent(s.pulls[name], progress) } }));
@@ -155,7 +169,13 @@ export const useStatusStore = create<StatusState>((set, get) => {
       });
       // An exchange that ends enqueues its learning in the same transaction, but the queue announces only a job that
       // starts or ends: with learning held, none does, and "N exchanges behind" would stay stale until then.
-      client.on('message.completed', () => void get().refreshQueue());
+      client.on('message.completed', ({ message }) => {
+        void get().refreshQueue();
+        // Any reply, from this page or another: one that failed for a model reason, or one that succeeded while the
+        // server was marked unreachable, means the bar's model line is stale.
+        if (message.status === 'error') get().recheckAfterFailure(message.errorCode ?? '');
+        else if (message.status === 'complete' && get().models?.reachable === false) void get().refreshModels();
+      });
       client.on('settings.changed', ({ keys }) => {
         if (changesModels(keys)) void get().refreshModels();
         if (changesLearning(keys)) void get().refreshQueue();
@@ -209,6 +229,10 @@ export const useStatusStore = create<StatusState>((set, get) => {
       set({ models: result.value });
       if (recheckTimer) clearTimeout(recheckTimer);
       recheckTimer = result.value.reachable ? null : setTimeout(() => void get().refreshModels(), UNREACHABLE_RECHECK_MS);
+    },
+
+    recheckAfterFailure(code) {
+      if (failureChangesModels(code) && !get().checkingModels) void get().refreshModels();
     },
 
     async downloadEmbedding() {
