@@ -24,7 +24,7 @@ const utcDay = (at: number) => new Date(at).toISOString().replace('T', ' ').slic
 describe('thread context', () => {
   it('shows the cap the request carried against the reserve, and a semantic search given up for time', () => {
     const text = formatPromptContext(PromptContext.parse({ ...recorded, replyCap: 4070, retrieval: { semanticTimedOut: true } }), utcDay);
-    expect(text).toMatch(/kept for the answer \(request cap\) +4070 +819/);
+    expect(text).toMatch(/room for the answer \(up to; budget: reserve\) +4070 +819/);
     expect(text).toContain('Semantic search took too long; keyword results only');
   });
 
@@ -32,7 +32,7 @@ describe('thread context', () => {
     const old = PromptContext.parse(recorded);
     expect(old.recalled).toEqual({ episodes: [], forgotten: 0 });
     const text = formatPromptContext(old, utcDay);
-    expect(text).toMatch(/kept for the answer +819 +819/);
+    expect(text).toMatch(/reserved for the answer +819 +819/);
     expect(text).not.toContain('Semantic search took too long');
     expect(text).not.toContain('earlier conversations');
   });

@@ -61,8 +61,9 @@ export function formatPromptContext(c: PromptContext | null, localTime: (at: num
     [c.summary.included ? '  thread summary' : '  thread summary (not included)', c.summary.tokens, null],
     [`  ${c.recent.count} earlier ${c.recent.count === 1 ? 'message' : 'messages'}`, c.recent.tokens, null],
     ['  the question', c.question.tokens, null],
-    // What the request allowed the answer (num_predict / max_tokens); an answer recorded before caps shows the reserve.
-    [c.replyCap === null ? 'kept for the answer' : 'kept for the answer (request cap)', c.replyCap ?? c.budget.reply, c.budget.reply],
+    // What the request let the model write (num_predict / max_tokens) against the reserve the budget keeps for it, as the
+    // app's view says it; an answer recorded before caps shows the reserve.
+    [c.replyCap === null ? 'reserved for the answer' : 'room for the answer (up to; budget: reserve)', c.replyCap ?? c.budget.reply, c.budget.reply],
   ];
   const width = Math.max(...rows.map(([part]) => part.length));
   const lines = [
