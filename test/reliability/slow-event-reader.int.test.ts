@@ -23,7 +23,11 @@ import { useTempDirs } from '../support/temp-dir';
 
 /** Generous: answers of many megabytes streamed through the real core, on a loaded 2-core machine. */
 const WAIT = { timeout: 120_000, interval: 50 };
-const CHUNK = 'tea '.repeat(8 * 1024); // 32 KB of answer per message.delta
+/**
+ * 32 KB of answer per message.delta, ending in one space. Counted words, not one word again and again: the chat stops a
+ * reply that repeats itself (text/repetition.ts), as a looping model's is.
+ */
+const CHUNK = `${Array.from({ length: 8 * 1024 }, (_, i) => `tea${i}`).join(' ').slice(0, 32 * 1024 - 1).trimEnd().padEnd(32 * 1024 - 1, 'x')} `;
 /** 1 MB answers: each a stream of deltas, and each finished answer's own event well within the limit. */
 const CHUNKS_PER_ANSWER = 32;
 const ANSWER_BYTES = CHUNK.length * CHUNKS_PER_ANSWER;
