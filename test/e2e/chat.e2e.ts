@@ -178,7 +178,7 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     expect(text).not.toContain('THE-END');
     expect(await answer.getByText('You stopped this reply; what was written is kept.').count()).toBe(1);
     // The same action as after a failed reply (chat.retry), under the same name.
-    expect(await answer.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(1);
+    await expect.poll(() => answer.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(1);
   });
 
   it('explains that Ollama is unreachable when it goes away, and Retry answers once it is back', async () => {
