@@ -177,6 +177,8 @@ describe('chat in the browser (web host + fake Ollama)', () => {
     expect(text).toMatch(/^Once word1 word2/);
     expect(text).not.toContain('THE-END');
     expect(await answer.getByText('You stopped this reply; what was written is kept.').count()).toBe(1);
+    // The same action as after a failed reply (chat.retry), under the same name.
+    await expect.poll(() => answer.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(1);
   });
 
   it('Ollama dying mid-reply: the reply says to start it again and Retry; the status bar and the banner say so at once', async () => {

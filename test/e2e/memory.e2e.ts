@@ -24,6 +24,7 @@ import { MemoriesPage } from './pages/memories.page';
 import { SettingsPage } from './pages/settings.page';
 import { TimelinePage } from './pages/timeline.page';
 import { unnamedControls } from './support/a11y';
+import { seriousViolations } from './support/axe';
 import { ROOT, type RunningApp } from './support/processes';
 import { startWebSession, type WebSession } from './support/web-session';
 import { isLearning } from '../support/request-kind';
@@ -178,6 +179,9 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     expect(await memories.detail.textContent()).toContain('15 of 4,000 characters');
     expect(await memories.detail.getByRole('region', { name: 'Where it came from' }).textContent()).toMatch(/Learned from a conversation\..*“I live in Lisbon”.*In “/);
     await expect.poll(() => memories.row('Lives in Lisbon').count()).toBe(1);
+    // The list says importance as the pane does (the 2026-11-28 walk saw "0.8" in the list and "high" in the pane).
+    expect(await memories.row('Lives in Lisbon').textContent()).toContain('Importance high');
+    expect(await memories.row('Lives in Lisbon').textContent()).not.toContain('0.9');
 
     // Learned while the browser is open (another window chatting): the row appears by itself.
     expect((await api.call('chat.send', { threadId, text: 'By the way, I prefer green tea over coffee in the morning.' })).ok).toBe(true);
@@ -259,7 +263,7 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await expect.poll(() => memories.contentField.inputValue()).toBe('Lives in Porto, Portugal');
   });
 
-  it('deletes it to the trash; a purge says it cannot be undone, and asks first', async () => {
+  it('deletes it to the trash (with Undo, as Delete in the list); a purge says it cannot be undone, and asks first', async () => {
     await memories.detailButton('Move to trash').click();
     await expect.poll(() => memories.detail.textContent()).toContain('In the trash since');
     await expect.poll(() => memories.row(/Lives in Porto/).count()).toBe(0);
@@ -274,6 +278,12 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     await add.getByRole('button', { name: 'Add memory' }).click();
     await expect.poll(() => add.count()).toBe(0);
     await expect.poll(() => memories.contentField.inputValue()).toBe('A note to erase for good');
+    // The editor's button offers the list's Undo: it brings the memory back, in the editor too.
+    await memories.detailButton('Move to trash').click();
+    await expect.poll(() => memories.toasts.textContent()).toContain('Moved 1 memory to the trash.');
+    await memories.toasts.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(async () => (await memoryByContent('A note to erase for good'))?.status).toBe('active');
+    await expect.poll(() => memories.detailButton('Move to trash').count()).toBe(1);
     await memories.detailButton('Move to trash').click();
     await expect.poll(() => memories.row('A note to erase for good').count()).toBe(1);
     await memories.detailButton('Delete forever').click();
@@ -314,7 +324,8 @@ describe('memory in the browser (web host + fake Ollama)', () => {
 
     // Kind filter.
     await timeline.kind.selectOption('deleted');
-    await expect.poll(() => timeline.events.count()).toBe(2);
+    // Porto's, and the erased note's two (the first undone from the editor's notice).
+    await expect.poll(() => timeline.events.count()).toBe(3);
     await timeline.kind.selectOption('all');
     await expect.poll(() => timeline.event('Learned', 'Lives in Lisbon').count()).toBe(1);
 
@@ -388,12 +399,21 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     expect(markdown).toContain('Prefers green tea over coffee');
     expect(markdown).not.toContain('Lives in Porto');
 
-    // Paste: one new, one already known, one like a memory in the trash, one unreadable. Nothing is written yet.
+    // Paste: one new, one already known, one like a memory in the trash, two unreadable (one far too long). Nothing is
+    // written yet.
     const text = dialog.getByRole('textbox', { name: 'Or paste the text' });
-    await text.fill('## Skills\n- Plays chess on Sundays\n- Prefers green tea over coffee\n- Lives in Porto, Portugal\n- ok');
+    await text.fill(`## Skills\n- Plays chess on Sundays\n- Prefers green tea over coffee\n- Lives in Porto, Portugal\n- ok\n- ${'x'.repeat(5000)}`);
     await dialog.getByRole('button', { name: 'Preview' }).click();
     const preview = dialog.getByRole('region', { name: 'Import preview' });
-    await expect.poll(() => preview.getByRole('listitem').allTextContents()).toEqual(['1 new', '1 already known', '1 conflicting', '1 unreadable']);
+    await expect.poll(() => preview.getByRole('listitem').allTextContents()).toEqual(['1 new', '1 already known', '1 conflicting', '2 unreadable']);
+    // The long line shows its start and its length, and the table stays inside the dialog (the 2026-11-28 walk saw
+    // all 5,000 characters push it past the edge).
+    const long = preview.getByRole('row').filter({ hasText: 'xxxx' });
+    expect(await long.textContent()).toContain('…');
+    expect(await long.textContent()).toContain('(5,000 characters in all)');
+    expect((await long.textContent())!.length).toBeLessThan(500);
+    expect(await preview.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     expect(await preview.getByRole('row').filter({ hasText: 'Plays chess on Sundays' }).textContent()).toMatch(/new.*Skill/);
     expect(await memoryByContent('Plays chess on Sundays')).toBeUndefined();
     expect(await unnamedControls(page)).toEqual([]);
@@ -439,7 +459,18 @@ describe('memory in the browser (web host + fake Ollama)', () => {
     expect(unwrap(await api.call('memory.import', { content: `## Projects\n${NOTES.map((n) => `- ${n}`).join('\n')}` })).written).toBe(24);
     await expect.poll(() => memories.listStatus.textContent()).toBe('26 memories');
 
-    await memories.search.pressSequentially('chess');
+    // Ctrl+K searches conversations and says so; its last option takes the words to the memories' own search.
+    await chat.shortcut('Control+k');
+    await expect.poll(() => chat.searchDialog.isVisible()).toBe(true);
+    await chat.searchBox.pressSequentially('chess');
+    const inMemories = chat.searchOptions.filter({ hasText: 'Search memories for “chess”' });
+    await expect.poll(() => inMemories.count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => inMemories.getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => chat.searchDialog.count()).toBe(0);
+    await expect.poll(() => memories.search.inputValue()).toBe('chess');
     await expect.poll(() => memories.rows.count()).toBe(1);
     expect(await memories.listStatus.textContent()).toBe('1 match, by keywords (semantic search is off)');
     await memories.search.fill('');

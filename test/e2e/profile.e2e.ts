@@ -14,6 +14,7 @@ import { unwrap } from '../../shared/client';
 import type { FakeInferenceRequest, FakeOllama, FakeReply } from '../fakes/fake-ollama';
 import { ChatPage } from './pages/chat.page';
 import { MemoriesPage } from './pages/memories.page';
+import { TimelinePage } from './pages/timeline.page';
 import { unnamedControls } from './support/a11y';
 import { seriousViolations } from './support/axe';
 import { ROOT, type RunningApp } from './support/processes';
@@ -173,6 +174,38 @@ describe('About you: the profile (web host + fake Ollama)', () => {
     await expect.poll(() => about.alert.count(), { timeout: 60_000 }).toBe(0);
     expect(await about.text()).toContain('edited by you');
     expect(await about.text()).toMatch(/Rewritten .* from 2 memories/);
+  });
+
+  it('a rewrite that fails for good: the timeline says what failed and why, and Try again puts it back in the queue', async () => {
+    fake.setDefaultReply((request) => (isProfileRequest(request) ? { content: '' } : { content: 'Hello.' }));
+    await about.refresh.click();
+    // Every attempt fails (the queue backs off between them); after the last the job is dead, and the timeline says so.
+    await expect.poll(async () => unwrap(await api.call('queue.status', {})).dead, { timeout: 180_000 }).toBe(1);
+    const timeline = new TimelinePage(page);
+    await timeline.open();
+    const failure = timeline.events.filter({ has: page.getByText('Profile update failed', { exact: true }) });
+    await expect.poll(() => failure.count()).toBe(1);
+    // Its own sentence and the reason, not "a memory since deleted forever" (the 2026-11-28 walk).
+    expect(await failure.textContent()).toContain('Your profile could not be updated. The model’s answer could not be read.');
+    expect(await failure.textContent()).not.toContain('deleted forever');
+    expect(await unnamedControls(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    fake.setDefaultReply((request) => (isProfileRequest(request) ? PROFILE_REPLY : { content: 'Hello.' }));
+    await failure.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => failure.getByRole('status').textContent()).toBe('Queued again.');
+    expect(await failure.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    // Back in the queue, it runs again and this time writes the profile: nothing is left waiting, running or dead.
+    await expect
+      .poll(async () => {
+        const { dead, queued, running } = unwrap(await api.call('queue.status', {}));
+        return { dead, queued, running };
+      }, { timeout: 60_000 })
+      .toEqual({ dead: 0, queued: 0, running: null });
+
+    await memories.open();
+    await memories.tab('About you').click();
+    await expect.poll(() => about.keepSwitch.isVisible()).toBe(true);
   });
 
   it('Keep a profile off: refreshing is off too, and the switch is still off after a reload', async () => {

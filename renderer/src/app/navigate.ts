@@ -19,6 +19,12 @@ export function showMemories(): void {
   useAppStore.getState().setView('memories');
 }
 
+/** The memory browser searching for `text` (from Ctrl+K, which searches conversations). */
+export function searchMemories(text: string): void {
+  showMemories();
+  useMemoriesStore.getState().setText(text);
+}
+
 /** A message edited away (on another version) is shown by switching the thread to its version first. */
 export function showMessage(threadId: number, messageId: number | null): void {
   if (messageId === null) return useThreadsStore.getState().select(threadId, null);

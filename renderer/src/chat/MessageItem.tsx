@@ -171,9 +171,10 @@ function StatusBadge({ message, error, canRetry, onRetry }: { message: Message; 
     <div className="message-status">
       <span className="badge">{stopped ? t('chat.status.stopped') : t('chat.status.truncated')}</span>
       <span className="muted small">{stopped ? t(STOP_HINTS[message.errorCode ?? ''] ?? 'chat.status.stoppedHint') : t('chat.status.truncatedHint')}</span>
+      {/* The same chat.retry as after a failure, so the same name (the 2026-11-28 walk saw two). */}
       {canRetry && (
         <button type="button" className="ghost small" onClick={onRetry}>
-          <RetryIcon /> {t('chat.regenerate')}
+          <RetryIcon /> {t('common.retry')}
         </button>
       )}
     </div>

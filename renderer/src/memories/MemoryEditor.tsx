@@ -4,7 +4,7 @@
  */
 import { useId, type ReactNode } from 'react';
 import type { MemoryCategory } from '../../../shared/contract';
-import { importanceLevel, MAX_CONTENT, type MemoryDraft } from './memory-draft';
+import { importanceText, MAX_CONTENT, type MemoryDraft } from './memory-draft';
 import { toDateInput } from '../format/local-day';
 import { formatNumber } from '../format/format';
 import { DayField } from '../ui/DayField';
@@ -28,6 +28,7 @@ export function MemoryEditor({
 }) {
   const t = useT();
   const language = useLanguage();
+  const importance = importanceText(draft.importance, t, language);
   const id = useId();
   const set = (patch: Partial<MemoryDraft>) => onChange({ ...draft, ...patch });
   const tooLong = draft.content.length > MAX_CONTENT;
@@ -63,8 +64,8 @@ export function MemoryEditor({
           <div className="field grow">
             <label htmlFor={`${id}-importance`}>
               {t('memory.field.importance')}{' '}
-              <span className="muted" title={formatNumber(draft.importance, language, 2)}>
-                {t(`memory.importanceLevel.${importanceLevel(draft.importance)}`)}
+              <span className="muted" title={importance.exact}>
+                {importance.word}
               </span>
             </label>
             <input
@@ -74,7 +75,7 @@ export function MemoryEditor({
               max={1}
               step={0.05}
               value={draft.importance}
-              aria-valuetext={`${t(`memory.importanceLevel.${importanceLevel(draft.importance)}`)} (${formatNumber(draft.importance, language, 2)})`}
+              aria-valuetext={`${importance.word} (${importance.exact})`}
               onChange={(e) => set({ importance: Number(e.target.value) })}
             />
           </div>

@@ -4,6 +4,7 @@ import type { Memory, MemoryReason } from '../../../shared/contract';
 import { formatNumber, formatRelativeTime } from '../format/format';
 import { useLanguage, useT } from '../i18n/use-t';
 import { PinIcon } from '../ui/icons';
+import { importanceText } from './memory-draft';
 
 export const ROW_HEIGHT = 60;
 
@@ -33,6 +34,7 @@ export const MemoryRow = memo(function MemoryRow({ index, total, memory, selecte
       </div>
     );
   }
+  const importance = importanceText(memory.importance, t, language);
   const className = ['memory-row', selected ? 'selected' : '', current ? 'current' : '', memory.status !== 'active' ? `status-${memory.status}` : ''].filter(Boolean).join(' ');
   return (
     <div role="listitem" aria-posinset={index + 1} aria-setsize={total} className={className} style={style} data-row-index={index} data-memory-id={memory.id}>
@@ -58,11 +60,12 @@ export const MemoryRow = memo(function MemoryRow({ index, total, memory, selecte
         </span>
         <span className="memory-row-meta">
           <span className={`cat cat-${memory.category}`}>{t(`category.${memory.category}`)}</span>
-          <span title={t('memories.importance')}>
+          <span title={`${t('memories.importance')} ${importance.exact}`}>
             <span className="importance-bar" aria-hidden="true">
               <span style={{ width: `${Math.round(memory.importance * 100)}%` }} />
             </span>
-            {formatNumber(memory.importance, language, 2)}
+            <span className="visually-hidden">{t('memories.importance')} </span>
+            {importance.word}
           </span>
           <span>{formatRelativeTime(memory.createdAt, Date.now(), language)}</span>
           {memory.accessCount > 0 && <span>{t('memories.usedTimes', { count: memory.accessCount })}</span>}

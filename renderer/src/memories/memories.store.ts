@@ -64,6 +64,11 @@ interface MemoriesState {
   selectAll(): Promise<boolean>;
   clearSelection(): void;
   bulk(action: BulkAction, category?: MemoryCategory): Promise<void>;
+  /**
+   * Moves memories to the trash and says so with Undo (which brings them back): the one way the list's Delete, the
+   * bulk bar and the editor's "Move to trash" trash a memory. False when the core refused (said as an error).
+   */
+  trash(ids: number[]): Promise<boolean>;
   restoreSelected(): Promise<void>;
   purgeSelected(): Promise<void>;
   emptyTrash(): Promise<void>;
@@ -407,6 +412,10 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       const client = get().client;
       const ids = [...get().selected];
       if (!client || ids.length === 0) return;
+      if (action === 'delete') {
+        if (await get().trash(ids)) set({ selected: new Set(), anchor: null });
+        return;
+      }
       const result =
         action === 'recategorize'
           ? await client.call('memory.bulk', { action, category: category ?? 'knowledge', memoryIds: ids })
@@ -414,10 +423,22 @@ export const useMemoriesStore = create<MemoriesState>((set, get) => {
       if (!result.ok) return useAppStore.getState().showError(result.error);
       set({ selected: new Set(), anchor: null });
       const { changed, skipped } = result.value;
+      announce(skipped > 0 ? 'memories.bulk.doneSkipped' : 'memories.bulk.done', changed, skipped);
+    },
+
+    async trash(ids) {
+      const client = get().client;
+      if (!client) return false;
+      const result = await client.call('memory.bulk', { action: 'delete', memoryIds: ids });
+      if (!result.ok) {
+        useAppStore.getState().showError(result.error);
+        return false;
+      }
+      const { changed, skipped } = result.value;
       // The trash is the undo of a delete; the button saves a trip there (one transaction, whatever the count).
-      const undo = action === 'delete' && changed > 0 ? () => void bulkAll('restore', ids) : undefined;
-      if (action === 'delete') announce(skipped > 0 ? 'memories.bulk.trashedSkipped' : 'memories.bulk.trashed', changed, skipped, undo);
-      else announce(skipped > 0 ? 'memories.bulk.doneSkipped' : 'memories.bulk.done', changed, skipped, undo);
+      const undo = changed > 0 ? () => void bulkAll('restore', ids) : undefined;
+      announce(skipped > 0 ? 'memories.bulk.trashedSkipped' : 'memories.bulk.trashed', changed, skipped, undo);
+      return true;
     },
 
     async restoreSelected() {

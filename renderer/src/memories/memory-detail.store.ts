@@ -9,6 +9,7 @@ import type { Client } from '../../../shared/client';
 import type { ErrorInfo, Result } from '../../../shared/errors';
 import { useAppStore } from '../app/app.store';
 import { announcePurge } from './purge-notice';
+import { useMemoriesStore } from './memories.store';
 
 export type MemoryDetail = OpOutput<'memory.get'>;
 export type MemoryPatch = Omit<OpInput<'memory.update'>, 'memoryId'>;
@@ -107,7 +108,10 @@ export const useMemoryDetailStore = create<DetailState>((set, get) => {
       await act((client, memoryId) => client.call('memory.revert', { memoryId, version }));
     },
     async trash() {
-      await act((client, memoryId) => client.call('memory.delete', { memoryId }));
+      const memoryId = get().memoryId;
+      if (memoryId === null) return;
+      // As from the list: said with Undo (memories.store.ts trash).
+      if (await useMemoriesStore.getState().trash([memoryId])) await get().reload();
     },
     async restore() {
       await act((client, memoryId) => client.call('memory.restore', { memoryId }));

@@ -4,7 +4,10 @@
  */
 import type { MemoryCategory } from '../../../shared/contract';
 import { isDay } from '../format/day-text';
+import { formatNumber } from '../format/format';
 import { localDayStart, nextLocalDay, toDateInput } from '../format/local-day';
+import type { Language } from '../i18n/i18n';
+import type { Translate } from '../i18n/use-t';
 
 export interface MemoryDraft {
   content: string;
@@ -33,6 +36,14 @@ export function expiresAtOf(expires: string): number | null {
 }
 
 /** Importance in words (issue 30 walk: "Importance 0.5" meant nothing); the number stays in a tooltip and for screen readers. */
-export function importanceLevel(importance: number): 'low' | 'medium' | 'high' {
+function importanceLevel(importance: number): 'low' | 'medium' | 'high' {
   return importance < 0.35 ? 'low' : importance < 0.7 ? 'medium' : 'high';
+}
+
+/**
+ * Importance as every screen shows it (the list, the editor, the review inbox; the 2026-11-28 walk found "0.8" in one
+ * and "high" in another): the word, and the exact number for a tooltip or a screen reader's value text.
+ */
+export function importanceText(importance: number, t: Translate, language: Language): { word: string; exact: string } {
+  return { word: t(`memory.importanceLevel.${importanceLevel(importance)}`), exact: formatNumber(importance, language, 2) };
 }

@@ -6,7 +6,7 @@
  */
 import { useId, useState } from 'react';
 import type { ReviewItem } from '../../../shared/contract';
-import { formatNumber, formatRelativeTime } from '../format/format';
+import { formatRelativeTime } from '../format/format';
 import { showMessage } from '../app/navigate';
 import { useReviewStore } from './review.store';
 import { useSettingsStore } from '../settings/settings.store';
@@ -14,7 +14,7 @@ import { useThreadsStore } from '../threads/threads.store';
 import { useLanguage, useT } from '../i18n/use-t';
 import { CheckIcon, CloseIcon, ExternalIcon, PencilIcon } from '../ui/icons';
 import { MemoryEditor } from '../memories/public';
-import { draftOf, draftReady, expiresAtOf, importanceLevel, MAX_CONTENT, type MemoryDraft } from '../memories/memory-draft';
+import { draftOf, draftReady, expiresAtOf, importanceText, MAX_CONTENT, type MemoryDraft } from '../memories/memory-draft';
 import type { ErrorInfo } from '../../../shared/errors';
 import { CoreError } from '../ui/CoreError';
 
@@ -46,6 +46,7 @@ export function ReviewInbox() {
 function ReviewCard({ memory }: { memory: ReviewItem }) {
   const t = useT();
   const language = useLanguage();
+  const importance = importanceText(memory.importance, t, language);
   const headingId = useId();
   const approve = useReviewStore((s) => s.approve);
   const reject = useReviewStore((s) => s.reject);
@@ -100,7 +101,7 @@ function ReviewCard({ memory }: { memory: ReviewItem }) {
           <p className="muted small">
             {/* Importance in words, as in the memory's pane (the number waits in a tooltip). */}
             {t(`category.${memory.category}`)} · {t('memories.importance')}{' '}
-            <span title={formatNumber(memory.importance, language, 2)}>{t(`memory.importanceLevel.${importanceLevel(memory.importance)}`)}</span> ·{' '}
+            <span title={importance.exact}>{importance.word}</span> ·{' '}
             {formatRelativeTime(memory.createdAt, Date.now(), language)}
           </p>
           {memory.writtenBy && <p className="review-by small">{t('memory.writtenBy', { app: memory.writtenBy.app })}</p>}

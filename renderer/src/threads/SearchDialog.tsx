@@ -1,20 +1,23 @@
 /**
  * Ctrl/Cmd+K: thread titles match locally as you type; message text through thread.search (full text, Chinese and
- * English). Arrow keys move, Enter opens the thread (scrolled to the message), Esc closes.
+ * English). Arrow keys move, Enter opens the thread (scrolled to the message), Esc closes. It searches conversations and
+ * says so; its last option carries the words to the memory browser's own search (memories are searched there, with
+ * their filters), so looking for a memory here is never a dead end.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Thread } from '../../../shared/contract';
 import { matchTitle, snippet } from './search-text';
 import { useAppStore } from '../app/app.store';
-import { showMessage } from '../app/navigate';
+import { searchMemories, showMessage } from '../app/navigate';
 import { useThreadsStore, visibleThreads, type SearchHit } from './threads.store';
 import { useT } from '../i18n/use-t';
 import { SearchIcon } from '../ui/icons';
 
 const SEARCH_DEBOUNCE_MS = 200;
 const MAX_TITLES = 8;
+const GROUP_LABEL = { thread: 'search.threads', message: 'search.messages', memories: 'search.memories' } as const;
 
-type Result = { kind: 'thread'; thread: Thread } | { kind: 'message'; hit: SearchHit };
+type Result = { kind: 'thread'; thread: Thread } | { kind: 'message'; hit: SearchHit } | { kind: 'memories'; text: string };
 
 export function SearchDialog() {
   const t = useT();
@@ -47,7 +50,11 @@ export function SearchDialog() {
     const shown = visibleThreads(threads, pendingDeletes);
     const titles = (query.trim() ? shown.filter((th) => matchTitle(th.title, query)) : shown).slice(0, MAX_TITLES);
     const messages = searchedFor === query && query.trim() ? hits.filter((h) => !pendingDeletes.includes(h.threadId)) : [];
-    return [...titles.map((thread) => ({ kind: 'thread' as const, thread })), ...messages.map((hit) => ({ kind: 'message' as const, hit }))];
+    return [
+      ...titles.map((thread) => ({ kind: 'thread' as const, thread })),
+      ...messages.map((hit) => ({ kind: 'message' as const, hit })),
+      ...(query.trim() ? [{ kind: 'memories' as const, text: query.trim() }] : []),
+    ];
   }, [threads, pendingDeletes, hits, searchedFor, query]);
 
   useEffect(() => setActive(0), [query]);
@@ -57,6 +64,7 @@ export function SearchDialog() {
   const open = (result: Result | undefined) => {
     if (!result) return;
     if (result.kind === 'thread') select(result.thread.id);
+    else if (result.kind === 'memories') searchMemories(result.text);
     // A hit may be on a version that is not shown (every version is searched): showMessage switches to it.
     else showMessage(result.hit.threadId, result.hit.message.id);
     close();
@@ -66,7 +74,9 @@ export function SearchDialog() {
   const groups = [
     { kind: 'thread' as const, items: indexed.filter((x) => x.result.kind === 'thread') },
     { kind: 'message' as const, items: indexed.filter((x) => x.result.kind === 'message') },
+    { kind: 'memories' as const, items: indexed.filter((x) => x.result.kind === 'memories') },
   ];
+  const found = groups[0]!.items.length + groups[1]!.items.length;
 
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
@@ -117,11 +127,11 @@ export function SearchDialog() {
             group.items.length === 0 ? null : (
               <div key={group.kind} role="group" aria-labelledby={`${listId}-${group.kind}`}>
                 <div id={`${listId}-${group.kind}`} className="search-group">
-                  {group.kind === 'thread' ? t('search.threads') : t('search.messages')}
+                  {t(GROUP_LABEL[group.kind])}
                 </div>
                 {group.items.map(({ result: r, index: i }) => (
                   <div
-                    key={r.kind === 'thread' ? `t${r.thread.id}` : `m${r.hit.message.id}`}
+                    key={r.kind === 'thread' ? `t${r.thread.id}` : r.kind === 'message' ? `m${r.hit.message.id}` : 'memories'}
                     id={optionId(i)}
                     role="option"
                     aria-selected={i === activeIndex}
@@ -131,6 +141,8 @@ export function SearchDialog() {
                   >
                     {r.kind === 'thread' ? (
                       <span className="search-title">{r.thread.title || t('threads.untitled')}</span>
+                    ) : r.kind === 'memories' ? (
+                      <span className="search-title">{t('search.inMemories', { query: r.text })}</span>
                     ) : (
                       <>
                         <span className="search-title">{r.hit.threadTitle || t('threads.untitled')}</span>
@@ -146,7 +158,7 @@ export function SearchDialog() {
             ),
           )}
         </div>
-        {results.length === 0 && <p className="search-empty muted">{query.trim() ? (searching ? t('search.searching') : t('search.none')) : t('threads.empty')}</p>}
+        {found === 0 && <p className="search-empty muted">{query.trim() ? (searching ? t('search.searching') : t('search.none')) : t('threads.empty')}</p>}
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 /**
  * What happened, day by day: memories learned, changed, merged, superseded, expired, deleted, restored, purged,
- * threads summarized, other apps' reads over MCP (the app, what it asked, the memories it was given, folded). Each
+ * threads summarized, other apps' reads over MCP (the app, what it asked, the memories it was given, folded),
+ * background work that failed for good (what, why, and Try again: queue.retry). Each
  * event shows the memory's text as it was then (its version at the event), what an update changed besides the text
  * (as the memory's history says it), and leads to the memory or the thread. Above it the activity chart; beside it,
  * on request, what Mnemo believed on a chosen day.
@@ -9,7 +10,7 @@ import { isDay } from '../format/day-text';
 import { DayField } from '../ui/DayField';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { MemoryCategory, MemoryVersion, TimelineEvent } from '../../../shared/contract';
-import { attributionKey, groupByDay, KIND_FILTERS, kindLabelKey, showsMemory, type KindFilter } from './timeline-format';
+import { attributionKey, failedJob, groupByDay, KIND_FILTERS, KNOWN_KINDS, kindLabelKey, showsMemory, type KindFilter } from './timeline-format';
 import { useMemoryRefsStore } from '../chat/memory-refs.store';
 import { selectTimeZone, useSettingsStore } from '../settings/settings.store';
 import { showMemory, showMessage } from '../app/navigate';
@@ -208,6 +209,7 @@ function EventItem({ event }: { event: TimelineEvent }) {
             {t('timeline.undoSummary')}
           </button>
         )}
+        <RetryJob event={event} textId={textId} />
         {thread && (
           <button type="button" className="ghost small" aria-describedby={textId} onClick={() => showMessage(thread.id, event.messageId)}>
             <ExternalIcon /> {t('timeline.openThread')}
@@ -215,6 +217,33 @@ function EventItem({ event }: { event: TimelineEvent }) {
         )}
       </span>
     </li>
+  );
+}
+
+/** Try again for a job that failed for good; then what became of it (queued again, or why the core refused). */
+function RetryJob({ event, textId }: { event: TimelineEvent; textId: string }) {
+  const t = useT();
+  const failed = failedJob(event);
+  const retry = useTimelineStore((s) => s.retries[event.id]);
+  const retryJob = useTimelineStore((s) => s.retryJob);
+  if (!failed || failed.jobId === null) return null;
+  const jobId = failed.jobId;
+  return (
+    <>
+      <span role="status" className="small muted">
+        {retry === 'queued' && t('timeline.failed.retried')}
+      </span>
+      {retry !== undefined && retry !== 'queued' && (
+        <span className="field-error small" role="alert">
+          <CoreError error={retry} />
+        </span>
+      )}
+      {retry !== 'queued' && (
+        <button type="button" className="ghost small" aria-describedby={textId} onClick={() => void retryJob(event.id, jobId)}>
+          {t('timeline.failed.retry')}
+        </button>
+      )}
+    </>
   );
 }
 
@@ -269,12 +298,15 @@ function EventText({ event, memoryText, threadTitle }: { event: TimelineEvent; m
   // A purge keeps the memory's id only in its own event's data; its earlier events no longer point at it.
   const id = event.memoryId ?? (n('memoryId') || null);
   const gone = <span className="tl-content muted">{id === null ? t('timeline.memoryPurgedNoId') : t('timeline.memoryPurged', { id })}</span>;
+  const failed = failedJob(event);
+  if (failed) return <span className="tl-content">{t('timeline.failed.sentence', { what: t(failed.what), why: t(failed.why) })}</span>;
   // Episodes: the thread they are about (their text is in Memories › Episodes; the timeline keeps ids only).
   if (event.kind === 'thread_summarized' || event.kind.startsWith('episode_')) return <span className="tl-content">{threadTitle === undefined ? t('timeline.threadGone') : threadTitle || t('threads.untitled')}</span>;
   if (event.kind === 'import_completed') return <span className="tl-content">{t('timeline.importSummary', { count: n('written') })}</span>;
   if (event.kind === 'maintained') return <span className="tl-content">{t('timeline.maintainSummary', { merged: n('merged'), decayed: n('decayed'), trashed: n('trashedForCap'), purged: n('purged') })}</span>;
-  if (event.kind === 'extraction_failed') return <span className="tl-content">{t('timeline.extractionFailed')}</span>;
   if (event.kind === 'mcp_read') return <span className="tl-content">{mcpReadText(event, t)}</span>;
+  // A kind from a newer core, about no memory: its label says what happened; it is not a purged memory.
+  if (event.memoryId === null && !(KNOWN_KINDS as readonly string[]).includes(event.kind)) return null;
   if (!showsMemory(event)) return gone;
   if (memoryText === undefined) return <span className="tl-content muted">{t('common.loading')}</span>;
   if (memoryText === null) return gone;

@@ -7,7 +7,7 @@ import { dayOf, endOfDay, startOfDay } from '../../../shared/calendar-day';
 import type { TimelineEvent } from '../../../shared/contract';
 // The plain list, not the contract's zod enum: the renderer needs the names, not a validator.
 import { FAILED_JOB_KIND, TIMELINE_EVENT_KINDS } from '../../../shared/contract/timeline-kinds';
-import { dictionaries, type MessageKey } from '../i18n/i18n';
+import { dictionaries, isErrorCodeKey, type MessageKey } from '../i18n/i18n';
 
 export const KNOWN_KINDS = TIMELINE_EVENT_KINDS;
 export type KnownKind = (typeof KNOWN_KINDS)[number];
@@ -51,6 +51,26 @@ export const KIND_FILTERS = {
   failed: Object.values(FAILED_JOB_KIND),
 } as const satisfies Record<string, readonly KnownKind[]>;
 export type KindFilter = keyof typeof KIND_FILTERS;
+
+const FAILED_KINDS: readonly string[] = Object.values(FAILED_JOB_KIND);
+type FailedKind = (typeof FAILED_JOB_KIND)[keyof typeof FAILED_JOB_KIND];
+
+/**
+ * A background job that failed for good (jobs/dead-job-report.ts): what could not be done, why (the catalog's
+ * sentence for the error class the event keeps; a code this renderer does not know reads as the general sentence),
+ * and the job to put back in the queue (queue.retry). null for any other event. Such an event is about no memory, so
+ * it never reads as "a memory since deleted forever".
+ */
+export function failedJob(event: TimelineEvent): { what: MessageKey; why: MessageKey; jobId: number | null } | null {
+  if (!FAILED_KINDS.includes(event.kind)) return null;
+  const code = event.data.code;
+  const jobId = event.data.jobId;
+  return {
+    what: `timeline.failed.${event.kind as FailedKind}`,
+    why: typeof code === 'string' && isErrorCodeKey(code) ? `errorCode.${code}` : 'error.generic',
+    jobId: typeof jobId === 'number' ? jobId : null,
+  };
+}
 
 /** Kinds about a memory whose current text is worth showing next to the event. */
 export function showsMemory(event: TimelineEvent): boolean {

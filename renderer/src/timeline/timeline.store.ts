@@ -53,6 +53,10 @@ interface TimelineState {
   loadMoreAsOf(): Promise<void>;
   /** Undoes a summary maintenance wrote (memory.unconsolidate): the memories it replaced come back. */
   undoSummary(memoryId: number): Promise<void>;
+  /** By failure event id: its job put back in the queue ('queued'), or the core's refusal (gone, already retried). */
+  retries: Record<number, 'queued' | ErrorInfo>;
+  /** Puts a failed job back in the queue (queue.retry), for the failure event that recorded it. */
+  retryJob(eventId: number, jobId: number): Promise<void>;
 }
 
 export const useTimelineStore = create<TimelineState>((set, get) => {
@@ -122,6 +126,7 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
     jumpedTo: null,
     asOfDate: '',
     asOf: null,
+    retries: {},
 
     init(client) {
       set({ client });
@@ -230,6 +235,12 @@ export const useTimelineStore = create<TimelineState>((set, get) => {
         return;
       }
       useAppStore.getState().pushToast({ text: { key: 'timeline.undoSummaryDone', params: { count: result.value.restored.length } } });
+    },
+    async retryJob(eventId, jobId) {
+      const client = get().client;
+      if (!client) return;
+      const result = await client.call('queue.retry', { jobId });
+      set((s) => ({ retries: { ...s.retries, [eventId]: result.ok ? 'queued' : result.error } }));
     },
   };
 });

@@ -8,6 +8,7 @@ import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import type { ImportItem, ThreadImportItem, ThreadImportReport } from '../../../shared/contract';
 import { formatNumber } from '../format/format';
 import { importCapNotice } from './import-cap-notice';
+import { previewText } from './preview-text';
 import { useTransferStore, type ExportFormat, type ExportKind } from './transfer.store';
 import { InlineField } from '../ui/InlineField';
 import { useLanguage, useT } from '../i18n/use-t';
@@ -260,6 +261,8 @@ function ImportPart() {
 
 function ReportRow({ item }: { item: ImportItem }) {
   const t = useT();
+  const language = useLanguage();
+  const shown = previewText(item.content);
   return (
     <tr className={`outcome-${item.outcome}`}>
       <td>{item.line ?? (item.index !== undefined ? item.index + 1 : '')}</td>
@@ -268,7 +271,8 @@ function ReportRow({ item }: { item: ImportItem }) {
         {item.imported && <span className="muted small"> {t('transfer.importedAnyway')}</span>}
       </td>
       <td>
-        {item.content || <span className="muted">{t('transfer.noContent')}</span>}
+        {shown.text || <span className="muted">{t('transfer.noContent')}</span>}
+        {shown.cut && <span className="muted small"> {t('transfer.cutLength', { n: formatNumber(shown.length, language, 0) })}</span>}
         {item.category && <span className="muted small"> · {t(`category.${item.category}`)}</span>}
         {item.reason && <span className="muted small block">{item.reason}</span>}
       </td>

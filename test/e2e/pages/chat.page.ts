@@ -38,7 +38,7 @@ export class ChatPage {
     this.threadHeader = page.locator('header.thread-header');
     this.statusBar = page.getByRole('contentinfo', { name: /^(Status|状态)$/ });
     this.toasts = page.getByRole('region', { name: 'Notifications' });
-    this.searchDialog = page.getByRole('dialog', { name: 'Search' });
+    this.searchDialog = page.getByRole('dialog', { name: 'Search threads' });
     this.searchBox = this.searchDialog.getByRole('combobox', { name: 'Search threads and messages' });
     this.searchOptions = this.searchDialog.getByRole('option');
     this.summaryButton = page.getByRole('button', { name: /^Summary/ });
